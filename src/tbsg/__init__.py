@@ -1,0 +1,44 @@
+"""tbsg: exact and certified solutions of two-player turn-based stochastic games.
+
+Write a game as four members (:class:`Game`), then :func:`solve` it: exact rational
+values, every optimal action and a certificate :func:`verify` re-checks; or
+``solve(game, exact=False)`` for float values with proven bounds.
+"""
+
+from tbsg.certificate import Verification, verify
+from tbsg.errors import (
+    ExactnessError,
+    InvalidGameError,
+    InvalidStrategyError,
+    NonStoppingGameError,
+    StateLimitError,
+    TamperedSolutionError,
+    TbsgError,
+)
+from tbsg.game import DRAW, Game, Terminal, win
+from tbsg.solution import FloatSolution, Solution
+from tbsg.solvers import best_response, evaluate, solve
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "DRAW",
+    "ExactnessError",
+    "FloatSolution",
+    "Game",
+    "InvalidGameError",
+    "InvalidStrategyError",
+    "NonStoppingGameError",
+    "Solution",
+    "StateLimitError",
+    "TamperedSolutionError",
+    "TbsgError",
+    "Terminal",
+    "Verification",
+    "__version__",
+    "best_response",
+    "evaluate",
+    "solve",
+    "verify",
+    "win",
+]

@@ -1,0 +1,76 @@
+"""The one place where the exact-arithmetic backend is chosen.
+
+Exact solvers compute with a rational type ``Q``: ``gmpy2.mpq`` when gmpy2 is installed
+(GMP rationals, several times faster than :class:`fractions.Fraction` on the
+thousand-digit numbers large games produce), else :class:`fractions.Fraction`. Set the
+environment variable ``TBSG_BACKEND=fraction`` to force the pure-Python backend.
+Values leave the library only as :class:`fractions.Fraction` (see :func:`to_fraction`),
+so the backend never leaks into user code.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, TypeAlias
+
+__all__ = ["BACKEND", "Q", "ZERO", "ONE", "from_fraction", "to_fraction", "to_float"]
+
+# ``Q`` is typed as Any-free callable producing an opaque rational; the solver modules
+# only use +, -, *, /, comparisons and the helpers below on it.
+Rational: TypeAlias = Any
+
+_choice = os.environ.get("TBSG_BACKEND", "auto").lower()
+_mpq: Callable[..., Rational] | None = None
+if _choice in ("auto", "gmpy2"):
+    try:
+        from gmpy2 import mpq as _gmpy_mpq
+
+        _mpq = _gmpy_mpq
+    except ImportError:  # pragma: no cover - depends on the environment
+        if _choice == "gmpy2":
+            raise
+
+if _mpq is not None:
+    BACKEND = "gmpy2"
+    Q: Callable[..., Rational] = _mpq
+
+    def from_fraction(x: Fraction) -> Rational:
+        """Convert an exact ``Fraction`` to the backend type."""
+        return _mpq(x.numerator, x.denominator)
+
+else:
+    BACKEND = "fraction"
+    Q = Fraction
+
+    def from_fraction(x: Fraction) -> Rational:
+        """Convert an exact ``Fraction`` to the backend type."""
+        return x
+
+
+ZERO: Rational = Q(0)
+ONE: Rational = Q(1)
+
+
+def _coprime_fraction(numerator: int, denominator: int) -> Fraction:
+    """A Fraction from an already reduced pair, skipping the gcd (exact either way)."""
+    f = object.__new__(Fraction)
+    try:
+        f._numerator = numerator  # type: ignore[attr-defined]
+        f._denominator = denominator  # type: ignore[attr-defined]
+    except AttributeError:  # pragma: no cover - a future Fraction without slots
+        return Fraction(numerator, denominator)
+    return f
+
+
+def to_fraction(x: Rational) -> Fraction:
+    """Convert a backend rational (always in lowest terms) to ``fractions.Fraction``."""
+    if isinstance(x, Fraction):
+        return x
+    return _coprime_fraction(int(x.numerator), int(x.denominator))
+
+
+def to_float(x: Rational) -> float:
+    """Nearest float (correctly rounded for both backends)."""
+    return float(x)

@@ -1,0 +1,148 @@
+"""The game model: what a user writes to describe a turn-based stochastic game.
+
+A two-player turn-based stochastic game (Shapley 1953; Condon 1992, "The complexity of
+stochastic games") is given by a set of states ``S``, an owner ``player(s) in {0, 1}``
+for each state, a non-empty set of actions ``A(s)``, and for each action a probability
+distribution over successors, each successor being a state or a *terminal* carrying a
+payoff ``r in [0, 1]`` to player 0. Player 0 maximises and player 1 minimises the
+expected terminal payoff; the game is zero-sum, so player 1's payoff is ``1 - r``.
+With payoffs 1 (player 0 wins), 0 (player 1 wins) and 1/2 (draw), the value is
+P(player 0 wins) + P(draw) / 2.
+
+The value ``v`` is the solution of the Bellman (Shapley) equations
+
+.. math::
+
+    v(s) = \\operatorname{opt}_{a \\in A(s)} \\Big( \\sum_{t \\in T} p(t \\mid s, a)\\, r(t)
+           + \\sum_{s'} p(s' \\mid s, a)\\, v(s') \\Big),
+
+with ``opt = max`` where player 0 moves and ``min`` where player 1 moves. The solution
+is unique when the game is *stopping* (every strategy pair ends play with
+probability 1), which the solvers check.
+
+A game is any object with the four members of :class:`Game`; states are any hashable
+values (tuples and ``NamedTuple`` s are recommended), actions any hashable values.
+A pure chance step is a state with exactly one action. Probabilities are ``int`` or
+:class:`fractions.Fraction`, never ``float``: exactness is checked at run time.
+
+Examples
+--------
+A one-state game: player 0 tosses a fair coin; heads wins, tails hands the coin over.
+
+>>> from fractions import Fraction
+>>> import tbsg
+>>> class Toss:
+...     initial = 0                                   # the player holding the coin
+...     def player(self, s): return s
+...     def actions(self, s): return ("toss",)
+...     def outcomes(self, s, a):
+...         half = Fraction(1, 2)
+...         return [(half, tbsg.win(s)), (half, 1 - s)]
+>>> tbsg.solve(Toss()).value()
+Fraction(2, 3)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
+
+__all__ = [
+    "DRAW",
+    "Game",
+    "Player",
+    "Probability",
+    "Terminal",
+    "win",
+]
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+S_co = TypeVar("S_co", bound=Hashable, covariant=True)
+
+Player: TypeAlias = Literal[0, 1]
+"""Index of a player: 0 maximises the payoff, 1 minimises it."""
+
+Probability: TypeAlias = Fraction | int
+"""An exact probability. ``float`` is deliberately not allowed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Terminal:
+    """An end of play, paying ``payoff`` (a rational in [0, 1]) to player 0.
+
+    Parameters
+    ----------
+    payoff : Fraction or int
+        Payoff to player 0; player 1 receives ``1 - payoff``.
+
+    Examples
+    --------
+    >>> Terminal(Fraction(1, 3))
+    Terminal(payoff=Fraction(1, 3))
+    >>> Terminal(0.5)
+    Traceback (most recent call last):
+    ...
+    TypeError: terminal payoff must be an int or fractions.Fraction, got float 0.5; \
+write it exactly, e.g. Fraction(1, 2) or Fraction('0.5')
+    """
+
+    payoff: Fraction
+
+    def __init__(self, payoff: Fraction | int) -> None:
+        from tbsg.errors import InvalidGameError, exactness_error
+
+        if isinstance(payoff, bool) or not isinstance(payoff, (int, Fraction)):
+            raise exactness_error("terminal payoff", payoff)
+        value = Fraction(payoff)
+        if not 0 <= value <= 1:
+            raise InvalidGameError(f"terminal payoff must lie in [0, 1], got {value}")
+        object.__setattr__(self, "payoff", value)
+
+
+def win(player: Player) -> Terminal:
+    """Terminal in which ``player`` wins (payoff 1 to player 0 if ``player == 0``).
+
+    >>> win(0), win(1)
+    (Terminal(payoff=Fraction(1, 1)), Terminal(payoff=Fraction(0, 1)))
+    """
+    if player == 0:
+        return Terminal(1)
+    if player == 1:
+        return Terminal(0)
+    from tbsg.errors import InvalidGameError
+
+    raise InvalidGameError(f"win() takes player 0 or 1, got {player!r}")
+
+
+DRAW = Terminal(Fraction(1, 2))
+"""Terminal of a drawn game: half a win to each player."""
+
+
+@runtime_checkable
+class Game(Protocol[S, A]):
+    """Protocol a game implements; solvers see games only through it.
+
+    ``initial`` may be a plain attribute or a property.
+    """
+
+    @property
+    def initial(self) -> S:
+        """The state play starts in."""
+        ...
+
+    def player(self, state: S, /) -> int:
+        """Who chooses the action at ``state``: 0 (maximiser) or 1 (minimiser)."""
+        ...
+
+    def actions(self, state: S, /) -> Sequence[A]:
+        """The actions available at ``state`` (at least one)."""
+        ...
+
+    def outcomes(
+        self, state: S, action: A, /
+    ) -> Iterable[tuple[Probability, S | Terminal]]:
+        """Pairs ``(probability, successor)``; probabilities exact and summing to 1."""
+        ...

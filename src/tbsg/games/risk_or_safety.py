@@ -1,0 +1,135 @@
+"""Risk or Safety (R. Jehn, "Optimal strategy in the game Risk or Safety", arXiv 2603.01002, 2026).
+
+Rules (seed 000, section 1): the player to move tosses a fair coin. Heads adds one *open*
+point; the player may then stop, saving the open points and passing the coin, or take the
+risk and toss again. Tails loses all open points and passes the coin. Whoever has
+``target`` points (open plus saved) first wins at once.
+
+The paper writes a position as ``(a0, a1, b)``: open and saved points of the player to
+move and saved points of the opponent; :meth:`RiskOrSafety.position` builds that state
+with player 0 to move, and ``solution.value_to_move(position)`` is the paper's
+``P(a0, a1, b)``. Logically the same game is "choose ``x`` coins, win ``x`` points if all
+are heads" (section 1) and Neller and Presser's Piglet (Pig with a coin).
+
+Examples
+--------
+>>> import tbsg
+>>> from tbsg.games import risk_or_safety
+>>> game = risk_or_safety(3)
+>>> sol = tbsg.solve(game)
+>>> sol.value(), sol.value_to_move(game.position(0, 1, 0))
+(Fraction(6, 11), Fraction(8, 11))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal, NamedTuple
+
+from tbsg.errors import InvalidGameError
+from tbsg.game import Terminal, win
+
+__all__ = ["RiskOrSafety", "RoSState", "risk_or_safety"]
+
+Action = Literal["toss", "stop"]
+_HALF = Fraction(1, 2)
+
+
+class RoSState(NamedTuple):
+    """A position of Risk or Safety.
+
+    Attributes
+    ----------
+    mover : int
+        Player holding the coin (0 or 1).
+    open : int
+        Open (unsaved) points of the mover: the paper's ``a0``.
+    saved : int
+        Saved points of the mover: ``a1``.
+    other : int
+        Saved points of the opponent: ``b``.
+    """
+
+    mover: int
+    open: int
+    saved: int
+    other: int
+
+
+@dataclass(frozen=True)
+class RiskOrSafety:
+    """Risk or Safety to ``target`` points; player 0 tosses first."""
+
+    target: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
+            raise InvalidGameError(f"target must be a positive int, got {self.target!r}")
+
+    @property
+    def initial(self) -> RoSState:
+        return RoSState(0, 0, 0, 0)
+
+    def position(self, a0: int, a1: int, b: int) -> RoSState:
+        """The paper's position ``(a0, a1, b)`` with player 0 to move."""
+        if not (0 <= a1 < self.target and 0 <= b < self.target and 0 <= a0 < self.target - a1):
+            raise InvalidGameError(
+                f"({a0}, {a1}, {b}) is not a position of Risk or Safety to {self.target}: "
+                f"need 0 <= a1, b < {self.target} and a0 + a1 < {self.target}")
+        return RoSState(0, a0, a1, b)
+
+    def player(self, s: RoSState) -> int:
+        return s.mover
+
+    def actions(self, s: RoSState) -> Sequence[Action]:
+        return ("toss",) if s.open == 0 else ("toss", "stop")
+
+    def outcomes(self, s: RoSState, a: Action) -> list[tuple[Fraction, RoSState | Terminal]]:
+        nxt = 1 - s.mover
+        if a == "stop":
+            return [(Fraction(1), RoSState(nxt, 0, s.other, s.saved + s.open))]
+        heads: RoSState | Terminal
+        if s.open + 1 + s.saved >= self.target:
+            heads = win(0 if s.mover == 0 else 1)
+        else:
+            heads = RoSState(s.mover, s.open + 1, s.saved, s.other)
+        return [(_HALF, heads), (_HALF, RoSState(nxt, 0, s.other, s.saved))]
+
+
+def risk_or_safety(target: int) -> RiskOrSafety:
+    """Risk or Safety to ``target`` points (seed 000)."""
+    return RiskOrSafety(target)
+
+
+def risk_or_safety_coin_table(max_points: int) -> dict[tuple[int, int], int]:
+    """Table 1 of seed 000 for any size: coins to toss before saving, computed exactly.
+
+    Keys are ``(points I need, points the opponent needs)`` for both from 2 to
+    ``max_points``; the value is how many heads in a row the player to move should toss
+    before stopping (the number of open points at which the optimal strategy first
+    stops, or all the points needed if it never stops). Sub-games depend only on the
+    points still needed, so one exact solve to ``max_points`` gives the whole table.
+
+    >>> t = risk_or_safety_coin_table(4)
+    >>> t[4, 4], t[2, 2], t[3, 2]
+    (2, 2, 3)
+    """
+    from tbsg.solvers import solve
+
+    if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 2:
+        raise InvalidGameError(f"max_points must be an int >= 2, got {max_points!r}")
+    game = RiskOrSafety(max_points)
+    sol = solve(game)
+    table: dict[tuple[int, int], int] = {}
+    for need in range(2, max_points + 1):
+        for opp in range(2, max_points + 1):
+            saved, other = max_points - need, max_points - opp
+            coins = need
+            for a in range(1, need):
+                if sol.action(RoSState(0, a, saved, other)) == "stop":
+                    coins = a
+                    break
+            table[need, opp] = coins
+    return table

@@ -1,0 +1,263 @@
+"""Result objects: immutable solutions that answer questions about states.
+
+Values are *expected payoff to player 0* (P(player 0 wins) when there are no draws);
+``value(state, player=1)`` gives player 1's view (``1 - v``) and
+:meth:`Solution.value_to_move` the view of the player who moves at ``state``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Generic, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from tbsg import _backend as bk
+from tbsg._backend import Rational
+from tbsg.compile import CompiledGame
+from tbsg.errors import InvalidGameError
+
+__all__ = ["FloatSolution", "Solution"]
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+
+
+class UnknownStateError(InvalidGameError, KeyError):
+    """A state that is not reachable in the solved game was looked up."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class _StrategyView(Mapping[S, A]):
+    """Read-only mapping state -> chosen action (no dict copy of large games)."""
+
+    def __init__(self, graph: CompiledGame[S, A], choice: npt.NDArray[np.int64]) -> None:
+        self._g, self._choice = graph, choice
+
+    def __getitem__(self, state: S) -> A:
+        i = self._g.index.get(state)
+        if i is None:
+            raise KeyError(state)
+        return self._g.act_labels[int(self._choice[i])]
+
+    def __iter__(self) -> Iterator[S]:
+        return iter(self._g.states)
+
+    def __len__(self) -> int:
+        return self._g.n_states
+
+    def __repr__(self) -> str:
+        return f"<strategy of {self._g.n_states} states>"
+
+
+class _ValueView(Mapping[S, Fraction]):
+    """Read-only mapping state -> exact value, converted to Fraction on access."""
+
+    def __init__(self, graph: CompiledGame[S, A], values: list[Rational]) -> None:
+        self._g, self._v = graph, values
+
+    def __getitem__(self, state: S) -> Fraction:
+        i = self._g.index.get(state)
+        if i is None:
+            raise KeyError(state)
+        return bk.to_fraction(self._v[i])
+
+    def __iter__(self) -> Iterator[S]:
+        return iter(self._g.states)
+
+    def __len__(self) -> int:
+        return self._g.n_states
+
+    def __repr__(self) -> str:
+        return f"<values of {self._g.n_states} states>"
+
+
+@dataclass(frozen=True, eq=False)
+class _Base(Generic[S, A]):
+    graph: CompiledGame[S, A]
+    method: str
+    seconds: float
+    n_components: int
+    largest_component: int
+
+    @property
+    def n_states(self) -> int:
+        """Number of reachable non-terminal states."""
+        return self.graph.n_states
+
+    @property
+    def initial(self) -> S:
+        """The initial state of the game."""
+        return self.graph.states[0]
+
+    @property
+    def states(self) -> list[S]:
+        """All reachable states, the initial one first (a copy)."""
+        return list(self.graph.states)
+
+    def _index(self, state: S | None) -> int:
+        if state is None:
+            return 0
+        try:
+            i = self.graph.index.get(state)
+        except TypeError as exc:
+            raise InvalidGameError(f"state {state!r} is not hashable") from exc
+        if i is None:
+            raise UnknownStateError(
+                f"state {state!r} is not reachable from the initial state "
+                f"{self.graph.states[0]!r} (the solution covers {self.n_states} states)")
+        return i
+
+    def player(self, state: S | None = None) -> int:
+        """Who moves at ``state``."""
+        return int(self.graph.player[self._index(state)])
+
+
+@dataclass(frozen=True, eq=False)
+class Solution(_Base[S, A]):
+    """Exact solution: values as Fractions, the chosen strategy and every optimal action.
+
+    Attributes
+    ----------
+    method : str
+        How it was computed.
+    seconds : float
+        Wall time of the solve (compilation included).
+    n_components, largest_component : int
+        Strongly connected components of the state graph and the size of the largest.
+    improvements : int
+        Strategy switches made by exact strategy iteration.
+    exact_solves : int
+        Exact linear systems solved.
+    """
+
+    values_exact: list[Rational]
+    choice: npt.NDArray[np.int64]
+    optimal: npt.NDArray[np.bool_]
+    improvements: int
+    exact_solves: int
+
+    exact = True
+
+    def value(self, state: S | None = None, *, player: int = 0) -> Fraction:
+        """Exact value of ``state`` (initial by default) to ``player`` (0 by default)."""
+        v = bk.to_fraction(self.values_exact[self._index(state)])
+        if player == 0:
+            return v
+        if player == 1:
+            return 1 - v
+        raise ValueError(f"player must be 0 or 1, got {player!r}")
+
+    def value_to_move(self, state: S | None = None) -> Fraction:
+        """Value of ``state`` to the player who moves there."""
+        return self.value(state, player=self.player(state))
+
+    def action(self, state: S | None = None) -> A:
+        """The action the solution's strategy plays at ``state`` (an optimal one)."""
+        return self.graph.act_labels[int(self.choice[self._index(state)])]
+
+    def optimal_actions(self, state: S | None = None) -> tuple[A, ...]:
+        """Every action that is exactly optimal at ``state`` (exact ties included)."""
+        i = self._index(state)
+        return tuple(self.graph.act_labels[k] for k in self.graph.actions_of(i)
+                     if self.optimal[k])
+
+    def action_values(self, state: S | None = None) -> dict[A, Fraction]:
+        """Exact value to player 0 of each action at ``state`` (a fresh dict)."""
+        i = self._index(state)
+        g = self.graph
+        out: dict[A, Fraction] = {}
+        for k in g.actions_of(i):
+            q = g.act_const[k]
+            for o in range(int(g.out_ptr[k]), int(g.out_ptr[k + 1])):
+                q += g.out_prob[o] * bk.to_fraction(self.values_exact[int(g.out_target[o])])
+            out[g.act_labels[k]] = q
+        return out
+
+    @property
+    def strategy(self) -> Mapping[S, A]:
+        """Mapping from every non-terminal state to its chosen action (both players)."""
+        return _StrategyView(self.graph, self.choice)
+
+    @property
+    def values(self) -> Mapping[S, Fraction]:
+        """Mapping from every non-terminal state to its exact value to player 0."""
+        return _ValueView(self.graph, self.values_exact)
+
+    def __repr__(self) -> str:
+        v = self.value()
+        shown = str(v) if len(str(v)) <= 40 else f"<{len(str(v.denominator))}-digit denominator>"
+        return (f"Solution(value={shown} ≈ {float(v):.12g}, exact, states={self.n_states}, "
+                f"components={self.n_components}, largest={self.largest_component}, "
+                f"method={self.method!r}, seconds={self.seconds:.3g})")
+
+    def _repr_markdown_(self) -> str:
+        v = self.value()
+        return (f"**tbsg exact solution** — value to player 0: `{v}` ≈ {float(v):.12g}  \n"
+                f"{self.n_states} states, {self.n_components} components (largest "
+                f"{self.largest_component}), {self.method}, {self.seconds:.3g} s")
+
+
+@dataclass(frozen=True, eq=False)
+class FloatSolution(_Base[S, A]):
+    """Float solution with proven bounds: ``lower <= exact value <= upper`` in every state.
+
+    Attributes
+    ----------
+    tol : float
+        Requested bound on ``upper - lower``.
+    sweeps : int
+        Value-iteration sweeps performed (summed over levels).
+    converged : bool
+        Whether every state reached the requested gap.
+    """
+
+    lower: npt.NDArray[np.float64]
+    upper: npt.NDArray[np.float64]
+    choice: npt.NDArray[np.int64]
+    tol: float
+    sweeps: int
+    converged: bool
+
+    exact = False
+
+    def bounds(self, state: S | None = None) -> tuple[float, float]:
+        """Proven ``(lower, upper)`` bounds on the value of ``state`` to player 0."""
+        i = self._index(state)
+        return float(self.lower[i]), float(self.upper[i])
+
+    def value(self, state: S | None = None, *, player: int = 0) -> float:
+        """Midpoint of the bounds (within ``gap / 2`` of the exact value)."""
+        lo, hi = self.bounds(state)
+        v = (lo + hi) / 2
+        if player == 0:
+            return v
+        if player == 1:
+            return 1.0 - v
+        raise ValueError(f"player must be 0 or 1, got {player!r}")
+
+    @property
+    def max_gap(self) -> float:
+        """Largest ``upper - lower`` over all states."""
+        return float(np.max(self.upper - self.lower)) if self.n_states else 0.0
+
+    def action(self, state: S | None = None) -> A:
+        """Greedy action against the midpoint values."""
+        return self.graph.act_labels[int(self.choice[self._index(state)])]
+
+    @property
+    def strategy(self) -> Mapping[S, A]:
+        """Mapping from every state to the greedy action."""
+        return _StrategyView(self.graph, self.choice)
+
+    def __repr__(self) -> str:
+        lo, hi = self.bounds()
+        return (f"FloatSolution(value in [{lo:.15g}, {hi:.15g}], states={self.n_states}, "
+                f"components={self.n_components}, largest={self.largest_component}, "
+                f"max_gap={self.max_gap:.2g}, converged={self.converged}, "
+                f"seconds={self.seconds:.3g})")

@@ -1,0 +1,210 @@
+"""Front doors: :func:`solve`, :func:`evaluate` and :func:`best_response`.
+
+``solve`` compiles the game (:mod:`tbsg.compile`), checks that it is stopping
+(:mod:`tbsg.graph`) and solves it exactly by strategy iteration over strongly connected
+components (:mod:`tbsg.exact_solver`) or, with ``exact=False``, by interval value
+iteration with proven bounds (:mod:`tbsg.float_solver`). ``evaluate`` and
+``best_response`` run the same machinery with one or both players' actions restricted
+to a given stationary strategy: fixing ``player 1``'s strategy turns the game into a
+Markov decision process for player 0, and fixing both into a Markov chain.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable, Mapping
+from typing import Literal, TypeVar, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from tbsg.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
+from tbsg.errors import InvalidStrategyError
+from tbsg.exact_solver import solve_exact
+from tbsg.float_solver import solve_float
+from tbsg.game import Game
+from tbsg.solution import FloatSolution, Solution
+
+__all__ = ["best_response", "evaluate", "solve"]
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+
+StrategyLike = Mapping[S, A] | Callable[[S], A]
+"""A stationary strategy: a mapping or a function from state to action."""
+
+_EXACT_METHOD = "exact strategy iteration (Hoffman-Karp) per SCC"
+_FLOAT_METHOD = "interval value iteration per SCC level"
+
+
+@overload
+def solve(game: Game[S, A], *, exact: Literal[True] = ..., tol: float = ...,
+          max_states: int = ...) -> Solution[S, A]: ...
+@overload
+def solve(game: Game[S, A], *, exact: Literal[False], tol: float = ...,
+          max_states: int = ...) -> FloatSolution[S, A]: ...
+def solve(game: Game[S, A], *, exact: bool = True, tol: float = 1e-12,
+          max_states: int = DEFAULT_MAX_STATES) -> Solution[S, A] | FloatSolution[S, A]:
+    """Solve ``game``: exact values and optimal strategies for both players.
+
+    Parameters
+    ----------
+    game : Game
+        Any object implementing the :class:`tbsg.Game` protocol.
+    exact : bool
+        ``True`` (default): exact rational values, every optimal action, certificate.
+        ``False``: float bounds by interval iteration.
+    tol : float
+        Float path only: stop when ``upper - lower <= tol`` in every state.
+    max_states : int
+        Stop with :class:`tbsg.StateLimitError` past this many states.
+
+    Returns
+    -------
+    Solution or FloatSolution
+
+    Raises
+    ------
+    InvalidGameError, ExactnessError, NonStoppingGameError, StateLimitError
+
+    Examples
+    --------
+    >>> from tbsg.games import risk_or_safety
+    >>> sol = solve(risk_or_safety(3))
+    >>> sol.value()
+    Fraction(6, 11)
+    >>> lo, hi = solve(risk_or_safety(3), exact=False).bounds()
+    >>> lo <= 6 / 11 <= hi and hi - lo <= 1e-12
+    True
+    """
+    t0 = time.perf_counter()
+    g = compile_game(game, max_states=max_states)
+    if exact:
+        return _exact(g, None, _EXACT_METHOD, t0)
+    return _float(g, None, tol, _FLOAT_METHOD, t0)
+
+
+def _exact(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None, method: str,
+           t0: float) -> Solution[S, A]:
+    r = solve_exact(g, allowed)
+    return Solution(graph=g, method=method, seconds=time.perf_counter() - t0,
+                    n_components=r.components.count, largest_component=r.components.largest,
+                    values_exact=r.values, choice=r.choice, optimal=r.optimal,
+                    improvements=r.improvements, exact_solves=r.exact_solves)
+
+
+def _float(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None, tol: float,
+           method: str, t0: float) -> FloatSolution[S, A]:
+    r = solve_float(g, tol=tol, allowed=allowed)
+    return FloatSolution(graph=g, method=method, seconds=time.perf_counter() - t0,
+                         n_components=r.components.count,
+                         largest_component=r.components.largest, lower=r.lower,
+                         upper=r.upper, choice=r.choice, tol=tol, sweeps=r.sweeps,
+                         converged=r.converged)
+
+
+def _restrict(g: CompiledGame[S, A], strategy: StrategyLike[S, A], players: tuple[int, ...],
+              name: str) -> npt.NDArray[np.bool_]:
+    """Mask over flat actions keeping only ``strategy``'s action at ``players``' states."""
+    allowed = np.ones(g.n_actions, dtype=bool)
+    lookup: Callable[[S], A]
+    if isinstance(strategy, Mapping):
+        mapping = strategy
+
+        def lookup(s: S) -> A:
+            try:
+                return mapping[s]
+            except KeyError:
+                raise InvalidStrategyError(
+                    f"{name} has no action for state {s!r} (player {int(g.player[g.index[s]])} "
+                    "moves there)") from None
+    elif callable(strategy):
+        lookup = strategy
+    else:
+        raise InvalidStrategyError(
+            f"{name} must be a mapping or a callable state -> action, got {type(strategy).__name__}")
+    for i, s in enumerate(g.states):
+        if int(g.player[i]) not in players:
+            continue
+        ks = g.actions_of(i)
+        try:
+            a = lookup(s)
+        except InvalidStrategyError:
+            if len(ks) == 1:  # a forced move needs no entry
+                continue
+            raise
+        except Exception as exc:
+            raise InvalidStrategyError(
+                f"{name} raised {type(exc).__name__}: {exc} at state {s!r}") from exc
+        k = g.action_index(i, a)
+        if k is None:
+            legal = [g.act_labels[j] for j in ks]
+            raise InvalidStrategyError(
+                f"{name} chooses {a!r} at state {s!r}, which is not a legal action there; "
+                f"legal actions: {legal!r}")
+        allowed[ks.start:ks.stop] = False
+        allowed[k] = True
+    return allowed
+
+
+def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *,
+             max_states: int = DEFAULT_MAX_STATES) -> Solution[S, A]:
+    """Exact values when both players follow ``strategy`` (a full stationary profile).
+
+    Parameters
+    ----------
+    game : Game
+    strategy : Mapping or callable
+        Action of the player to move, for every state (states with one action may be
+        omitted from a mapping).
+
+    Returns
+    -------
+    Solution
+        Values of the profile; ``optimal_actions`` are the profile's own actions.
+
+    Examples
+    --------
+    Risk or Safety to 2 points, both players always continue at one open point (seed 000,
+    section 3.1: 4/7):
+
+    >>> from tbsg.games import risk_or_safety
+    >>> game = risk_or_safety(2)
+    >>> evaluate(game, lambda s: "toss").value()
+    Fraction(4, 7)
+    """
+    t0 = time.perf_counter()
+    g = compile_game(game, max_states=max_states)
+    allowed = _restrict(g, strategy, (0, 1), "strategy")
+    return _exact(g, allowed, "exact evaluation of a fixed strategy profile", t0)
+
+
+def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
+                  exact: bool = True, tol: float = 1e-12,
+                  max_states: int = DEFAULT_MAX_STATES) -> Solution[S, A] | FloatSolution[S, A]:
+    """Optimise ``player``'s strategy against the other player's fixed ``opponent``.
+
+    Parameters
+    ----------
+    game : Game
+    player : 0 or 1
+        The player who optimises.
+    opponent : Mapping or callable
+        The other player's stationary strategy (state -> action).
+    exact : bool
+        Exact (default) or float interval iteration.
+
+    Returns
+    -------
+    Solution or FloatSolution
+        ``value()`` is to player 0 as always.
+    """
+    if player not in (0, 1) or isinstance(player, bool):
+        raise ValueError(f"player must be 0 or 1, got {player!r}")
+    t0 = time.perf_counter()
+    g = compile_game(game, max_states=max_states)
+    allowed = _restrict(g, opponent, (1 - player,), "opponent strategy")
+    method = f"best response of player {player} to a fixed opponent"
+    if exact:
+        return _exact(g, allowed, method + " (exact strategy iteration)", t0)
+    return _float(g, allowed, tol, method + " (interval iteration)", t0)
