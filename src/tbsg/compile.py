@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from fractions import Fraction
 from typing import Generic, TypeVar
 
@@ -41,6 +42,7 @@ DEFAULT_MAX_STATES = 20_000_000
 """Default bound on the number of reachable states before compilation stops."""
 
 IntArray = npt.NDArray[np.int64]
+_ZERO = Fraction(0)
 FloatArray = npt.NDArray[np.float64]
 
 
@@ -98,12 +100,24 @@ class CompiledGame(Generic[S, A]):
         """Flat action numbers of state ``i``."""
         return range(int(self.act_ptr[i]), int(self.act_ptr[i + 1]))
 
-    def float_arrays(self) -> tuple[FloatArray, FloatArray]:
-        """``(act_const, out_prob)`` as float64 arrays (correctly rounded)."""
+    @cached_property
+    def _float_arrays(self) -> tuple[FloatArray, FloatArray]:
+        memo: dict[int, float] = {}
+
+        def f(x: Fraction) -> float:
+            y = memo.get(id(x))
+            if y is None:
+                y = memo[id(x)] = float(x)
+            return y
+
         return (
-            np.array([float(c) for c in self.act_const], dtype=np.float64),
-            np.array([float(p) for p in self.out_prob], dtype=np.float64),
+            np.array([f(c) for c in self.act_const], dtype=np.float64),
+            np.array([f(p) for p in self.out_prob], dtype=np.float64),
         )
+
+    def float_arrays(self) -> tuple[FloatArray, FloatArray]:
+        """``(act_const, out_prob)`` as float64 arrays (correctly rounded; cached)."""
+        return self._float_arrays
 
     def action_index(self, i: int, action: object) -> int | None:
         """Flat action number of ``action`` at state ``i``, or None if it is not legal."""
@@ -155,6 +169,9 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
     out_target: list[int] = []
     out_prob: list[Fraction] = []
 
+    intern: dict[Fraction | int, Fraction] = {}
+    by_id: dict[int, Fraction] = {}
+    keep: list[object] = []
     i = 0
     while i < len(states):
         s = states[i]
@@ -176,29 +193,44 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
             seen_actions.add(a)
             where_a = f"{where}, action {a!r}"
             outs = _call("game.outcomes()", where_a, lambda: list(game.outcomes(s, a)))
-            total = Fraction(0)
-            const = Fraction(0)
-            stop = Fraction(0)
+            # Validation in integer arithmetic: total = tot_n / tot_d, no gcd per step.
+            tot_n, tot_d = 0, 1
+            const: Fraction | int = 0
+            stop: Fraction | int = 0
             merged: dict[int, Fraction] = {}
             for item in outs:
-                if not (isinstance(item, tuple) and len(item) == 2):
+                if not (type(item) is tuple and len(item) == 2):
                     raise InvalidGameError(
                         f"game.outcomes() yielded {item!r} {where_a}; "
                         "expected (probability, successor) pairs")
                 p, nxt = item
-                if isinstance(p, bool) or not isinstance(p, (int, Fraction)):
+                tp = type(p)
+                if tp is Fraction:
+                    pn, pd = p.numerator, p.denominator
+                elif tp is int:
+                    pn, pd = p, 1
+                elif isinstance(p, (int, Fraction)) and not isinstance(p, bool):
+                    p = Fraction(p)
+                    pn, pd = p.numerator, p.denominator
+                else:
                     raise exactness_error(f"probability of outcome {nxt!r} {where_a}", p)
-                if p < 0:
+                if pn < 0:
                     raise InvalidGameError(f"negative probability {p} for outcome {nxt!r} {where_a}")
-                total += p
+                if pd == tot_d:
+                    tot_n += pn
+                else:
+                    tot_n, tot_d = tot_n * pd + pn * tot_d, tot_d * pd
                 if isinstance(nxt, Terminal):
                     const += p * nxt.payoff
                     stop += p
                     continue
-                if p == 0:
+                if pn == 0:
                     continue
-                _check_hashable(nxt, f"successor {nxt!r} {where_a}")
-                j = index.get(nxt)
+                try:
+                    j = index.get(nxt)
+                except TypeError:
+                    _check_hashable(nxt, f"successor {nxt!r} {where_a}")
+                    raise
                 if j is None:
                     j = len(states)
                     if j >= max_states:
@@ -207,14 +239,27 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
                             f"(max_states={max_states}; raise it or shrink the game)")
                     index[nxt] = j
                     states.append(nxt)
-                merged[j] = merged.get(j, Fraction(0)) + Fraction(p)
-            if total != 1:
+                q = by_id.get(id(p))
+                if q is None:  # first time this object is seen: intern by value
+                    if len(by_id) > 4096:
+                        by_id.clear()
+                        keep.clear()
+                    q = _intern(intern, Fraction(p))
+                    by_id[id(p)] = q
+                    keep.append(p)  # keeps id(p) from being reused while cached
+                prev = merged.get(j)
+                merged[j] = q if prev is None else _intern(intern, prev + q)
+            if tot_n != tot_d:
                 raise InvalidGameError(
-                    f"probabilities sum to {total}, not 1, {where_a}")
+                    f"probabilities sum to {Fraction(tot_n, tot_d)}, not 1, {where_a}")
             act_labels.append(a)
             act_state.append(i)
-            act_const.append(Fraction(const))
-            act_stop.append(Fraction(stop))
+            if stop == 0:
+                act_const.append(_ZERO)
+                act_stop.append(_ZERO)
+            else:
+                act_const.append(_intern(intern, Fraction(const)))
+                act_stop.append(_intern(intern, Fraction(stop)))
             for j, p in merged.items():
                 out_target.append(j)
                 out_prob.append(p)
@@ -235,6 +280,14 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
         out_target=np.array(out_target, dtype=np.int64),
         out_prob=out_prob,
     )
+
+
+def _intern(table: dict[Fraction | int, Fraction], x: Fraction) -> Fraction:
+    """One shared object per distinct probability (saves memory and conversions)."""
+    y = table.get(x)
+    if y is None:
+        table[x] = y = x
+    return y
 
 
 def _check_hashable(x: object, what: str) -> None:

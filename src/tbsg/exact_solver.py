@@ -42,6 +42,7 @@ import heapq
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Generic, TypeVar
 
 import numpy as np
@@ -61,6 +62,7 @@ S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
 _FILTER_ULP = 2.0**-52  # twice the unit roundoff
+_DENSE_MAX = 256  # components up to this size use dense float linear algebra
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,10 +104,22 @@ class _Engine:
         self.out_ptr = g.out_ptr.tolist()
         self.target = g.out_target.tolist()
         self.player = g.player.tolist()
-        self.const_q = [bk.from_fraction(c) for c in g.act_const]
-        self.prob_q = [bk.from_fraction(p) for p in g.out_prob]
-        self.const_f = [float(c) for c in g.act_const]
-        self.prob_f = [float(p) for p in g.out_prob]
+        memo: dict[int, Rational] = {}  # compile() interns equal probabilities
+
+        def conv(x: Fraction) -> Rational:
+            y = memo.get(id(x))
+            if y is None:
+                y = memo[id(x)] = bk.from_fraction(x)
+            return y
+
+        self.const_q = [conv(c) for c in g.act_const]
+        self.prob_q = [conv(p) for p in g.out_prob]
+        const_f, prob_f = g.float_arrays()
+        self.const_f = const_f.tolist()
+        self.prob_f = prob_f.tolist()
+        self.const_np, self.prob_np = const_f, prob_f
+        self.vf_np = np.zeros(n)
+        self.loc_np = np.full(n, -1, dtype=np.int64)
         self.values: list[Rational] = [None] * n
         self.vf: list[float] = [0.0] * n
         allowed_l = allowed.tolist() if allowed is not None else None
@@ -155,7 +169,8 @@ class _Engine:
 
     def _set(self, i: int, v: Rational) -> None:
         self.values[i] = v
-        self.vf[i] = bk.to_float(v)
+        self.vf[i] = f = bk.to_float(v)
+        self.vf_np[i] = f
 
     # -- components ----------------------------------------------------------------------
     def solve_singleton(self, i: int) -> None:
@@ -192,21 +207,27 @@ class _Engine:
         if len(states) == 1 and not self.has_self_loop(states[0]):
             self.solve_singleton(states[0])
             return
-        local = {s: idx for idx, s in enumerate(states)}
-        self._float_warm_start(states, local)
+        comp = _Component(self, states)
+        self._float_warm_start(comp)
         while True:  # Hoffman-Karp outer loop (player 0 improves)
             while True:  # player 1's best response by policy iteration
-                self._evaluate(states, local)
-                if not self._improve(states, owner=1):
+                self._evaluate(states, comp.local)
+                if not self._improve(comp, owner=1):
                     break
-            if not self._improve(states, owner=0):
+            if not self._improve(comp, owner=0):
                 break
 
-    def _improve(self, states: list[int], owner: int) -> bool:
+    def _improve(self, comp: _Component, owner: int) -> bool:
+        """Switch ``owner``'s states to a strictly better action; True if any switched."""
+        vf = np.array([self.vf[i] for i in comp.states])
+        q = comp.q_float(vf)
+        cur_v = vf[comp.act_row]
+        sign = np.where(comp.act_owner == 0, 1.0, -1.0)
+        gain = sign * (q - cur_v)
+        maybe = (gain > -comp.tol) & (comp.act_owner == owner) & comp.multi
         switched = False
-        for i in states:
-            if self.player[i] != owner or len(self.allowed[i]) == 1:
-                continue
+        for r in np.unique(comp.act_row[maybe]).tolist():
+            i = comp.states[r]
             cur = self.choice[i]
             ref_f, ref_q = self.vf[i], self.values[i]
             best: int | None = None
@@ -222,61 +243,24 @@ class _Engine:
                 switched = True
         return switched
 
-    def _float_warm_start(self, states: list[int], local: dict[int, int]) -> None:
+    def _float_warm_start(self, comp: _Component) -> None:
         """Float policy iteration (bounded number of rounds) to pick a starting profile."""
-        m = len(states)
-        x = [0.5] * m
-        for i in states:  # greedy start against 1/2 inside the component
-            acts = self.allowed[i]
-            if len(acts) > 1:
-                qs = [self.qf(k, local, x) for k in acts]
-                pick = max if self.player[i] == 0 else min
-                self.choice[i] = acts[qs.index(pick(qs))]
+        m = len(comp.states)
+        x = np.full(m, 0.5)
+        pick = comp.greedy(comp.q_float(x))
         for _ in range(30):
-            x = self._float_evaluate(states, local)
-            changed = False
-            for i in states:
-                acts = self.allowed[i]
-                if len(acts) == 1:
-                    continue
-                cur = self.qf(self.choice[i], local, x)
-                sign = 1.0 if self.player[i] == 0 else -1.0
-                best_k, best_gain = self.choice[i], 1e-13
-                for k in acts:
-                    gain = sign * (self.qf(k, local, x) - cur)
-                    if gain > best_gain:
-                        best_k, best_gain = k, gain
-                if best_k != self.choice[i]:
-                    self.choice[i] = best_k
-                    changed = True
-            if not changed:
+            for r, i in enumerate(comp.states):
+                self.choice[i] = comp.acts_l[pick[r]]
+            x = comp.solve_float(pick)
+            q = comp.q_float(x)
+            best = comp.greedy(q)
+            sign = np.where(comp.state_owner == 0, 1.0, -1.0)
+            switch = sign * (q[best] - q[pick]) > 1e-13
+            if not switch.any():
                 return
-
-    def _float_evaluate(self, states: list[int], local: dict[int, int]) -> list[float]:
-        m = len(states)
-        rows: list[int] = []
-        cols: list[int] = []
-        data: list[float] = []
-        rhs = np.zeros(m)
-        for r, i in enumerate(states):
-            k = self.choice[i]
-            b = self.const_f[k]
-            rows.append(r)
-            cols.append(r)
-            data.append(1.0)
-            for o in range(self.out_ptr[k], self.out_ptr[k + 1]):
-                j = self.target[o]
-                c = local.get(j)
-                if c is None:
-                    b += self.prob_f[o] * self.vf[j]
-                else:
-                    rows.append(r)
-                    cols.append(c)
-                    data.append(-self.prob_f[o])
-            rhs[r] = b
-        mat = sp.csc_matrix((data, (rows, cols)), shape=(m, m))
-        sol = spla.spsolve(mat, rhs)
-        return [float(v) for v in np.atleast_1d(sol)]
+            pick = np.where(switch, best, pick)
+        for r, i in enumerate(comp.states):
+            self.choice[i] = comp.acts_l[pick[r]]
 
     def _evaluate(self, states: list[int], local: dict[int, int]) -> None:
         """Exact values of the current profile on one component, by state elimination."""
@@ -303,6 +287,81 @@ class _Engine:
         values = _eliminate(rows, rhs, users)
         for r, i in enumerate(states):
             self._set(i, values[r])
+
+
+class _Component:
+    """Vectorised float view of one component: its actions and local transition matrix."""
+
+    def __init__(self, eng: _Engine, states: list[int]) -> None:
+        g = eng.g
+        self.states = states
+        self.local = {s: r for r, s in enumerate(states)}
+        m = len(states)
+        acts: list[int] = []
+        seg: list[int] = []
+        rows: list[int] = []
+        for r, i in enumerate(states):
+            seg.append(len(acts))
+            ks = eng.allowed[i]
+            acts.extend(ks)
+            rows.extend([r] * len(ks))
+        self.acts_l = acts
+        act = np.array(acts, dtype=np.int64)
+        self.seg = np.array(seg, dtype=np.int64)
+        self.act_row = np.array(rows, dtype=np.int64)
+        self.state_owner = g.player[np.array(states, dtype=np.int64)].astype(np.int64)
+        self.act_owner = self.state_owner[self.act_row]
+        counts = np.diff(np.append(self.seg, len(acts)))
+        self.multi = (counts > 1)[self.act_row]
+        o_start, o_end = g.out_ptr[act], g.out_ptr[act + 1]
+        deg = o_end - o_start
+        self.tol = (deg + 6) * _FILTER_ULP
+        outs = np.repeat(o_start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
+        out_row = np.repeat(np.arange(len(acts)), deg)
+        tgt = g.out_target[outs]
+        loc = eng.loc_np
+        st = np.array(states, dtype=np.int64)
+        loc[st] = np.arange(m)
+        ltgt = loc[tgt]
+        loc[st] = -1
+        inside = ltgt >= 0
+        p = eng.prob_np[outs]
+        self.b = eng.const_np[act] + np.bincount(
+            out_row[~inside], weights=p[~inside] * eng.vf_np[tgt[~inside]], minlength=len(acts))
+        self.dense = m <= _DENSE_MAX
+        if self.dense:
+            dense = np.zeros((len(acts), m))
+            np.add.at(dense, (out_row[inside], ltgt[inside]), p[inside])
+            self.pmat: npt.NDArray[np.float64] | sp.csr_matrix = dense
+        else:
+            self.pmat = sp.csr_matrix((p[inside], (out_row[inside], ltgt[inside])),
+                                      shape=(len(acts), m))
+
+
+    def q_float(self, x: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+        """Float action values with in-component values ``x`` (outside values fixed)."""
+        return self.b + self.pmat @ x
+
+    def greedy(self, q: npt.NDArray[np.float64]) -> npt.NDArray[np.int64]:
+        """Index (into the component's actions) of the best action of each state."""
+        owner = self.state_owner
+        hi = np.maximum.reduceat(q, self.seg)
+        lo = np.minimum.reduceat(q, self.seg)
+        target = np.where(owner == 0, hi, lo)
+        hit = q == target[self.act_row]
+        idx = np.flatnonzero(hit)
+        first = np.full(len(self.seg), -1, dtype=np.int64)
+        # first hit per row: scan reversed so earlier indices overwrite later ones
+        first[self.act_row[idx[::-1]]] = idx[::-1]
+        return first
+
+    def solve_float(self, pick: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        """Float values of the profile ``pick`` (one action index per state)."""
+        m = len(self.states)
+        if isinstance(self.pmat, np.ndarray):
+            return np.linalg.solve(np.eye(m) - self.pmat[pick], self.b[pick])
+        a = sp.identity(m, format="csc") - self.pmat[pick].tocsc()
+        return np.atleast_1d(spla.spsolve(a, self.b[pick]))
 
 
 def _eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],

@@ -16,8 +16,9 @@ sweep), until every gap in the level is at most ``tol``; the level's bounds are 
 frozen and used by the levels above.
 
 Float rounding is accounted for: each computed ``c_k + sum p v`` is within ``(d+3) u`` of
-the exact value of the same expression (``u = 2**-53``), so every new lower bound is
-lowered, and every upper bound raised, by that amount before use. The reported bounds
+the exact value of the same expression (``u = 2**-53``, all terms non-negative;
+Higham 2002, section 3.1), so every new lower bound is lowered, and every upper bound
+raised, by ``(d + 4) u`` times the computed value before use. The reported bounds
 therefore hold for the exact value, not just for the float computation.
 """
 
@@ -42,6 +43,7 @@ S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
 FloatArray = npt.NDArray[np.float64]
+_TINY = 2.0**-1060  # covers underflow of the relative margin
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,6 +57,28 @@ class FloatResult:
     sweeps: int
     converged: bool
     seconds: float
+
+
+def _rounding_margins(g: CompiledGame[S, A], const_f: FloatArray,
+                      prob_f: FloatArray) -> FloatArray:
+    """Number of roundings bounding ``fl(c + sum p v)``, per action (Higham 2002, 3.1).
+
+    A product ``p * v`` is exact when ``p`` is a power of two (dice and coin games are
+    full of 1/2); otherwise it costs two roundings (``float(p)`` and the product). Each
+    addition costs one, and two more cover applying the margin itself.
+    """
+    exact_p = {}
+    for p in set(g.out_prob):
+        f = float(p)
+        exact_p[id(p)] = f > 0 and np.frexp(f)[0] == 0.5 and f == p
+    cost = np.array([0 if exact_p[id(p)] else 2 for p in g.out_prob], dtype=np.float64)
+    oa = out_action(g)
+    deg = np.diff(g.out_ptr)
+    has_c = np.array([c != 0 for c in g.act_const], dtype=np.float64)
+    c_inexact = np.array([c != 0 and float(c) != c for c in g.act_const], dtype=np.float64)
+    terms = deg + has_c
+    return (np.bincount(oa, weights=cost, minlength=g.n_actions) + c_inexact
+            + np.maximum(terms - 1, 0) + 2)
 
 
 def solve_float(
@@ -86,7 +110,7 @@ def solve_float(
     oa = out_action(g)
     pmat = sp.csr_matrix((prob_f, (oa, g.out_target)), shape=(na, n))
     deg = np.diff(g.out_ptr)
-    err = (deg + 4) * 2.0**-53
+    rel = _rounding_margins(g, const_f, prob_f) * 2.0**-53
     ok = np.ones(na, dtype=bool) if allowed is None else allowed.astype(bool)
     lower = np.zeros(n)
     upper = np.ones(n)
@@ -107,14 +131,16 @@ def solve_float(
         seg = np.concatenate(([0], np.cumsum(counts)[:-1]))
         sub = pmat[acts]
         c = const_f[acts]
-        e = err[acts]
+        e = rel[acts]
         bad = ~ok[acts]
         mx = is_max[states]
-        prev_gap = np.inf
+        best_gap, stalled = np.inf, 0
         for _ in range(max_sweeps):
             total_sweeps += 1
-            ql = c + sub @ lower - e
-            qu = c + sub @ upper + e
+            ql = c + sub @ lower
+            ql -= e * ql + _TINY
+            qu = c + sub @ upper
+            qu += e * qu + _TINY
             # disallowed actions never win the opt
             ql_max = np.where(bad, -np.inf, ql)
             qu_max = np.where(bad, -np.inf, qu)
@@ -128,10 +154,13 @@ def solve_float(
             if float(np.max(gap)) <= tol:
                 break
             total_gap = float(np.sum(gap))
-            if total_gap >= prev_gap:  # rounding floor reached: tol is below what floats give
-                converged = False
-                break
-            prev_gap = total_gap
+            if total_gap < best_gap * (1 - 1e-6):
+                best_gap, stalled = total_gap, 0
+            else:
+                stalled += 1
+                if stalled >= 25:  # rounding floor: tol is below what floats can certify
+                    converged = False
+                    break
         else:
             converged = False
         if progress is not None:

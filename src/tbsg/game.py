@@ -109,15 +109,17 @@ def win(player: Player) -> Terminal:
     (Terminal(payoff=Fraction(1, 1)), Terminal(payoff=Fraction(0, 1)))
     """
     if player == 0:
-        return Terminal(1)
+        return _WIN0
     if player == 1:
-        return Terminal(0)
+        return _WIN1
     from tbsg.errors import InvalidGameError
 
     raise InvalidGameError(f"win() takes player 0 or 1, got {player!r}")
 
 
 DRAW = Terminal(Fraction(1, 2))
+_WIN0 = Terminal(1)
+_WIN1 = Terminal(0)
 """Terminal of a drawn game: half a win to each player."""
 
 

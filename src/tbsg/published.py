@@ -1,0 +1,79 @@
+"""Published quantities and their recomputation, for ``tbsg reproduce``.
+
+Each catalog module exposes ``published() -> list[Check]``: one row per number or table
+its source prints, with the published value as printed and the value tbsg computes.
+Published values are *oracles*: they are only compared with, never used to compute.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+__all__ = ["Check", "decimal_match", "fraction_check", "decimal_check"]
+
+
+@dataclass(frozen=True)
+class Check:
+    """One published quantity.
+
+    Attributes
+    ----------
+    game : str
+        Catalog game name (``risk_or_safety``, ``super_six``, ...).
+    source : str
+        Where it is published (seed file and section/table/figure).
+    quantity : str
+        What it is, in the source's notation.
+    published : str
+        The value as printed in the source.
+    computed : str
+        The value tbsg computed.
+    match : bool
+        Whether they agree (exactly for fractions, to every printed digit for decimals).
+    """
+
+    game: str
+    source: str
+    quantity: str
+    published: str
+    computed: str
+    match: bool
+
+
+def decimal_match(printed: str, exact: Fraction) -> bool:
+    """True if ``exact`` rounds (half-even or half-up) to ``printed`` at its printed digits."""
+    d = Decimal(printed)
+    places = -d.as_tuple().exponent if isinstance(d.as_tuple().exponent, int) else 0
+    scale = 10**places
+    scaled = exact * scale
+    lo, hi = scaled.__floor__(), scaled.__ceil__()
+    target = int(d.scaleb(places))
+    # accept the nearest integer(s): exact ties accept both neighbours
+    if abs(scaled - lo) < abs(hi - scaled):
+        return target == lo
+    if abs(scaled - lo) > abs(hi - scaled):
+        return target == hi
+    return target in (lo, hi)
+
+
+def fraction_check(game: str, source: str, quantity: str, published: Fraction,
+                   computed: Fraction) -> Check:
+    """Row for an exact published fraction (compared with ``==``)."""
+    return Check(game, source, quantity, str(published), str(computed), published == computed)
+
+
+def decimal_check(game: str, source: str, quantity: str, printed: str,
+                  computed: Fraction) -> Check:
+    """Row for a published decimal: match to every printed digit."""
+    places = max(0, -int(Decimal(printed).as_tuple().exponent))
+    shown = f"{computed} ≈ {float(computed):.{places + 2}f}" if computed.denominator < 10**30 \
+        else f"≈ {_decimal_string(computed, places + 2)}"
+    return Check(game, source, quantity, printed, shown, decimal_match(printed, computed))
+
+
+def _decimal_string(x: Fraction, places: int) -> str:
+    q = round(x * 10**places)
+    s = str(abs(q)).rjust(places + 1, "0")
+    return ("-" if q < 0 else "") + s[:-places] + "." + s[-places:]
