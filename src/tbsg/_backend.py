@@ -15,7 +15,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeAlias
 
-__all__ = ["BACKEND", "Q", "ZERO", "ONE", "from_fraction", "to_fraction", "to_float"]
+__all__ = ["BACKEND", "ONE", "ZERO", "Q", "from_fraction", "to_float", "to_fraction"]
 
 # ``Q`` is typed as Any-free callable producing an opaque rational; the solver modules
 # only use +, -, *, /, comparisons and the helpers below on it.
@@ -35,10 +35,11 @@ if _choice in ("auto", "gmpy2"):
 if _mpq is not None:
     BACKEND = "gmpy2"
     Q: Callable[..., Rational] = _mpq
+    _make = _mpq
 
     def from_fraction(x: Fraction) -> Rational:
         """Convert an exact ``Fraction`` to the backend type."""
-        return _mpq(x.numerator, x.denominator)
+        return _make(x.numerator, x.denominator)
 
 else:
     BACKEND = "fraction"

@@ -20,10 +20,10 @@ merged by adding their probabilities. Errors raised inside user code are re-rais
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from fractions import Fraction
+from functools import cached_property, partial
 from typing import Generic, TypeVar
 
 import numpy as np
@@ -32,7 +32,7 @@ import numpy.typing as npt
 from tbsg.errors import InvalidGameError, StateLimitError, exactness_error
 from tbsg.game import Game, Terminal
 
-__all__ = ["CompiledGame", "compile_game", "DEFAULT_MAX_STATES"]
+__all__ = ["DEFAULT_MAX_STATES", "CompiledGame", "compile_game"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -176,11 +176,11 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
     while i < len(states):
         s = states[i]
         where = f"at state {s!r}"
-        who = _call("game.player()", where, lambda: game.player(s))
+        who = _call("game.player()", where, partial(game.player, s))
         if isinstance(who, bool) or who not in (0, 1) or not isinstance(who, (int, np.integer)):
             raise InvalidGameError(f"game.player() returned {who!r} {where}; expected 0 or 1")
         players.append(int(who))
-        acts = _call("game.actions()", where, lambda: game.actions(s))
+        acts = _call("game.actions()", where, partial(game.actions, s))
         acts_seq: Sequence[A] = tuple(acts) if not isinstance(acts, Sequence) else acts
         if len(acts_seq) == 0:
             raise InvalidGameError(f"game.actions() returned no actions {where}; "
@@ -192,7 +192,7 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
                 raise InvalidGameError(f"action {a!r} is listed twice {where}")
             seen_actions.add(a)
             where_a = f"{where}, action {a!r}"
-            outs = _call("game.outcomes()", where_a, lambda: list(game.outcomes(s, a)))
+            outs = _call("game.outcomes()", where_a, partial(_listed, game.outcomes, s, a))
             # Validation in integer arithmetic: total = tot_n / tot_d, no gcd per step.
             tot_n, tot_d = 0, 1
             const: Fraction | int = 0
@@ -205,13 +205,15 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
                         "expected (probability, successor) pairs")
                 p, nxt = item
                 tp = type(p)
+                pn: int
+                pd: int
                 if tp is Fraction:
                     pn, pd = p.numerator, p.denominator
                 elif tp is int:
-                    pn, pd = p, 1
+                    pn, pd = int(p), 1
                 elif isinstance(p, (int, Fraction)) and not isinstance(p, bool):
-                    p = Fraction(p)
-                    pn, pd = p.numerator, p.denominator
+                    pf = Fraction(p)
+                    pn, pd = pf.numerator, pf.denominator
                 else:
                     raise exactness_error(f"probability of outcome {nxt!r} {where_a}", p)
                 if pn < 0:
@@ -280,6 +282,10 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
         out_target=np.array(out_target, dtype=np.int64),
         out_prob=out_prob,
     )
+
+
+def _listed(fn: Callable[[S, A], Iterable[R]], s: S, a: A) -> list[R]:
+    return list(fn(s, a))
 
 
 def _intern(table: dict[Fraction | int, Fraction], x: Fraction) -> Fraction:

@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -142,7 +142,7 @@ class _Engine:
                 total += prob[o] * x[local[j]]
             else:
                 total += prob[o] * vf[j]
-        return total
+        return float(total)
 
     def qx(self, k: int) -> Rational:
         """Exact value of action ``k`` from the exact values of its successors."""
@@ -153,7 +153,7 @@ class _Engine:
         return total
 
     def tol(self, k: int) -> float:
-        return (self.out_ptr[k + 1] - self.out_ptr[k] + 4) * _FILTER_ULP
+        return float(self.out_ptr[k + 1] - self.out_ptr[k] + 4) * _FILTER_ULP
 
     def better(self, i: int, k: int, ref_f: float, ref_q: Rational) -> bool:
         """Is action ``k`` strictly better than value ``ref`` for the owner of state ``i``?"""
@@ -186,7 +186,7 @@ class _Engine:
         best_f = max(qfs) if maximise else min(qfs)
         # candidates: actions not provably worse than the float best
         max_tol = max(self.tol(k) for k in acts)
-        cands = [k for k, q in zip(acts, qfs) if abs(q - best_f) <= self.tol(k) + max_tol]
+        cands = [k for k, q in zip(acts, qfs, strict=True) if abs(q - best_f) <= self.tol(k) + max_tol]
         best_k = cands[0]
         best_q = self.qx(best_k)
         for k in cands[1:]:
@@ -359,7 +359,8 @@ class _Component:
         """Float values of the profile ``pick`` (one action index per state)."""
         m = len(self.states)
         if isinstance(self.pmat, np.ndarray):
-            return np.linalg.solve(np.eye(m) - self.pmat[pick], self.b[pick])
+            x = np.linalg.solve(np.eye(m) - self.pmat[pick], self.b[pick])
+            return np.asarray(x, dtype=np.float64)
         a = sp.identity(m, format="csc") - self.pmat[pick].tocsc()
         return np.atleast_1d(spla.spsolve(a, self.b[pick]))
 

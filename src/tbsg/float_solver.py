@@ -109,7 +109,6 @@ def solve_float(
     const_f, prob_f = g.float_arrays()
     oa = out_action(g)
     pmat = sp.csr_matrix((prob_f, (oa, g.out_target)), shape=(na, n))
-    deg = np.diff(g.out_ptr)
     rel = _rounding_margins(g, const_f, prob_f) * 2.0**-53
     ok = np.ones(na, dtype=bool) if allowed is None else allowed.astype(bool)
     lower = np.zeros(n)

@@ -85,7 +85,7 @@ class Terminal:
     >>> Terminal(0.5)
     Traceback (most recent call last):
     ...
-    TypeError: terminal payoff must be an int or fractions.Fraction, got float 0.5; \
+    tbsg.errors.ExactnessError: terminal payoff must be an int or fractions.Fraction, got float 0.5; \
 write it exactly, e.g. Fraction(1, 2) or Fraction('0.5')
     """
 

@@ -25,6 +25,7 @@ actions, recomputing SCCs, until nothing changes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -72,7 +73,7 @@ class Components:
         return self.members[self.ptr[c] : self.ptr[c + 1]]
 
 
-def out_action(g: CompiledGame[object, object]) -> IntArray:
+def out_action(g: CompiledGame[Any, Any]) -> IntArray:
     """Flat action number of each outcome."""
     return np.repeat(np.arange(g.n_actions, dtype=np.int64), np.diff(g.out_ptr))
 
@@ -82,7 +83,7 @@ def _adjacency(n: int, src: IntArray, dst: IntArray) -> sp.csr_matrix:
     return sp.csr_matrix((data, (src, dst)), shape=(n, n))
 
 
-def decompose(g: CompiledGame[object, object]) -> Components:
+def decompose(g: CompiledGame[Any, Any]) -> Components:
     """Strongly connected components of ``g`` in solving order (sinks first)."""
     n = g.n_states
     src = g.act_state[out_action(g)]
@@ -136,7 +137,7 @@ def decompose(g: CompiledGame[object, object]) -> Components:
 
 
 def end_component_states(
-    g: CompiledGame[object, object], allowed: npt.NDArray[np.bool_] | None = None
+    g: CompiledGame[Any, Any], allowed: npt.NDArray[np.bool_] | None = None
 ) -> npt.NDArray[np.bool_]:
     """Mask of states in some end component (all False iff the game is stopping).
 
@@ -151,7 +152,7 @@ def end_component_states(
     while True:
         src = g.act_state[oa]
         keep_out = alive_act[oa]
-        ncomp, label = connected_components(
+        _, label = connected_components(
             _adjacency(n, src[keep_out], g.out_target[keep_out]), directed=True, connection="strong")
         bad = (label[g.out_target] != label[src]) | ~alive_state[g.out_target]
         n_bad = np.bincount(oa[bad], minlength=g.n_actions)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-__all__ = ["Check", "decimal_match", "fraction_check", "decimal_check"]
+__all__ = ["Check", "decimal_check", "decimal_match", "fraction_check"]
 
 
 @dataclass(frozen=True)
@@ -45,16 +45,17 @@ class Check:
 def decimal_match(printed: str, exact: Fraction) -> bool:
     """True if ``exact`` rounds (half-even or half-up) to ``printed`` at its printed digits."""
     d = Decimal(printed)
-    places = -d.as_tuple().exponent if isinstance(d.as_tuple().exponent, int) else 0
+    exponent = d.as_tuple().exponent
+    places = -exponent if isinstance(exponent, int) else 0
     scale = 10**places
     scaled = exact * scale
     lo, hi = scaled.__floor__(), scaled.__ceil__()
     target = int(d.scaleb(places))
     # accept the nearest integer(s): exact ties accept both neighbours
     if abs(scaled - lo) < abs(hi - scaled):
-        return target == lo
+        return bool(target == lo)
     if abs(scaled - lo) > abs(hi - scaled):
-        return target == hi
+        return bool(target == hi)
     return target in (lo, hi)
 
 

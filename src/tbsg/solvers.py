@@ -122,7 +122,8 @@ def _restrict(g: CompiledGame[S, A], strategy: StrategyLike[S, A], players: tupl
         lookup = strategy
     else:
         raise InvalidStrategyError(
-            f"{name} must be a mapping or a callable state -> action, got {type(strategy).__name__}")
+            f"{name} must be a mapping or a callable state -> action, "
+            f"got {type(strategy).__name__}")
     for i, s in enumerate(g.states):
         if int(g.player[i]) not in players:
             continue
