@@ -1,10 +1,51 @@
-"""The catalog: published games encoded as their sources state the rules."""
+"""The catalog: published games encoded as their sources state the rules.
 
+Each module holds one game: its rules (with the source) in the docstring, a constructor
+with the source's parameters, lookups in the source's notation, the source's tables as
+functions returning exact data, and ``published()``: the rows checked by
+``tbsg reproduce``.
+"""
+
+from tbsg.games.coinball import (
+    Coinball,
+    CoinballState,
+    CoinballSummaryCheck,
+    coinball,
+    coinball_summary_check,
+    coinball_summary_rule,
+)
 from tbsg.games.risk_or_safety import (
     RiskOrSafety,
     RoSState,
     risk_or_safety,
     risk_or_safety_coin_table,
 )
+from tbsg.games.the_race import RaceState, TheRace, the_race, the_race_strategy, the_race_ties
+from tbsg.games.unspeakable_words import (
+    UnspeakableWords,
+    UWState,
+    unspeakable_words,
+    unspeakable_words_tables,
+)
 
-__all__ = ["RiskOrSafety", "RoSState", "risk_or_safety", "risk_or_safety_coin_table"]
+__all__ = [
+    "Coinball",
+    "CoinballState",
+    "CoinballSummaryCheck",
+    "RaceState",
+    "RiskOrSafety",
+    "RoSState",
+    "TheRace",
+    "UWState",
+    "UnspeakableWords",
+    "coinball",
+    "coinball_summary_check",
+    "coinball_summary_rule",
+    "risk_or_safety",
+    "risk_or_safety_coin_table",
+    "the_race",
+    "the_race_strategy",
+    "the_race_ties",
+    "unspeakable_words",
+    "unspeakable_words_tables",
+]

@@ -1,0 +1,280 @@
+"""The end game of Unspeakable Words, idealised (J. Mount, "Unspeakable bets: take small
+steps", Win-Vector blog; seed 004).
+
+Rules (seed 004): players a and b (tbsg players 0 and 1; a moves first) hold ``a`` and
+``b`` points; the first to take their own count to zero on their move wins. The player
+to move bets an integer number of points, at least 1 and at most both their points and
+the largest number ``die`` on the die, then rolls the die. If the roll is at most the
+bet (``bust="at_most"``, the post's rule) the player busts and the opponent wins;
+otherwise the bet is removed from the player's points and the opponent moves. The post
+also mentions a variant, ``bust="less_than"``: bust only if the roll is *less* than the
+bet, so a bet of 1 never busts (its code's ``bustFn = min(1, (m - 1)/n)``). The post
+works with a d6; the real game uses a d20.
+
+The post's code lets a player bet anything from 1 to their points, a bet above ``die``
+busting surely (``bustFn`` is capped at 1). Such bets are never better than a bet of 1
+and are left out here, as the post's rules say; they only exist when the points exceed
+the die, which never happens in the post's tables (points at most ``n = die``).
+
+Tables (:func:`unspeakable_words_tables`): the post prints ``aMove`` and ``aValue`` for
+a d6, indexed ``[a, b]`` with a to move: the optimal bet and a's probability of winning.
+Its code keeps the first strictly better bet, i.e. the *smallest* optimal bet among
+ties, and so do the tables here. Row ``a = 0`` and column ``b = 0`` are not positions
+of the game (someone has already won); they are artefacts of the code's base cases,
+reproduced as printed: ``a = 0`` has value 1 and move 0 (the code's ``bestMove = 0``
+default when a has already emptied their count), and ``b = 0`` with ``a > 0`` has value
+0 and move 1 (the code still loops over bets, every bet worth 0 as b has already won,
+and keeps the first, 1).
+
+Findings: both printed d6 tables are reproduced exactly (every value to its 3 printed
+decimals, every move, including the smallest-bet tie-breaking); the values are exact
+rationals, e.g. ``aValue[6, 6] = 43835/93312``. The post's remarks check out with one
+qualification. With a d6 the diagonal values for ``a = b >= 4`` are below 1/2 (moving
+first is a disadvantage); ``aValue[3, 3]`` is exactly 1/2. Under the ``less_than``
+variant ("you do always want to move first") no diagonal value is below 1/2, but
+``aValue[4, 4]`` is *exactly* 1/2 (d6), so there moving first is merely as good.
+With the real game's d20 the diagonal is exactly 1/2 at ``a = b = 10`` and below 1/2
+for ``a = b = 11, ..., 20`` (``at_most``); under ``less_than`` it is exactly 1/2 at
+``a = b = 11`` and above 1/2 elsewhere.
+
+Ties and the post's code: under ``at_most`` no position of the d6 or d20 tables has two
+exactly optimal bets, so the tie-breaking rule does not affect the printed tables.
+Under ``less_than`` exact ties are common (e.g. bets 1 and 3 at ``(3, 5)``, d6); the
+post's code, comparing floats, then keeps a larger bet than the smallest optimal one
+wherever rounding makes it look strictly better: at ``(3, 5)`` and ``(5, 3)`` for a d6,
+``(15, 7)``, ``(18, 4)`` and ``(20, 2)`` for a d20. The tables here always give the
+smallest exactly optimal bet.
+
+The one-player warm-up (no opponent; bet until you have emptied your count or bust):
+the post's claim that betting 1 is always optimal is right (checked exactly in the
+tests), but its formula ``value(a) = (1-1/n)^(a-1)`` is off by one under its own bust
+rule: a bet of 1 busts on a roll of 1, so ``value(1) = 1 - 1/n`` and ``value(a) =
+(1-1/n)^a``, which is what its bet-value expression ``(1-d/n)(1-1/n)^(k+1-d)`` and its
+remark "value(n) is near e^(-1)" actually use (its "approximately e^((a-1)/n)" also
+lacks a minus sign).
+
+Examples
+--------
+>>> import tbsg
+>>> from tbsg.games.unspeakable_words import unspeakable_words
+>>> sol = tbsg.solve(unspeakable_words(2, 5))
+>>> sol.value(), sol.optimal_actions()
+(Fraction(25, 36), (1,))
+>>> moves, values = unspeakable_words_tables(6)
+>>> moves[3, 3], values[3, 3], moves[6, 6], values[6, 6], round(float(values[6, 6]), 3)
+(3, Fraction(1, 2), 1, Fraction(43835, 93312), 0.47)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal, NamedTuple
+
+from tbsg.errors import InvalidGameError
+from tbsg.game import Terminal, win
+from tbsg.published import Check, decimal_match
+
+__all__ = [
+    "Bust",
+    "UWState",
+    "UnspeakableWords",
+    "published",
+    "unspeakable_words",
+    "unspeakable_words_tables",
+]
+
+Bust = Literal["at_most", "less_than"]
+_BUSTS = ("at_most", "less_than")
+
+
+class UWState(NamedTuple):
+    """A position of the Unspeakable Words end game.
+
+    Attributes
+    ----------
+    mover : int
+        Player to move: 0 for the post's player a, 1 for player b.
+    a : int
+        Points player a still has to get rid of (at least 1).
+    b : int
+        Points player b still has to get rid of (at least 1).
+    """
+
+    mover: int
+    a: int
+    b: int
+
+
+def _check_int(name: str, value: object, least: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise InvalidGameError(f"{name} must be an int >= {least}, got {value!r}")
+
+
+@dataclass(frozen=True)
+class UnspeakableWords:
+    """The end game from ``a`` points against ``b``, player a (tbsg player 0) to move."""
+
+    a: int
+    b: int
+    die: int = 6
+    bust: Bust = "at_most"
+
+    def __post_init__(self) -> None:
+        _check_int("a", self.a, 1)
+        _check_int("b", self.b, 1)
+        _check_int("die", self.die, 1)
+        if self.bust not in _BUSTS:
+            raise InvalidGameError(f"bust must be 'at_most' or 'less_than', got {self.bust!r}")
+
+    @property
+    def initial(self) -> UWState:
+        return UWState(0, self.a, self.b)
+
+    def player(self, s: UWState) -> int:
+        return s.mover
+
+    def actions(self, s: UWState) -> Sequence[int]:
+        """Bets ``1, ..., min(points of the mover, die)``."""
+        return tuple(range(1, min(s.b if s.mover else s.a, self.die) + 1))
+
+    def bust_probability(self, bet: int) -> Fraction:
+        """Probability that a bet of ``bet`` busts (the post's ``bustFn``)."""
+        busting = bet if self.bust == "at_most" else bet - 1
+        return Fraction(min(busting, self.die), self.die)
+
+    def outcomes(self, s: UWState, bet: int) -> list[tuple[Fraction, UWState | Terminal]]:
+        points = s.b if s.mover else s.a
+        if isinstance(bet, bool) or not isinstance(bet, int) or not 1 <= bet <= points:
+            raise InvalidGameError(f"bet must be an int in [1, {points}], got {bet!r}")
+        q = self.bust_probability(bet)
+        mover, other = s.mover, 1 - s.mover
+        rest: UWState | Terminal
+        if bet == points:
+            rest = win(0 if mover == 0 else 1)
+        elif mover == 0:
+            rest = UWState(other, s.a - bet, s.b)
+        else:
+            rest = UWState(other, s.a, s.b - bet)
+        return [(q, win(0 if other == 0 else 1)), (1 - q, rest)]
+
+
+def unspeakable_words(a: int, b: int, die: int = 6, bust: Bust = "at_most") -> UnspeakableWords:
+    """The end game from ``a`` points against ``b``, player a to move (seed 004)."""
+    return UnspeakableWords(a, b, die, bust)
+
+
+_START = UWState(0, 0, 0)  # not a position of the game: the deal of _EveryPosition
+
+
+@dataclass(frozen=True)
+class _EveryPosition:
+    """All positions ``(a, b)`` with ``1 <= a, b <= n``, a to move, from one deal.
+
+    The initial state is a chance move to each such position; one solve then covers
+    every position (a game started at ``(n, n)`` reaches a-to-move states only with
+    ``a < n`` or ``(n, n)``).
+    """
+
+    game: UnspeakableWords
+    n: int
+
+    @property
+    def initial(self) -> UWState:
+        return _START
+
+    def player(self, s: UWState) -> int:
+        return s.mover
+
+    def actions(self, s: UWState) -> Sequence[int]:
+        return (0,) if s == _START else self.game.actions(s)
+
+    def outcomes(self, s: UWState, bet: int) -> list[tuple[Fraction, UWState | Terminal]]:
+        if s == _START:
+            p = Fraction(1, self.n * self.n)
+            return [(p, UWState(0, a, b)) for a in range(1, self.n + 1)
+                    for b in range(1, self.n + 1)]
+        return self.game.outcomes(s, bet)
+
+
+def unspeakable_words_tables(
+    n: int, die: int = 6, bust: Bust = "at_most"
+) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], Fraction]]:
+    """The post's ``aMove`` and ``aValue`` tables for ``0 <= a, b <= n``, computed exactly.
+
+    ``aMove[a, b]`` is a's optimal bet with a to move (the smallest one where several
+    are exactly optimal, as the post's code breaks ties) and ``aValue[a, b]`` a's
+    exact probability of winning. Row ``a = 0`` (value 1, move 0) and column ``b = 0``
+    with ``a > 0`` (value 0, move 1) follow the printed tables' conventions (see the
+    module docstring).
+
+    >>> moves, values = unspeakable_words_tables(2)
+    >>> [[moves[a, b] for b in range(3)] for a in range(3)]
+    [[0, 0, 0], [1, 1, 1], [1, 2, 2]]
+    >>> values[2, 1]
+    Fraction(2, 3)
+    """
+    from tbsg.solvers import solve
+
+    _check_int("n", n, 1)
+    game = UnspeakableWords(1, 1, die, bust)
+    sol = solve(_EveryPosition(game, n))
+    moves: dict[tuple[int, int], int] = {}
+    values: dict[tuple[int, int], Fraction] = {}
+    for a in range(n + 1):
+        for b in range(n + 1):
+            if a == 0:
+                moves[a, b], values[a, b] = 0, Fraction(1)
+            elif b == 0:
+                moves[a, b], values[a, b] = 1, Fraction(0)
+            else:
+                s = UWState(0, a, b)
+                moves[a, b] = min(sol.optimal_actions(s))
+                values[a, b] = sol.value(s)
+    return moves, values
+
+
+_SOURCE = "seed 004 (Win-Vector, Unspeakable bets), d6 table"
+
+_PRINTED_MOVES = """\
+0 0 0 0 0 0 0
+1 1 1 1 1 1 1
+1 2 2 2 2 1 1
+1 3 3 3 1 1 1
+1 4 4 1 1 1 1
+1 5 1 1 1 1 1
+1 1 1 1 1 1 1"""
+
+_PRINTED_VALUES = """\
+1.000 1.000 1.000 1.000 1.000 1.000 1.000
+0.000 0.833 0.833 0.833 0.833 0.833 0.833
+0.000 0.667 0.667 0.667 0.667 0.694 0.718
+0.000 0.500 0.500 0.500 0.556 0.602 0.621
+0.000 0.333 0.333 0.417 0.486 0.525 0.557
+0.000 0.167 0.278 0.370 0.428 0.476 0.503
+0.000 0.139 0.255 0.332 0.396 0.436 0.470"""
+
+
+def _table(printed: str) -> list[list[str]]:
+    return [row.split() for row in printed.splitlines()]
+
+
+def published() -> list[Check]:
+    """The post's two d6 tables (``aMove``, ``aValue``), one row each, recomputed."""
+    moves, values = unspeakable_words_tables(6)
+    pm, pv = _table(_PRINTED_MOVES), _table(_PRINTED_VALUES)
+    cells = [(a, b) for a in range(7) for b in range(7)]
+    bad_moves = [(a, b) for a, b in cells if int(pm[a][b]) != moves[a, b]]
+    bad_values = [(a, b) for a, b in cells if not decimal_match(pv[a][b], values[a, b])]
+    shown_m = "/".join("".join(str(moves[a, b]) for b in range(7)) for a in range(7))
+    shown_v = "/".join(" ".join(f"{float(values[a, b]):.3f}" for b in range(7))
+                       for a in range(7))
+    return [
+        Check("unspeakable_words", _SOURCE, "aMove[a, b] for 0 <= a, b <= 6 (smallest "
+              "optimal bet)", "/".join("".join(r) for r in pm),
+              shown_m + (f"; differs at {bad_moves}" if bad_moves else ""), not bad_moves),
+        Check("unspeakable_words", _SOURCE, "aValue[a, b] for 0 <= a, b <= 6 (3 decimals)",
+              "/".join(" ".join(r) for r in pv),
+              shown_v + (f"; differs at {bad_values}" if bad_values else ""), not bad_values),
+    ]
