@@ -1,0 +1,338 @@
+"""Core engine tests: known answers from seed 000, certificate, float bounds, bad input,
+and an exact brute-force comparison on random games."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import tbsg
+from tbsg import _backend as bk
+from tbsg.games import RoSState, risk_or_safety, risk_or_safety_coin_table
+
+H = Fraction(1, 2)
+
+
+# seed 000 (Jehn 2026), abstract and sections 2-3: P(0,0,0) for targets 1..6
+@pytest.mark.parametrize(("n", "expected"), [
+    (1, Fraction(2, 3)), (2, Fraction(4, 7)), (3, Fraction(6, 11)), (4, Fraction(2236, 4165)),
+    (5, Fraction(1026, 1925)), (6, Fraction(275848876, 521145625)),
+])
+def test_risk_or_safety_published_values(n: int, expected: Fraction) -> None:
+    sol = tbsg.solve(risk_or_safety(n))
+    assert sol.value() == expected
+    assert isinstance(sol.value(), Fraction)
+
+
+def test_risk_or_safety_section2_intermediate_values() -> None:
+    # seed 000, section 2 (n = 3): P(0,2,0) = 8/9, P(0,1,0) = 8/11, and the values used there
+    game = risk_or_safety(3)
+    sol = tbsg.solve(game)
+    p = {pos: sol.value_to_move(game.position(*pos)) for pos in
+         [(0, 2, 0), (0, 1, 0), (0, 2, 1), (0, 2, 2), (0, 1, 1), (0, 1, 2), (0, 0, 1), (0, 0, 2)]}
+    assert p[0, 2, 0] == Fraction(8, 9)
+    assert p[0, 1, 0] == Fraction(8, 11)
+    assert p[0, 2, 1] == Fraction(4, 5)
+    assert p[0, 2, 2] == Fraction(2, 3)
+    assert p[0, 1, 1] == Fraction(4, 7)
+    assert p[0, 1, 2] == Fraction(2, 5)
+    assert p[0, 0, 1] == Fraction(4, 11)
+    assert p[0, 0, 2] == Fraction(2, 9)
+    # y2 = 7/9, y1 = 7/11, y0 = 5/11: player 1's chance when player 2 starts = 1 - P(0, b, a)
+    assert 1 - p[0, 0, 2] == Fraction(7, 9)
+    assert 1 - p[0, 0, 1] == Fraction(7, 11)
+    assert 1 - sol.value() == Fraction(5, 11)
+
+
+def _stop_at(stops: set[tuple[int, int, int]]) -> object:
+    def strategy(s: RoSState) -> str:
+        return "stop" if (s.open, s.saved, s.other) in stops else "toss"
+    return strategy
+
+
+def test_risk_or_safety_section31_strategy_comparison() -> None:
+    # seed 000, section 3.1 (n = 2): continue at (1,0,0) gives 4/7; stop there and continue
+    # at (1,0,1) gives 8/15; at (0,0,1): 2/5 (continue at (1,0,1)) against 2/9 (stop)
+    game = risk_or_safety(2)
+    assert tbsg.evaluate(game, _stop_at(set())).value() == Fraction(4, 7)  # type: ignore[arg-type]
+    s2 = tbsg.evaluate(game, _stop_at({(1, 0, 0)}))  # type: ignore[arg-type]
+    s3 = tbsg.evaluate(game, _stop_at({(1, 0, 0), (1, 0, 1)}))  # type: ignore[arg-type]
+    assert s2.value() == Fraction(8, 15)
+    assert s2.value_to_move(game.position(0, 0, 1)) == Fraction(2, 5)
+    assert s3.value_to_move(game.position(0, 0, 1)) == Fraction(2, 9)
+
+
+def test_risk_or_safety_section33_n4_strategy() -> None:
+    # seed 000, section 3.3: for n = 4 stop at (1,2,0), (2,0,0), (2,0,2), else continue
+    # (positions reached when both follow the optimal strategy; e.g. (3,0,0) never is)
+    game = risk_or_safety(4)
+    sol = tbsg.solve(game)
+    stops = {(1, 2, 0), (2, 0, 0), (2, 0, 2)}
+    reached = _reached_under(game, sol)
+    assert len(reached) > 20
+    for s in reached:
+        if s.mover == 0 and s.open > 0:
+            expected = "stop" if (s.open, s.saved, s.other) in stops else "toss"
+            assert sol.optimal_actions(s) == (expected,), s
+
+
+def _reached_under(game: tbsg.Game[RoSState, str], sol: tbsg.Solution[RoSState, str]) -> set[RoSState]:
+    reached, todo = {game.initial}, [game.initial]
+    while todo:
+        s = todo.pop()
+        for _, nxt in game.outcomes(s, sol.action(s)):
+            if isinstance(nxt, RoSState) and nxt not in reached:
+                reached.add(nxt)
+                todo.append(nxt)
+    return reached
+
+
+# seed 000, section 5, Table 1: number of coins to toss, both players needing 2..20
+TABLE1 = """2 2 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1
+3 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1
+2 2 2 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1
+2 2 2 2 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1
+2 2 2 2 2 1 1 1 1 1 1 1 1 1 1 1 1 1 1
+3 2 2 2 2 2 1 1 1 1 1 1 1 1 1 1 1 1 1
+3 2 2 2 2 2 2 1 1 1 1 1 1 1 1 1 1 1 1
+3 3 2 2 2 2 2 2 1 1 1 1 1 1 1 1 1 1 1
+3 2 2 2 2 2 2 2 2 1 1 1 1 1 1 1 1 1 1
+3 3 2 2 2 2 2 2 2 2 1 1 1 1 1 1 1 1 1
+3 3 2 2 2 2 2 2 2 2 2 1 1 1 1 1 1 1 1
+4 3 3 2 2 2 2 2 2 2 2 2 1 1 1 1 1 1 1
+4 3 2 2 2 2 2 2 2 2 2 2 2 1 1 1 1 1 1
+4 3 3 2 2 2 2 2 2 2 2 2 2 2 1 1 1 1 1
+4 3 3 2 2 2 2 2 2 2 2 2 2 2 2 1 1 1 1
+4 3 3 3 2 2 2 2 2 2 2 2 2 2 2 2 1 1 1
+4 3 3 3 2 2 2 2 2 2 2 2 2 2 2 2 2 1 1
+4 3 3 3 2 2 2 2 2 2 2 2 2 2 2 2 2 2 1
+4 3 3 3 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2"""
+
+
+def test_risk_or_safety_table1() -> None:
+    table = risk_or_safety_coin_table(20)
+    for i, line in enumerate(TABLE1.splitlines(), start=2):
+        for j, cell in enumerate(line.split(), start=2):
+            assert table[i, j] == int(cell), (i, j)
+
+
+def test_certificate_accepts_and_rejects_tampering() -> None:
+    game = risk_or_safety(4)
+    sol = tbsg.solve(game)
+    assert tbsg.verify(game, sol).states == sol.n_states
+    bad_values = list(sol.values_exact)
+    bad_values[3] = bad_values[3] + bk.from_fraction(Fraction(1, 10**30))
+    with pytest.raises(tbsg.TamperedSolutionError, match="fails at state"):
+        tbsg.verify(game, dataclasses.replace(sol, values_exact=bad_values))
+    # switch one decision to a strictly worse action
+    g = sol.graph
+    for i, s in enumerate(g.states):
+        ks = list(g.actions_of(i))
+        worse = [k for k in ks if not sol.optimal[k]]
+        if worse:
+            choice = sol.choice.copy()
+            choice[i] = worse[0]
+            with pytest.raises(tbsg.TamperedSolutionError, match=repr(s).replace("(", r"\(")
+                               .replace(")", r"\)")):
+                tbsg.verify(game, dataclasses.replace(sol, choice=choice))
+            break
+    else:  # pragma: no cover
+        pytest.fail("no suboptimal action to tamper with")
+
+
+def test_float_bounds_contain_exact_values() -> None:
+    for n in range(1, 8):
+        game = risk_or_safety(n)
+        exact = tbsg.solve(game)
+        approx = tbsg.solve(game, exact=False)
+        assert approx.converged
+        for s in exact.states:
+            lo, hi = approx.bounds(s)
+            assert lo <= exact.value(s) <= hi
+            assert hi - lo <= 1e-12
+
+
+def test_evaluate_reproduces_solution_values() -> None:
+    game = risk_or_safety(5)
+    sol = tbsg.solve(game)
+    ev = tbsg.evaluate(game, sol.strategy)
+    assert all(ev.value(s) == sol.value(s) for s in sol.states)
+
+
+# --- random games against brute force over all pure stationary strategy pairs ------------
+
+@dataclasses.dataclass(frozen=True)
+class TableGame:
+    players: tuple[int, ...]
+    moves: tuple[tuple[tuple[tuple[Fraction, object], ...], ...], ...]
+    initial: int = 0
+
+    def player(self, s: int) -> int:
+        return self.players[s]
+
+    def actions(self, s: int) -> tuple[int, ...]:
+        return tuple(range(len(self.moves[s])))
+
+    def outcomes(self, s: int, a: int) -> list[tuple[Fraction, object]]:
+        return list(self.moves[s][a])
+
+
+def random_game(rng: random.Random) -> TableGame:
+    n = rng.randint(1, 4)
+    terminals = [tbsg.win(0), tbsg.win(1), tbsg.DRAW, tbsg.Terminal(Fraction(1, 3))]
+    moves = []
+    for _ in range(n):
+        acts = []
+        for _ in range(rng.randint(1, 3)):
+            k = rng.randint(1, 3)
+            weights = [rng.randint(1, 4) for _ in range(k + 1)]
+            total = sum(weights)
+            # the first outcome is always terminal: every action stops with positive probability
+            outs: list[tuple[Fraction, object]] = [(Fraction(weights[0], total), rng.choice(terminals))]
+            for w in weights[1:]:
+                outs.append((Fraction(w, total), rng.randrange(n)))
+            acts.append(tuple(outs))
+        moves.append(tuple(acts))
+    return TableGame(tuple(rng.randint(0, 1) for _ in range(n)), tuple(moves))
+
+
+def _exact_profile_values(game: TableGame, profile: tuple[int, ...]) -> list[Fraction]:
+    n = len(game.players)
+    mat = [[Fraction(int(i == j)) for j in range(n)] + [Fraction(0)] for i in range(n)]
+    for i in range(n):
+        for p, nxt in game.outcomes(i, profile[i]):
+            if isinstance(nxt, tbsg.Terminal):
+                mat[i][n] += p * nxt.payoff
+            else:
+                mat[i][int(nxt)] -= p  # type: ignore[call-overload]
+    for c in range(n):
+        piv = next(r for r in range(c, n) if mat[r][c] != 0)
+        mat[c], mat[piv] = mat[piv], mat[c]
+        mat[c] = [e / mat[c][c] for e in mat[c]]
+        for r in range(n):
+            if r != c and mat[r][c] != 0:
+                f = mat[r][c]
+                mat[r] = [e - f * ec for e, ec in zip(mat[r], mat[c], strict=True)]
+    return [mat[i][n] for i in range(n)]
+
+
+def test_random_games_match_brute_force_maxmin() -> None:
+    rng = random.Random(20261123)
+    for _ in range(60):
+        game = random_game(rng)
+        n = len(game.players)
+        sol = tbsg.solve(game)
+        reach = {sol.graph.index[s] for s in sol.states}
+        p0 = [i for i in range(n) if game.players[i] == 0]
+        p1 = [i for i in range(n) if game.players[i] == 1]
+        best: list[Fraction] | None = None
+        for c0 in itertools.product(*(range(len(game.moves[i])) for i in p0)):
+            worst: list[Fraction] | None = None
+            for c1 in itertools.product(*(range(len(game.moves[i])) for i in p1)):
+                prof = [0] * n
+                for i, c in zip(p0, c0, strict=True):
+                    prof[i] = c
+                for i, c in zip(p1, c1, strict=True):
+                    prof[i] = c
+                v = _exact_profile_values(game, tuple(prof))
+                worst = v if worst is None else [min(a, b) for a, b in zip(worst, v, strict=True)]
+            assert worst is not None
+            best = worst if best is None else [max(a, b) for a, b in zip(best, worst, strict=True)]
+        assert best is not None
+        for i in reach:
+            state = sol.graph.states[i]
+            assert sol.value(state) == best[state], (game, state)
+        tbsg.verify(game, sol)
+        approx = tbsg.solve(game, exact=False)
+        for s in sol.states:
+            lo, hi = approx.bounds(s)
+            assert lo <= sol.value(s) <= hi
+
+
+# --- bad input ------------------------------------------------------------------------------
+
+def _one(outs: list[tuple[object, object]], player: object = 0, actions: tuple[str, ...] = ("a",)
+         ) -> object:
+    class G:
+        initial = "s"
+
+        def player(self, s: str) -> object:
+            return player
+
+        def actions(self, s: str) -> tuple[str, ...]:
+            return actions
+
+        def outcomes(self, s: str, a: str) -> list[tuple[object, object]]:
+            return outs
+    return G()
+
+
+@pytest.mark.parametrize(("game", "error", "pattern"), [
+    (_one([(H, tbsg.win(0))]), tbsg.InvalidGameError, r"sum to 1/2, not 1, at state 's', action 'a'"),
+    (_one([(Fraction(3, 2), tbsg.win(0)), (-H, tbsg.win(1))]), tbsg.InvalidGameError,
+     r"negative probability -1/2 .* at state 's', action 'a'"),
+    (_one([(0.5, tbsg.win(0)), (0.5, tbsg.win(1))]), TypeError, r"float 0.5; write it exactly"),
+    (_one([(1, tbsg.win(0))], player=2), ValueError, r"returned 2 at state 's'; expected 0 or 1"),
+    (_one([(1, tbsg.win(0))], actions=()), ValueError, r"no actions at state 's'"),
+    (_one([(1, ["unhashable"])]), ValueError, r"not hashable"),
+    (_one([(H, "s"), (H, "t")]), tbsg.NonStoppingGameError, r"not stopping"),
+    (_one([(1, tbsg.win(0))], actions=("a", "a")), ValueError, r"listed twice at state 's'"),
+])
+def test_bad_input(game: object, error: type[Exception], pattern: str) -> None:
+    with pytest.raises(error, match=pattern):
+        tbsg.solve(game)  # type: ignore[call-overload]
+
+
+def test_float_error_is_exactness_error_and_payoff_range() -> None:
+    assert issubclass(tbsg.ExactnessError, TypeError)
+    with pytest.raises(ValueError, match=r"\[0, 1\], got 2"):
+        tbsg.Terminal(2)
+    with pytest.raises(TypeError, match="float"):
+        tbsg.Terminal(0.5)  # type: ignore[arg-type]
+
+
+def test_user_exception_is_wrapped_and_state_limit() -> None:
+    class Boom:
+        initial = 0
+
+        def player(self, s: int) -> int:
+            return 0
+
+        def actions(self, s: int) -> tuple[str, ...]:
+            if s == 3:
+                raise KeyError("oops")
+            return ("next",)
+
+        def outcomes(self, s: int, a: str) -> list[tuple[int, int]]:
+            return [(1, s + 1)]
+    with pytest.raises(tbsg.InvalidGameError, match=r"raised KeyError: 'oops' at state 3"):
+        tbsg.solve(Boom())
+    with pytest.raises(tbsg.StateLimitError, match=r"max_states=2"):
+        tbsg.solve(Boom(), max_states=2)
+
+
+def test_non_stopping_names_trap_states() -> None:
+    class Wait:
+        initial = 0
+
+        def player(self, s: int) -> int:
+            return s
+
+        def actions(self, s: int) -> tuple[str, ...]:
+            return ("wait", "end")
+
+        def outcomes(self, s: int, a: str) -> list[tuple[int, object]]:
+            return [(1, 1 - s)] if a == "wait" else [(1, tbsg.DRAW)]
+    with pytest.raises(tbsg.NonStoppingGameError) as info:
+        tbsg.solve(Wait())
+    assert set(info.value.trap_states) == {0, 1}
+    # a profile that always ends is fine: the fixed strategy removes the trap
+    assert tbsg.evaluate(Wait(), lambda s: "end").value() == H
+    with pytest.raises(tbsg.InvalidStrategyError, match="not a legal action"):
+        tbsg.evaluate(Wait(), lambda s: "fly")
+    assert np.all(tbsg.best_response(Wait(), 0, {1: "end"}).choice >= 0)
