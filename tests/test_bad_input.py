@@ -210,9 +210,6 @@ def test_out_of_range_payoff_built_inside_outcomes_is_invalid_game() -> None:
         _solve(_TerminalInOutcomes(2))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: an InvalidGameError raised inside user code (here "
-                   "Terminal(2) in outcomes()) is re-raised unchanged by compile._call, so the "
-                   "message does not name the state and action, unlike every other user error")
 def test_out_of_range_payoff_built_inside_outcomes_names_state() -> None:
     with pytest.raises(tbsg.InvalidGameError, match=AT_STATE):
         _solve(_TerminalInOutcomes(2))
@@ -223,9 +220,6 @@ def test_float_payoff_built_inside_outcomes_names_state() -> None:
         _solve(_TerminalInOutcomes(0.5))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Terminal(0.5) built inside outcomes() reaches the user "
-                   "as InvalidGameError (a ValueError), not ExactnessError (a TypeError): "
-                   "compile._call wraps every non-InvalidGameError exception")
 def test_float_payoff_built_inside_outcomes_is_exactness_error() -> None:
     with pytest.raises(tbsg.ExactnessError):
         _solve(_TerminalInOutcomes(0.5))
@@ -455,9 +449,6 @@ def test_unhashable_state_lookup() -> None:
         sol.value([0, 0, 0, 0])  # type: ignore[arg-type]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Solution._index treats state=None as 'the initial "
-                   "state', so value(None) of a game whose state None is reachable returns the "
-                   "initial state's value (values[None] is right)")
 def test_none_is_a_legal_state() -> None:
     # states are "any hashable values" (tbsg.game); None is hashable
     @dataclass(frozen=True)

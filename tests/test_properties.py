@@ -259,10 +259,6 @@ EPS = Fraction(1, 2**60)  # below float resolution: 1 - EPS == 1.0 in floats
                        ("b", ((Fraction(1, 3), tbsg.win(0)), (Fraction(2, 3), tbsg.win(1))))),)),
      Fraction(1, 2)),
 ])
-@pytest.mark.xfail(strict=True, raises=np.linalg.LinAlgError,
-                   reason="BUG: exact solve crashes with numpy LinAlgError 'Singular matrix' in the "
-                   "float warm start (exact_solver._Component.solve_float) when a cycle stops with "
-                   "probability below float resolution; the game is stopping and exactly solvable")
 def test_exact_solve_with_stopping_probability_below_float_resolution(
         game: TableGame, expected: Fraction) -> None:
     assert brute_force_values(game)[0] == expected  # the oracle has no trouble

@@ -29,7 +29,7 @@ from typing import Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from tbsg.errors import InvalidGameError, StateLimitError, exactness_error
+from tbsg.errors import InvalidGameError, StateLimitError, TbsgError, exactness_error
 from tbsg.game import Game, Terminal
 
 __all__ = ["DEFAULT_MAX_STATES", "CompiledGame", "compile_game"]
@@ -131,8 +131,17 @@ def _call(what: str, where: str, fn: Callable[[], R]) -> R:
     """Run user code, re-raising its exceptions with the state that caused them."""
     try:
         return fn()
-    except InvalidGameError:
-        raise
+    except TbsgError as exc:
+        # a tbsg error raised while user code ran (e.g. Terminal(2) or Terminal(0.5) built
+        # in outcomes()): keep its type (ExactnessError stays a TypeError), add the state
+        located: TbsgError | None
+        try:
+            located = type(exc)(f"{exc} (raised in {what} {where})")
+        except TypeError:  # an error class with a different constructor: leave it as is
+            located = None
+        if located is None:
+            raise
+        raise located from exc
     except Exception as exc:
         raise InvalidGameError(f"{what} raised {type(exc).__name__}: {exc} {where}") from exc
 

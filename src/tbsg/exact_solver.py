@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import heapq
 import time
+import warnings
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -246,12 +247,13 @@ class _Engine:
     def _float_warm_start(self, comp: _Component) -> None:
         """Float policy iteration (bounded number of rounds) to pick a starting profile."""
         m = len(comp.states)
-        x = np.full(m, 0.5)
-        pick = comp.greedy(comp.q_float(x))
+        pick = comp.greedy(comp.q_float(np.full(m, 0.5)))
         for _ in range(30):
             for r, i in enumerate(comp.states):
                 self.choice[i] = comp.acts_l[pick[r]]
             x = comp.solve_float(pick)
+            if x is None:  # singular in floats: keep this profile, exact work decides
+                return
             q = comp.q_float(x)
             best = comp.greedy(q)
             sign = np.where(comp.state_owner == 0, 1.0, -1.0)
@@ -355,14 +357,28 @@ class _Component:
         first[self.act_row[idx[::-1]]] = idx[::-1]
         return first
 
-    def solve_float(self, pick: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
-        """Float values of the profile ``pick`` (one action index per state)."""
+    def solve_float(self, pick: npt.NDArray[np.int64]) -> npt.NDArray[np.float64] | None:
+        """Float values of the profile ``pick`` (one action index per state).
+
+        ``None`` when the system is singular in floating point (a cycle that stops with
+        probability below float resolution): the float pass is only a warm start, so the
+        caller keeps its current profile and leaves the decision to exact arithmetic.
+        """
         m = len(self.states)
-        if isinstance(self.pmat, np.ndarray):
-            x = np.linalg.solve(np.eye(m) - self.pmat[pick], self.b[pick])
-            return np.asarray(x, dtype=np.float64)
-        a = sp.identity(m, format="csc") - self.pmat[pick].tocsc()
-        return np.atleast_1d(spla.spsolve(a, self.b[pick]))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                if isinstance(self.pmat, np.ndarray):
+                    x = np.asarray(np.linalg.solve(np.eye(m) - self.pmat[pick], self.b[pick]),
+                                   dtype=np.float64)
+                else:
+                    a = sp.identity(m, format="csc") - self.pmat[pick].tocsc()
+                    x = np.atleast_1d(spla.spsolve(a, self.b[pick]))
+            except (np.linalg.LinAlgError, RuntimeError, ValueError):
+                return None
+        if not np.all(np.isfinite(x)):
+            return None
+        return x
 
 
 def _eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],

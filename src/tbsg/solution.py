@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass
+from enum import Enum
 from fractions import Fraction
 from typing import Generic, TypeVar
 
@@ -24,6 +25,18 @@ __all__ = ["FloatSolution", "Solution"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
+
+
+class _Initial(Enum):
+    """Default for the ``state`` argument: the game's initial state (``None`` may be a state)."""
+
+    INITIAL = 0
+
+    def __repr__(self) -> str:
+        return "<initial state>"
+
+
+_INITIAL = _Initial.INITIAL
 
 
 class UnknownStateError(InvalidGameError, KeyError):
@@ -100,8 +113,8 @@ class _Base(Generic[S, A]):
         """All reachable states, the initial one first (a copy)."""
         return list(self.graph.states)
 
-    def _index(self, state: S | None) -> int:
-        if state is None:
+    def _index(self, state: S | _Initial) -> int:
+        if state is _INITIAL:
             return 0
         try:
             i = self.graph.index.get(state)
@@ -113,7 +126,7 @@ class _Base(Generic[S, A]):
                 f"{self.graph.states[0]!r} (the solution covers {self.n_states} states)")
         return i
 
-    def player(self, state: S | None = None) -> int:
+    def player(self, state: S | _Initial = _INITIAL) -> int:
         """Who moves at ``state``."""
         return int(self.graph.player[self._index(state)])
 
@@ -144,7 +157,7 @@ class Solution(_Base[S, A]):
 
     exact = True
 
-    def value(self, state: S | None = None, *, player: int = 0) -> Fraction:
+    def value(self, state: S | _Initial = _INITIAL, *, player: int = 0) -> Fraction:
         """Exact value of ``state`` (initial by default) to ``player`` (0 by default)."""
         v = bk.to_fraction(self.values_exact[self._index(state)])
         if player == 0:
@@ -153,21 +166,21 @@ class Solution(_Base[S, A]):
             return 1 - v
         raise ValueError(f"player must be 0 or 1, got {player!r}")
 
-    def value_to_move(self, state: S | None = None) -> Fraction:
+    def value_to_move(self, state: S | _Initial = _INITIAL) -> Fraction:
         """Value of ``state`` to the player who moves there."""
         return self.value(state, player=self.player(state))
 
-    def action(self, state: S | None = None) -> A:
+    def action(self, state: S | _Initial = _INITIAL) -> A:
         """The action the solution's strategy plays at ``state`` (an optimal one)."""
         return self.graph.act_labels[int(self.choice[self._index(state)])]
 
-    def optimal_actions(self, state: S | None = None) -> tuple[A, ...]:
+    def optimal_actions(self, state: S | _Initial = _INITIAL) -> tuple[A, ...]:
         """Every action that is exactly optimal at ``state`` (exact ties included)."""
         i = self._index(state)
         return tuple(self.graph.act_labels[k] for k in self.graph.actions_of(i)
                      if self.optimal[k])
 
-    def action_values(self, state: S | None = None) -> dict[A, Fraction]:
+    def action_values(self, state: S | _Initial = _INITIAL) -> dict[A, Fraction]:
         """Exact value to player 0 of each action at ``state`` (a fresh dict)."""
         i = self._index(state)
         g = self.graph
@@ -226,12 +239,12 @@ class FloatSolution(_Base[S, A]):
 
     exact = False
 
-    def bounds(self, state: S | None = None) -> tuple[float, float]:
+    def bounds(self, state: S | _Initial = _INITIAL) -> tuple[float, float]:
         """Proven ``(lower, upper)`` bounds on the value of ``state`` to player 0."""
         i = self._index(state)
         return float(self.lower[i]), float(self.upper[i])
 
-    def value(self, state: S | None = None, *, player: int = 0) -> float:
+    def value(self, state: S | _Initial = _INITIAL, *, player: int = 0) -> float:
         """Midpoint of the bounds (within ``gap / 2`` of the exact value)."""
         lo, hi = self.bounds(state)
         v = (lo + hi) / 2
@@ -246,7 +259,7 @@ class FloatSolution(_Base[S, A]):
         """Largest ``upper - lower`` over all states."""
         return float(np.max(self.upper - self.lower)) if self.n_states else 0.0
 
-    def action(self, state: S | None = None) -> A:
+    def action(self, state: S | _Initial = _INITIAL) -> A:
         """Greedy action against the midpoint values."""
         return self.graph.act_labels[int(self.choice[self._index(state)])]
 
