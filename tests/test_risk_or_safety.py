@@ -16,6 +16,7 @@ import pytest
 
 import tbsg
 from tbsg.games import RiskOrSafety, RoSState, risk_or_safety, risk_or_safety_coin_table
+from tbsg.games.risk_or_safety import _TABLE1_PRINTED, published
 
 H = Fraction(1, 2)
 Pos = tuple[int, int, int]
@@ -299,34 +300,10 @@ def test_section5_all_in_probability(n: int) -> None:
         assert sol.value_to_move(RoSState(0, 0, n - m, n - 1)) == 2 * p / (1 + p), m
 
 
-# seed 000 (Jehn 2026), section 5, Table 1: coins to toss; row = points the player to move
-# needs, columns = points the opponent needs, 2..20 (typed from the paper: the oracle)
-TABLE1 = {
-    2: "2 2 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1",
-    3: "3 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1",
-    4: "2 2 2 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1",
-    5: "2 2 2 2 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1",
-    6: "2 2 2 2 2 1 1 1 1 1 1 1 1 1 1 1 1 1 1",
-    7: "3 2 2 2 2 2 1 1 1 1 1 1 1 1 1 1 1 1 1",
-    8: "3 2 2 2 2 2 2 1 1 1 1 1 1 1 1 1 1 1 1",
-    9: "3 3 2 2 2 2 2 2 1 1 1 1 1 1 1 1 1 1 1",
-    10: "3 2 2 2 2 2 2 2 2 1 1 1 1 1 1 1 1 1 1",
-    11: "3 3 2 2 2 2 2 2 2 2 1 1 1 1 1 1 1 1 1",
-    12: "3 3 2 2 2 2 2 2 2 2 2 1 1 1 1 1 1 1 1",
-    13: "4 3 3 2 2 2 2 2 2 2 2 2 1 1 1 1 1 1 1",
-    14: "4 3 2 2 2 2 2 2 2 2 2 2 2 1 1 1 1 1 1",
-    15: "4 3 3 2 2 2 2 2 2 2 2 2 2 2 1 1 1 1 1",
-    16: "4 3 3 2 2 2 2 2 2 2 2 2 2 2 2 1 1 1 1",
-    17: "4 3 3 3 2 2 2 2 2 2 2 2 2 2 2 2 1 1 1",
-    18: "4 3 3 3 2 2 2 2 2 2 2 2 2 2 2 2 2 1 1",
-    19: "4 3 3 3 2 2 2 2 2 2 2 2 2 2 2 2 2 2 1",
-    20: "4 3 3 3 2 2 2 2 2 2 2 2 2 2 2 2 2 2 2",
-}
-
-
 def test_section5_table1() -> None:
     # seed 000 (Jehn 2026), section 5, Table 1
-    expected = {(need, opp): int(cell) for need, row in TABLE1.items()
+    # (the printed table is kept, as oracle data, in the module for `tbsg reproduce`)
+    expected = {(need, opp): int(cell) for need, row in _TABLE1_PRINTED.items()
                 for opp, cell in enumerate(row.split(), start=2)}
     assert len(expected) == 19 * 19
     table = risk_or_safety_coin_table(20)
@@ -360,3 +337,12 @@ def test_float_bounds_contain_exact_values(n: int) -> None:
     assert approx.max_gap <= 1e-11
     if n <= 7:
         assert approx.converged
+
+
+def test_published_rows_all_match() -> None:
+    # every number seed 000 prints (sections 2-3.3, Table 1), as `tbsg reproduce` shows them
+    rows = published()
+    assert len(rows) == 51
+    assert {r.game for r in rows} == {"risk_or_safety"}
+    assert [r.quantity for r in rows if not r.match] == []
+    assert sum(r.source.endswith("Table 1") for r in rows) == 19

@@ -32,6 +32,9 @@ class Check:
         The value tbsg computed.
     match : bool
         Whether they agree (exactly for fractions, to every printed digit for decimals).
+    note : str
+        How the comparison was made when it is not literal (e.g. a misprint in the source
+        that the row corrects, and why); empty otherwise.
     """
 
     game: str
@@ -40,6 +43,7 @@ class Check:
     published: str
     computed: str
     match: bool
+    note: str = ""
 
 
 def decimal_match(printed: str, exact: Fraction) -> bool:

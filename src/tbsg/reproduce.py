@@ -1,0 +1,161 @@
+"""Reproduce every published number of the catalog: the engine of ``tbsg reproduce``.
+
+Each catalog module (:mod:`tbsg.games`) has a ``published()`` function returning one
+:class:`~tbsg.published.Check` per quantity its source prints: the value as printed and
+the value tbsg computes, compared exactly (fractions with ``==``; decimals to every printed
+digit; tables cell by cell). This module runs them, times them, and formats the rows as a
+text table or as JSON.
+
+Examples
+--------
+>>> report = reproduce(["unspeakable_words"])
+>>> [r.quantity for r in report.rows]
+['aMove[a, b] for 0 <= a, b <= 6 (smallest optimal bet)', 'aValue[a, b] for 0 <= a, b <= 6 (3 decimals)']
+>>> report.ok
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from tbsg.errors import InvalidGameError
+from tbsg.published import Check
+
+__all__ = ["CATALOG", "Report", "format_json", "format_table", "reproduce"]
+
+#: Catalog game name -> (module under :mod:`tbsg.games`, one-line description of the source).
+CATALOG: dict[str, tuple[str, str]] = {
+    "risk_or_safety": ("tbsg.games.risk_or_safety",
+                       "R. Jehn, Optimal strategy in the game Risk or Safety (2026), seed 000"),
+    "coinball": ("tbsg.games.coinball", "The Riddler, Coinball (FiveThirtyEight), seed 001"),
+    "super_six": ("tbsg.games.super_six",
+                  "R. Jehn, Optimum Strategies for the Game Super Six (2021), seed 002"),
+    "the_race": ("tbsg.games.the_race", "Project Euler 232, The Race, seed 003"),
+    "unspeakable_words": ("tbsg.games.unspeakable_words",
+                          "Win-Vector, Unspeakable bets: take small steps, seed 004"),
+    "pig": ("tbsg.games.pig", "T. Neller and C. Presser, Optimal Play of the Dice Game Pig (2004)"),
+}
+
+
+@dataclass(frozen=True)
+class Report:
+    """The rows of a reproduction run.
+
+    Attributes
+    ----------
+    rows : tuple of Check
+        One row per published quantity, in catalog order.
+    seconds : dict
+        Wall-clock seconds spent per game.
+    """
+
+    rows: tuple[Check, ...]
+    seconds: dict[str, float]
+
+    @property
+    def ok(self) -> bool:
+        """True when every row matches."""
+        return all(r.match for r in self.rows)
+
+    @property
+    def mismatches(self) -> tuple[Check, ...]:
+        """The rows that do not match."""
+        return tuple(r for r in self.rows if not r.match)
+
+
+def _published(game: str) -> Callable[[], list[Check]]:
+    module = importlib.import_module(CATALOG[game][0])
+    fn: Callable[[], list[Check]] = module.published
+    return fn
+
+
+def reproduce(only: Sequence[str] | None = None,
+              progress: Callable[[str], None] | None = None) -> Report:
+    """Recompute the published quantities of the catalog (or of the games in ``only``).
+
+    Parameters
+    ----------
+    only : sequence of str, optional
+        Catalog game names (keys of :data:`CATALOG`); all games when omitted.
+    progress : callable, optional
+        Called with each game's name before it runs.
+
+    Raises
+    ------
+    InvalidGameError
+        For a name that is not in the catalog (the message lists the valid ones).
+    """
+    names = list(CATALOG) if not only else list(dict.fromkeys(only))
+    unknown = [n for n in names if n not in CATALOG]
+    if unknown:
+        raise InvalidGameError(f"unknown catalog game(s) {', '.join(map(repr, unknown))}; "
+                               f"choose from {', '.join(CATALOG)}")
+    rows: list[Check] = []
+    seconds: dict[str, float] = {}
+    for name in names:
+        if progress is not None:
+            progress(name)
+        start = time.perf_counter()
+        rows.extend(_published(name)())
+        seconds[name] = time.perf_counter() - start
+    return Report(tuple(rows), seconds)
+
+
+def _shorten(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _split_sources(rows: Sequence[Check]) -> tuple[str, list[str]]:
+    """Common leading part of the rows' sources (at ", " boundaries) and the rest of each."""
+    parts = [r.source.split(", ") for r in rows]
+    common = 0
+    while all(len(p) > common + 1 and p[common] == parts[0][common] for p in parts):
+        common += 1
+    return ", ".join(parts[0][:common]), [", ".join(p[common:]) for p in parts]
+
+
+def format_table(report: Report, width: int = 44) -> str:
+    """Plain-text table, one block per game: source, quantity, published, computed, match.
+
+    Cells longer than ``width`` characters are shortened with an ellipsis (``--json``
+    keeps them whole); the source column shows what differs between a game's rows, the
+    block's heading the rest.
+    """
+    head = ("source", "quantity", "published", "computed", "match")
+    blocks: list[tuple[str, list[tuple[str, ...]]]] = []
+    for game in dict.fromkeys(r.game for r in report.rows):
+        rows = [r for r in report.rows if r.game == game]
+        common, local = _split_sources(rows)
+        body: list[tuple[str, ...]] = [
+            (src, _shorten(r.quantity, 2 * width), _shorten(r.published, width),
+             _shorten(r.computed, width), "yes" if r.match else "NO")
+            for src, r in zip(local, rows, strict=True)]
+        blocks.append((f"{game}: {common}" if common else game, body))
+    every = [head, *(row for _, body in blocks for row in body)]
+    widths = [max(len(row[c]) for row in every) for c in range(len(head))]
+
+    def line(row: tuple[str, ...]) -> str:
+        return "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+
+    lines = [line(head), "  ".join("-" * w for w in widths)]
+    for title, body in blocks:
+        lines += ["", f"[{title}]", *map(line, body)]
+    notes = [f"note ({r.game}: {r.quantity}): {r.note}" for r in report.rows if r.note]
+    total = sum(report.seconds.values())
+    timing = ", ".join(f"{g} {s:.1f} s" for g, s in report.seconds.items())
+    summary = (f"{sum(r.match for r in report.rows)}/{len(report.rows)} published quantities "
+               f"reproduced ({timing}; total {total:.1f} s)")
+    return "\n".join([*lines, "", *notes, *([""] if notes else []), summary])
+
+
+def format_json(report: Report) -> str:
+    """The same rows as JSON: ``{"ok": ..., "seconds": {...}, "rows": [{...}, ...]}``."""
+    return json.dumps({"ok": report.ok, "seconds": report.seconds,
+                       "rows": [dataclasses.asdict(r) for r in report.rows]}, indent=2,
+                      ensure_ascii=False)
