@@ -25,8 +25,9 @@ Move = Literal["toss", "stop"]
 
 EXPECTED_API = {
     "DRAW", "ExactnessError", "FloatSolution", "Game", "InvalidGameError", "InvalidStrategyError",
-    "NonStoppingGameError", "Solution", "StateLimitError", "TamperedSolutionError", "TbsgError",
-    "Terminal", "Verification", "__version__", "best_response", "evaluate", "solve", "verify", "win",
+    "NonStoppingGameError", "Solution", "SolutionFileError", "StateLimitError",
+    "TamperedSolutionError", "TbsgError", "Terminal", "Verification", "__version__",
+    "best_response", "evaluate", "load", "save", "solve", "verify", "win",
 }
 
 

@@ -7,6 +7,7 @@ import json
 import pytest
 
 import tbsg.reproduce
+from tbsg.catalog import CATALOG
 from tbsg.cli import main
 from tbsg.published import Check
 
@@ -46,7 +47,7 @@ def test_reproduce_unknown_game_lists_valid_ones(capsys: pytest.CaptureFixture[s
     assert exc.value.code == 2
     err = capsys.readouterr().err
     assert "unknown game chess" in err
-    for name in tbsg.reproduce.CATALOG:
+    for name in CATALOG:
         assert name in err
 
 

@@ -2,7 +2,8 @@
 
 Write a game as four members (:class:`Game`), then :func:`solve` it: exact rational
 values, every optimal action and a certificate :func:`verify` re-checks; or
-``solve(game, exact=False)`` for float values with proven bounds.
+``solve(game, exact=False)`` for float values with proven bounds. :func:`save` and
+:func:`load` keep exact solutions in a documented JSON format that re-verifies on load.
 """
 
 from tbsg.certificate import Verification, verify
@@ -11,11 +12,13 @@ from tbsg.errors import (
     InvalidGameError,
     InvalidStrategyError,
     NonStoppingGameError,
+    SolutionFileError,
     StateLimitError,
     TamperedSolutionError,
     TbsgError,
 )
 from tbsg.game import DRAW, Game, Terminal, win
+from tbsg.persist import load, save
 from tbsg.solution import FloatSolution, Solution
 from tbsg.solvers import best_response, evaluate, solve
 
@@ -30,6 +33,7 @@ __all__ = [
     "InvalidStrategyError",
     "NonStoppingGameError",
     "Solution",
+    "SolutionFileError",
     "StateLimitError",
     "TamperedSolutionError",
     "TbsgError",
@@ -38,6 +42,8 @@ __all__ = [
     "__version__",
     "best_response",
     "evaluate",
+    "load",
+    "save",
     "solve",
     "verify",
     "win",

@@ -24,13 +24,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeVar
 
-from tbsg.compile import DEFAULT_MAX_STATES, compile_game
+from tbsg.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
 from tbsg.errors import NonStoppingGameError, TamperedSolutionError
 from tbsg.game import Game
 from tbsg.graph import end_component_states
 from tbsg.solution import Solution
 
-__all__ = ["Verification", "verify"]
+__all__ = ["Verification", "action_values_exact", "verify"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -47,6 +47,20 @@ class Verification:
     def __str__(self) -> str:
         return (f"verified: {self.states} states, {self.actions} actions: strategy equations, "
                 f"no profitable deviation, stopping ({self.seconds:.3g} s)")
+
+
+def action_values_exact(g: CompiledGame[S, A], v: list[Fraction]) -> list[Fraction]:
+    """``Q(s, a)`` for every flat action of ``g`` given state values ``v``, in Fraction only."""
+    target = g.out_target.tolist()
+    out_ptr = g.out_ptr.tolist()
+    prob = g.out_prob
+    q_all: list[Fraction] = []
+    for k in range(g.n_actions):
+        q = g.act_const[k]
+        for o in range(out_ptr[k], out_ptr[k + 1]):
+            q += prob[o] * v[target[o]]
+        q_all.append(q)
+    return q_all
 
 
 def verify(game: Game[S, A], solution: Solution[S, A], *,
@@ -82,8 +96,7 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
         if not isinstance(x, Fraction):
             raise TamperedSolutionError(f"value at state {s!r} is {type(x).__name__}, not Fraction")
         v.append(x)
-    target = g.out_target.tolist()
-    out_ptr = g.out_ptr.tolist()
+    q_all = action_values_exact(g, v)
     for i, s in enumerate(g.states):
         chosen = strat[s]
         k_chosen = g.action_index(i, chosen)
@@ -91,9 +104,7 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
             raise TamperedSolutionError(f"strategy plays {chosen!r} at state {s!r}, not a legal action")
         maximise = int(g.player[i]) == 0
         for k in g.actions_of(i):
-            q = g.act_const[k]
-            for o in range(out_ptr[k], out_ptr[k + 1]):
-                q += g.out_prob[o] * v[target[o]]
+            q = q_all[k]
             if k == k_chosen and q != v[i]:
                 raise TamperedSolutionError(
                     f"(a) fails at state {s!r}: value {v[i]} but action {chosen!r} yields {q}")

@@ -2,6 +2,12 @@
 
 Commands
 --------
+``tbsg list``
+    The catalog games, their parameters and sources.
+``tbsg solve GAME [--param NAME=VALUE ...] [--float] [--save FILE] [--format text|json]``
+    Solve a catalog game: value, sizes, time, and (exact) the verified certificate.
+``tbsg verify FILE``
+    Rebuild the game of a saved solution, check its graph hash, re-verify it exactly.
 ``tbsg reproduce [--only GAME ...] [--json]``
     Recompute every published number of the catalog and compare it with the source;
     the exit status is 1 if any row does not match.
@@ -52,7 +58,8 @@ def _risk_or_safety(args: argparse.Namespace, parser: argparse.ArgumentParser) -
 
 
 def _reproduce(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    from tbsg.reproduce import CATALOG, format_json, format_table, reproduce
+    from tbsg.catalog import CATALOG
+    from tbsg.reproduce import format_json, format_table, reproduce
 
     unknown = [g for g in args.only or () if g not in CATALOG]
     if unknown:
@@ -67,13 +74,117 @@ def _reproduce(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     return 0 if report.ok else 1
 
 
+def _list(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from tbsg.catalog import CATALOG
+
+    for entry in CATALOG.values():
+        params = ", ".join(map(str, entry.parameters()))
+        print(f"{entry.name}({params})\n    {entry.source}")
+    return 0
+
+
+def _parse_params(pairs: Sequence[str], parser: argparse.ArgumentParser) -> dict[str, str]:
+    values: dict[str, str] = {}
+    for pair in pairs:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            parser.error(f"--param takes NAME=VALUE, got {pair!r}")
+        values[name.strip()] = value.strip()
+    return values
+
+
+def _solve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    import json
+
+    import tbsg
+    from tbsg.catalog import CATALOG
+    from tbsg.errors import InvalidGameError
+    from tbsg.persist import save
+
+    entry = CATALOG.get(args.game)
+    if entry is None:
+        parser.error(f"unknown game {args.game!r}; choose from {', '.join(CATALOG)}")
+    try:
+        game = entry.make(_parse_params(args.param or (), parser))
+    except InvalidGameError as exc:
+        parser.error(str(exc))
+    if args.float:
+        fsol = tbsg.solve(game, exact=False, tol=args.tol)
+        lo, hi = fsol.bounds()
+        if args.format == "json":
+            print(json.dumps({"game": entry.name, "parameters": repr(game), "lower": lo, "upper": hi,
+                              "states": fsol.n_states, "seconds": fsol.seconds,
+                              "converged": fsol.converged}, indent=2))
+        else:
+            print(fsol)
+            print(f"value of {game!r} in [{lo!r}, {hi!r}]")
+        if args.save:
+            parser.error("--save needs an exact solution (drop --float)")
+        return 0
+    sol = tbsg.solve(game)
+    check = tbsg.verify(game, sol)
+    if args.format == "json":
+        print(json.dumps({"game": entry.name, "parameters": repr(game), "value": str(sol.value()),
+                          "value_decimal": f"{float(sol.value()):.17g}", "states": sol.n_states,
+                          "components": sol.n_components, "seconds": sol.seconds,
+                          "verified": True}, indent=2))
+    else:
+        print(sol)
+        print(f"value of {game!r} = {sol.value()} ≈ {float(sol.value()):.15f}")
+        print(check)
+    if args.save:
+        save(sol, args.save)
+        if args.format != "json":
+            print(f"saved to {args.save}")
+    return 0
+
+
+def _verify(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from tbsg.errors import TbsgError
+    from tbsg.persist import load
+
+    try:
+        sol = load(args.file, check=False)
+        from tbsg.certificate import verify
+
+        check = verify(sol.game, sol)  # type: ignore[arg-type]
+    except TbsgError as exc:
+        print(f"tbsg verify: REJECTED: {exc}", file=sys.stderr)
+        return 1
+    print(f"{args.file}: {sol.game!r}, value {sol.value()}")
+    print(f"graph hash matches; {check}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tbsg`` console script; returns the exit status."""
-    from tbsg.reproduce import CATALOG
+    from tbsg.catalog import CATALOG
 
     parser = argparse.ArgumentParser(
         prog="tbsg", description="Exact solutions of two-player turn-based stochastic games.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    lst = sub.add_parser("list", help="list the catalog games and their parameters",
+                         description="List the catalog games, their parameters and sources.")
+    lst.set_defaults(run=_list)
+    slv = sub.add_parser(
+        "solve", help="solve a catalog game",
+        description="Solve a catalog game exactly (default, with the verified certificate) "
+                    "or with float bounds (--float).")
+    slv.add_argument("game", metavar="GAME", help=f"catalog game: {', '.join(CATALOG)}")
+    slv.add_argument("--param", "-p", action="append", metavar="NAME=VALUE",
+                     help="a parameter of the game (repeatable), e.g. --param target=20")
+    slv.add_argument("--float", action="store_true", help="float bounds instead of exact values")
+    slv.add_argument("--tol", type=float, default=1e-12, help="float path: bound gap (default 1e-12)")
+    slv.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    slv.add_argument("--save", metavar="FILE", help="save the exact solution (JSON) to FILE")
+    slv.set_defaults(run=_solve)
+    ver = sub.add_parser(
+        "verify", help="re-verify a saved solution",
+        description="Rebuild the game of a saved solution from the catalog, check the graph "
+                    "hash and every row, and re-verify the certificate in exact arithmetic. "
+                    "Exit status 1 if the file is rejected.")
+    ver.add_argument("file", metavar="FILE", help="a file written by tbsg solve --save or tbsg.save")
+    ver.set_defaults(run=_verify)
     rep = sub.add_parser(
         "reproduce", help="recompute every published number of the catalog",
         description="Solve every catalog game and compare each published number with the "

@@ -14,6 +14,7 @@ __all__ = [
     "InvalidGameError",
     "InvalidStrategyError",
     "NonStoppingGameError",
+    "SolutionFileError",
     "StateLimitError",
     "TamperedSolutionError",
     "TbsgError",
@@ -57,6 +58,10 @@ class InvalidStrategyError(TbsgError, ValueError):
 
 class TamperedSolutionError(TbsgError, ValueError):
     """A solution fails its certificate: it is not the solution of the game."""
+
+
+class SolutionFileError(TbsgError, ValueError):
+    """A saved solution file is unreadable, truncated, edited, or for another game."""
 
 
 def exactness_error(what: str, value: object) -> ExactnessError:

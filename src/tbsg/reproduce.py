@@ -18,30 +18,16 @@ True
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from tbsg.catalog import CATALOG
 from tbsg.errors import InvalidGameError
 from tbsg.published import Check
 
-__all__ = ["CATALOG", "Report", "format_json", "format_table", "reproduce"]
-
-#: Catalog game name -> (module under :mod:`tbsg.games`, one-line description of the source).
-CATALOG: dict[str, tuple[str, str]] = {
-    "risk_or_safety": ("tbsg.games.risk_or_safety",
-                       "R. Jehn, Optimal strategy in the game Risk or Safety (2026), seed 000"),
-    "coinball": ("tbsg.games.coinball", "The Riddler, Coinball (FiveThirtyEight), seed 001"),
-    "super_six": ("tbsg.games.super_six",
-                  "R. Jehn, Optimum Strategies for the Game Super Six (2021), seed 002"),
-    "the_race": ("tbsg.games.the_race", "Project Euler 232, The Race, seed 003"),
-    "unspeakable_words": ("tbsg.games.unspeakable_words",
-                          "Win-Vector, Unspeakable bets: take small steps, seed 004"),
-    "pig": ("tbsg.games.pig", "T. Neller and C. Presser, Optimal Play of the Dice Game Pig (2004)"),
-}
-
+__all__ = ["Report", "format_json", "format_table", "reproduce"]
 
 @dataclass(frozen=True)
 class Report:
@@ -70,8 +56,7 @@ class Report:
 
 
 def _published(game: str) -> Callable[[], list[Check]]:
-    module = importlib.import_module(CATALOG[game][0])
-    fn: Callable[[], list[Check]] = module.published
+    fn: Callable[[], list[Check]] = CATALOG[game].load_module().published
     return fn
 
 
@@ -82,7 +67,7 @@ def reproduce(only: Sequence[str] | None = None,
     Parameters
     ----------
     only : sequence of str, optional
-        Catalog game names (keys of :data:`CATALOG`); all games when omitted.
+        Catalog game names (keys of :data:`tbsg.catalog.CATALOG`); all games when omitted.
     progress : callable, optional
         Called with each game's name before it runs.
 

@@ -8,7 +8,7 @@ Values are *expected payoff to player 0* (P(player 0 wins) when there are no dra
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 from fractions import Fraction
 from typing import Generic, TypeVar
@@ -97,6 +97,8 @@ class _Base(Generic[S, A]):
     seconds: float
     n_components: int
     largest_component: int
+    game: object = field(default=None, kw_only=True, repr=False)
+    """The game object that was solved (``None`` when built without one)."""
 
     @property
     def n_states(self) -> int:

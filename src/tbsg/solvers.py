@@ -18,6 +18,7 @@ from typing import Literal, TypeVar, overload
 import numpy as np
 import numpy.typing as npt
 
+from tbsg._progress import make_progress
 from tbsg.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
 from tbsg.errors import InvalidStrategyError
 from tbsg.exact_solver import solve_exact
@@ -25,7 +26,7 @@ from tbsg.float_solver import solve_float
 from tbsg.game import Game
 from tbsg.solution import FloatSolution, Solution
 
-__all__ = ["best_response", "evaluate", "solve"]
+__all__ = ["EVALUATE_METHOD", "EXACT_METHOD", "best_response", "evaluate", "solve"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -33,18 +34,23 @@ A = TypeVar("A", bound=Hashable)
 StrategyLike = Mapping[S, A] | Callable[[S], A]
 """A stationary strategy: a mapping or a function from state to action."""
 
-_EXACT_METHOD = "exact strategy iteration (Hoffman-Karp) per SCC"
+EXACT_METHOD = "exact strategy iteration (Hoffman-Karp) per SCC"
 _FLOAT_METHOD = "interval value iteration per SCC level"
+EVALUATE_METHOD = "exact evaluation of a fixed strategy profile"
 
 
 @overload
 def solve(game: Game[S, A], *, exact: Literal[True] = ..., tol: float = ...,
-          max_states: int = ...) -> Solution[S, A]: ...
+          max_states: int = ..., progress: bool | None = ...) -> Solution[S, A]: ...
 @overload
 def solve(game: Game[S, A], *, exact: Literal[False], tol: float = ...,
-          max_states: int = ...) -> FloatSolution[S, A]: ...
+          max_states: int = ..., progress: bool | None = ...) -> FloatSolution[S, A]: ...
+@overload
+def solve(game: Game[S, A], *, exact: bool, tol: float = ...,
+          max_states: int = ..., progress: bool | None = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
 def solve(game: Game[S, A], *, exact: bool = True, tol: float = 1e-12,
-          max_states: int = DEFAULT_MAX_STATES) -> Solution[S, A] | FloatSolution[S, A]:
+          max_states: int = DEFAULT_MAX_STATES,
+          progress: bool | None = None) -> Solution[S, A] | FloatSolution[S, A]:
     """Solve ``game``: exact values and optimal strategies for both players.
 
     Parameters
@@ -58,6 +64,9 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float = 1e-12,
         Float path only: stop when ``upper - lower <= tol`` in every state.
     max_states : int
         Stop with :class:`tbsg.StateLimitError` past this many states.
+    progress : bool or None
+        Progress bar (needs tqdm, the ``notebook`` extra). ``None`` (default): shown only
+        in an interactive terminal or notebook, once the solve has taken 2 seconds.
 
     Returns
     -------
@@ -80,27 +89,35 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float = 1e-12,
     t0 = time.perf_counter()
     g = compile_game(game, max_states=max_states)
     if exact:
-        return _exact(g, None, _EXACT_METHOD, t0)
-    return _float(g, None, tol, _FLOAT_METHOD, t0)
+        return _exact(game, g, None, EXACT_METHOD, t0, progress)
+    return _float(game, g, None, tol, _FLOAT_METHOD, t0, progress)
 
 
-def _exact(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None, method: str,
-           t0: float) -> Solution[S, A]:
-    r = solve_exact(g, allowed)
+def _exact(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
+           method: str, t0: float, progress: bool | None) -> Solution[S, A]:
+    callback, close = make_progress(progress, "exact solve")
+    try:
+        r = solve_exact(g, allowed, progress=callback)
+    finally:
+        close()
     return Solution(graph=g, method=method, seconds=time.perf_counter() - t0,
                     n_components=r.components.count, largest_component=r.components.largest,
                     values_exact=r.values, choice=r.choice, optimal=r.optimal,
-                    improvements=r.improvements, exact_solves=r.exact_solves)
+                    improvements=r.improvements, exact_solves=r.exact_solves, game=game)
 
 
-def _float(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None, tol: float,
-           method: str, t0: float) -> FloatSolution[S, A]:
-    r = solve_float(g, tol=tol, allowed=allowed)
+def _float(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
+           tol: float, method: str, t0: float, progress: bool | None) -> FloatSolution[S, A]:
+    callback, close = make_progress(progress, "float solve")
+    try:
+        r = solve_float(g, tol=tol, allowed=allowed, progress=callback)
+    finally:
+        close()
     return FloatSolution(graph=g, method=method, seconds=time.perf_counter() - t0,
                          n_components=r.components.count,
                          largest_component=r.components.largest, lower=r.lower,
                          upper=r.upper, choice=r.choice, tol=tol, sweeps=r.sweeps,
-                         converged=r.converged)
+                         converged=r.converged, game=game)
 
 
 def _restrict(g: CompiledGame[S, A], strategy: StrategyLike[S, A], players: tuple[int, ...],
@@ -149,7 +166,7 @@ def _restrict(g: CompiledGame[S, A], strategy: StrategyLike[S, A], players: tupl
 
 
 def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *,
-             max_states: int = DEFAULT_MAX_STATES) -> Solution[S, A]:
+             max_states: int = DEFAULT_MAX_STATES, progress: bool | None = None) -> Solution[S, A]:
     """Exact values when both players follow ``strategy`` (a full stationary profile).
 
     Parameters
@@ -177,12 +194,25 @@ def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *,
     t0 = time.perf_counter()
     g = compile_game(game, max_states=max_states)
     allowed = _restrict(g, strategy, (0, 1), "strategy")
-    return _exact(g, allowed, "exact evaluation of a fixed strategy profile", t0)
+    return _exact(game, g, allowed, EVALUATE_METHOD, t0, progress)
 
 
+@overload
+def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
+                  exact: Literal[True] = ..., tol: float = ..., max_states: int = ...,
+                  progress: bool | None = ...) -> Solution[S, A]: ...
+@overload
+def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
+                  exact: Literal[False], tol: float = ..., max_states: int = ...,
+                  progress: bool | None = ...) -> FloatSolution[S, A]: ...
+@overload
+def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
+                  exact: bool, tol: float = ..., max_states: int = ...,
+                  progress: bool | None = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
 def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
                   exact: bool = True, tol: float = 1e-12,
-                  max_states: int = DEFAULT_MAX_STATES) -> Solution[S, A] | FloatSolution[S, A]:
+                  max_states: int = DEFAULT_MAX_STATES,
+                  progress: bool | None = None) -> Solution[S, A] | FloatSolution[S, A]:
     """Optimise ``player``'s strategy against the other player's fixed ``opponent``.
 
     Parameters
@@ -207,5 +237,5 @@ def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *
     allowed = _restrict(g, opponent, (1 - player,), "opponent strategy")
     method = f"best response of player {player} to a fixed opponent"
     if exact:
-        return _exact(g, allowed, method + " (exact strategy iteration)", t0)
-    return _float(g, allowed, tol, method + " (interval iteration)", t0)
+        return _exact(game, g, allowed, method + " (exact strategy iteration)", t0, progress)
+    return _float(game, g, allowed, tol, method + " (interval iteration)", t0, progress)

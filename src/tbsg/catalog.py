@@ -1,0 +1,165 @@
+"""The registry of catalog games: names, constructors, parameters and sources.
+
+One entry per game of :mod:`tbsg.games`. The command line (``tbsg list``, ``tbsg solve``,
+``tbsg reproduce``) and saved solutions (:mod:`tbsg.persist`) find games here. Modules are
+imported only when an entry is used, so listing the catalog stays cheap.
+
+Parameters are read from the constructor's signature (names, annotations, defaults), so
+there is one place where a game's parameters are defined: its constructor.
+
+Examples
+--------
+>>> entry = CATALOG["risk_or_safety"]
+>>> [(p.name, p.kind.__name__, p.default) for p in entry.parameters()]
+[('target', 'int', None)]
+>>> entry.make({"target": "3"})
+RiskOrSafety(target=3)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import sys
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from tbsg.errors import InvalidGameError
+
+__all__ = ["CATALOG", "CatalogEntry", "Parameter", "entry_for"]
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One constructor parameter of a catalog game.
+
+    Attributes
+    ----------
+    name : str
+        Keyword name.
+    kind : type
+        ``int`` or ``str`` (values given on the command line are converted to it).
+    default : int, str or None
+        Default value; ``None`` when the parameter is required.
+    choices : tuple
+        Allowed values for a ``Literal`` parameter, else empty.
+    """
+
+    name: str
+    kind: type
+    default: int | str | None
+    choices: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        kind = "|".join(self.choices) if self.choices else self.kind.__name__
+        return f"{self.name}: {kind}" + ("" if self.default is None else f" = {self.default!r}")
+
+    def convert(self, text: str) -> int | str:
+        """Parse a command-line value, with an error naming the parameter on failure."""
+        if self.choices:
+            if text not in self.choices:
+                raise InvalidGameError(f"parameter {self.name} must be one of "
+                                       f"{', '.join(self.choices)}; got {text!r}")
+            return text
+        if self.kind is int:
+            try:
+                return int(text)
+            except ValueError:
+                raise InvalidGameError(
+                    f"parameter {self.name} must be an integer, got {text!r}") from None
+        return text
+
+
+@dataclass(frozen=True)
+class CatalogEntry:
+    """A catalog game: where its code lives and what its source is."""
+
+    name: str
+    module: str
+    constructor: str
+    cls: str
+    source: str
+
+    def load_module(self) -> Any:
+        """Import the game's module (``tbsg.games.<name>``)."""
+        return importlib.import_module(self.module)
+
+    def make_function(self) -> Callable[..., Any]:
+        """The constructor function, e.g. :func:`tbsg.games.risk_or_safety`."""
+        fn: Callable[..., Any] = getattr(self.load_module(), self.constructor)
+        return fn
+
+    def game_class(self) -> type:
+        """The game's class (its instances are what saved solutions record)."""
+        cls: type = getattr(self.load_module(), self.cls)
+        return cls
+
+    def parameters(self) -> tuple[Parameter, ...]:
+        """The constructor's parameters, from its signature."""
+        fn = self.make_function()
+        hints = typing.get_type_hints(fn, globalns=vars(self.load_module()))
+        params = []
+        for p in inspect.signature(fn).parameters.values():
+            hint = hints.get(p.name, int)
+            choices = tuple(str(c) for c in typing.get_args(hint)) \
+                if typing.get_origin(hint) is typing.Literal else ()
+            kind = str if choices or hint is str else int
+            default = None if p.default is inspect.Parameter.empty else p.default
+            params.append(Parameter(p.name, kind, default, choices))
+        return tuple(params)
+
+    def make(self, values: Mapping[str, str]) -> Any:
+        """Build the game from ``{parameter: text}`` (command-line values), checking names."""
+        params = {p.name: p for p in self.parameters()}
+        unknown = sorted(set(values) - set(params))
+        if unknown:
+            raise InvalidGameError(
+                f"{self.name} has no parameter {', '.join(unknown)}; its parameters are "
+                f"{', '.join(map(str, params.values()))}")
+        missing = [p.name for p in params.values() if p.default is None and p.name not in values]
+        if missing:
+            raise InvalidGameError(
+                f"{self.name} needs {', '.join(missing)}; its parameters are "
+                f"{', '.join(map(str, params.values()))}")
+        kwargs = {k: params[k].convert(v) for k, v in values.items()}
+        return self.make_function()(**kwargs)
+
+    def rebuild(self, fields: Mapping[str, object]) -> Any:
+        """Build the game from its class's dataclass fields (as saved by :mod:`tbsg.persist`)."""
+        cls = self.game_class()
+        names = {f.name for f in dataclasses.fields(cls)}
+        if set(fields) != names:
+            raise InvalidGameError(f"{self.cls} has fields {sorted(names)}, got {sorted(fields)}")
+        return cls(**fields)
+
+
+def _entry(name: str, cls: str, source: str, constructor: str | None = None) -> CatalogEntry:
+    return CatalogEntry(name, f"tbsg.games.{name}", constructor or name, cls, source)
+
+
+#: Catalog game name -> entry, in the order ``tbsg list`` and ``tbsg reproduce`` use.
+CATALOG: dict[str, CatalogEntry] = {e.name: e for e in [
+    _entry("risk_or_safety", "RiskOrSafety",
+           "R. Jehn, Optimal strategy in the game Risk or Safety (arXiv 2603.01002, 2026)"),
+    _entry("coinball", "Coinball", "The Riddler, Coinball (FiveThirtyEight)"),
+    _entry("super_six", "SuperSix", "R. Jehn, Optimum Strategies for the Game Super Six (2021)"),
+    _entry("the_race", "TheRace", "Project Euler 232, The Race"),
+    _entry("unspeakable_words", "UnspeakableWords",
+           "Win-Vector blog, Unspeakable bets: take small steps"),
+    _entry("pig", "Pig", "T. Neller and C. Presser, Optimal Play of the Dice Game Pig (2004)"),
+]}
+
+
+def entry_for(game: object) -> CatalogEntry | None:
+    """The catalog entry whose class ``game`` is an instance of (exact type), if any.
+
+    Only modules already imported are looked at: a game object's module is.
+    """
+    for e in CATALOG.values():
+        module = sys.modules.get(e.module)
+        if module is not None and type(game) is getattr(module, e.cls, None):
+            return e
+    return None

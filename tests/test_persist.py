@@ -1,0 +1,218 @@
+"""Saved solutions: round trips for the catalog, and rejection of damaged or foreign files."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tbsg
+from strategies import TableGame
+from tbsg.catalog import CATALOG
+from tbsg.cli import main
+from tbsg.persist import graph_hash, load, save
+
+SMALL = {
+    "risk_or_safety": {"target": "5"},
+    "coinball": {"tosses": "8"},
+    "the_race": {"goal": "6"},
+    "unspeakable_words": {"a": "3", "b": "4"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(SMALL))
+def test_round_trip_every_catalog_game(name: str, tmp_path: Path) -> None:
+    game = CATALOG[name].make(SMALL[name])
+    sol = tbsg.solve(game)
+    path = tmp_path / f"{name}.json"
+    save(sol, path)
+    back = load(path)
+    assert back.game == game
+    assert back.values == sol.values
+    assert back.strategy == sol.strategy
+    for s in sol.graph.states:
+        assert back.optimal_actions(s) == sol.optimal_actions(s)
+    assert back.n_components == sol.n_components
+    assert "loaded from" in back.method
+    assert main(["verify", str(path)]) == 0
+
+
+def test_catalog_covers_every_game_in_the_round_trip() -> None:
+    missing = set(CATALOG) - set(SMALL) - {"super_six", "pig"}
+    assert not missing
+
+
+@pytest.fixture
+def saved(tmp_path: Path) -> Path:
+    path = tmp_path / "ros4.json"
+    save(tbsg.solve(tbsg.games.risk_or_safety(4)), path)
+    return path
+
+
+def _edit(path: Path, change: Any) -> None:
+    doc = json.loads(path.read_text())
+    change(doc)
+    path.write_text(json.dumps(doc))
+
+
+def test_file_is_plain_json_with_exact_values(saved: Path) -> None:
+    doc = json.loads(saved.read_text())
+    assert doc["format"] == "tbsg-solution"
+    assert doc["format_version"] == 1
+    assert doc["game"] == {"catalog": "risk_or_safety", "class": "RiskOrSafety",
+                           "fields": {"target": 4}}
+    # seed 000 (Jehn 2026), section 3.3: P(0,0,0) = 2236/4165 for n = 4
+    assert doc["value"] == "2236/4165"
+    assert doc["graph"]["states"] == len(doc["states"]) == 80
+    assert Fraction(doc["states"][0]["value"]) == Fraction(2236, 4165)
+
+
+def test_truncated_file_rejected(saved: Path) -> None:
+    text = saved.read_text()
+    saved.write_text(text[: len(text) // 2])
+    with pytest.raises(tbsg.SolutionFileError, match="not valid JSON"):
+        load(saved)
+    assert main(["verify", str(saved)]) == 1
+
+
+def test_dropped_rows_rejected(saved: Path) -> None:
+    _edit(saved, lambda d: d["states"].pop())
+    with pytest.raises(tbsg.SolutionFileError, match="79 state rows but the game has 80"):
+        load(saved)
+
+
+def test_edited_value_rejected_by_the_certificate(saved: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["states"][0]["value"] = "2237/4165"
+    _edit(saved, change)
+    with pytest.raises(tbsg.TamperedSolutionError, match="fails at state"):
+        load(saved)
+    # without the certificate the row still loads: the hash covers the game, not the values
+    assert load(saved, check=False).value() == Fraction(2237, 4165)
+
+
+def test_edited_action_rejected(saved: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = json.loads(saved.read_text())
+    # a stop that the solution does not play: switch it to a strictly worse toss
+    row = next(i for i, r in enumerate(doc["states"]) if r["label"] == "'stop'")
+
+    def change(d: dict[str, Any]) -> None:
+        d["states"][row]["action"], d["states"][row]["label"] = 0, "'toss'"
+    _edit(saved, change)
+    with pytest.raises(tbsg.TamperedSolutionError):
+        load(saved)
+    assert main(["verify", str(saved)]) == 1
+    assert "REJECTED" in capsys.readouterr().err
+
+
+def test_label_must_match_action(saved: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["states"][1]["label"] = "'jump'"
+    _edit(saved, change)
+    with pytest.raises(tbsg.SolutionFileError, match="the file says 'jump'"):
+        load(saved)
+
+
+def test_action_out_of_range_rejected(saved: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["states"][0]["action"] = 5
+    _edit(saved, change)
+    with pytest.raises(tbsg.SolutionFileError, match="action 5 out of range"):
+        load(saved)
+
+
+@pytest.mark.parametrize("bad", ["0.5", "1/0", "1/-2", "abc", "", "1e3"])
+def test_inexact_or_malformed_value_rejected(saved: Path, bad: str) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["states"][2]["value"] = bad
+    _edit(saved, change)
+    with pytest.raises(tbsg.SolutionFileError, match="not an exact rational"):
+        load(saved)
+
+
+def test_other_parameters_rejected_by_hash(saved: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["game"]["fields"]["target"] = 5
+    _edit(saved, change)
+    with pytest.raises(tbsg.SolutionFileError, match="graph hash differs"):
+        load(saved)
+
+
+def test_edited_state_rejected(saved: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["states"][3]["state"] = "RoSState(mover=0, open=9, saved=0, other=0)"
+    _edit(saved, change)
+    with pytest.raises(tbsg.SolutionFileError, match="state row 3"):
+        load(saved)
+
+
+def test_wrong_version_and_format_rejected(saved: Path) -> None:
+    def version(d: dict[str, Any]) -> None:
+        d["format_version"] = 99
+    _edit(saved, version)
+    with pytest.raises(tbsg.SolutionFileError, match="format_version 99 is not supported"):
+        load(saved)
+    saved.write_text('{"hello": 1}')
+    with pytest.raises(tbsg.SolutionFileError, match="not a tbsg solution file"):
+        load(saved)
+
+
+def test_unknown_catalog_game_rejected(saved: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["game"]["catalog"] = "chess"
+    _edit(saved, change)
+    with pytest.raises(tbsg.SolutionFileError, match="unknown catalog game 'chess'"):
+        load(saved)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(tbsg.SolutionFileError, match="cannot read"):
+        load(tmp_path / "nope.json")
+
+
+@dataclass(frozen=True)
+class Duel:
+    """Own game, not in the catalog: player 0 picks a coin with win chance 1/3 or 1/2."""
+
+    initial: str = "pick"
+
+    def player(self, s: str) -> int:
+        return 0
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("third", "half")
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, tbsg.Terminal]]:
+        p = Fraction(1, 3) if a == "third" else Fraction(1, 2)
+        return [(p, tbsg.win(0)), (1 - p, tbsg.win(1))]
+
+
+def test_own_game_needs_the_game_to_load(tmp_path: Path) -> None:
+    path = tmp_path / "duel.json"
+    save(tbsg.solve(Duel()), path)
+    assert json.loads(path.read_text())["game"]["catalog"] is None
+    with pytest.raises(tbsg.SolutionFileError, match="pass it: load"):
+        load(path)
+    assert load(path, game=Duel()).value() == Fraction(1, 2)
+
+
+def test_only_exact_solutions_of_solve_can_be_saved(tmp_path: Path) -> None:
+    game = tbsg.games.risk_or_safety(2)
+    with pytest.raises(TypeError, match="FloatSolution"):
+        save(tbsg.solve(game, exact=False), tmp_path / "f.json")  # type: ignore[arg-type]
+    with pytest.raises(tbsg.SolutionFileError, match=r"only solutions of tbsg\.solve"):
+        save(tbsg.evaluate(game, lambda s: "toss"), tmp_path / "e.json")
+
+
+def test_graph_hash_depends_on_the_game() -> None:
+    from tbsg.compile import compile_game
+
+    a = graph_hash(compile_game(tbsg.games.risk_or_safety(3)))
+    assert a == graph_hash(compile_game(tbsg.games.risk_or_safety(3)))
+    assert a != graph_hash(compile_game(tbsg.games.risk_or_safety(4)))
+    g = TableGame((0,), ((("x", ((Fraction(1), tbsg.win(0)),)),),))
+    assert len(graph_hash(compile_game(g))) == 64
