@@ -31,7 +31,7 @@ Successor = int | Terminal
 Outcome = tuple[Fraction, Successor]
 
 #: tiny probabilities that stress exact arithmetic and the float filter
-TINY = (Fraction(1, 2**40), Fraction(1, 3**25), Fraction(1, 10**12 + 39))
+TINY = (Fraction(1, 2**40), Fraction(1, 2**60), Fraction(1, 3**25), Fraction(1, 10**12 + 39))
 
 #: action label sets (one is picked per game): strings or ints
 LABELS: tuple[tuple[Action, ...], ...] = (("a", "b", "c"), (0, 1, 2), ("stop", "go", "wait"))
@@ -177,6 +177,31 @@ def stopping_games(draw: st.DrawFn, min_states: int = 2, max_states: int = 7,
             acts.append((labels[a], outs))
         moves.append(tuple(acts))
     return TableGame(players, tuple(moves))
+
+
+def relabel(game: TableGame, perm: list[int], order: list[list[int]]) -> TableGame:
+    """The same game with state ``s`` renamed ``perm[s]`` and state ``s``'s actions listed
+    in the order ``order[s]`` (a permutation of its action positions)."""
+    n = game.n
+    inverse = [0] * n
+    for s, t in enumerate(perm):
+        inverse[t] = s
+
+    def rename(outs: tuple[Outcome, ...]) -> tuple[Outcome, ...]:
+        return tuple((p, perm[x] if isinstance(x, int) else x) for p, x in outs)
+
+    players = tuple(game.players[inverse[t]] for t in range(n))
+    moves = tuple(tuple((game.moves[inverse[t]][i][0], rename(game.moves[inverse[t]][i][1]))
+                        for i in order[inverse[t]]) for t in range(n))
+    return TableGame(players, moves, initial=perm[game.initial])
+
+
+@st.composite
+def relabellings(draw: st.DrawFn, game: TableGame) -> tuple[list[int], list[list[int]]]:
+    """A random state renaming and action reordering for :func:`relabel`."""
+    perm = draw(st.permutations(range(game.n)))
+    order = [draw(st.permutations(range(len(game.moves[s])))) for s in range(game.n)]
+    return list(perm), [list(o) for o in order]
 
 
 @st.composite

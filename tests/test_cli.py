@@ -82,3 +82,65 @@ def test_full_reproduce_passes(capsys: pytest.CaptureFixture[str]) -> None:
     # every published number of every seed: the README's main job
     assert main(["reproduce"]) == 0
     assert " NO" not in capsys.readouterr().out
+
+
+# --- tbsg list / solve / verify ----------------------------------------------------------------
+
+def test_list_shows_every_game_with_parameters(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    for name in CATALOG:
+        assert f"{name}(" in out
+    assert "unspeakable_words(a: int, b: int, die: int = 6, bust: at_most|less_than = 'at_most')" in out
+
+
+def test_solve_prints_exact_value_and_certificate(capsys: pytest.CaptureFixture[str]) -> None:
+    # seed 000 (Jehn 2026), section 3.3: n = 5 gives 1026/1925
+    assert main(["solve", "risk_or_safety", "--param", "target=5"]) == 0
+    out = capsys.readouterr().out
+    assert "= 1026/1925" in out
+    assert "verified: 150 states" in out
+
+
+def test_solve_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "risk_or_safety", "-p", "target=3", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    # seed 000 (Jehn 2026), section 2: n = 3 gives 6/11
+    assert data["value"] == "6/11"
+    assert data["verified"] is True
+
+
+def test_solve_float_gives_bounds(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["solve", "risk_or_safety", "-p", "target=3", "--float", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["lower"] <= 6 / 11 <= data["upper"]
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["solve", "chess"], "unknown game 'chess'; choose from risk_or_safety"),
+    (["solve", "risk_or_safety"], "risk_or_safety needs target; its parameters are target: int"),
+    (["solve", "risk_or_safety", "-p", "goal=3"], "risk_or_safety has no parameter goal"),
+    (["solve", "risk_or_safety", "-p", "target=x"], "parameter target must be an integer, got 'x'"),
+    (["solve", "risk_or_safety", "-p", "target"], "--param takes NAME=VALUE, got 'target'"),
+    (["solve", "risk_or_safety", "-p", "target=0"], "target must be a positive int, got 0"),
+    (["solve", "unspeakable_words", "-p", "a=2", "-p", "b=2", "-p", "bust=never"],
+     "parameter bust must be one of at_most, less_than; got 'never'"),
+])
+def test_solve_bad_arguments(argv: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_solve_save_then_verify(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    path = f"{tmp_path}/race.json"
+    assert main(["solve", "the_race", "-p", "goal=5", "--save", path]) == 0
+    capsys.readouterr()
+    assert main(["verify", path]) == 0
+    assert "graph hash matches; verified" in capsys.readouterr().out
+
+
+def test_verify_missing_file(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", f"{tmp_path}/none.json"]) == 1
+    assert "REJECTED" in capsys.readouterr().err

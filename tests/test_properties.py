@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tbsg
-from strategies import TableGame, any_games, stopping_games
+from strategies import TableGame, any_games, relabel, relabellings, stopping_games
 from tbsg import _backend as bk
 
 # TBSG_EXAMPLES=1000 runs a longer search (the default keeps the file to a few seconds)
@@ -367,6 +367,20 @@ def test_solve_is_deterministic_and_unchanged_by_relabelling_initial(game: Table
         assert sub.value() == sol.value(s)
         assert set(sub.states) <= set(sol.states)
     assert np.array_equal(tbsg.solve(game).choice, sol.choice)
+
+
+@SETTINGS
+@given(stopping_games(), st.data())
+def test_permutation_invariance(game: TableGame, data: st.DataObject) -> None:
+    # renaming states and reordering each state's actions changes nothing: the same value
+    # at the renamed state, the same set of optimal actions, and the certificate still holds
+    perm, order = data.draw(relabellings(game))
+    other = relabel(game, perm, order)
+    sol, sol2 = tbsg.solve(game), tbsg.solve(other)
+    assert {perm[s]: v for s, v in sol.values.items()} == dict(sol2.values)
+    for s in sol.states:
+        assert set(sol.optimal_actions(s)) == set(sol2.optimal_actions(perm[s]))
+    assert tbsg.verify(other, sol2).states == sol.n_states
 
 
 def test_hypothesis_generates_ties_tiny_probabilities_and_one_action_states() -> None:
