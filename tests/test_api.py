@@ -330,3 +330,15 @@ def test_best_response_coinball_always_rush() -> None:
     assert isinstance(approx, tbsg.FloatSolution)
     lo, hi = approx.bounds()
     assert lo <= Fraction(9, 16) <= hi
+
+
+def test_notebook_reprs() -> None:
+    # seed 000 (Jehn 2026), section 2: n = 3 gives 6/11
+    game = risk_or_safety(3)
+    html = tbsg.solve(game)._repr_html_()
+    assert html.startswith("<table><caption>tbsg exact solution</caption>")
+    assert "<code>6/11</code>" in html
+    assert "RoSState(mover=0, open=0, saved=0, other=0)" in html
+    fsol = tbsg.solve(game, exact=False)
+    assert "proven bounds" in fsol._repr_html_()
+    assert fsol._repr_markdown_().startswith("**tbsg float solution**")

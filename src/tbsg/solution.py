@@ -7,6 +7,7 @@ Values are *expected payoff to player 0* (P(player 0 wins) when there are no dra
 
 from __future__ import annotations
 
+import html
 from collections.abc import Hashable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
@@ -217,6 +218,16 @@ class Solution(_Base[S, A]):
                 f"{self.n_states} states, {self.n_components} components (largest "
                 f"{self.largest_component}), {self.method}, {self.seconds:.3g} s")
 
+    def _repr_html_(self) -> str:
+        v = self.value()
+        exact = str(v) if len(str(v)) <= 200 else f"&lt;{len(str(v.denominator))}-digit denominator&gt;"
+        return _html_table("tbsg exact solution", [
+            ("value to player 0", f"<code>{exact}</code> ≈ {float(v):.15g}"),
+            ("initial state", html.escape(repr(self.initial))),
+            ("states / components / largest",
+             f"{self.n_states} / {self.n_components} / {self.largest_component}"),
+            ("method", html.escape(self.method)), ("seconds", f"{self.seconds:.3g}")])
+
 
 @dataclass(frozen=True, eq=False)
 class FloatSolution(_Base[S, A]):
@@ -276,3 +287,24 @@ class FloatSolution(_Base[S, A]):
                 f"components={self.n_components}, largest={self.largest_component}, "
                 f"max_gap={self.max_gap:.2g}, converged={self.converged}, "
                 f"seconds={self.seconds:.3g})")
+
+    def _repr_markdown_(self) -> str:
+        lo, hi = self.bounds()
+        return (f"**tbsg float solution** — value to player 0 in [{lo:.15g}, {hi:.15g}] "
+                f"(proven bounds)  \n{self.n_states} states, {self.n_components} components, "
+                f"max gap {self.max_gap:.2g}, converged: {self.converged}, {self.seconds:.3g} s")
+
+    def _repr_html_(self) -> str:
+        lo, hi = self.bounds()
+        return _html_table("tbsg float solution (proven bounds)", [
+            ("value to player 0", f"[{lo:.15g}, {hi:.15g}]"),
+            ("initial state", html.escape(repr(self.initial))),
+            ("states / components / largest",
+             f"{self.n_states} / {self.n_components} / {self.largest_component}"),
+            ("max gap / tolerance / converged", f"{self.max_gap:.2g} / {self.tol:.2g} / {self.converged}"),
+            ("method", html.escape(self.method)), ("seconds", f"{self.seconds:.3g}")])
+
+
+def _html_table(title: str, rows: list[tuple[str, str]]) -> str:
+    body = "".join(f"<tr><th style='text-align:left'>{k}</th><td>{v}</td></tr>" for k, v in rows)
+    return f"<table><caption>{html.escape(title)}</caption>{body}</table>"
