@@ -17,7 +17,7 @@ def test_reproduce_one_game_prints_rows_and_exits_zero(capsys: pytest.CaptureFix
     out = capsys.readouterr().out
     assert out.splitlines()[0].split() == ["source", "quantity", "published", "computed", "match"]
     assert "[unspeakable_words: seed 004 (Win-Vector, Unspeakable bets)]" in out
-    assert "2/2 published quantities reproduced" in out
+    assert "2/2 published quantities reproduced; 0 known" in out
 
 
 def test_reproduce_json_is_machine_readable(capsys: pytest.CaptureFixture[str]) -> None:
@@ -27,7 +27,7 @@ def test_reproduce_json_is_machine_readable(capsys: pytest.CaptureFixture[str]) 
     assert set(data["seconds"]) == {"unspeakable_words"}
     assert len(data["rows"]) == 2
     assert set(data["rows"][0]) == {"game", "source", "quantity", "published", "computed", "match",
-                                    "note"}
+                                    "note", "known"}
     assert all(row["match"] is True for row in data["rows"])
 
 
@@ -38,7 +38,33 @@ def test_reproduce_mismatch_exits_one(monkeypatch: pytest.MonkeyPatch,
     assert main(["reproduce", "--only", "the_race"]) == 1
     out = capsys.readouterr().out
     assert "NO" in out.split()
-    assert "0/1 published quantities reproduced" in out
+    assert "0/1 published quantities reproduced; 0 known discrepancies" in out
+    assert "; 1 unexpected" in out
+
+
+def test_reproduce_known_discrepancy_is_reported_but_passes(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    misprint = Check("the_race", "somewhere", "a string", "(00)", "(0)", False, "one zero too many",
+                     known=True)
+    monkeypatch.setattr(tbsg.reproduce, "_published", lambda name: lambda: [misprint])
+    assert main(["reproduce", "--only", "the_race"]) == 0
+    out = capsys.readouterr().out
+    assert "no (known, see note)" in out
+    assert "note (the_race: a string): one zero too many" in out
+    assert "1 known discrepancies of the sources (see the notes); 0 unexpected" in out
+
+
+def test_reproduce_known_row_that_matches_is_unexpected(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    stale = Check("the_race", "somewhere", "a number", "1/2", "1/2", True, "was a misprint", known=True)
+    monkeypatch.setattr(tbsg.reproduce, "_published", lambda name: lambda: [stale])
+    assert main(["reproduce", "--only", "the_race"]) == 1
+    assert "UNEXPECTED" in capsys.readouterr().out
+
+
+def test_known_row_needs_a_note() -> None:
+    with pytest.raises(ValueError, match="needs a note"):
+        Check("g", "s", "q", "1", "2", False, known=True)
 
 
 def test_reproduce_unknown_game_lists_valid_ones(capsys: pytest.CaptureFixture[str]) -> None:

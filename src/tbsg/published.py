@@ -33,8 +33,12 @@ class Check:
     match : bool
         Whether they agree (exactly for fractions, to every printed digit for decimals).
     note : str
-        How the comparison was made when it is not literal (e.g. a misprint in the source
-        that the row corrects, and why); empty otherwise.
+        How the comparison was made when it is not literal, or why the source's value
+        differs (a misprint, a value that could not be reproduced); empty otherwise.
+    known : bool
+        The mismatch is a documented discrepancy of the source, explained in ``note``:
+        ``tbsg reproduce`` reports it but does not fail on it. A row marked ``known`` that
+        matches is itself reported as unexpected (the explanation is out of date).
     """
 
     game: str
@@ -44,6 +48,16 @@ class Check:
     computed: str
     match: bool
     note: str = ""
+    known: bool = False
+
+    def __post_init__(self) -> None:
+        if self.known and not self.note:
+            raise ValueError(f"row {self.quantity!r}: a known discrepancy needs a note explaining it")
+
+    @property
+    def expected(self) -> bool:
+        """True when the row is as expected: a match, or a documented known discrepancy."""
+        return self.match != self.known
 
 
 def decimal_match(printed: str, exact: Fraction) -> bool:

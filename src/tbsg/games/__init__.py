@@ -20,6 +20,15 @@ from tbsg.games.risk_or_safety import (
     risk_or_safety,
     risk_or_safety_coin_table,
 )
+from tbsg.games.super_six import (
+    SuperSix,
+    SuperSixState,
+    super_six,
+    super_six_continue_gain,
+    super_six_decision_situations,
+    super_six_pyramid,
+    super_six_strategy,
+)
 from tbsg.games.the_race import RaceState, TheRace, the_race, the_race_strategy, the_race_ties
 from tbsg.games.unspeakable_words import (
     UnspeakableWords,
@@ -35,6 +44,8 @@ __all__ = [
     "RaceState",
     "RiskOrSafety",
     "RoSState",
+    "SuperSix",
+    "SuperSixState",
     "TheRace",
     "UWState",
     "UnspeakableWords",
@@ -43,6 +54,11 @@ __all__ = [
     "coinball_summary_rule",
     "risk_or_safety",
     "risk_or_safety_coin_table",
+    "super_six",
+    "super_six_continue_gain",
+    "super_six_decision_situations",
+    "super_six_pyramid",
+    "super_six_strategy",
     "the_race",
     "the_race_strategy",
     "the_race_ties",
