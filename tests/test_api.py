@@ -342,3 +342,21 @@ def test_notebook_reprs() -> None:
     fsol = tbsg.solve(game, exact=False)
     assert "proven bounds" in fsol._repr_html_()
     assert fsol._repr_markdown_().startswith("**tbsg float solution**")
+
+
+def test_no_any_in_public_signatures() -> None:
+    # issue 5: no `Any` leaks through the public API (annotations are strings here)
+    leaks = []
+    for name in tbsg.__all__:
+        obj = getattr(tbsg, name)
+        members = [obj] if callable(obj) and not isinstance(obj, type) else [
+            m for m in vars(obj).values() if callable(m) and not isinstance(m, type)
+        ] if isinstance(obj, type) else []
+        for fn in members:
+            try:
+                sig = inspect.signature(fn)
+            except (TypeError, ValueError):
+                continue
+            notes = [str(p.annotation) for p in sig.parameters.values()] + [str(sig.return_annotation)]
+            leaks += [f"{name}.{getattr(fn, '__name__', fn)}: {a}" for a in notes if "Any" in a]
+    assert not leaks

@@ -55,7 +55,7 @@ import time
 from collections.abc import Hashable
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 import numpy as np
 
@@ -64,6 +64,7 @@ from tbsg.catalog import CATALOG, entry_for
 from tbsg.certificate import action_values_exact, verify
 from tbsg.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
 from tbsg.errors import SolutionFileError, TbsgError
+from tbsg.game import Game
 from tbsg.graph import decompose
 from tbsg.solution import Solution
 from tbsg.solvers import EXACT_METHOD
@@ -99,7 +100,7 @@ def _version() -> str:
     return __version__
 
 
-def save(solution: Solution[Any, Any], path: str | os.PathLike[str], *,
+def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
          game: object | None = None) -> None:
     """Write an exact solution of :func:`tbsg.solve` to ``path`` as JSON.
 
@@ -176,7 +177,7 @@ def _rational(text: object, path: object, where: str) -> Fraction:
     return Fraction(text)
 
 
-def _rebuild_game(doc: dict[str, Any], path: object) -> object:
+def _rebuild_game(doc: dict[str, Any], path: object) -> Game[Any, Any]:
     info = _get(doc, "game", dict, path, "")
     name = info.get("catalog")
     if name is None:
@@ -189,13 +190,20 @@ def _rebuild_game(doc: dict[str, Any], path: object) -> object:
         raise _fail(path, f"game class {info.get('class')!r} does not match the catalog's {entry.cls!r}")
     fields = _get(info, "fields", dict, path, "game ")
     try:
-        return entry.rebuild(fields)
+        game: Game[Any, Any] = entry.rebuild(fields)
+        return game
     except (TbsgError, TypeError) as exc:
         raise _fail(path, f"cannot rebuild {name} from fields {fields!r}: {exc}") from exc
 
 
-def load(path: str | os.PathLike[str], *, game: object | None = None, check: bool = True,
-         max_states: int = DEFAULT_MAX_STATES) -> Solution[Any, Any]:
+@overload
+def load(path: str | os.PathLike[str], *, game: Game[S, A], check: bool = ...,
+         max_states: int = ...) -> Solution[S, A]: ...
+@overload
+def load(path: str | os.PathLike[str], *, game: None = ..., check: bool = ...,
+         max_states: int = ...) -> Solution[Hashable, Hashable]: ...
+def load(path: str | os.PathLike[str], *, game: Game[S, A] | None = None, check: bool = True,
+         max_states: int = DEFAULT_MAX_STATES) -> Solution[S, A] | Solution[Hashable, Hashable]:
     """Read a solution written by :func:`save`, rebuild its game and re-check it.
 
     Parameters
@@ -234,9 +242,8 @@ def load(path: str | os.PathLike[str], *, game: object | None = None, check: boo
     version = _get(doc, "format_version", int, path, "")
     if version != FORMAT_VERSION:
         raise _fail(path, f"format_version {version} is not supported (this tbsg reads {FORMAT_VERSION})")
-    if game is None:
-        game = _rebuild_game(doc, path)
-    g: CompiledGame[Any, Any] = compile_game(game, max_states=max_states)  # type: ignore[arg-type]
+    the_game: Game[Any, Any] = _rebuild_game(doc, path) if game is None else game
+    g: CompiledGame[Any, Any] = compile_game(the_game, max_states=max_states)
     graph = _get(doc, "graph", dict, path, "")
     digest = _get(graph, "sha256", str, path, "graph ")
     if digest != graph_hash(g):
@@ -272,7 +279,7 @@ def load(path: str | os.PathLike[str], *, game: object | None = None, check: boo
     sol: Solution[Any, Any] = Solution(
         graph=g, method=method, seconds=time.perf_counter() - t0, n_components=comps.count,
         largest_component=comps.largest, values_exact=[bk.from_fraction(v) for v in values],
-        choice=choice, optimal=optimal, improvements=0, exact_solves=0, game=game)
+        choice=choice, optimal=optimal, improvements=0, exact_solves=0, game=the_game)
     if check:
-        verify(game, sol, max_states=max_states)  # type: ignore[arg-type]
+        verify(the_game, sol, max_states=max_states)
     return sol
