@@ -24,7 +24,8 @@ Move = Literal["toss", "stop"]
 # --- exports and documentation ---------------------------------------------------------------
 
 EXPECTED_API = {
-    "DRAW", "ExactnessError", "FloatSolution", "Game", "InvalidGameError", "InvalidStrategyError",
+    "DRAW", "ExactnessError", "FloatSolution", "Game", "InfinitePlayError", "InvalidGameError",
+    "InvalidStrategyError",
     "NonStoppingGameError", "Solution", "SolutionFileError", "StateLimitError",
     "TamperedSolutionError", "TbsgError", "Terminal", "Verification", "__version__",
     "best_response", "evaluate", "load", "save", "solve", "verify", "win",

@@ -216,3 +216,33 @@ def test_graph_hash_depends_on_the_game() -> None:
     assert a != graph_hash(compile_game(tbsg.games.risk_or_safety(4)))
     g = TableGame((0,), ((("x", ((Fraction(1), tbsg.win(0)),)),),))
     assert len(graph_hash(compile_game(g))) == 64
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """Player 0 may wait in the lobby forever or leave for a draw (non-stopping)."""
+
+    initial: str = "lobby"
+
+    def player(self, s: str) -> int:
+        return 0
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("wait", "leave")
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | tbsg.Terminal]]:
+        return [(Fraction(1), "lobby" if a == "wait" else tbsg.DRAW)]
+
+
+@pytest.mark.parametrize(("c", "value", "action"), [(Fraction(0), Fraction(1, 2), "leave"),
+                                                     (Fraction(1), Fraction(1), "wait")])
+def test_round_trip_infinite_play(tmp_path: Path, c: Fraction, value: Fraction, action: str) -> None:
+    # by hand: waiting forever is worth c, leaving 1/2, so the lobby is worth max(c, 1/2)
+    sol = tbsg.solve(Lobby(), infinite_play=c)
+    path = tmp_path / "lobby.json"
+    save(sol, path)
+    assert json.loads(path.read_text())["infinite_play"] == str(c)
+    back = load(path, game=Lobby())
+    assert back.infinite_play == c
+    assert back.value() == value
+    assert back.optimal_actions() == sol.optimal_actions() == (action,)

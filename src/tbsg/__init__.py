@@ -18,6 +18,7 @@ from tbsg.errors import (
     TbsgError,
 )
 from tbsg.game import DRAW, Game, Terminal, win
+from tbsg.infinite_play import InfinitePlayError
 from tbsg.persist import load, save
 from tbsg.solution import FloatSolution, Solution
 from tbsg.solvers import best_response, evaluate, solve
@@ -29,6 +30,7 @@ __all__ = [
     "ExactnessError",
     "FloatSolution",
     "Game",
+    "InfinitePlayError",
     "InvalidGameError",
     "InvalidStrategyError",
     "NonStoppingGameError",

@@ -14,6 +14,8 @@ solution, and nothing that has to be trusted:
                                           user's own game, which load() then needs)
       "graph": {"sha256": "...", "states": 120, "actions": 200},
       "method": "...",                    how the solution was computed
+      "infinite_play": null,              payoff "p/q" of never-ending play, if the game
+                                          was solved with tbsg.solve(..., infinite_play=)
       "value": "2236/4165",               value of the initial state (for readers)
       "states": [                         one line per state, in enumeration order
         {"state": "RoSState(mover=0, open=0, saved=0, other=0)", "value": "2236/4165",
@@ -66,6 +68,7 @@ from tbsg.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
 from tbsg.errors import SolutionFileError, TbsgError
 from tbsg.game import Game
 from tbsg.graph import decompose
+from tbsg.infinite_play import INFINITE_PLAY_METHOD, switch_safe_actions
 from tbsg.solution import Solution
 from tbsg.solvers import EXACT_METHOD
 
@@ -124,7 +127,7 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
     """
     if not isinstance(solution, Solution):
         raise TypeError(f"save() takes an exact Solution of tbsg.solve, got {type(solution).__name__}")
-    if solution.method != EXACT_METHOD:
+    if not solution.method.startswith((EXACT_METHOD, INFINITE_PLAY_METHOD)):
         raise SolutionFileError(
             f"only solutions of tbsg.solve can be saved (this one is: {solution.method!r}); "
             "its certificate would not verify")
@@ -149,6 +152,7 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
                  "fields": fields},
         "graph": {"sha256": graph_hash(g), "states": g.n_states, "actions": g.n_actions},
         "method": solution.method,
+        "infinite_play": None if solution.infinite_play is None else str(solution.infinite_play),
         "value": rows[0]["value"],
     }
     # one state per line: readable, diff-able, and still plain JSON
@@ -274,12 +278,17 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | None = None, check:
     q = action_values_exact(g, values)
     v_at = [values[int(i)] for i in g.act_state.tolist()]
     optimal = np.array([qk == vk for qk, vk in zip(q, v_at, strict=True)], dtype=bool)
+    raw_c = doc.get("infinite_play")
+    c = None if raw_c is None else _rational(raw_c, path, "infinite_play")
+    if c is not None:  # value-preserving is not enough where play can loop: keep safe switches
+        optimal = switch_safe_actions(g, [bk.from_fraction(v) for v in values], choice, c, optimal)
     comps = decompose(g)
     method = f"{_get(doc, 'method', str, path, '')} (loaded from {os.fspath(path)})"
     sol: Solution[Any, Any] = Solution(
         graph=g, method=method, seconds=time.perf_counter() - t0, n_components=comps.count,
         largest_component=comps.largest, values_exact=[bk.from_fraction(v) for v in values],
-        choice=choice, optimal=optimal, improvements=0, exact_solves=0, game=the_game)
+        choice=choice, optimal=optimal, improvements=0, exact_solves=0, game=the_game,
+        infinite_play=c)
     if check:
         verify(the_game, sol, max_states=max_states)
     return sol

@@ -100,6 +100,9 @@ class _Base(Generic[S, A]):
     largest_component: int
     game: object = field(default=None, kw_only=True, repr=False)
     """The game object that was solved (``None`` when built without one)."""
+    infinite_play: Fraction | None = field(default=None, kw_only=True)
+    """Payoff to player 0 of never-ending play the solution was computed with; ``None``:
+    the game had to stop (see ``tbsg.solve(..., infinite_play=)``)."""
 
     @property
     def n_states(self) -> int:

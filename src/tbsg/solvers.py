@@ -7,23 +7,40 @@ iteration with proven bounds (:mod:`tbsg.float_solver`). ``evaluate`` and
 ``best_response`` run the same machinery with one or both players' actions restricted
 to a given stationary strategy: fixing ``player 1``'s strategy turns the game into a
 Markov decision process for player 0, and fixing both into a Markov chain.
+
+Non-stopping games (where the players can keep play going forever) raise
+:class:`~tbsg.errors.NonStoppingGameError` naming their maximal end components, unless
+``infinite_play=c`` gives never-ending play a payoff ``c`` to player 0; they are then
+solved exactly by :mod:`tbsg.infinite_play`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
-from collections.abc import Callable, Hashable, Mapping
-from typing import Literal, TypeVar, overload
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Any, Literal, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from tbsg._progress import make_progress
 from tbsg.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
-from tbsg.errors import InvalidStrategyError
+from tbsg.errors import InvalidStrategyError, NonStoppingGameError
 from tbsg.exact_solver import solve_exact
 from tbsg.float_solver import solve_float
 from tbsg.game import Game
+from tbsg.graph import decompose
+from tbsg.infinite_play import (
+    INFINITE_PLAY_METHOD,
+    best_response_mdp,
+    check_infinite_play,
+    maximal_end_components,
+    profile_values,
+    solve_infinite_play,
+)
 from tbsg.solution import FloatSolution, Solution
 
 __all__ = ["EVALUATE_METHOD", "EXACT_METHOD", "best_response", "evaluate", "solve"]
@@ -39,18 +56,26 @@ _FLOAT_METHOD = "interval value iteration per SCC level"
 EVALUATE_METHOD = "exact evaluation of a fixed strategy profile"
 
 
+InfinitePlay = Fraction | int | None
+"""Payoff to player 0 of play that never ends: an exact rational in [0, 1], or ``None``."""
+
+
 @overload
 def solve(game: Game[S, A], *, exact: Literal[True] = ..., tol: float = ...,
-          max_states: int = ..., progress: bool | None = ...) -> Solution[S, A]: ...
+          max_states: int = ..., progress: bool | None = ...,
+          infinite_play: InfinitePlay = ...) -> Solution[S, A]: ...
 @overload
 def solve(game: Game[S, A], *, exact: Literal[False], tol: float = ...,
-          max_states: int = ..., progress: bool | None = ...) -> FloatSolution[S, A]: ...
+          max_states: int = ..., progress: bool | None = ...,
+          infinite_play: InfinitePlay = ...) -> FloatSolution[S, A]: ...
 @overload
 def solve(game: Game[S, A], *, exact: bool, tol: float = ...,
-          max_states: int = ..., progress: bool | None = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
+          max_states: int = ..., progress: bool | None = ...,
+          infinite_play: InfinitePlay = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
 def solve(game: Game[S, A], *, exact: bool = True, tol: float = 1e-12,
           max_states: int = DEFAULT_MAX_STATES,
-          progress: bool | None = None) -> Solution[S, A] | FloatSolution[S, A]:
+          progress: bool | None = None,
+          infinite_play: InfinitePlay = None) -> Solution[S, A] | FloatSolution[S, A]:
     """Solve ``game``: exact values and optimal strategies for both players.
 
     Parameters
@@ -67,6 +92,19 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float = 1e-12,
     progress : bool or None
         Progress bar (needs tqdm, the ``notebook`` extra). ``None`` (default): shown only
         in an interactive terminal or notebook, once the solve has taken 2 seconds.
+    infinite_play : Fraction, int or None
+        Payoff to player 0 of a play that never ends (an exact rational in [0, 1], e.g.
+        ``0`` or ``Fraction(1, 2)``). ``None`` (default): a game in which the players can
+        keep play going forever is refused with :class:`tbsg.NonStoppingGameError`. With a
+        payoff, such a game is solved exactly and certified (:mod:`tbsg.infinite_play`;
+        ``c = 0`` gives the least fixed point of the Bellman equations, i.e. play must end
+        to count). Stopping games are solved as without it. Exact path only: with
+        ``exact=False`` a non-stopping game raises :class:`NotImplementedError`.
+        In a non-stopping game ``optimal_actions(s)`` lists the actions that keep the
+        solution's strategy optimal when played at ``s`` instead of its own choice
+        (value-preserving loops that would let play go on for ever at a cost to the mover
+        are left out); actions listed at different states need not be safe together
+        (see :mod:`tbsg.infinite_play`). The solution's own strategy is optimal.
 
     Returns
     -------
@@ -87,10 +125,65 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float = 1e-12,
     True
     """
     t0 = time.perf_counter()
+    c = check_infinite_play(infinite_play)
     g = compile_game(game, max_states=max_states)
-    if exact:
-        return _exact(game, g, None, EXACT_METHOD, t0, progress)
-    return _float(game, g, None, tol, _FLOAT_METHOD, t0, progress)
+    if c is None:
+        with _named_end_components(g, None):
+            if exact:
+                return _exact(game, g, None, EXACT_METHOD, t0, progress)
+            return _float(game, g, None, tol, _FLOAT_METHOD, t0, progress)
+    mecs = maximal_end_components(g)
+    if mecs.count == 0:  # stopping: the rule for infinite play is never used
+        if exact:
+            return _record(_exact(game, g, None, EXACT_METHOD, t0, progress), c)
+        return _record(_float(game, g, None, tol, _FLOAT_METHOD, t0, progress), c)
+    if not exact:
+        raise NotImplementedError(
+            f"infinite_play with exact=False: the game is not stopping ({mecs.count} maximal end "
+            "component(s)) and the float solver handles stopping games only; use exact=True")
+    callback, close = make_progress(progress, "exact solve")
+    try:
+        r = solve_infinite_play(g, c, mecs=mecs, progress=callback)
+    finally:
+        close()
+    comps = decompose(g)
+    method = f"{INFINITE_PLAY_METHOD} (infinite play worth {c}"
+    if r.epsilon is not None:
+        how = "float candidate" if r.float_candidate else "exact candidate"
+        method += f"; {how}, ε = 2^-{r.epsilon.denominator.bit_length() - 1}"
+    method += ")"
+    return _record(Solution(graph=g, method=method, seconds=time.perf_counter() - t0,
+                            n_components=comps.count, largest_component=comps.largest,
+                            values_exact=r.values, choice=r.choice, optimal=r.optimal,
+                            improvements=r.improvements, exact_solves=r.exact_solves, game=game), c)
+
+
+SolutionT = TypeVar("SolutionT", bound=Solution[Any, Any] | FloatSolution[Any, Any])
+
+
+def _record(solution: SolutionT, c: Fraction) -> SolutionT:
+    """``solution`` with the rule for infinite play recorded (read back by :func:`tbsg.verify`)."""
+    return dataclasses.replace(solution, infinite_play=c)
+
+
+@contextmanager
+def _named_end_components(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None
+                          ) -> Iterator[None]:
+    """Re-raise :class:`NonStoppingGameError` listing the maximal end components."""
+    try:
+        yield
+    except NonStoppingGameError as exc:
+        mecs = maximal_end_components(g, allowed).members()
+        shown = []
+        for states in mecs[:3]:
+            names = ", ".join(repr(g.states[i]) for i in states[:4])
+            shown.append("{" + names + (f", ... ({len(states)} states)" if len(states) > 4 else "")
+                         + "}")
+        more = f" and {len(mecs) - 3} more" if len(mecs) > 3 else ""
+        raise NonStoppingGameError(
+            f"{exc}; maximal end component(s): {'; '.join(shown)}{more}. Give never-ending "
+            "play a payoff to player 0 with infinite_play= (e.g. 0, or Fraction(1, 2)) to "
+            "solve it", exc.trap_states) from None
 
 
 def _exact(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
@@ -166,7 +259,8 @@ def _restrict(g: CompiledGame[S, A], strategy: StrategyLike[S, A], players: tupl
 
 
 def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *,
-             max_states: int = DEFAULT_MAX_STATES, progress: bool | None = None) -> Solution[S, A]:
+             max_states: int = DEFAULT_MAX_STATES, progress: bool | None = None,
+             infinite_play: InfinitePlay = None) -> Solution[S, A]:
     """Exact values when both players follow ``strategy`` (a full stationary profile).
 
     Parameters
@@ -175,6 +269,9 @@ def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *,
     strategy : Mapping or callable
         Action of the player to move, for every state (states with one action may be
         omitted from a mapping).
+    infinite_play : Fraction, int or None
+        Payoff to player 0 of play that never ends; ``None`` (default) refuses a profile
+        that can go on forever (:class:`tbsg.NonStoppingGameError`).
 
     Returns
     -------
@@ -192,27 +289,47 @@ def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *,
     Fraction(4, 7)
     """
     t0 = time.perf_counter()
+    c = check_infinite_play(infinite_play)
     g = compile_game(game, max_states=max_states)
     allowed = _restrict(g, strategy, (0, 1), "strategy")
-    return _exact(game, g, allowed, EVALUATE_METHOD, t0, progress)
+    if c is None:
+        with _named_end_components(g, allowed):
+            return _exact(game, g, allowed, EVALUATE_METHOD, t0, progress)
+    traps = maximal_end_components(g, allowed)
+    if traps.count == 0:
+        return _record(_exact(game, g, allowed, EVALUATE_METHOD, t0, progress), c)
+    choice = np.empty(g.n_states, dtype=np.int64)
+    ks = np.flatnonzero(allowed)
+    choice[g.act_state[ks]] = ks
+    values, solves = profile_values(g, choice, c, traps)
+    comps = decompose(g)
+    return _record(Solution(
+        graph=g, method=f"{EVALUATE_METHOD} (infinite play worth {c})",
+        seconds=time.perf_counter() - t0, n_components=comps.count,
+        largest_component=comps.largest, values_exact=values, choice=choice,
+        optimal=allowed.copy(), improvements=0, exact_solves=solves, game=game), c)
 
 
 @overload
 def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
                   exact: Literal[True] = ..., tol: float = ..., max_states: int = ...,
-                  progress: bool | None = ...) -> Solution[S, A]: ...
+                  progress: bool | None = ...,
+                  infinite_play: InfinitePlay = ...) -> Solution[S, A]: ...
 @overload
 def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
                   exact: Literal[False], tol: float = ..., max_states: int = ...,
-                  progress: bool | None = ...) -> FloatSolution[S, A]: ...
+                  progress: bool | None = ...,
+                  infinite_play: InfinitePlay = ...) -> FloatSolution[S, A]: ...
 @overload
 def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
                   exact: bool, tol: float = ..., max_states: int = ...,
-                  progress: bool | None = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
+                  progress: bool | None = ...,
+                  infinite_play: InfinitePlay = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
 def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
                   exact: bool = True, tol: float = 1e-12,
                   max_states: int = DEFAULT_MAX_STATES,
-                  progress: bool | None = None) -> Solution[S, A] | FloatSolution[S, A]:
+                  progress: bool | None = None,
+                  infinite_play: InfinitePlay = None) -> Solution[S, A] | FloatSolution[S, A]:
     """Optimise ``player``'s strategy against the other player's fixed ``opponent``.
 
     Parameters
@@ -224,6 +341,11 @@ def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *
         The other player's stationary strategy (state -> action).
     exact : bool
         Exact (default) or float interval iteration.
+    infinite_play : Fraction, int or None
+        Payoff to player 0 of play that never ends; ``None`` (default) refuses a game in
+        which ``player`` could keep play going forever. With a payoff the decision process
+        is solved exactly on its maximal-end-component quotient (:mod:`tbsg.infinite_play`);
+        exact path only.
 
     Returns
     -------
@@ -233,9 +355,29 @@ def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *
     if player not in (0, 1) or isinstance(player, bool):
         raise ValueError(f"player must be 0 or 1, got {player!r}")
     t0 = time.perf_counter()
+    c = check_infinite_play(infinite_play)
     g = compile_game(game, max_states=max_states)
     allowed = _restrict(g, opponent, (1 - player,), "opponent strategy")
     method = f"best response of player {player} to a fixed opponent"
-    if exact:
-        return _exact(game, g, allowed, method + " (exact strategy iteration)", t0, progress)
-    return _float(game, g, allowed, tol, method + " (interval iteration)", t0, progress)
+    looping = c is not None and maximal_end_components(g, allowed).count > 0
+    if looping and not exact:
+        raise NotImplementedError(
+            "infinite_play with exact=False: the decision process is not stopping and the "
+            "float solver handles stopping games only; use exact=True")
+    if not looping:  # no rule, or a stopping decision process: the rule is never used
+        with _named_end_components(g, allowed):
+            if exact:
+                sol: Solution[S, A] | FloatSolution[S, A] = _exact(
+                    game, g, allowed, method + " (exact strategy iteration)", t0, progress)
+            else:
+                sol = _float(game, g, allowed, tol, method + " (interval iteration)", t0, progress)
+        return sol if c is None else _record(sol, c)
+    assert c is not None
+    r = best_response_mdp(g, allowed, player, c)
+    comps = decompose(g)
+    return _record(Solution(
+        graph=g, method=method + f" (exact, end-component quotient, infinite play worth {c})",
+        seconds=time.perf_counter() - t0, n_components=comps.count,
+        largest_component=comps.largest, values_exact=r.values, choice=r.choice,
+        optimal=r.optimal, improvements=r.improvements, exact_solves=r.exact_solves,
+        game=game), c)
