@@ -1,22 +1,34 @@
 """Risk or Safety benchmark: tbsg exact and float against a plain dict-and-Fraction baseline.
 
-Prints, per target: states, components, largest component, exact and float seconds, the
-baseline's seconds (same algorithm, plain dicts and Fractions, run in this process) and
-the ratio baseline / tbsg. Issue 2 targets on a 2-core machine: exact 20 < 0.5 s,
-50 < 10 s, 100 < 90 s; float 100 to 1e-12 < 10 s.
+Prints, per target ``n``: states, components, largest component, compile seconds, exact
+seconds (``tbsg.solve``, compile included), float seconds (``tbsg.solve(exact=False,
+tol=1e-12)``, compile included), the float run's proven max gap and converged flag, the
+baseline's seconds (same algorithm, plain dicts and Fractions: value iteration for the
+strategy, then exact Gauss-Jordan per component; run in the same process, for
+``n <= --baseline-max``) with the ratio baseline / tbsg exact, and the peak resident
+memory of that run. Each ``n`` runs in a fresh child process so its peak RSS is its own.
 
-Usage: python benchmarks/bench_risk_or_safety.py [targets...] [--baseline-max N]
-(default targets 10 20 30 50 100; the baseline runs up to --baseline-max, default 30).
+Targets (issue 2, on a 2-core machine): exact 20 < 0.5 s, 50 < 10 s, 100 < 90 s;
+float 100 to 1e-12 < 10 s.
+
+Usage: python benchmarks/bench_risk_or_safety.py [targets...] [--with-100]
+[--baseline-max N] [--no-exact-above N]
+(default targets 10 20 30 50, plus 100 with ``--with-100``: it takes minutes).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import resource
+import subprocess
+import sys
 import time
 from fractions import Fraction
 
 import tbsg
+from tbsg._backend import BACKEND
+from tbsg.compile import compile_game
 from tbsg.games import risk_or_safety
 
 
@@ -84,45 +96,73 @@ def baseline(n: int) -> Fraction:
     return val[(0, 0, 0, 0)]
 
 
+def measure(n: int, exact: bool, with_baseline: bool) -> dict[str, object]:
+    """One row of the table, measured in this process."""
+    game = risk_or_safety(n)
+    row: dict[str, object] = {"n": n}
+    t = time.perf_counter()
+    g = compile_game(game)
+    row["compile"] = time.perf_counter() - t
+    del g
+    value = None
+    if exact:
+        t = time.perf_counter()
+        sol = tbsg.solve(game)
+        row["exact"] = time.perf_counter() - t
+        value = sol.value()
+        row["value"] = float(value)
+        del sol
+    t = time.perf_counter()
+    fs = tbsg.solve(game, exact=False, tol=1e-12)
+    row["float"] = time.perf_counter() - t
+    row.update(states=fs.n_states, comps=fs.n_components, largest=fs.largest_component,
+               gap=fs.max_gap, converged=fs.converged)
+    if value is not None:
+        lo, hi = fs.bounds()
+        if not lo <= value <= hi:
+            raise SystemExit(f"float bounds [{lo}, {hi}] miss the exact value at n={n}")
+    else:
+        row["value"] = fs.value()
+    del fs
+    if with_baseline:
+        t = time.perf_counter()
+        b = baseline(n)
+        row["baseline"] = time.perf_counter() - t
+        if value is not None and b != value:
+            raise SystemExit(f"baseline disagrees at n={n}: {b} != {value}")
+    row["rss_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return row
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("targets", type=int, nargs="*", default=[10, 20, 30, 50, 100])
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("targets", type=int, nargs="*", default=[10, 20, 30, 50])
+    ap.add_argument("--with-100", action="store_true", help="also run n = 100 (minutes)")
     ap.add_argument("--baseline-max", type=int, default=30)
     ap.add_argument("--no-exact-above", type=int, default=100)
+    ap.add_argument("--child", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args()
-    print(f"backend: {tbsg.__name__} exact arithmetic = "
-          f"{__import__('tbsg._backend', fromlist=['BACKEND']).BACKEND}")
-    print(f"{'n':>4} {'states':>9} {'comps':>6} {'largest':>7} {'exact s':>8} {'float s':>8} "
-          f"{'gap':>8} {'baseline s':>10} {'ratio':>6}  value")
-    for n in args.targets:
-        game = risk_or_safety(n)
-        ex_s = "-"
-        value = None
-        if n <= args.no_exact_above:
-            t = time.perf_counter()
-            sol = tbsg.solve(game)
-            ex_t = time.perf_counter() - t
-            ex_s = f"{ex_t:.2f}"
-            value = sol.value()
-        t = time.perf_counter()
-        fs = tbsg.solve(game, exact=False)
-        fl_t = time.perf_counter() - t
-        base_s, ratio = "-", "-"
-        if n <= args.baseline_max:
-            t = time.perf_counter()
-            b = baseline(n)
-            base_t = time.perf_counter() - t
-            if value is not None and b != value:
-                raise SystemExit(f"baseline disagrees at n={n}: {b} != {value}")
-            base_s = f"{base_t:.2f}"
-            if value is not None:
-                ratio = f"{base_t / ex_t:.1f}x"
-        shown = f"{float(value):.15f}" if value is not None else f"{fs.value():.15f} (float)"
-        print(f"{n:>4} {fs.n_states:>9} {fs.n_components:>6} {fs.largest_component:>7} "
-              f"{ex_s:>8} {fl_t:>8.2f} {fs.max_gap:>8.1e} {base_s:>10} {ratio:>6}  {shown}",
-              flush=True)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak RSS: {peak:.0f} MB")
+    if args.child is not None:
+        n = args.child
+        print(json.dumps(measure(n, n <= args.no_exact_above, n <= args.baseline_max)))
+        return
+    targets = list(args.targets) + ([100] if args.with_100 and 100 not in args.targets else [])
+    print(f"exact arithmetic backend: {BACKEND}")
+    print(f"{'n':>4} {'states':>9} {'comps':>6} {'largest':>7} {'compile s':>9} {'exact s':>8} "
+          f"{'float s':>8} {'gap':>8} {'conv':>5} {'baseline s':>10} {'ratio':>6} {'RSS MB':>7}"
+          "  value")
+    for n in targets:
+        out = subprocess.run(
+            [sys.executable, __file__, "--child", str(n), "--baseline-max", str(args.baseline_max),
+             "--no-exact-above", str(args.no_exact_above)],
+            check=True, capture_output=True, text=True).stdout
+        r = json.loads(out.strip().splitlines()[-1])
+        ex = f"{r['exact']:.2f}" if "exact" in r else "-"
+        base = f"{r['baseline']:.2f}" if "baseline" in r else "-"
+        ratio = f"{r['baseline'] / r['exact']:.1f}x" if "baseline" in r and "exact" in r else "-"
+        print(f"{n:>4} {r['states']:>9} {r['comps']:>6} {r['largest']:>7} {r['compile']:>9.2f} "
+              f"{ex:>8} {r['float']:>8.2f} {r['gap']:>8.1e} {r['converged']!s:>5} {base:>10} "
+              f"{ratio:>6} {r['rss_mb']:>7.0f}  {r['value']:.15f}", flush=True)
 
 
 if __name__ == "__main__":

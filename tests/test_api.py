@@ -218,7 +218,7 @@ def test_solution_statistics(n: int) -> None:
     approx = tbsg.solve(game, exact=False)
     assert (approx.n_states, approx.n_components, approx.largest_component) == \
         (sol.n_states, sol.n_components, sol.largest_component)
-    assert approx.method == "interval value iteration per SCC level"
+    assert approx.method == "certified policy-iteration bounds per SCC level (interval-iteration fallback)"
     assert approx.exact is False
     assert "evaluation" in tbsg.evaluate(game, sol.strategy).method
     assert "best response of player 1" in tbsg.best_response(game, 1, sol.strategy).method

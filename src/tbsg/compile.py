@@ -20,11 +20,11 @@ merged by adding their probabilities. Errors raised inside user code are re-rais
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, partial
-from typing import Generic, TypeVar
+from functools import cached_property
+from typing import Generic, NoReturn, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -72,6 +72,13 @@ class CompiledGame(Generic[S, A]):
         Successor state of each outcome.
     out_prob : list of Fraction
         Probability of each outcome.
+    rationals : list of Fraction, optional
+        The distinct probabilities and terminal constants, each once (set by
+        :func:`compile_game`; games derived by other modules may leave it ``None``).
+    act_code, stop_code, out_code : ndarray of int64, optional
+        Index into ``rationals`` of each ``act_const``, ``act_stop`` and ``out_prob``
+        (with ``rationals``), so per-value work (conversion to float or to the exact
+        backend, tests for zero) is done once per distinct value.
     """
 
     states: list[S]
@@ -85,6 +92,10 @@ class CompiledGame(Generic[S, A]):
     out_ptr: IntArray
     out_target: IntArray
     out_prob: list[Fraction]
+    rationals: list[Fraction] | None = None
+    act_code: IntArray | None = None
+    stop_code: IntArray | None = None
+    out_code: IntArray | None = None
 
     @property
     def n_states(self) -> int:
@@ -102,6 +113,9 @@ class CompiledGame(Generic[S, A]):
 
     @cached_property
     def _float_arrays(self) -> tuple[FloatArray, FloatArray]:
+        if self.rationals is not None and self.act_code is not None and self.out_code is not None:
+            table = np.array([float(x) for x in self.rationals], dtype=np.float64)
+            return table[self.act_code], table[self.out_code]
         memo: dict[int, float] = {}
 
         def f(x: Fraction) -> float:
@@ -114,6 +128,17 @@ class CompiledGame(Generic[S, A]):
             np.array([f(c) for c in self.act_const], dtype=np.float64),
             np.array([f(p) for p in self.out_prob], dtype=np.float64),
         )
+
+    @cached_property
+    def _stop_mask(self) -> npt.NDArray[np.bool_]:
+        if self.rationals is not None and self.stop_code is not None:
+            nonzero = np.array([x != 0 for x in self.rationals], dtype=bool)
+            return nonzero[self.stop_code]
+        return np.fromiter((x != 0 for x in self.act_stop), dtype=bool, count=self.n_actions)
+
+    def stop_mask(self) -> npt.NDArray[np.bool_]:
+        """Actions that end play with positive probability (``act_stop != 0``; cached)."""
+        return self._stop_mask
 
     def float_arrays(self) -> tuple[FloatArray, FloatArray]:
         """``(act_const, out_prob)`` as float64 arrays (correctly rounded; cached)."""
@@ -131,7 +156,13 @@ def _call(what: str, where: str, fn: Callable[[], R]) -> R:
     """Run user code, re-raising its exceptions with the state that caused them."""
     try:
         return fn()
-    except TbsgError as exc:
+    except Exception as exc:
+        _user_error(what, where, exc)
+
+
+def _user_error(what: str, where: str, exc: Exception) -> NoReturn:
+    """Re-raise ``exc`` (raised by user code) with the state and action that caused it."""
+    if isinstance(exc, TbsgError):
         # a tbsg error raised while user code ran (e.g. Terminal(2) or Terminal(0.5) built
         # in outcomes()): keep its type (ExactnessError stays a TypeError), add the state
         located: TbsgError | None
@@ -140,10 +171,59 @@ def _call(what: str, where: str, fn: Callable[[], R]) -> R:
         except TypeError:  # an error class with a different constructor: leave it as is
             located = None
         if located is None:
-            raise
+            raise exc
         raise located from exc
-    except Exception as exc:
-        raise InvalidGameError(f"{what} raised {type(exc).__name__}: {exc} {where}") from exc
+    raise InvalidGameError(f"{what} raised {type(exc).__name__}: {exc} {where}") from exc
+
+
+def _at(s: object) -> str:
+    return f"at state {s!r}"
+
+
+def _at_action(s: object, a: object) -> str:
+    return f"at state {s!r}, action {a!r}"
+
+
+class _Rationals:
+    """Interning table: one shared ``Fraction`` and one integer code per distinct value.
+
+    ``lookup(p)`` validates a user probability and returns ``(q, n, d, code)``: the
+    interned Fraction ``q = n/d`` (lowest terms) and its code. Objects already seen are
+    recognised by identity (the cache holds them, so their ids are not reused).
+    """
+
+    __slots__ = ("by_id", "by_value", "values")
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, tuple[object, Fraction, int, int, int]] = {}
+        self.by_value: dict[tuple[int, int], tuple[Fraction, int]] = {}
+        self.values: list[Fraction] = []
+
+    def of_value(self, x: Fraction) -> tuple[Fraction, int]:
+        """Interned copy of ``x`` and its code."""
+        key = (x.numerator, x.denominator)
+        hit = self.by_value.get(key)
+        if hit is None:
+            hit = self.by_value[key] = (x, len(self.values))
+            self.values.append(x)
+        return hit
+
+    def probability(self, p: object, nxt: object, s: object, a: object
+                    ) -> tuple[Fraction, int, int, int]:
+        """Validate the probability ``p`` of outcome ``nxt`` of action ``a`` at state ``s``.
+
+        The slow path of the lookup by identity: first sight of the object ``p``.
+        """
+        if isinstance(p, (int, Fraction)) and not isinstance(p, bool):
+            pf = p if type(p) is Fraction else Fraction(p)
+        else:
+            raise exactness_error(f"probability of outcome {nxt!r} {_at_action(s, a)}", p)
+        q, code = self.of_value(pf)
+        entry = (p, q, q.numerator, q.denominator, code)
+        if len(self.by_id) > 4096:
+            self.by_id.clear()
+        self.by_id[id(p)] = entry
+        return q, entry[2], entry[3], code
 
 
 def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> CompiledGame[S, A]:
@@ -160,6 +240,13 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
     Returns
     -------
     CompiledGame
+
+    Notes
+    -----
+    The loop is the hot path of large games (one pass per state and action), so error
+    messages are only formatted when an error is raised, probabilities are recognised by
+    object identity after their first validation, and the probability sum is checked in
+    integer arithmetic.
     """
     initial = _call("game.initial", "(reading the initial state)", lambda: game.initial)
     if isinstance(initial, Terminal):
@@ -172,75 +259,100 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
     act_ptr: list[int] = [0]
     act_labels: list[A] = []
     act_state: list[int] = []
+    act_code: list[int] = []  # codes of act_const and act_stop in the table of rationals
+    stop_code: list[int] = []
     act_const: list[Fraction] = []
     act_stop: list[Fraction] = []
     out_ptr: list[int] = [0]
     out_target: list[int] = []
+    out_code: list[int] = []
     out_prob: list[Fraction] = []
 
-    intern: dict[Fraction | int, Fraction] = {}
-    by_id: dict[int, Fraction] = {}
-    keep: list[object] = []
+    table = _Rationals()
+    zero, zero_code = table.of_value(_ZERO)
+    by_id = table.by_id
+    by_value = table.by_value
+    player_fn = game.player
+    actions_fn = game.actions
+    outcomes_fn = game.outcomes
+    terminal = Terminal
+    n_out = 0
     i = 0
     while i < len(states):
         s = states[i]
-        where = f"at state {s!r}"
-        who = _call("game.player()", where, partial(game.player, s))
-        if isinstance(who, bool) or who not in (0, 1) or not isinstance(who, (int, np.integer)):
-            raise InvalidGameError(f"game.player() returned {who!r} {where}; expected 0 or 1")
+        try:
+            who = player_fn(s)
+        except Exception as exc:
+            _user_error("game.player()", _at(s), exc)
+        if (type(who) is not int or (who != 0 and who != 1)) and (
+                isinstance(who, bool) or who not in (0, 1) or not isinstance(who, (int, np.integer))):
+                raise InvalidGameError(f"game.player() returned {who!r} {_at(s)}; expected 0 or 1")
         players.append(int(who))
-        acts = _call("game.actions()", where, partial(game.actions, s))
-        acts_seq: Sequence[A] = tuple(acts) if not isinstance(acts, Sequence) else acts
+        try:
+            acts = actions_fn(s)
+        except Exception as exc:
+            _user_error("game.actions()", _at(s), exc)
+        acts_seq: Sequence[A]
+        if type(acts) is tuple or type(acts) is list:
+            acts_seq = acts
+        else:
+            acts_seq = tuple(acts) if not isinstance(acts, Sequence) else acts
         if len(acts_seq) == 0:
-            raise InvalidGameError(f"game.actions() returned no actions {where}; "
+            raise InvalidGameError(f"game.actions() returned no actions {_at(s)}; "
                                    "every state needs at least one (a chance step has one)")
         seen_actions: set[A] = set()
         for a in acts_seq:
-            _check_hashable(a, f"action {a!r} {where}")
-            if a in seen_actions:
-                raise InvalidGameError(f"action {a!r} is listed twice {where}")
-            seen_actions.add(a)
-            where_a = f"{where}, action {a!r}"
-            outs = _call("game.outcomes()", where_a, partial(_listed, game.outcomes, s, a))
+            try:
+                dup = a in seen_actions
+                seen_actions.add(a)
+            except TypeError:
+                _check_hashable(a, f"action {a!r} {_at(s)}")
+                raise
+            if dup:
+                raise InvalidGameError(f"action {a!r} is listed twice {_at(s)}")
+            try:
+                outs = outcomes_fn(s, a)
+                if type(outs) is not list:
+                    outs = list(outs)
+            except Exception as exc:
+                _user_error("game.outcomes()", _at_action(s, a), exc)
             # Validation in integer arithmetic: total = tot_n / tot_d, no gcd per step.
             tot_n, tot_d = 0, 1
             const: Fraction | int = 0
             stop: Fraction | int = 0
-            merged: dict[int, Fraction] = {}
+            first = n_out
             for item in outs:
-                if not (type(item) is tuple and len(item) == 2):
+                if type(item) is not tuple or len(item) != 2:
                     raise InvalidGameError(
-                        f"game.outcomes() yielded {item!r} {where_a}; "
+                        f"game.outcomes() yielded {item!r} {_at_action(s, a)}; "
                         "expected (probability, successor) pairs")
                 p, nxt = item
-                tp = type(p)
-                pn: int
-                pd: int
-                if tp is Fraction:
-                    pn, pd = p.numerator, p.denominator
-                elif tp is int:
-                    pn, pd = int(p), 1
-                elif isinstance(p, (int, Fraction)) and not isinstance(p, bool):
-                    pf = Fraction(p)
-                    pn, pd = pf.numerator, pf.denominator
+                hit = by_id.get(id(p))
+                if hit is not None and hit[0] is p:
+                    _, q, pn, pd, code = hit
+                elif type(p) is Fraction and (known := by_value.get(
+                        (p.numerator, p.denominator))) is not None:
+                    q, code = known  # a new object of a known value (e.g. Fraction(1))
+                    pn, pd = q.numerator, q.denominator
                 else:
-                    raise exactness_error(f"probability of outcome {nxt!r} {where_a}", p)
+                    q, pn, pd, code = table.probability(p, nxt, s, a)
                 if pn < 0:
-                    raise InvalidGameError(f"negative probability {p} for outcome {nxt!r} {where_a}")
+                    raise InvalidGameError(
+                        f"negative probability {p} for outcome {nxt!r} {_at_action(s, a)}")
                 if pd == tot_d:
                     tot_n += pn
                 else:
                     tot_n, tot_d = tot_n * pd + pn * tot_d, tot_d * pd
-                if isinstance(nxt, Terminal):
-                    const += p * nxt.payoff
-                    stop += p
+                if isinstance(nxt, terminal):
+                    const += q * nxt.payoff
+                    stop += q
                     continue
                 if pn == 0:
                     continue
                 try:
                     j = index.get(nxt)
                 except TypeError:
-                    _check_hashable(nxt, f"successor {nxt!r} {where_a}")
+                    _check_hashable(nxt, f"successor {nxt!r} {_at_action(s, a)}")
                     raise
                 if j is None:
                     j = len(states)
@@ -250,31 +362,40 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
                             f"(max_states={max_states}; raise it or shrink the game)")
                     index[nxt] = j
                     states.append(nxt)
-                q = by_id.get(id(p))
-                if q is None:  # first time this object is seen: intern by value
-                    if len(by_id) > 4096:
-                        by_id.clear()
-                        keep.clear()
-                    q = _intern(intern, Fraction(p))
-                    by_id[id(p)] = q
-                    keep.append(p)  # keeps id(p) from being reused while cached
-                prev = merged.get(j)
-                merged[j] = q if prev is None else _intern(intern, prev + q)
+                else:
+                    # a repeated successor of this action: merge (rare, so a linear scan)
+                    dup_at = -1
+                    for o in range(first, n_out):
+                        if out_target[o] == j:
+                            dup_at = o
+                            break
+                    if dup_at >= 0:
+                        q, code = table.of_value(out_prob[dup_at] + q)
+                        out_prob[dup_at] = q
+                        out_code[dup_at] = code
+                        continue
+                out_target.append(j)
+                out_prob.append(q)
+                out_code.append(code)
+                n_out += 1
             if tot_n != tot_d:
                 raise InvalidGameError(
-                    f"probabilities sum to {Fraction(tot_n, tot_d)}, not 1, {where_a}")
+                    f"probabilities sum to {Fraction(tot_n, tot_d)}, not 1, {_at_action(s, a)}")
             act_labels.append(a)
             act_state.append(i)
             if stop == 0:
-                act_const.append(_ZERO)
-                act_stop.append(_ZERO)
+                act_const.append(zero)
+                act_stop.append(zero)
+                act_code.append(zero_code)
+                stop_code.append(zero_code)
             else:
-                act_const.append(_intern(intern, Fraction(const)))
-                act_stop.append(_intern(intern, Fraction(stop)))
-            for j, p in merged.items():
-                out_target.append(j)
-                out_prob.append(p)
-            out_ptr.append(len(out_target))
+                cq, ccode = table.of_value(Fraction(const))
+                sq, scode = table.of_value(Fraction(stop))
+                act_const.append(cq)
+                act_stop.append(sq)
+                act_code.append(ccode)
+                stop_code.append(scode)
+            out_ptr.append(n_out)
         act_ptr.append(len(act_labels))
         i += 1
 
@@ -290,19 +411,11 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
         out_ptr=np.array(out_ptr, dtype=np.int64),
         out_target=np.array(out_target, dtype=np.int64),
         out_prob=out_prob,
+        rationals=table.values,
+        act_code=np.array(act_code, dtype=np.int64),
+        stop_code=np.array(stop_code, dtype=np.int64),
+        out_code=np.array(out_code, dtype=np.int64),
     )
-
-
-def _listed(fn: Callable[[S, A], Iterable[R]], s: S, a: A) -> list[R]:
-    return list(fn(s, a))
-
-
-def _intern(table: dict[Fraction | int, Fraction], x: Fraction) -> Fraction:
-    """One shared object per distinct probability (saves memory and conversions)."""
-    y = table.get(x)
-    if y is None:
-        table[x] = y = x
-    return y
 
 
 def _check_hashable(x: object, what: str) -> None:

@@ -105,16 +105,21 @@ class _Engine:
         self.out_ptr = g.out_ptr.tolist()
         self.target = g.out_target.tolist()
         self.player = g.player.tolist()
-        memo: dict[int, Rational] = {}  # compile() interns equal probabilities
+        if g.rationals is not None and g.act_code is not None and g.out_code is not None:
+            table = [bk.from_fraction(x) for x in g.rationals]  # one conversion per value
+            self.const_q = [table[c] for c in g.act_code.tolist()]
+            self.prob_q = [table[c] for c in g.out_code.tolist()]
+        else:
+            memo: dict[int, Rational] = {}  # compile() interns equal probabilities
 
-        def conv(x: Fraction) -> Rational:
-            y = memo.get(id(x))
-            if y is None:
-                y = memo[id(x)] = bk.from_fraction(x)
-            return y
+            def conv(x: Fraction) -> Rational:
+                y = memo.get(id(x))
+                if y is None:
+                    y = memo[id(x)] = bk.from_fraction(x)
+                return y
 
-        self.const_q = [conv(c) for c in g.act_const]
-        self.prob_q = [conv(p) for p in g.out_prob]
+            self.const_q = [conv(c) for c in g.act_const]
+            self.prob_q = [conv(p) for p in g.out_prob]
         const_f, prob_f = g.float_arrays()
         self.const_f = const_f.tolist()
         self.prob_f = prob_f.tolist()
@@ -123,14 +128,22 @@ class _Engine:
         self.loc_np = np.full(n, -1, dtype=np.int64)
         self.values: list[Rational] = [None] * n
         self.vf: list[float] = [0.0] * n
-        allowed_l = allowed.tolist() if allowed is not None else None
-        self.allowed: list[list[int]] = []
-        for i in range(n):
-            ks = range(self.act_ptr[i], self.act_ptr[i + 1])
-            self.allowed.append([k for k in ks if allowed_l is None or allowed_l[k]])
-        self.choice = [self.allowed[i][0] for i in range(n)]
+        self.allowed_np = allowed
+        self.allowed_l = allowed.tolist() if allowed is not None else None
+        if allowed is None:
+            first = g.act_ptr[:-1]
+        else:
+            idx = np.flatnonzero(allowed)
+            first = idx[np.searchsorted(g.act_state[idx], np.arange(n))]
+        self.choice: list[int] = first.tolist()
         self.improvements = 0
         self.exact_solves = 0
+
+    def acts_of(self, i: int) -> list[int]:
+        """Allowed flat actions of state ``i``."""
+        ks = range(self.act_ptr[i], self.act_ptr[i + 1])
+        al = self.allowed_l
+        return list(ks) if al is None else [k for k in ks if al[k]]
 
     # -- single action values ------------------------------------------------------------
     def qf(self, k: int, local: dict[int, int] | None = None, x: list[float] | None = None) -> float:
@@ -176,7 +189,7 @@ class _Engine:
     # -- components ----------------------------------------------------------------------
     def solve_singleton(self, i: int) -> None:
         """A component of one state without self-loop: opt over actions, exactly."""
-        acts = self.allowed[i]
+        acts = self.acts_of(i)
         if len(acts) == 1:
             k = acts[0]
             self.choice[i] = k
@@ -198,18 +211,24 @@ class _Engine:
         self._set(i, best_q)
 
     def has_self_loop(self, i: int) -> bool:
-        for k in self.allowed[i]:
+        for k in self.acts_of(i):
             for o in range(self.out_ptr[k], self.out_ptr[k + 1]):
                 if self.target[o] == i:
                     return True
         return False
 
-    def solve_component(self, states: list[int]) -> None:
-        if len(states) == 1 and not self.has_self_loop(states[0]):
+    def is_singleton(self, states: list[int]) -> bool:
+        """A component of one state without self-loop (solved by :meth:`solve_singleton`)."""
+        return len(states) == 1 and not self.has_self_loop(states[0])
+
+    def solve_component(self, states: list[int], warm: bool = True) -> None:
+        """Hoffman-Karp on one component, from a float warm start or the current profile."""
+        if self.is_singleton(states):
             self.solve_singleton(states[0])
             return
         comp = _Component(self, states)
-        self._float_warm_start(comp)
+        if warm:
+            self._float_warm_start(comp)
         while True:  # Hoffman-Karp outer loop (player 0 improves)
             while True:  # player 1's best response by policy iteration
                 self._evaluate(states, comp.local)
@@ -217,6 +236,44 @@ class _Engine:
                     break
             if not self._improve(comp, owner=0):
                 break
+
+    def improvable(self, states: npt.NDArray[np.int64]) -> set[int]:
+        """States among ``states`` with an action *strictly* better than the current one.
+
+        Every state's value must be exact and current. Float filter first (vectorised):
+        only actions within the rounding bound of the current value are compared exactly.
+        """
+        g = self.g
+        starts = g.act_ptr[states]
+        counts = g.act_ptr[states + 1] - starts
+        acts = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+        owner_state = np.repeat(states, counts)
+        choice = self.choice
+        chosen = np.repeat(np.array([choice[i] for i in states.tolist()], dtype=np.int64), counts)
+        keep = acts != chosen
+        if self.allowed_np is not None:
+            keep &= self.allowed_np[acts]
+        acts, owner_state = acts[keep], owner_state[keep]
+        if not len(acts):
+            return set()
+        o_start = g.out_ptr[acts]
+        deg = g.out_ptr[acts + 1] - o_start
+        outs = np.repeat(o_start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
+        rows = np.repeat(np.arange(len(acts)), deg)
+        qf = self.const_np[acts] + np.bincount(
+            rows, weights=self.prob_np[outs] * self.vf_np[g.out_target[outs]], minlength=len(acts))
+        sign = np.where(g.player[owner_state] == 0, 1.0, -1.0)
+        tol = (deg + 5) * _FILTER_ULP
+        maybe = np.flatnonzero(sign * (qf - self.vf_np[owner_state]) >= -tol)
+        found: set[int] = set()
+        for r in maybe.tolist():
+            i, k = int(owner_state[r]), int(acts[r])
+            if i in found:
+                continue
+            q, ref = self.qx(k), self.values[i]
+            if (q > ref) if self.player[i] == 0 else (q < ref):
+                found.add(i)
+        return found
 
     def _improve(self, comp: _Component, owner: int) -> bool:
         """Switch ``owner``'s states to a strictly better action; True if any switched."""
@@ -233,7 +290,7 @@ class _Engine:
             ref_f, ref_q = self.vf[i], self.values[i]
             best: int | None = None
             best_f = 0.0
-            for k in self.allowed[i]:
+            for k in self.acts_of(i):
                 if k != cur and self.better(i, k, ref_f, ref_q):
                     f = self.qf(k)
                     if best is None or (f > best_f if owner == 0 else f < best_f):
@@ -304,7 +361,7 @@ class _Component:
         rows: list[int] = []
         for r, i in enumerate(states):
             seg.append(len(acts))
-            ks = eng.allowed[i]
+            ks = eng.acts_of(i)
             acts.extend(ks)
             rows.extend([r] * len(ks))
         self.acts_l = acts
@@ -433,8 +490,15 @@ def _eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],
 
 
 def optimal_mask(g: CompiledGame[S, A], values: list[Rational],
-                 allowed: npt.NDArray[np.bool_] | None) -> npt.NDArray[np.bool_]:
-    """Mask of flat actions whose exact value equals their state's value (ties included)."""
+                 allowed: npt.NDArray[np.bool_] | None,
+                 choice: npt.NDArray[np.int64] | None = None,
+                 exact_q: Callable[[int], Rational] | None = None) -> npt.NDArray[np.bool_]:
+    """Mask of flat actions whose exact value equals their state's value (ties included).
+
+    ``choice`` (optional): actions known to attain their state's value exactly (the
+    profile ``values`` solve), marked without recomputation. ``exact_q(k)`` (optional)
+    computes action ``k``'s exact value from ``values``.
+    """
     vf = np.array([bk.to_float(v) for v in values], dtype=np.float64)
     const_f, prob_f = g.float_arrays()
     oa = out_action(g)
@@ -445,13 +509,22 @@ def optimal_mask(g: CompiledGame[S, A], values: list[Rational],
     if allowed is not None:
         near &= allowed
     mask = np.zeros(g.n_actions, dtype=bool)
-    consts = [bk.from_fraction(c) for c in g.act_const]
-    out_ptr = g.out_ptr
+    if choice is not None:
+        mask[choice] = True
+        near[choice] = False
+    if exact_q is None:
+        consts = [bk.from_fraction(c) for c in g.act_const]
+        out_ptr = g.out_ptr
+
+        def exact_q(k: int) -> Rational:
+            q = consts[k]
+            for o in range(int(out_ptr[k]), int(out_ptr[k + 1])):
+                q = q + bk.from_fraction(g.out_prob[o]) * values[int(g.out_target[o])]
+            return q
+
+    act_state = g.act_state
     for k in np.flatnonzero(near).tolist():
-        q = consts[k]
-        for o in range(int(out_ptr[k]), int(out_ptr[k + 1])):
-            q = q + bk.from_fraction(g.out_prob[o]) * values[int(g.out_target[o])]
-        mask[k] = q == values[int(g.act_state[k])]
+        mask[k] = exact_q(k) == values[int(act_state[k])]
     return mask
 
 
@@ -479,13 +552,35 @@ def solve_exact(
     check_stopping(g, allowed)
     comps = decompose(g)
     eng = _Engine(g, allowed)
+    from tbsg.float_solver import float_profile  # import here: float_solver imports this module
+
+    eng.choice = float_profile(g, allowed, comps).tolist()
     ptr = comps.ptr.tolist()
     members = comps.members.tolist()
-    for c in range(comps.count):
-        eng.solve_component(members[ptr[c] : ptr[c + 1]])
+    levels = comps.level.tolist()
+    c = 0
+    while c < comps.count:
+        c_end = c
+        while c_end < comps.count and levels[c_end] == levels[c]:
+            c_end += 1
+        # exact evaluation of the float profile, component by component
+        multi: list[int] = []
+        for d in range(c, c_end):
+            states = members[ptr[d] : ptr[d + 1]]
+            if eng.is_singleton(states):
+                eng.solve_singleton(states[0])
+            else:
+                eng._evaluate(states, {s: r for r, s in enumerate(states)})
+                multi.extend(states)
+        # exact optimality check of the whole level; Hoffman-Karp where it fails
+        if multi:
+            bad = eng.improvable(np.array(multi, dtype=np.int64))
+            for d in sorted({int(comps.label[i]) for i in bad}):
+                eng.solve_component(members[ptr[d] : ptr[d + 1]], warm=False)
         if progress is not None:
-            progress(ptr[c + 1], g.n_states)
-    opt = optimal_mask(g, eng.values, allowed)
+            progress(ptr[c_end], g.n_states)
+        c = c_end
+    opt = optimal_mask(g, eng.values, allowed, np.array(eng.choice, dtype=np.int64), eng.qx)
     return ExactResult(
         values=eng.values,
         choice=np.array(eng.choice, dtype=np.int64),

@@ -1,30 +1,59 @@
-"""Float fast path: interval value iteration with proven lower and upper bounds.
+"""Float fast path: proven lower and upper bounds, level by level.
 
 Mathematics
 -----------
 For a stopping game the Bellman operator ``T`` (see :mod:`tbsg.game`) is monotone and has
 a unique fixed point ``v*`` in ``[0, 1]^S``; iterating ``T`` from any start converges to
-it (Condon 1992). Starting from ``l = 0 <= v* <= u = 1`` and iterating both,
-monotonicity keeps ``l_k <= v* <= u_k`` at every step, so the gap ``u_k - l_k`` is a
-guaranteed error bound: *interval iteration* (Haddad and Monmege 2018, "Interval
-iteration algorithm for MDPs and IMDPs"; for games Kelmendi et al. 2018). Jehn's
-Pmin/Pmax iteration for Risk or Safety (seed 000, section 4) is this scheme on one game.
+it (Condon 1992). Two consequences give proven bounds:
 
-Components are processed level by level (:func:`tbsg.graph.decompose`): all states of one
-level are iterated together, vectorised (one sparse matrix-vector product per bound and
-sweep), until every gap in the level is at most ``tol``; the level's bounds are then
-frozen and used by the levels above.
+* *Interval iteration.* Starting from ``l = 0 <= v* <= u = 1`` and iterating both,
+  monotonicity keeps ``l_k <= v* <= u_k`` at every step, so the gap ``u_k - l_k`` is a
+  guaranteed error bound (Haddad and Monmege 2018, "Interval iteration algorithm for
+  MDPs and IMDPs"; for games Kelmendi et al. 2018). Jehn's Pmin/Pmax iteration for Risk
+  or Safety (seed 000, section 4) is this scheme on one game.
+* *Certificates from a candidate.* If a vector ``U`` satisfies ``T(U) <= U`` then
+  ``T^k(U)`` decreases and converges to ``v*``, so ``v* <= U``; likewise ``T(L) >= L``
+  proves ``L <= v*``. Checking one Bellman step therefore proves a bound, however the
+  candidate was found (the idea of "optimistic"/"sound" value iteration, Hartmanns and
+  Kaminski 2020, here with a linear solve for the candidate).
 
-Float rounding is accounted for: each computed ``c_k + sum p v`` is within ``(d+3) u`` of
-the exact value of the same expression (``u = 2**-53``, all terms non-negative;
-Higham 2002, section 3.1), so every new lower bound is lowered, and every upper bound
-raised, by ``(d + 4) u`` times the computed value before use. The reported bounds
+Components are processed level by level (:func:`tbsg.graph.decompose`): every successor
+of a level's states lies in the level or in lower levels, whose bounds are already
+proven. For each level:
+
+1. *Candidate.* Float policy iteration on the midpoint of the outside bounds picks a
+   profile ``sigma`` (a few sparse LU solves of ``(I - P_sigma) x = b_sigma``).
+2. *Certificate.* With the outside *upper* bounds, ``x_u`` solves the same system; the
+   Bellman residual ``r`` of ``x_u`` plus the rounding margin ``m`` (below) gives
+   ``w = 2 (r^+ + m)`` and ``delta = (I - P_sigma)^{-1} w > 0``, so
+   ``U = x_u + delta`` satisfies ``U - P_sigma U - b_sigma = w - r > 0`` for the
+   profile's actions (``delta`` is a scaled expected number of steps before the level is
+   left). ``T(U) <= U`` is then *checked* with outward rounding, for every action of the
+   maximiser and the minimiser's best action; symmetrically for ``L`` from the lower
+   bounds. Near-tied rows of the player whose every row must pass (maximiser for ``U``,
+   minimiser for ``L``) may lead to longer stays than ``sigma``'s: ``delta`` is first
+   made to dominate them by policy iteration on ``delta_s = w_s + max_k P_k delta``
+   (over those rows); if the check still fails, ``w`` is doubled, a few times.
+   The proven gap is about ``2 m`` times the expected number of
+   steps to the end of the game, far below what interval iteration reaches
+   (its gap stalls where the per-sweep contraction equals the margins).
+3. *Fallback.* If no certificate is found or its gap exceeds ``tol``, interval iteration
+   continues from the best proven bounds until the gap is at most ``tol`` or stalls
+   (then ``converged`` is False).
+
+Float rounding is accounted for: each computed ``c_k + sum p v`` (with ``v >= 0``) is
+within ``(d+3) u`` of the exact value of the same expression (``u = 2**-53``;
+Higham 2002, section 3.1), so every computed action value used for a lower bound is
+lowered, and every one used for an upper bound raised, by ``(d + 4) u`` times the
+computed value (see :func:`_rounding_margins`). Entries of ``U`` equal to 1 (of ``L``
+equal to 0) need no check: ``T(U) <= 1`` whenever ``U <= 1``. The reported bounds
 therefore hold for the exact value, not just for the float computation.
 """
 
 from __future__ import annotations
 
 import time
+import warnings
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import TypeVar
@@ -32,18 +61,26 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
+import scipy.sparse.linalg as spla
 
 from tbsg.compile import CompiledGame
 from tbsg.exact_solver import check_stopping
 from tbsg.graph import Components, decompose, out_action
 
-__all__ = ["FloatResult", "solve_float"]
+__all__ = ["FloatResult", "float_profile", "solve_float"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
 FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
 _TINY = 2.0**-1060  # covers underflow of the relative margin
+_U = 2.0**-53
+_PI_ROUNDS = 40  # policy-iteration rounds per level before giving up on a candidate
+_CERT_TRIES = 4  # certificate attempts per bound (each doubles w, adapting delta)
+_Solver = Callable[[FloatArray], FloatArray]
+_NEAR_TIE = 1e-9  # rows this close to a state's value get their expected stay in delta
 
 
 @dataclass(frozen=True, eq=False)
@@ -59,26 +96,301 @@ class FloatResult:
     seconds: float
 
 
-def _rounding_margins(g: CompiledGame[S, A], const_f: FloatArray,
-                      prob_f: FloatArray) -> FloatArray:
+def _rounding_margins(g: CompiledGame[S, A]) -> FloatArray:
     """Number of roundings bounding ``fl(c + sum p v)``, per action (Higham 2002, 3.1).
 
     A product ``p * v`` is exact when ``p`` is a power of two (dice and coin games are
     full of 1/2); otherwise it costs two roundings (``float(p)`` and the product). Each
     addition costs one, and two more cover applying the margin itself.
     """
-    exact_p = {}
-    for p in set(g.out_prob):
-        f = float(p)
-        exact_p[id(p)] = f > 0 and np.frexp(f)[0] == 0.5 and f == p
-    cost = np.array([0 if exact_p[id(p)] else 2 for p in g.out_prob], dtype=np.float64)
     oa = out_action(g)
     deg = np.diff(g.out_ptr)
-    has_c = np.array([c != 0 for c in g.act_const], dtype=np.float64)
-    c_inexact = np.array([c != 0 and float(c) != c for c in g.act_const], dtype=np.float64)
+    if g.rationals is not None and g.act_code is not None and g.out_code is not None:
+        vals = g.rationals
+        fl = [float(x) for x in vals]
+        exact = np.array([f == x for f, x in zip(fl, vals, strict=True)], dtype=bool)
+        pow2 = np.array([f > 0 and np.frexp(f)[0] == 0.5 for f in fl], dtype=bool)
+        nonzero = np.array([x != 0 for x in vals], dtype=bool)
+        cost = np.where(exact & pow2, 0.0, 2.0)[g.out_code]
+        has_c = nonzero[g.act_code].astype(np.float64)
+        c_inexact = (nonzero & ~exact)[g.act_code].astype(np.float64)
+    else:
+        exact_p = {}
+        for p in set(g.out_prob):  # keyed by value: equal probabilities may be distinct objects
+            f = float(p)
+            exact_p[p] = f > 0 and np.frexp(f)[0] == 0.5 and f == p
+        cost = np.array([0 if exact_p[p] else 2 for p in g.out_prob], dtype=np.float64)
+        has_c = np.array([c != 0 for c in g.act_const], dtype=np.float64)
+        c_inexact = np.array([c != 0 and float(c) != c for c in g.act_const], dtype=np.float64)
     terms = deg + has_c
-    return (np.bincount(oa, weights=cost, minlength=g.n_actions) + c_inexact
-            + np.maximum(terms - 1, 0) + 2)
+    count: FloatArray = (np.bincount(oa, weights=cost, minlength=g.n_actions) + c_inexact
+                         + np.maximum(terms - 1, 0) + 2)
+    return count
+
+
+class _Level:
+    """One level's rows in the level-sorted matrix: values, policies, certificates.
+
+    States of the level are ``s0:s1`` in solving order; every state numbered below ``s0``
+    belongs to a lower level and has proven bounds already. ``rows`` are the allowed
+    actions of the level's states, grouped by state (``seg`` = first row of each state).
+    """
+
+    def __init__(self, full: sp.csr_matrix, c: FloatArray, e: FloatArray, maxi: BoolArray,
+                 seg: IntArray, row_state: IntArray, s0: int, s1: int) -> None:
+        self.full = full  # rows x s1: all successors (lower levels and this level)
+        self.c, self.e, self.maxi, self.seg, self.row_state = c, e, maxi, seg, row_state
+        self.s0, self.s1 = s0, s1
+        self.m = s1 - s0
+        self.inner = full[:, s0:s1].tocsr()  # rows x m: successors inside the level
+        self.sign = np.where(maxi, 1.0, -1.0)
+        self.sweeps = 0
+
+    # -- Bellman steps --------------------------------------------------------------------
+    def q(self, ext: FloatArray) -> FloatArray:
+        """Computed action values ``fl(c + P v)`` for ``v = ext`` (length ``s1``)."""
+        self.sweeps += 1
+        return np.asarray(self.c + self.full @ ext, dtype=np.float64)
+
+    def opt(self, q: FloatArray) -> FloatArray:
+        """Value of each state's best row (max or min by owner)."""
+        hi = np.maximum.reduceat(q, self.seg)
+        lo = np.minimum.reduceat(q, self.seg)
+        best: FloatArray = np.where(self.maxi, hi, lo)
+        return best
+
+    def greedy(self, q: FloatArray) -> IntArray:
+        """First row attaining each state's optimum."""
+        target = self.opt(q)
+        hit = np.flatnonzero(q == target[self.row_state])
+        first = np.full(self.m, -1, dtype=np.int64)
+        first[self.row_state[hit[::-1]]] = hit[::-1]
+        return first
+
+    def down(self, q: FloatArray) -> FloatArray:
+        """``q`` lowered by its rounding margin: below the exact action values."""
+        return q - (self.e * np.abs(q) + _TINY)
+
+    def up(self, q: FloatArray) -> FloatArray:
+        """``q`` raised by its rounding margin: above the exact action values."""
+        return q + (self.e * np.abs(q) + _TINY)
+
+    # -- policy evaluation ----------------------------------------------------------------
+    def factor(self, pick: IntArray) -> _Solver | None:
+        """Solver of ``(I - P_pick) x = rhs`` on the level (None if singular in floats)."""
+        a = sp.identity(self.m, format="csr") - self.inner[pick]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                lu = spla.splu(a.tocsc())
+            except (RuntimeError, ValueError):
+                return None
+
+        def solve(rhs: FloatArray) -> FloatArray:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return np.asarray(lu.solve(rhs), dtype=np.float64)
+
+        return solve
+
+    def policy(self, outside: FloatArray) -> tuple[IntArray, _Solver | None, FloatArray | None]:
+        """Float policy iteration against fixed outside values.
+
+        Returns the profile (row per state), the solver of its system and its values; the
+        solver is None if policy iteration did not settle (cycling, or a system singular in
+        floats), and the values too if no solve succeeded.
+        """
+        ext = outside.copy()
+        ext[self.s0 : self.s1] = 0.0
+        b = self.q(ext)  # c + outside part of every row
+        q = b + self.inner @ np.full(self.m, 0.5)
+        pick = self.greedy(q)
+        x: FloatArray | None = None
+        for _ in range(_PI_ROUNDS):
+            solve = self.factor(pick)
+            if solve is None:
+                return pick, None, x
+            y = solve(b[pick])
+            if not np.all(np.isfinite(y)):
+                return pick, None, x
+            x = y
+            self.sweeps += 1
+            q = b + self.inner @ x
+            best = self.greedy(q)
+            slack = 4.0 * (self.e[best] * np.abs(q[best]) + _TINY)
+            switch = self.sign * (q[best] - q[pick]) > slack
+            if not switch.any():
+                return pick, solve, x
+            pick = np.where(switch, best, pick)
+        return pick, None, x
+
+    # -- certificates ---------------------------------------------------------------------
+    def certify(self, bound: FloatArray, pick: IntArray,
+                solve: _Solver, upper: bool) -> FloatArray | None:
+        """A proven bound on the level (upper if ``upper``), or None.
+
+        ``bound`` holds proven bounds of the same kind below ``s0``; its level part is
+        overwritten.
+        """
+        s0, s1 = self.s0, self.s1
+        ext = bound
+        ext[s0:s1] = 0.0
+        b = self.q(ext)  # c + outside part
+        x = solve(b[pick])
+        if not np.all(np.isfinite(x)):
+            return None
+        ext[s0:s1] = np.clip(x, 0.0, 1.0)
+        q = self.q(ext)
+        raw = self.opt(q) - ext[s0:s1]
+        margin = self.e[pick] * np.abs(q[pick]) + _TINY
+        w = 2.0 * (np.maximum(raw if upper else -raw, 0.0) + margin) + 4.0 * _U * _U
+        # delta must dominate the expected stay of *every* near-tied row of the states whose
+        # rows must all pass (maximiser for U, minimiser for L): policy iteration on delta
+        adv = (self.maxi if upper else ~self.maxi)[self.row_state]
+        near = adv & (np.abs(q - ext[s0:s1][self.row_state]) <= _NEAR_TIE)
+        dpick, dsolve = pick, solve
+        delta = dsolve(w)
+        for _ in range(_PI_ROUNDS):
+            if not near.any():
+                break
+            pd = np.where(near, self.inner @ delta, -np.inf)
+            cur = (self.inner @ delta)[dpick]
+            best = self.greedy_max(pd)
+            gain = pd[np.maximum(best, 0)] - cur
+            switch = (best >= 0) & (gain > 1e-9 * np.abs(cur) + _TINY)
+            if not switch.any():
+                break
+            dpick = np.where(switch, best, dpick)
+            f = self.factor(dpick)
+            if f is None:
+                return None
+            dsolve = f
+            delta = dsolve(w)
+        for _ in range(_CERT_TRIES):
+            if not np.all(np.isfinite(delta)) or np.any(delta < 0):
+                return None
+            cand = np.clip(x + delta if upper else x - delta, 0.0, 1.0)
+            ext[s0:s1] = cand
+            q = self.q(ext)
+            if upper:
+                qb = self.up(q)
+                bad = (self.opt(qb) > cand) & (cand < 1.0)
+            else:
+                qb = self.down(q)
+                bad = (self.opt(qb) < cand) & (cand > 0.0)
+            if not bad.any():
+                # one more (proven) Bellman step tightens the bound for free
+                tight = self.opt(qb)
+                return np.minimum(cand, tight) if upper else np.maximum(cand, tight)
+            w = 2.0 * w
+            delta = dsolve(w)
+        return None
+
+    def greedy_max(self, key: FloatArray) -> IntArray:
+        """First row with the largest ``key`` per state (-1 where all are -inf)."""
+        top = np.maximum.reduceat(key, self.seg)
+        hit = np.flatnonzero((key == top[self.row_state]) & (key > -np.inf))
+        first = np.full(self.m, -1, dtype=np.int64)
+        first[self.row_state[hit[::-1]]] = hit[::-1]
+        return first
+
+    def iterate(self, lower: FloatArray, upper: FloatArray, tol: float,
+                max_sweeps: int) -> bool:
+        """Interval iteration on the level from proven bounds; True if the gap <= tol."""
+        s0, s1 = self.s0, self.s1
+        best_gap, stalled = np.inf, 0
+        for _ in range(max_sweeps):
+            lo = self.opt(self.down(self.q(lower[:s1])))
+            hi = self.opt(self.up(self.q(upper[:s1])))
+            lower[s0:s1] = np.maximum(lower[s0:s1], np.clip(lo, 0.0, 1.0))
+            upper[s0:s1] = np.minimum(upper[s0:s1], np.clip(hi, 0.0, 1.0))
+            gap = upper[s0:s1] - lower[s0:s1]
+            if float(np.max(gap)) <= tol:
+                return True
+            total_gap = float(np.sum(gap))
+            if total_gap < best_gap * (1 - 1e-6):
+                best_gap, stalled = total_gap, 0
+            else:
+                stalled += 1
+                if stalled >= 25:  # rounding floor: tol is below what floats can certify
+                    return False
+        return False
+
+
+class _Prepared:
+    """The game as one matrix with states in solving order (levels contiguous).
+
+    Row ``r`` is the allowed action ``acts[r]``; rows of a state are contiguous, states in
+    the order of ``order`` (solving order), so level ``L`` owns states ``s0:s1`` and rows
+    ``state_row[s0]:state_row[s1]``, and all its successors are numbered below ``s1``.
+    """
+
+    def __init__(self, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
+                 comps: Components) -> None:
+        n, na = g.n_states, g.n_actions
+        const_f, prob_f = g.float_arrays()
+        rel = _rounding_margins(g) * _U
+        ok = np.ones(na, dtype=bool) if allowed is None else allowed.astype(bool)
+        self.ok = ok
+        self.order = order = comps.members  # new index -> state
+        pos = np.empty(n, dtype=np.int64)
+        pos[order] = np.arange(n, dtype=np.int64)
+        starts = g.act_ptr[order]
+        counts = g.act_ptr[order + 1] - starts
+        acts = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+        self.acts = acts = acts[ok[acts]]
+        self.row_state = pos[g.act_state[acts]]  # non-decreasing
+        self.state_row = np.searchsorted(self.row_state, np.arange(n + 1))
+        o_start = g.out_ptr[acts]
+        deg = g.out_ptr[acts + 1] - o_start
+        outs = np.repeat(o_start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
+        self.indptr = np.zeros(len(acts) + 1, dtype=np.int64)
+        np.cumsum(deg, out=self.indptr[1:])
+        self.indices = pos[g.out_target[outs]]
+        self.data = prob_f[outs]
+        self.c, self.e = const_f[acts], rel[acts]
+        self.maxi = g.player[order] == 0
+        levels = comps.level
+        lev_ptr = np.searchsorted(levels, np.arange(int(levels.max(initial=-1)) + 2))
+        self.ranges: list[tuple[int, int]] = []
+        for lev in range(len(lev_ptr) - 1):
+            c0, c1 = int(lev_ptr[lev]), int(lev_ptr[lev + 1])
+            if c0 < c1:
+                self.ranges.append((int(comps.ptr[c0]), int(comps.ptr[c1])))
+
+    def level(self, s0: int, s1: int) -> _Level:
+        """The level owning states ``s0:s1``."""
+        r0, r1 = int(self.state_row[s0]), int(self.state_row[s1])
+        p0, p1 = int(self.indptr[r0]), int(self.indptr[r1])
+        full = sp.csr_matrix((self.data[p0:p1], self.indices[p0:p1],
+                              self.indptr[r0 : r1 + 1] - p0), shape=(r1 - r0, s1))
+        return _Level(full, self.c[r0:r1], self.e[r0:r1], self.maxi[s0:s1],
+                      self.state_row[s0:s1] - r0, self.row_state[r0:r1] - s0, s0, s1)
+
+    def rows_to_actions(self, s0: int, pick: IntArray) -> IntArray:
+        """Flat action numbers of the level rows ``pick`` (local to the level at ``s0``)."""
+        chosen: IntArray = self.acts[int(self.state_row[s0]) + pick]
+        return chosen
+
+
+def float_profile(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
+                  comps: Components) -> npt.NDArray[np.int64]:
+    """A near-optimal profile (flat action per state) by float policy iteration per level.
+
+    Used by the exact solver as its starting profile: no bounds are proven here, each
+    level simply uses the float values found for the levels below.
+    """
+    prep = _Prepared(g, allowed, comps)
+    n = g.n_states
+    x = np.full(n, 0.5)
+    choice = np.empty(n, dtype=np.int64)
+    for s0, s1 in prep.ranges:
+        lv = prep.level(s0, s1)
+        pick, _, vals = lv.policy(x[:s1])
+        if vals is not None:
+            x[s0:s1] = np.clip(vals, 0.0, 1.0)
+        choice[prep.order[s0:s1]] = prep.rows_to_actions(s0, pick)
+    return choice
 
 
 def solve_float(
@@ -88,7 +400,7 @@ def solve_float(
     allowed: npt.NDArray[np.bool_] | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> FloatResult:
-    """Interval iteration, level by level, to gap ``tol`` in every state.
+    """Proven bounds to gap ``tol`` in every state: certificates, then interval iteration.
 
     Parameters
     ----------
@@ -96,9 +408,12 @@ def solve_float(
     tol : float
         Target for ``upper - lower`` in every state (at least ``1e-15``).
     max_sweeps : int
-        Give up on a level after this many sweeps (``converged`` is then False).
+        Give up interval iteration on a level after this many sweeps (``converged`` is
+        then False).
     allowed : bool array over flat actions, optional
         Restrict actions (fixing a player's strategy).
+    progress : callable, optional
+        Called as ``progress(done_states, total_states)`` after each level.
     """
     t0 = time.perf_counter()
     if not tol > 0:
@@ -107,75 +422,44 @@ def solve_float(
     comps = decompose(g)
     n, na = g.n_states, g.n_actions
     const_f, prob_f = g.float_arrays()
-    oa = out_action(g)
-    pmat = sp.csr_matrix((prob_f, (oa, g.out_target)), shape=(na, n))
-    rel = _rounding_margins(g, const_f, prob_f) * 2.0**-53
-    ok = np.ones(na, dtype=bool) if allowed is None else allowed.astype(bool)
+    prep = _Prepared(g, allowed, comps)
+    ok, order = prep.ok, prep.order
     lower = np.zeros(n)
     upper = np.ones(n)
-    is_max = g.player == 0
-    levels = comps.level
-    lev_ptr = np.searchsorted(levels, np.arange(int(levels.max(initial=-1)) + 2))
     total_sweeps = 0
     converged = True
-    for lev in range(len(lev_ptr) - 1):
-        c0, c1 = int(lev_ptr[lev]), int(lev_ptr[lev + 1])
-        if c0 == c1:
-            continue
-        states = comps.members[comps.ptr[c0] : comps.ptr[c1]]
-        states = np.sort(states)
-        starts = g.act_ptr[states]
-        counts = g.act_ptr[states + 1] - starts
-        acts = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(counts.sum())
-        seg = np.concatenate(([0], np.cumsum(counts)[:-1]))
-        sub = pmat[acts]
-        c = const_f[acts]
-        e = rel[acts]
-        bad = ~ok[acts]
-        mx = is_max[states]
-        best_gap, stalled = np.inf, 0
-        for _ in range(max_sweeps):
-            total_sweeps += 1
-            ql = c + sub @ lower
-            ql -= e * ql + _TINY
-            qu = c + sub @ upper
-            qu += e * qu + _TINY
-            # disallowed actions never win the opt
-            ql_max = np.where(bad, -np.inf, ql)
-            qu_max = np.where(bad, -np.inf, qu)
-            ql_min = np.where(bad, np.inf, ql)
-            qu_min = np.where(bad, np.inf, qu)
-            lo = np.where(mx, np.maximum.reduceat(ql_max, seg), np.minimum.reduceat(ql_min, seg))
-            hi = np.where(mx, np.maximum.reduceat(qu_max, seg), np.minimum.reduceat(qu_min, seg))
-            lower[states] = np.maximum(lower[states], np.clip(lo, 0.0, 1.0))
-            upper[states] = np.minimum(upper[states], np.clip(hi, 0.0, 1.0))
-            gap = upper[states] - lower[states]
-            if float(np.max(gap)) <= tol:
-                break
-            total_gap = float(np.sum(gap))
-            if total_gap < best_gap * (1 - 1e-6):
-                best_gap, stalled = total_gap, 0
-            else:
-                stalled += 1
-                if stalled >= 25:  # rounding floor: tol is below what floats can certify
-                    converged = False
-                    break
-        else:
+    for s0, s1 in prep.ranges:
+        lv = prep.level(s0, s1)
+        done = False
+        pick, solve, _ = lv.policy((lower[:s1] + upper[:s1]) / 2)
+        if solve is not None:
+            hi = lv.certify(upper[:s1].copy(), pick, solve, upper=True)
+            lo = lv.certify(lower[:s1].copy(), pick, solve, upper=False)
+            if hi is not None:
+                upper[s0:s1] = hi
+            if lo is not None:
+                lower[s0:s1] = lo
+            done = float(np.max(upper[s0:s1] - lower[s0:s1])) <= tol
+        if not done and not lv.iterate(lower, upper, tol, max_sweeps):
             converged = False
+        total_sweeps += lv.sweeps
         if progress is not None:
-            progress(int(comps.ptr[c1]), n)
-    # choose actions greedily against the midpoint
-    mid = (lower + upper) / 2
-    q = const_f + pmat @ mid
+            progress(s1, n)
+
+    # back to the game's numbering; choose actions greedily against the midpoint
+    lo_out = np.empty(n)
+    hi_out = np.empty(n)
+    lo_out[order] = lower
+    hi_out[order] = upper
+    mid = (lo_out + hi_out) / 2
+    oa = out_action(g)
+    q = const_f + np.bincount(oa, weights=prob_f * mid[g.out_target], minlength=na)
+    is_max = g.player[g.act_state] == 0
+    key = np.where(ok, np.where(is_max, -q, q), np.inf)  # smaller is better
+    best = np.minimum.reduceat(key, g.act_ptr[:-1]) if na else key
+    hit = np.flatnonzero(key == best[g.act_state])
     choice = np.empty(n, dtype=np.int64)
-    ap = g.act_ptr.tolist()
-    ql = q.tolist()
-    okl = ok.tolist()
-    for i in range(n):
-        ks = [k for k in range(ap[i], ap[i + 1]) if okl[k]]
-        vals = [ql[k] for k in ks]
-        best = max(vals) if is_max[i] else min(vals)
-        choice[i] = ks[vals.index(best)]
-    return FloatResult(lower=lower, upper=upper, choice=choice, components=comps,
-                       sweeps=total_sweeps, converged=converged,
+    choice[g.act_state[hit[::-1]]] = hit[::-1]
+    return FloatResult(lower=lo_out, upper=hi_out, choice=choice, components=comps,
+                       sweeps=max(total_sweeps, 1), converged=converged,
                        seconds=time.perf_counter() - t0)

@@ -143,21 +143,53 @@ def end_component_states(
 
     ``allowed`` (a mask over flat actions) restricts the actions considered, e.g. to the
     actions of a fixed strategy.
+
+    Notes
+    -----
+    The refinement of the module docstring, organised so that its cost does not grow with
+    the length of chains: each round computes the SCCs of the surviving actions once,
+    removes the actions that leave their SCC, and then propagates removals backwards with
+    a worklist (a state without actions dies; every action that can reach a dead state
+    dies), which is the attractor computation of Chatterjee and Henzinger (2011). Rounds
+    repeat only while SCCs split further.
     """
     n = g.n_states
     oa = out_action(g)
-    stops = np.array([s != 0 for s in g.act_stop], dtype=bool)
-    alive_act = ~stops if allowed is None else (~stops & allowed)
+    src = g.act_state[oa]
+    tgt = g.out_target
+    alive_act = ~g.stop_mask() if allowed is None else (~g.stop_mask() & allowed)
     alive_state = np.ones(n, dtype=bool)
+    # reverse adjacency: outcomes entering each state, grouped by target
+    by_tgt = np.argsort(tgt, kind="stable")
+    in_ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(tgt, minlength=n), out=in_ptr[1:])
+    in_act = oa[by_tgt]
+    n_alive = np.bincount(g.act_state[alive_act], minlength=n)  # surviving actions per state
+    frontier = np.flatnonzero(n_alive == 0)
     while True:
-        src = g.act_state[oa]
-        keep_out = alive_act[oa]
-        _, label = connected_components(
-            _adjacency(n, src[keep_out], g.out_target[keep_out]), directed=True, connection="strong")
-        bad = (label[g.out_target] != label[src]) | ~alive_state[g.out_target]
-        n_bad = np.bincount(oa[bad], minlength=g.n_actions)
-        new_act = alive_act & (n_bad == 0) & alive_state[g.act_state]
-        new_state = np.bincount(g.act_state[new_act], minlength=n) > 0
-        if np.array_equal(new_act, alive_act) and np.array_equal(new_state, alive_state):
+        while len(frontier):  # backward propagation of deaths (worklist, level by level)
+            alive_state[frontier] = False
+            starts, ends = in_ptr[frontier], in_ptr[frontier + 1]
+            cnt = ends - starts
+            idx = np.repeat(starts - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()))
+            cand = np.unique(in_act[idx])
+            frontier = _kill(g.act_state, cand[alive_act[cand]], alive_act, alive_state, n_alive)
+        keep = alive_act[oa]
+        if not keep.any():
             return alive_state
-        alive_act, alive_state = new_act, new_state
+        _, label = connected_components(_adjacency(n, src[keep], tgt[keep]), directed=True,
+                                        connection="strong")
+        leave = keep & (label[tgt] != label[src])
+        if not leave.any():
+            return alive_state
+        frontier = _kill(g.act_state, np.unique(oa[leave]), alive_act, alive_state, n_alive)
+
+
+def _kill(act_state: IntArray, acts: IntArray, alive_act: npt.NDArray[np.bool_],
+          alive_state: npt.NDArray[np.bool_], n_alive: IntArray) -> IntArray:
+    """Remove the (alive, distinct) actions ``acts``; return the states left without any."""
+    alive_act[acts] = False
+    st, cnt = np.unique(act_state[acts], return_counts=True)
+    n_alive[st] -= cnt
+    dead: IntArray = st[(n_alive[st] == 0) & alive_state[st]]
+    return dead

@@ -52,7 +52,7 @@ StrategyLike = Mapping[S, A] | Callable[[S], A]
 """A stationary strategy: a mapping or a function from state to action."""
 
 EXACT_METHOD = "exact strategy iteration (Hoffman-Karp) per SCC"
-_FLOAT_METHOD = "interval value iteration per SCC level"
+_FLOAT_METHOD = "certified policy-iteration bounds per SCC level (interval-iteration fallback)"
 EVALUATE_METHOD = "exact evaluation of a fixed strategy profile"
 
 

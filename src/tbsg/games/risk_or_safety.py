@@ -36,6 +36,7 @@ __all__ = ["RiskOrSafety", "RoSState", "published", "risk_or_safety", "risk_or_s
 
 Action = Literal["toss", "stop"]
 _HALF = Fraction(1, 2)
+_ONE = Fraction(1)
 
 
 class RoSState(NamedTuple):
@@ -90,7 +91,7 @@ class RiskOrSafety:
     def outcomes(self, s: RoSState, a: Action) -> list[tuple[Fraction, RoSState | Terminal]]:
         nxt = 1 - s.mover
         if a == "stop":
-            return [(Fraction(1), RoSState(nxt, 0, s.other, s.saved + s.open))]
+            return [(_ONE, RoSState(nxt, 0, s.other, s.saved + s.open))]
         heads: RoSState | Terminal
         if s.open + 1 + s.saved >= self.target:
             heads = win(0 if s.mover == 0 else 1)
