@@ -22,6 +22,7 @@ from tbsg.infinite_play import InfinitePlayError
 from tbsg.persist import load, save
 from tbsg.solution import FloatSolution, Solution
 from tbsg.solvers import best_response, evaluate, solve
+from tbsg.tables import Pivot, Row, StateTable, state_table
 
 __version__ = "0.1.0"
 
@@ -34,9 +35,12 @@ __all__ = [
     "InvalidGameError",
     "InvalidStrategyError",
     "NonStoppingGameError",
+    "Pivot",
+    "Row",
     "Solution",
     "SolutionFileError",
     "StateLimitError",
+    "StateTable",
     "TamperedSolutionError",
     "TbsgError",
     "Terminal",
@@ -47,6 +51,7 @@ __all__ = [
     "load",
     "save",
     "solve",
+    "state_table",
     "verify",
     "win",
 ]

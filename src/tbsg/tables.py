@@ -1,0 +1,1025 @@
+"""Per-state tables of a solved game, pivots of them, and their exports.
+
+Why: a solution answers questions one state at a time; papers and blog posts print
+*tables* ("rows: points I need, columns: points the opponent needs, cell: coins to
+toss"). :func:`state_table` turns a :class:`~tbsg.solution.Solution` (or
+:class:`~tbsg.solution.FloatSolution`) into one row per non-terminal state, keyed by
+the game's own variables (the fields of its ``NamedTuple`` states), and
+:meth:`StateTable.pivot` rearranges any quantity of the rows over two of them. Both
+export to Markdown, LaTeX (booktabs), CSV, HTML and pandas with exact values kept exact.
+
+Columns of a :class:`StateTable`
+--------------------------------
+* the state's fields (``RoSState(mover, open, saved, other)`` gives ``mover``, ``open``,
+  ``saved``, ``other``); states that are not ``NamedTuple`` s give one column ``state``.
+  A field whose name is also a computed column below is renamed ``state.<name>``;
+* ``player``: who moves there;
+* ``value``: value to player 0 (exact ``Fraction``; for a float solution the midpoint of
+  the proven bounds, with the bounds themselves in ``lower`` and ``upper``);
+* ``value_to_move``: value to the player who moves there;
+* ``optimal``: every optimal action (exact ties included), in the game's action order.
+  For a float solution: the actions the proven bounds cannot rule out (a superset of the
+  exactly optimal ones), the greedy action first;
+* ``margin``: how close the decision is (below); ``None`` with a single action.
+
+Each :class:`Row` also carries ``action`` (the action the solution's strategy plays) and
+``action_values`` (the mover's value of every action), e.g. for signed gains such as
+Super Six's "continue minus stop" (:meth:`Row.gain`).
+
+The margin
+----------
+With ``q(a)`` the value *to the mover* of playing action ``a`` and then playing
+optimally, sorted so that ``q(a1) >= q(a2) >= ...``, the margin is ``q(a1) - q(a2)``:
+the value of the best action minus that of the best other action. It is ``>= 0``, it is
+0 exactly when several actions are optimal, and it is what the mover loses by the
+cheapest mistake. Exact solutions give it as a ``Fraction``; float solutions as the
+difference of midpoint estimates, whose error is at most the bounds' gap.
+
+Exact values in exports
+-----------------------
+A ``Fraction`` is written ``p/q`` (``p`` when the denominator is 1) in CSV, Markdown and
+HTML, and ``$p/q$`` in LaTeX (``fractions="frac"`` gives ``$\\frac{p}{q}$``); exact
+columns ``value``, ``value_to_move`` and ``margin`` come with a decimal column
+``<name>_decimal`` next to them. CSV decimals are ``repr(float)`` (shortest round-trip);
+``Fraction(cell)`` reads every exact CSV cell back. Only the notebook views
+(``_repr_markdown_``, ``_repr_html_``) shorten very long fractions and long tables.
+
+pandas is an optional dependency (the ``notebook`` extra): it is imported only by
+:meth:`StateTable.to_pandas` and :meth:`Pivot.to_pandas`.
+
+Examples
+--------
+>>> import tbsg
+>>> from tbsg.games import risk_or_safety
+>>> sol = tbsg.solve(risk_or_safety(4))
+>>> table = state_table(sol, where=lambda s: s.mover == 0)
+>>> row = table.row((0, 3, 0, 0))        # 3 open points, nothing saved, player 0 to move
+>>> row.optimal, row.action_values, row.margin
+(('stop',), {'toss': Fraction(3047, 4165), 'stop': Fraction(15, 17)}, Fraction(628, 4165))
+>>> row.open, row["saved"], row.value_to_move
+(3, 0, Fraction(15, 17))
+
+Table 1 of the paper (coins to toss before saving) as a pivot: a cell collects every
+state with the same points needed, and ``agg=min`` keeps the first stop:
+
+>>> n = 4
+>>> coins = table.pivot(rows=lambda r: n - r.saved, columns=lambda r: n - r.other,
+...                     cell=lambda r: r.open if "stop" in r.optimal else n - r.saved,
+...                     agg=min, row_name="I need", col_name="opponent needs",
+...                     name="coins")
+>>> print(coins.to_markdown())
+| I need \\ opponent needs | 1 | 2 | 3 | 4 |
+| ---: | ---: | ---: | ---: | ---: |
+| 1 | 1 | 1 | 1 | 1 |
+| 2 | 2 | 2 | 2 | 1 |
+| 3 | 3 | 3 | 1 | 1 |
+| 4 | 4 | 2 | 2 | 2 |
+>>> print(table.where(lambda r: r.saved == 3 and r.other == 3).to_csv(), end="")
+mover,open,saved,other,player,value,value_decimal,value_to_move,value_to_move_decimal,optimal,margin,margin_decimal
+0,0,3,3,0,2/3,0.6666666666666666,2/3,0.6666666666666666,toss,,
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import importlib
+import io
+import math
+import os
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from fractions import Fraction
+from functools import cached_property
+from types import ModuleType
+from typing import Any, Generic, Literal, TypeAlias, TypeVar
+
+import numpy as np
+
+from tbsg.solution import FloatSolution, Solution
+
+__all__ = ["NOTEBOOK_EXTRA", "ColumnSpec", "Pivot", "Row", "StateTable", "state_table"]
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+
+Number: TypeAlias = Fraction | float
+"""A value in a table: exact (``Fraction``) or float (float solutions)."""
+
+RowKey: TypeAlias = "str | Callable[[Row[Any, Any]], Any]"
+"""A column name of the rows, or a function of a :class:`Row`."""
+
+NOTEBOOK_EXTRA = "pip install 'tbsg[notebook]'"
+"""How to install the optional dependencies (pandas, matplotlib, tqdm)."""
+
+_COMPUTED = ("player", "value", "lower", "upper", "value_to_move", "optimal", "action",
+             "margin", "action_values")
+_EXACT_COLUMNS = ("value", "value_to_move", "margin")
+_FLOAT_SLACK = 1e-13
+"""Allowance for rounding when float action values are compared (``optimal``)."""
+_REPR_ROWS = 40
+_REPR_CHARS = 30
+
+
+def optional_import(module: str, what: str) -> ModuleType:
+    """Import an optional dependency or raise an ImportError that says how to install it.
+
+    Parameters
+    ----------
+    module : str
+        Module name, e.g. ``"pandas"``.
+    what : str
+        What needs it, for the message (e.g. ``"StateTable.to_pandas"``).
+
+    Raises
+    ------
+    ImportError
+        Naming the module and the ``notebook`` extra.
+    """
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        top = module.split(".")[0]
+        raise ImportError(
+            f"{what} needs {top}, an optional dependency of tbsg that is not installed; "
+            f"install it with: {NOTEBOOK_EXTRA}") from exc
+
+
+# --- rows ---------------------------------------------------------------------------------
+
+
+def _is_namedtuple(x: object) -> bool:
+    return isinstance(x, tuple) and isinstance(getattr(type(x), "_fields", None), tuple)
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class Row(Generic[S, A]):
+    """One state of a :class:`StateTable`.
+
+    Columns are read as items (``row["open"]``) or attributes (``row.open``); the state's
+    own fields are also ``row.state.<field>``.
+
+    Attributes
+    ----------
+    state : state
+        The game's state.
+    player : int
+        Who moves at ``state``.
+    value : Fraction or float
+        Value to player 0 (float solutions: midpoint of ``lower`` and ``upper``).
+    value_to_move : Fraction or float
+        Value to the player who moves.
+    optimal : tuple
+        Every optimal action (float solutions: every action the bounds cannot rule out,
+        the greedy action first).
+    action : action
+        The action the solution's strategy plays (one of ``optimal``).
+    margin : Fraction or float or None
+        Mover's value of the best action minus that of the best other action; ``None``
+        when there is a single action.
+    action_values : dict
+        Mover's value of each action (action, then optimal play), in the game's order.
+    lower, upper : float or None
+        Proven bounds on ``value`` (float solutions only).
+    """
+
+    state: S
+    player: int
+    value: Number
+    value_to_move: Number
+    optimal: tuple[A, ...]
+    action: A
+    margin: Number | None
+    action_values: Mapping[A, Number]
+    lower: float | None = None
+    upper: float | None = None
+
+    def gain(self, action: A, other: A) -> Number:
+        """Mover's value of ``action`` minus that of ``other`` (signed).
+
+        Examples
+        --------
+        >>> import tbsg
+        >>> from tbsg.games import risk_or_safety
+        >>> row = state_table(tbsg.solve(risk_or_safety(4))).row((0, 3, 0, 0))
+        >>> row.gain("toss", "stop")
+        Fraction(-628, 4165)
+        """
+        for a in (action, other):
+            if a not in self.action_values:
+                raise KeyError(f"{a!r} is not an action at {self.state!r}; actions: "
+                               f"{', '.join(map(repr, self.action_values))}")
+        return self.action_values[action] - self.action_values[other]
+
+    def __getitem__(self, name: str) -> Any:
+        if name in _COMPUTED or name == "state":
+            return getattr(self, name)
+        if _is_namedtuple(self.state):
+            attr = name[6:] if name.startswith("state.") else name
+            if attr in type(self.state)._fields:  # type: ignore[attr-defined]
+                return getattr(self.state, attr)
+        raise KeyError(f"no column {name!r}; columns: state fields "
+                       f"{self._field_names()} and {', '.join(_COMPUTED)}")
+
+    def __getattr__(self, name: str) -> Any:
+        # only called when normal lookup fails: the state's fields as attributes
+        if name.startswith("_"):
+            raise AttributeError(name)
+        state = object.__getattribute__(self, "state")
+        if _is_namedtuple(state) and name in type(state)._fields:
+            return getattr(state, name)
+        raise AttributeError(f"Row has no column {name!r}")
+
+    def _field_names(self) -> tuple[str, ...]:
+        return tuple(type(self.state)._fields) if _is_namedtuple(self.state) else ()  # type: ignore[attr-defined]
+
+    def __repr__(self) -> str:
+        if _is_namedtuple(self.state):
+            key = ", ".join(f"{f}={getattr(self.state, f)!r}" for f in self._field_names())
+        else:
+            key = f"state={self.state!r}"
+        shown = ", ".join(f"{k}={_short(getattr(self, k))}" for k in
+                          ("player", "value", "optimal", "margin"))
+        return f"Row({key}, {shown})"
+
+
+def _short(x: object) -> str:
+    if isinstance(x, Fraction):
+        return _abbrev(x)
+    if isinstance(x, float):
+        return f"{x:.6g}"
+    return repr(x)
+
+
+def _abbrev(x: Fraction, limit: int = _REPR_CHARS) -> str:
+    s = str(x)
+    if len(s) <= limit:
+        return s
+    return f"≈{float(x):.6g} (exact: {len(str(x.denominator))}-digit denominator)"
+
+
+# --- building ------------------------------------------------------------------------------
+
+
+def _exact_row(sol: Solution[S, A], s: S) -> Row[S, A]:
+    player = sol.player(s)
+    v = sol.value(s)
+    q = sol.action_values(s)
+    if player == 1:
+        q = {a: 1 - x for a, x in q.items()}
+    return Row(state=s, player=player, value=v, value_to_move=v if player == 0 else 1 - v,
+               optimal=sol.optimal_actions(s), action=sol.action(s), margin=_margin(q),
+               action_values=q)
+
+
+def _margin(q: Mapping[A, Number]) -> Number | None:
+    if len(q) < 2:
+        return None
+    first, second = sorted(q.values(), reverse=True)[:2]
+    return first - second
+
+
+def _float_q(sol: FloatSolution[S, A]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
+    """Bounds on every action's value to player 0: ``c + sum p lower``, ``c + sum p upper``."""
+    g = sol.graph
+    const, prob = g.float_arrays()
+    owner = np.repeat(np.arange(g.n_actions), np.diff(g.out_ptr))
+    lo = const + np.bincount(owner, weights=prob * sol.lower[g.out_target], minlength=g.n_actions)
+    hi = const + np.bincount(owner, weights=prob * sol.upper[g.out_target], minlength=g.n_actions)
+    return lo, hi
+
+
+def _float_row(sol: FloatSolution[S, A], s: S, q_lo: np.ndarray[Any, Any],
+               q_hi: np.ndarray[Any, Any]) -> Row[S, A]:
+    g = sol.graph
+    i = g.index[s]
+    player = int(g.player[i])
+    lo, hi = sol.bounds(s)
+    v = (lo + hi) / 2
+    ks = g.actions_of(i)
+    labels = [g.act_labels[k] for k in ks]
+    if player == 0:
+        mine_lo = [float(q_lo[k]) for k in ks]
+        mine_hi = [float(q_hi[k]) for k in ks]
+    else:
+        mine_lo = [1.0 - float(q_hi[k]) for k in ks]
+        mine_hi = [1.0 - float(q_lo[k]) for k in ks]
+    q = {a: (x + y) / 2 for a, x, y in zip(labels, mine_lo, mine_hi, strict=True)}
+    best_lower = max(mine_lo)
+    chosen = sol.action(s)
+    possible = tuple(a for a, y in zip(labels, mine_hi, strict=True)
+                     if y >= best_lower - _FLOAT_SLACK and a != chosen)
+    return Row(state=s, player=player, value=v, value_to_move=v if player == 0 else 1.0 - v,
+               optimal=(chosen, *possible), action=chosen, margin=_margin(q),
+               action_values=q, lower=lo, upper=hi)
+
+
+def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable[S] | None = None,
+                where: Callable[[S], bool] | None = None, *, sort: bool = True) -> StateTable[S, A]:
+    """One row per non-terminal state of a solved game (see the module docstring).
+
+    Parameters
+    ----------
+    solution : Solution or FloatSolution
+        From :func:`tbsg.solve`, :func:`tbsg.evaluate` or :func:`tbsg.best_response`.
+    states : iterable of states, optional
+        The states to tabulate, in this order (default: every reachable state).
+    where : callable, optional
+        Keep only the states for which ``where(state)`` is true (applied to the states
+        before any value is computed, so it is the cheap way to tabulate part of a large
+        game).
+    sort : bool
+        Sort the rows by state when ``states`` is not given (default True; if the states
+        do not compare, the solution's order is kept).
+
+    Returns
+    -------
+    StateTable
+
+    Raises
+    ------
+    tbsg.solution.UnknownStateError
+        If ``states`` names a state the solution does not cover.
+
+    Examples
+    --------
+    >>> import tbsg
+    >>> from tbsg.games import risk_or_safety
+    >>> t = state_table(tbsg.solve(risk_or_safety(2)), where=lambda s: s.mover == 0)
+    >>> len(t), t.fields, t.columns
+    (6, ('mover', 'open', 'saved', 'other'), ('mover', 'open', 'saved', 'other', \
+'player', 'value', 'value_to_move', 'optimal', 'margin'))
+    >>> t.rows[0]
+    Row(mover=0, open=0, saved=0, other=0, player=0, value=4/7, optimal=('toss',), margin=None)
+    """
+    if states is None:
+        chosen: list[S] = list(solution.graph.states)
+        if sort:
+            try:
+                chosen = sorted(chosen, key=_as_any)
+            except TypeError:
+                chosen = list(solution.graph.states)
+    else:
+        chosen = list(states)
+        for s in chosen:
+            solution.player(s)  # raises UnknownStateError with a clear message
+    if where is not None:
+        chosen = [s for s in chosen if where(s)]
+    if isinstance(solution, Solution):
+        rows = tuple(_exact_row(solution, s) for s in chosen)
+        exact = True
+    else:
+        q_lo, q_hi = _float_q(solution)
+        rows = tuple(_float_row(solution, s, q_lo, q_hi) for s in chosen)
+        exact = False
+    return StateTable(fields=_fields_of(chosen), rows=rows, exact=exact)
+
+
+def _as_any(x: object) -> Any:
+    return x
+
+
+def _fields_of(states: Sequence[object]) -> tuple[str, ...]:
+    if states and all(_is_namedtuple(s) for s in states):
+        names = {tuple(type(s)._fields) for s in states}  # type: ignore[attr-defined]
+        if len(names) == 1:
+            (only,) = names
+            return tuple(f"state.{f}" if f in _COMPUTED or f == "state" else f for f in only)
+    return ("state",)
+
+
+# --- formatting ----------------------------------------------------------------------------
+
+Target: TypeAlias = Literal["csv", "markdown", "latex", "html"]
+Kind: TypeAlias = Literal["exact", "float", "actions", "other"]
+
+
+@dataclass(frozen=True)
+class _Fmt:
+    target: Target
+    digits: int = 6
+    fractions: Literal["slash", "frac"] = "slash"
+    exact: bool = True       # False: show Fractions as decimals (pivots)
+    abbreviate: bool = False  # notebook views: shorten long fractions
+
+    def cell(self, x: object, kind: Kind | None = None) -> str:
+        if kind is None:
+            kind = _kind_of(x)
+        if x is None:
+            return ""
+        if kind == "exact" and isinstance(x, Fraction | int) and not isinstance(x, bool):
+            return self.fraction(Fraction(x))
+        if kind == "float" or isinstance(x, float):
+            y = float(x)  # type: ignore[arg-type]
+            if math.isnan(y):
+                return ""
+            if self.target == "csv":
+                return repr(y)
+            return self.number(f"{y:.{self.digits}g}")
+        if kind == "actions" and isinstance(x, tuple):
+            return self.text(", ".join(str(a) for a in x))
+        return self.text(str(x))
+
+    def fraction(self, x: Fraction) -> str:
+        if not self.exact:
+            return self.number(f"{float(x):.{self.digits}g}")
+        if self.abbreviate and len(str(x)) > _REPR_CHARS:
+            return self.text(_abbrev(x))
+        if self.target != "latex":
+            return str(x)
+        if x.denominator == 1:
+            return str(x.numerator) if x >= 0 else f"${x.numerator}$"
+        if self.fractions == "frac":
+            sign = "-" if x < 0 else ""
+            return f"${sign}\\frac{{{abs(x.numerator)}}}{{{x.denominator}}}$"
+        return f"${x.numerator}/{x.denominator}$"
+
+    def number(self, s: str) -> str:
+        if self.target == "latex" and (s.startswith("-") or "e" in s):
+            mant, _, exp = s.partition("e")
+            return f"${mant}\\times 10^{{{int(exp)}}}$" if exp else f"${s}$"
+        return s
+
+    def text(self, s: str) -> str:
+        if self.target == "markdown":
+            return s.replace("|", "\\|")
+        if self.target == "latex":
+            return _latex_escape(s)
+        if self.target == "html":
+            return html.escape(s)
+        return s
+
+
+def _kind_of(x: object) -> Kind:
+    if isinstance(x, bool):
+        return "other"
+    if isinstance(x, Fraction | int):
+        return "exact"
+    if isinstance(x, float):
+        return "float"
+    if isinstance(x, tuple):
+        return "actions"
+    return "other"
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                  "^": r"\textasciicircum{}"}
+
+
+def _latex_escape(s: str) -> str:
+    return "".join(_LATEX_SPECIAL.get(c, c) for c in s)
+
+
+def _markdown(header: Sequence[str], body: Sequence[Sequence[str]], align: Sequence[str]) -> str:
+    lines = ["| " + " | ".join(header) + " |",
+             "| " + " | ".join("---:" if a == "r" else ":---" for a in align) + " |"]
+    lines += ["| " + " | ".join(r) + " |" for r in body]
+    return "\n".join(lines)
+
+
+def _latex(header_lines: Sequence[str], body: Sequence[Sequence[str]], align: str,
+           caption: str | None, label: str | None) -> str:
+    lines = [f"\\begin{{tabular}}{{{align}}}", "\\toprule", *header_lines, "\\midrule"]
+    lines += [" & ".join(r) + " \\\\" for r in body]
+    lines += ["\\bottomrule", "\\end{tabular}"]
+    if caption is None and label is None:
+        return "\n".join(lines)
+    env = ["\\begin{table}", "\\centering"]
+    if caption is not None:
+        env.append(f"\\caption{{{_latex_escape(caption)}}}")
+    if label is not None:
+        env.append(f"\\label{{{label}}}")
+    return "\n".join([*env, *lines, "\\end{table}"])
+
+
+def _html(header: Sequence[str], body: Sequence[Sequence[str]], caption: str | None,
+          row_header: bool = False) -> str:
+    out = ["<table>"]
+    if caption:
+        out.append(f"<caption>{html.escape(caption)}</caption>")
+    out.append("<thead><tr>" + "".join(f"<th>{h}</th>" for h in header) + "</tr></thead>")
+    out.append("<tbody>")
+    for r in body:
+        if row_header and r:
+            out.append(f"<tr><th>{r[0]}</th>" + "".join(f"<td>{c}</td>" for c in r[1:]) + "</tr>")
+        else:
+            out.append("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _csv(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(body)
+    return buf.getvalue()
+
+
+def _write(text: str, path: str | os.PathLike[str] | None) -> str:
+    if path is not None:
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    return text
+
+
+def _cut(n: int, max_rows: int | None) -> tuple[list[int], int]:
+    """Row positions to show (head and tail) and how many are left out."""
+    if max_rows is None or n <= max_rows:
+        return list(range(n)), 0
+    head = max_rows - max_rows // 4
+    tail = max_rows // 4
+    return [*range(head), *range(n - tail, n)], n - head - tail
+
+
+# --- the table -----------------------------------------------------------------------------
+
+_Column = tuple[str, Callable[[Row[Any, Any]], object], "Kind | None"]
+ColumnSpec: TypeAlias = "str | tuple[str, Callable[[Row[Any, Any]], Any]]"
+"""An export column: a column name, or ``(header, function of a row)`` for a computed one."""
+
+
+@dataclass(frozen=True, eq=False, repr=False)
+class StateTable(Generic[S, A]):
+    """Rows of states of a solved game (built by :func:`state_table`).
+
+    Attributes
+    ----------
+    fields : tuple of str
+        Columns naming the state: its ``NamedTuple`` fields, or ``("state",)``.
+    rows : tuple of Row
+        One row per state.
+    exact : bool
+        True for an exact solution (Fraction values), False for a float one.
+    """
+
+    fields: tuple[str, ...]
+    rows: tuple[Row[S, A], ...]
+    exact: bool
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Columns in export order (decimal twins of exact columns are added on export)."""
+        bounds = () if self.exact else ("lower", "upper")
+        return (*self.fields, "player", "value", *bounds, "value_to_move", "optimal", "margin")
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[Row[S, A]]:
+        return iter(self.rows)
+
+    @cached_property
+    def _by_state(self) -> dict[S, Row[S, A]]:
+        return {r.state: r for r in self.rows}
+
+    def __contains__(self, state: object) -> bool:
+        try:
+            return state in self._by_state
+        except TypeError:
+            return False
+
+    def row(self, state: S) -> Row[S, A]:
+        """The row of ``state`` (a plain tuple equal to a ``NamedTuple`` state works too)."""
+        try:
+            return self._by_state[state]
+        except KeyError:
+            raise KeyError(f"state {state!r} is not in this table ({len(self)} rows)") from None
+
+    def column(self, name: str) -> list[Any]:
+        """The values of one column (a field or a computed column), row by row."""
+        return [r[name] for r in self.rows]
+
+    def where(self, predicate: Callable[[Row[S, A]], bool]) -> StateTable[S, A]:
+        """The rows for which ``predicate(row)`` is true, as a new table."""
+        return replace(self, rows=tuple(r for r in self.rows if predicate(r)))
+
+    def sorted(self, key: Callable[[Row[S, A]], Any], reverse: bool = False) -> StateTable[S, A]:
+        """The rows sorted by ``key(row)``, as a new table."""
+        return replace(self, rows=tuple(sorted(self.rows, key=key, reverse=reverse)))
+
+    def head(self, n: int = 10) -> StateTable[S, A]:
+        """The first ``n`` rows, as a new table."""
+        return replace(self, rows=self.rows[:n])
+
+    def records(self, columns: Sequence[ColumnSpec] | None = None) -> list[dict[str, Any]]:
+        """Rows as dicts of Python objects (Fractions stay Fractions), keyed by column."""
+        cols = self._export_columns(columns, decimals=False)
+        return [{c: get(r) for c, get, _ in cols} for r in self.rows]
+
+    def pivot(self, rows: RowKey, columns: RowKey, cell: RowKey = "value", *,
+              agg: Callable[[list[Any]], Any] | None = None,
+              where: Callable[[Row[S, A]], bool] | None = None, sort: bool = True,
+              name: str | None = None, row_name: str | None = None,
+              col_name: str | None = None) -> Pivot:
+        """Arrange ``cell(row)`` in a grid with ``rows(row)`` down and ``columns(row)`` across.
+
+        Parameters
+        ----------
+        rows, columns : str or callable
+            A column name (``"saved"``) or a function of a :class:`Row` giving its label.
+        cell : str or callable
+            What a cell shows (default ``"value"``); ``None`` leaves the cell empty.
+        agg : callable, optional
+            Combines the cell values of several rows falling in one cell (it receives the
+            list, in table order), e.g. ``min``, ``max``, ``sum``. Without it, two rows in
+            one cell is an error.
+        where : callable, optional
+            Only rows with ``where(row)`` true take part.
+        sort : bool
+            Sort the labels (default); if they do not compare, first-seen order is kept.
+        name, row_name, col_name : str, optional
+            What the cells, rows and columns are (default: the column names given, or
+            ``"cell"``, ``"row"``, ``"column"`` for functions).
+
+        Returns
+        -------
+        Pivot
+
+        Raises
+        ------
+        ValueError
+            If two rows fall in one cell and no ``agg`` is given.
+
+        Examples
+        --------
+        >>> import tbsg
+        >>> from tbsg.games import coinball
+        >>> t = state_table(tbsg.solve(coinball(4)))
+        >>> def caller_lead(r): return r.lead if r.player == 0 else -r.lead
+        >>> p = t.pivot(caller_lead, "toss", lambda r: "/".join(r.optimal),
+        ...             where=lambda r: abs(r.lead) <= 2)
+        >>> print(p.to_markdown())
+        | caller_lead \\ toss | 0 | 1 | 2 | 3 |
+        | ---: | ---: | ---: | ---: | ---: |
+        | -2 |  | pass | pass | pass |
+        | -1 |  | rush/pass | rush/pass | pass |
+        | 0 | rush/pass |  | rush/pass | rush/pass |
+        | 1 |  | rush | rush/pass | rush |
+        | 2 |  | rush/pass | rush/pass | rush |
+        >>> p
+        <Pivot 'cell': 5 rows (caller_lead) x 4 columns (toss)>
+        """
+        rkey, rdefault = _key(rows, "row")
+        ckey, cdefault = _key(columns, "column")
+        vkey, vdefault = _key(cell, "cell")
+        grouped: dict[tuple[Any, Any], list[Any]] = {}
+        first: dict[tuple[Any, Any], Row[S, A]] = {}
+        for r in self.rows:
+            if where is not None and not where(r):
+                continue
+            k = (rkey(r), ckey(r))
+            if k in grouped and agg is None:
+                raise ValueError(
+                    f"rows {first[k]!r} and {r!r} both fall in cell {k!r}; select rows with "
+                    "where= or combine them with agg= (e.g. agg=min)")
+            grouped.setdefault(k, []).append(vkey(r))
+            first.setdefault(k, r)
+        cells = {k: (agg(v) if agg is not None else v[0]) for k, v in grouped.items()}
+        return Pivot.from_dict(cells, row_name=row_name or rdefault, col_name=col_name or cdefault,
+                               name=name or vdefault, sort=sort)
+
+    # --- exports -------------------------------------------------------------------------
+
+    def _export_columns(self, columns: Sequence[ColumnSpec] | None, decimals: bool) -> list[_Column]:
+        out: list[_Column] = []
+        for c in (self.columns if columns is None else columns):
+            if isinstance(c, tuple):
+                header, fn = c
+                out.append((header, fn, None))  # formatted by the type of each value
+                continue
+            getter = _getter(c)
+            if c == "optimal":
+                out.append((c, getter, "actions"))
+            elif c in _EXACT_COLUMNS or c in ("lower", "upper"):
+                if self.exact and c in _EXACT_COLUMNS:
+                    out.append((c, getter, "exact"))
+                    if decimals:
+                        out.append((f"{c}_decimal", _decimal(getter), "float"))
+                else:
+                    out.append((c, getter, "float"))
+            else:
+                out.append((c, getter, "other"))
+        return out
+
+    def _body(self, cols: list[_Column], fmt: _Fmt, positions: Iterable[int]) -> list[list[str]]:
+        return [[fmt.cell(get(self.rows[i]), kind) for _, get, kind in cols] for i in positions]
+
+    def to_csv(self, path: str | os.PathLike[str] | None = None, *,
+               columns: Sequence[ColumnSpec] | None = None, decimals: bool = True) -> str:
+        """CSV text (also written to ``path`` if given): exact values as ``p/q``.
+
+        Parameters
+        ----------
+        path : str, optional
+            File to write.
+        columns : sequence, optional
+            Columns to export (default :attr:`columns`): any field, ``action``, ``lower``,
+            ``upper`` or computed column name, or ``(header, function of a row)`` for a
+            column of your own (exact values in it stay exact).
+        decimals : bool
+            Add ``<name>_decimal`` after each exact column (default True).
+        """
+        cols = self._export_columns(columns, decimals)
+        body = self._body(cols, _Fmt("csv"), range(len(self.rows)))
+        return _write(_csv([c for c, _, _ in cols], body), path)
+
+    def to_markdown(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
+                    digits: int = 6, max_rows: int | None = None) -> str:
+        """A Markdown (GitHub) table: exact values as ``p/q``, decimals to ``digits`` digits.
+
+        ``max_rows`` shows only the first and last rows with a line saying how many are
+        left out (default: all rows).
+        """
+        return self._markdown(_Fmt("markdown", digits=digits), columns, decimals, max_rows)
+
+    def _markdown(self, fmt: _Fmt, columns: Sequence[ColumnSpec] | None, decimals: bool,
+                  max_rows: int | None) -> str:
+        cols = self._export_columns(columns, decimals)
+        positions, left = _cut(len(self.rows), max_rows)
+        body = self._body(cols, fmt, positions)
+        if left:
+            head = len(positions) - max_rows // 4 if max_rows else len(positions)
+            body.insert(head, [f"… {left} more rows …"] + [""] * (len(cols) - 1))
+        align = ["l" if _left(c, k) else "r" for c, _, k in cols]
+        return _markdown([fmt.text(c) for c, _, _ in cols], body, align)
+
+    def to_latex(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
+                 digits: int = 6, fractions: Literal["slash", "frac"] = "slash",
+                 caption: str | None = None, label: str | None = None) -> str:
+        """A LaTeX ``tabular`` with booktabs rules (``\\toprule``, ``\\midrule``, ``\\bottomrule``).
+
+        Exact values are ``$p/q$`` (``fractions="frac"``: ``$\\frac{p}{q}$``). With a
+        ``caption`` or ``label`` the tabular is wrapped in a ``table`` environment.
+        Needs ``\\usepackage{booktabs}``.
+        """
+        cols = self._export_columns(columns, decimals)
+        fmt = _Fmt("latex", digits=digits, fractions=fractions)
+        body = self._body(cols, fmt, range(len(self.rows)))
+        header = " & ".join(_latex_escape(c.replace("_", " ")) for c, _, _ in cols) + " \\\\"
+        align = "".join("l" if _left(c, k) else "r" for c, _, k in cols)
+        return _latex([header], body, align, caption, label)
+
+    def to_html(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
+                digits: int = 6, max_rows: int | None = None) -> str:
+        """An HTML table (exact values in full; ``max_rows`` as in :meth:`to_markdown`)."""
+        return self._html(_Fmt("html", digits=digits), columns, decimals, max_rows)
+
+    def _html(self, fmt: _Fmt, columns: Sequence[ColumnSpec] | None, decimals: bool,
+              max_rows: int | None) -> str:
+        cols = self._export_columns(columns, decimals)
+        positions, left = _cut(len(self.rows), max_rows)
+        body = self._body(cols, fmt, positions)
+        if left:
+            head = len(positions) - max_rows // 4 if max_rows else len(positions)
+            body.insert(head, [f"… {left} more rows …"] + [""] * (len(cols) - 1))
+        kind = "exact" if self.exact else "float (proven bounds)"
+        return _html([html.escape(c) for c, _, _ in cols], body,
+                     f"tbsg state table: {len(self.rows)} states, {kind}")
+
+    def to_pandas(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
+                  index: bool = True) -> Any:
+        """A pandas DataFrame (needs pandas: ``pip install 'tbsg[notebook]'``).
+
+        Exact columns hold ``Fraction`` objects (dtype ``object``) next to float
+        ``<name>_decimal`` columns; ``optimal`` holds tuples. With ``index`` (default)
+        the state's fields form the index, so ``df.loc[(0, 3, 0, 0)]`` finds a state.
+        """
+        pd = optional_import("pandas", "StateTable.to_pandas")
+        cols = self._export_columns(columns, decimals)
+        data = {c: [get(r) for r in self.rows] for c, get, _ in cols}
+        for c, _, k in cols:
+            if k == "float":
+                data[c] = [math.nan if x is None else x for x in data[c]]
+        df = pd.DataFrame(data, columns=[c for c, _, _ in cols])
+        keys = [c for c in self.fields if c in df.columns]
+        if index and keys:
+            df = df.set_index(keys)
+        return df
+
+    def __repr__(self) -> str:
+        kind = "exact" if self.exact else "float"
+        return f"<StateTable: {len(self.rows)} rows, {kind}, columns {', '.join(self.columns)}>"
+
+    def _repr_markdown_(self) -> str:
+        return self._markdown(_Fmt("markdown", abbreviate=True), None, True, _REPR_ROWS)
+
+    def _repr_html_(self) -> str:
+        return self._html(_Fmt("html", abbreviate=True), None, True, _REPR_ROWS)
+
+
+def _left(column: str, kind: Kind | None) -> bool:
+    """Left-align action columns, right-align numbers and the state's fields."""
+    return kind == "actions" or column in ("action", "action_values")
+
+
+def _getter(name: str) -> Callable[[Row[Any, Any]], object]:
+    def get(r: Row[Any, Any]) -> object:
+        return r[name]
+    return get
+
+
+def _decimal(getter: Callable[[Row[Any, Any]], object]) -> Callable[[Row[Any, Any]], object]:
+    def get(r: Row[Any, Any]) -> object:
+        x = getter(r)
+        return None if x is None else float(x)  # type: ignore[arg-type]
+    return get
+
+
+def _key(key: RowKey, default: str) -> tuple[Callable[[Row[Any, Any]], Any], str]:
+    if isinstance(key, str):
+        return _getter(key), key
+    if callable(key):
+        fn_name = getattr(key, "__name__", "")
+        return key, fn_name if fn_name and fn_name != "<lambda>" else default
+    raise TypeError(f"expected a column name or a function of a row, got {key!r}")
+
+
+# --- pivots --------------------------------------------------------------------------------
+
+
+def _ordered(labels: Iterable[Hashable], sort: bool) -> tuple[Hashable, ...]:
+    seen = tuple(dict.fromkeys(labels))
+    if sort:
+        try:
+            return tuple(sorted(seen))  # type: ignore[type-var]
+        except TypeError:
+            pass
+    return seen
+
+
+@dataclass(frozen=True, repr=False)
+class Pivot:
+    """A grid of values: ``cells[i][j]`` belongs to ``row_labels[i]`` and ``col_labels[j]``.
+
+    Built by :meth:`StateTable.pivot` or :meth:`Pivot.from_dict`; empty cells are
+    ``None``. Read cells with ``pivot[row, column]``.
+
+    Attributes
+    ----------
+    row_labels, col_labels : tuple
+        Labels down and across.
+    cells : tuple of tuple
+        The values, row by row.
+    row_name, col_name : str
+        What the rows and columns are (e.g. ``"I need"``, ``"opponent needs"``).
+    name : str
+        What the cells are (e.g. ``"coins"``).
+
+    Examples
+    --------
+    >>> p = Pivot.from_dict({(1, "a"): Fraction(1, 3), (2, "b"): 5}, row_name="n",
+    ...                     col_name="letter", name="x")
+    >>> p[1, "a"], p[1, "b"], p.shape
+    (Fraction(1, 3), None, (2, 2))
+    >>> print(p.to_latex())
+    \\begin{tabular}{rrr}
+    \\toprule
+     & \\multicolumn{2}{c}{letter} \\\\
+    \\cmidrule(l){2-3}
+    n & a & b \\\\
+    \\midrule
+    1 & $1/3$ &  \\\\
+    2 &  & 5 \\\\
+    \\bottomrule
+    \\end{tabular}
+    """
+
+    row_labels: tuple[Hashable, ...]
+    col_labels: tuple[Hashable, ...]
+    cells: tuple[tuple[Any, ...], ...]
+    row_name: str = "row"
+    col_name: str = "column"
+    name: str = "cell"
+    _pos: dict[tuple[Hashable, Hashable], tuple[int, int]] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        if len(self.cells) != len(self.row_labels) or any(
+                len(r) != len(self.col_labels) for r in self.cells):
+            raise ValueError(f"cells must be {len(self.row_labels)} rows of "
+                             f"{len(self.col_labels)} values")
+        self._pos.update({(r, c): (i, j) for i, r in enumerate(self.row_labels)
+                          for j, c in enumerate(self.col_labels)})
+
+    @classmethod
+    def from_dict(cls, cells: Mapping[tuple[Any, Any], Any], *, row_name: str = "row",
+                  col_name: str = "column", name: str = "cell",
+                  rows: Sequence[Hashable] | None = None, columns: Sequence[Hashable] | None = None,
+                  sort: bool = True) -> Pivot:
+        """A pivot from ``{(row label, column label): value}``, e.g. a catalog table.
+
+        ``rows`` and ``columns`` fix the labels and their order (default: every label
+        present, sorted if ``sort``); cells missing from ``cells`` are ``None``.
+
+        >>> from tbsg.games import risk_or_safety_coin_table
+        >>> p = Pivot.from_dict(risk_or_safety_coin_table(4), row_name="I need",
+        ...                     col_name="opponent needs", name="coins")
+        >>> p.row_labels, p.cells[0]
+        ((2, 3, 4), (2, 2, 1))
+        """
+        rlabels = tuple(rows) if rows is not None else _ordered((k[0] for k in cells), sort)
+        clabels = tuple(columns) if columns is not None else _ordered((k[1] for k in cells), sort)
+        grid = tuple(tuple(cells.get((r, c)) for c in clabels) for r in rlabels)
+        return cls(rlabels, clabels, grid, row_name, col_name, name)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """``(number of rows, number of columns)``."""
+        return len(self.row_labels), len(self.col_labels)
+
+    def __getitem__(self, key: tuple[Hashable, Hashable]) -> Any:
+        try:
+            i, j = self._pos[key]
+        except KeyError:
+            raise KeyError(f"{key!r} is not a (row, column) label pair of this pivot; rows "
+                           f"{self.row_labels!r}, columns {self.col_labels!r}") from None
+        return self.cells[i][j]
+
+    def to_dict(self) -> dict[tuple[Hashable, Hashable], Any]:
+        """``{(row label, column label): value}`` for every non-empty cell."""
+        return {(r, c): v for r, row in zip(self.row_labels, self.cells, strict=True)
+                for c, v in zip(self.col_labels, row, strict=True) if v is not None}
+
+    def transpose(self) -> Pivot:
+        """Rows and columns swapped."""
+        return Pivot(self.col_labels, self.row_labels, tuple(zip(*self.cells, strict=True))
+                     if self.row_labels else tuple(() for _ in self.col_labels),
+                     self.col_name, self.row_name, self.name)
+
+    def map(self, fn: Callable[[Any], Any], name: str | None = None) -> Pivot:
+        """``fn`` applied to every non-empty cell (e.g. ``float``), as a new pivot."""
+        cells = tuple(tuple(None if v is None else fn(v) for v in row) for row in self.cells)
+        return Pivot(self.row_labels, self.col_labels, cells, self.row_name, self.col_name,
+                     self.name if name is None else name)
+
+    # --- exports -------------------------------------------------------------------------
+
+    def _corner(self) -> str:
+        return f"{self.row_name} \\ {self.col_name}"
+
+    def _grid(self, fmt: _Fmt) -> list[list[str]]:
+        return [[fmt.cell(r), *(fmt.cell(v) for v in row)]
+                for r, row in zip(self.row_labels, self.cells, strict=True)]
+
+    def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:
+        """CSV: a header of column labels (corner: ``"rows \\ columns"``), then one line per
+        row label; exact values as ``p/q``, empty cells empty."""
+        fmt = _Fmt("csv")
+        return _write(_csv([self._corner(), *(fmt.cell(c) for c in self.col_labels)],
+                           self._grid(fmt)), path)
+
+    def to_markdown(self, *, exact: bool = True, digits: int = 6) -> str:
+        """A Markdown table; ``exact=False`` shows Fractions as decimals (``digits`` digits)."""
+        fmt = _Fmt("markdown", digits=digits, exact=exact)
+        return self._markdown(fmt)
+
+    def _markdown(self, fmt: _Fmt) -> str:
+        header = [fmt.text(self._corner()), *(fmt.cell(c) for c in self.col_labels)]
+        return _markdown(header, self._grid(fmt), ["r"] * len(header))
+
+    def to_latex(self, *, exact: bool = True, digits: int = 6,
+                 fractions: Literal["slash", "frac"] = "slash", caption: str | None = None,
+                 label: str | None = None) -> str:
+        """A booktabs ``tabular``: a spanning column title, the column labels, the rows.
+
+        Exact values are ``$p/q$`` (``fractions="frac"``: ``$\\frac{p}{q}$``);
+        ``exact=False`` shows decimals. Needs ``\\usepackage{booktabs}``.
+        """
+        fmt = _Fmt("latex", digits=digits, fractions=fractions, exact=exact)
+        m = len(self.col_labels)
+        head = [f" & \\multicolumn{{{m}}}{{c}}{{{_latex_escape(self.col_name)}}} \\\\",
+                f"\\cmidrule(l){{2-{m + 1}}}",
+                " & ".join([_latex_escape(self.row_name), *(fmt.cell(c) for c in self.col_labels)])
+                + " \\\\"]
+        return _latex(head, self._grid(fmt), "r" * (m + 1), caption, label)
+
+    def to_html(self, *, exact: bool = True, digits: int = 6) -> str:
+        """An HTML table with row labels as row headers."""
+        return self._html(_Fmt("html", digits=digits, exact=exact))
+
+    def _html(self, fmt: _Fmt) -> str:
+        header = [fmt.text(self._corner()), *(fmt.cell(c) for c in self.col_labels)]
+        return _html(header, self._grid(fmt), self.name, row_header=True)
+
+    def to_pandas(self) -> Any:
+        """A pandas DataFrame indexed by the row labels (needs ``pip install 'tbsg[notebook]'``).
+
+        Cells keep their Python objects (Fractions stay exact, dtype ``object``).
+        """
+        pd = optional_import("pandas", "Pivot.to_pandas")
+        df = pd.DataFrame([list(r) for r in self.cells],
+                          index=pd.Index(list(self.row_labels), name=self.row_name),
+                          columns=pd.Index(list(self.col_labels), name=self.col_name))
+        return df
+
+    def __repr__(self) -> str:
+        return (f"<Pivot {self.name!r}: {len(self.row_labels)} rows ({self.row_name}) x "
+                f"{len(self.col_labels)} columns ({self.col_name})>")
+
+    def _repr_markdown_(self) -> str:
+        return self._markdown(_Fmt("markdown", abbreviate=True))
+
+    def _repr_html_(self) -> str:
+        return self._html(_Fmt("html", abbreviate=True))
