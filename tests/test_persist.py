@@ -246,3 +246,29 @@ def test_round_trip_infinite_play(tmp_path: Path, c: Fraction, value: Fraction, 
     assert back.infinite_play == c
     assert back.value() == value
     assert back.optimal_actions() == sol.optimal_actions() == (action,)
+
+
+@dataclass(frozen=True)
+class Huge:
+    """One state whose value has a denominator of more than 4300 digits (3**9100)."""
+
+    initial: str = "s"
+
+    def player(self, s: str) -> int:
+        return 0
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("go",)
+
+    def outcomes(self, s: str, a: str) -> list[tuple[int, tbsg.Terminal]]:
+        return [(1, tbsg.Terminal(Fraction(1, 3**9100)))]
+
+
+def test_values_beyond_python_default_digit_limit(tmp_path: Path) -> None:
+    # Python refuses int <-> str beyond 4300 digits by default; Pig to 100 has ~20,000
+    sol = tbsg.solve(Huge())
+    assert "4342-digit denominator" in repr(sol)
+    assert "4342-digit denominator" in sol._repr_html_()
+    path = tmp_path / "huge.json"
+    save(sol, path)
+    assert load(path, game=Huge()).value() == Fraction(1, 3**9100)

@@ -136,8 +136,8 @@ class CatalogEntry:
         return cls(**fields)
 
 
-def _entry(name: str, cls: str, source: str, constructor: str | None = None) -> CatalogEntry:
-    return CatalogEntry(name, f"tbsg.games.{name}", constructor or name, cls, source)
+def _entry(name: str, cls: str, source: str, module: str | None = None) -> CatalogEntry:
+    return CatalogEntry(name, f"tbsg.games.{module or name}", name, cls, source)
 
 
 #: Catalog game name -> entry, in the order ``tbsg list`` and ``tbsg reproduce`` use.
@@ -150,6 +150,8 @@ CATALOG: dict[str, CatalogEntry] = {e.name: e for e in [
     _entry("unspeakable_words", "UnspeakableWords",
            "Win-Vector blog, Unspeakable bets: take small steps"),
     _entry("pig", "Pig", "T. Neller and C. Presser, Optimal Play of the Dice Game Pig (2004)"),
+    _entry("piglet", "Piglet", "T. Neller and C. Presser, Optimal Play of the Dice Game Pig (2004)",
+           module="pig"),
 ]}
 
 

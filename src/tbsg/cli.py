@@ -97,6 +97,7 @@ def _solve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import json
 
     import tbsg
+    from tbsg._digits import fraction_text, short_fraction
     from tbsg.catalog import CATALOG
     from tbsg.errors import InvalidGameError
     from tbsg.persist import save
@@ -124,13 +125,13 @@ def _solve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     sol = tbsg.solve(game)
     check = tbsg.verify(game, sol)
     if args.format == "json":
-        print(json.dumps({"game": entry.name, "parameters": repr(game), "value": str(sol.value()),
+        print(json.dumps({"game": entry.name, "parameters": repr(game), "value": fraction_text(sol.value()),
                           "value_decimal": f"{float(sol.value()):.17g}", "states": sol.n_states,
                           "components": sol.n_components, "seconds": sol.seconds,
                           "verified": True}, indent=2))
     else:
         print(sol)
-        print(f"value of {game!r} = {sol.value()} ≈ {float(sol.value()):.15f}")
+        print(f"value of {game!r} = {short_fraction(sol.value(), 2000)} ≈ {float(sol.value()):.15f}")
         print(check)
     if args.save:
         save(sol, args.save)

@@ -62,6 +62,7 @@ from typing import Any, TypeVar, overload
 import numpy as np
 
 from tbsg import _backend as bk
+from tbsg._digits import fraction_from_text, fraction_text, unlimited_digits
 from tbsg.catalog import CATALOG, entry_for
 from tbsg.certificate import action_values_exact, verify
 from tbsg.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
@@ -83,6 +84,7 @@ A = TypeVar("A", bound=Hashable)
 _RATIONAL = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
 
 
+@unlimited_digits()
 def graph_hash(g: CompiledGame[Any, Any]) -> str:
     """SHA-256 (hex) of the canonical text of a compiled game (see the module docstring)."""
     h = hashlib.sha256(b"tbsg-graph-v1\n")
@@ -103,6 +105,7 @@ def _version() -> str:
     return __version__
 
 
+@unlimited_digits()
 def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
          game: object | None = None) -> None:
     """Write an exact solution of :func:`tbsg.solve` to ``path`` as JSON.
@@ -141,7 +144,7 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
     g = solution.graph
     choice = solution.choice.tolist()
     act_ptr = g.act_ptr.tolist()
-    rows = [{"state": repr(s), "value": str(bk.to_fraction(solution.values_exact[i])),
+    rows = [{"state": repr(s), "value": fraction_text(bk.to_fraction(solution.values_exact[i])),
              "action": choice[i] - act_ptr[i], "label": repr(g.act_labels[choice[i]])}
             for i, s in enumerate(g.states)]
     head = {
@@ -152,7 +155,7 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
                  "fields": fields},
         "graph": {"sha256": graph_hash(g), "states": g.n_states, "actions": g.n_actions},
         "method": solution.method,
-        "infinite_play": None if solution.infinite_play is None else str(solution.infinite_play),
+        "infinite_play": None if solution.infinite_play is None else fraction_text(solution.infinite_play),
         "value": rows[0]["value"],
     }
     # one state per line: readable, diff-able, and still plain JSON
@@ -178,7 +181,7 @@ def _get(obj: object, key: str, kind: type | tuple[type, ...], path: object, whe
 def _rational(text: object, path: object, where: str) -> Fraction:
     if not isinstance(text, str) or not _RATIONAL.fullmatch(text):
         raise _fail(path, f"{where}: value {text!r} is not an exact rational 'p/q'")
-    return Fraction(text)
+    return fraction_from_text(text)
 
 
 def _rebuild_game(doc: dict[str, Any], path: object) -> Game[Any, Any]:
@@ -206,6 +209,7 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A], check: bool = ...,
 @overload
 def load(path: str | os.PathLike[str], *, game: None = ..., check: bool = ...,
          max_states: int = ...) -> Solution[Hashable, Hashable]: ...
+@unlimited_digits()
 def load(path: str | os.PathLike[str], *, game: Game[S, A] | None = None, check: bool = True,
          max_states: int = DEFAULT_MAX_STATES) -> Solution[S, A] | Solution[Hashable, Hashable]:
     """Read a solution written by :func:`save`, rebuild its game and re-check it.

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from tbsg._digits import fraction_text, short_fraction
+
 __all__ = ["Check", "decimal_check", "decimal_match", "fraction_check"]
 
 
@@ -80,7 +82,8 @@ def decimal_match(printed: str, exact: Fraction) -> bool:
 def fraction_check(game: str, source: str, quantity: str, published: Fraction,
                    computed: Fraction) -> Check:
     """Row for an exact published fraction (compared with ``==``)."""
-    return Check(game, source, quantity, str(published), str(computed), published == computed)
+    return Check(game, source, quantity, fraction_text(published), short_fraction(computed, 4000),
+                 published == computed)
 
 
 def decimal_check(game: str, source: str, quantity: str, printed: str,

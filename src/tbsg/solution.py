@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from tbsg import _backend as bk
 from tbsg._backend import Rational
+from tbsg._digits import short_fraction
 from tbsg.compile import CompiledGame
 from tbsg.errors import InvalidGameError
 
@@ -210,20 +211,21 @@ class Solution(_Base[S, A]):
 
     def __repr__(self) -> str:
         v = self.value()
-        shown = str(v) if len(str(v)) <= 40 else f"<{len(str(v.denominator))}-digit denominator>"
+        shown = short_fraction(v, 40)
         return (f"Solution(value={shown} ≈ {float(v):.12g}, exact, states={self.n_states}, "
                 f"components={self.n_components}, largest={self.largest_component}, "
                 f"method={self.method!r}, seconds={self.seconds:.3g})")
 
     def _repr_markdown_(self) -> str:
         v = self.value()
-        return (f"**tbsg exact solution** — value to player 0: `{v}` ≈ {float(v):.12g}  \n"
+        return (f"**tbsg exact solution** — value to player 0: `{short_fraction(v, 200)}` ≈ "
+                f"{float(v):.12g}  \n"
                 f"{self.n_states} states, {self.n_components} components (largest "
                 f"{self.largest_component}), {self.method}, {self.seconds:.3g} s")
 
     def _repr_html_(self) -> str:
         v = self.value()
-        exact = str(v) if len(str(v)) <= 200 else f"&lt;{len(str(v.denominator))}-digit denominator&gt;"
+        exact = html.escape(short_fraction(v, 200))
         return _html_table("tbsg exact solution", [
             ("value to player 0", f"<code>{exact}</code> ≈ {float(v):.15g}"),
             ("initial state", html.escape(repr(self.initial))),

@@ -14,6 +14,16 @@ from tbsg.games.coinball import (
     coinball_summary_check,
     coinball_summary_rule,
 )
+from tbsg.games.pig import (
+    Pig,
+    Piglet,
+    PigState,
+    pig,
+    pig_hold_at,
+    pig_hold_boundary,
+    pig_versus,
+    piglet,
+)
 from tbsg.games.risk_or_safety import (
     RiskOrSafety,
     RoSState,
@@ -41,6 +51,9 @@ __all__ = [
     "Coinball",
     "CoinballState",
     "CoinballSummaryCheck",
+    "Pig",
+    "PigState",
+    "Piglet",
     "RaceState",
     "RiskOrSafety",
     "RoSState",
@@ -52,6 +65,11 @@ __all__ = [
     "coinball",
     "coinball_summary_check",
     "coinball_summary_rule",
+    "pig",
+    "pig_hold_at",
+    "pig_hold_boundary",
+    "pig_versus",
+    "piglet",
     "risk_or_safety",
     "risk_or_safety_coin_table",
     "super_six",
