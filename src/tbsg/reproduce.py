@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -115,7 +116,7 @@ def _split_sources(rows: Sequence[Check]) -> tuple[str, list[str]]:
     return ", ".join(parts[0][:common]), [", ".join(p[common:]) for p in parts]
 
 
-def format_table(report: Report, width: int = 44) -> str:
+def format_table(report: Report, width: int = 32) -> str:
     """Plain-text table, one block per game: source, quantity, published, computed, match.
 
     Cells longer than ``width`` characters are shortened with an ellipsis (``--json``
@@ -128,7 +129,7 @@ def format_table(report: Report, width: int = 44) -> str:
         rows = [r for r in report.rows if r.game == game]
         common, local = _split_sources(rows)
         body: list[tuple[str, ...]] = [
-            (src, _shorten(r.quantity, 2 * width), _shorten(r.published, width),
+            (_shorten(src, 24), _shorten(r.quantity, 60), _shorten(r.published, width),
              _shorten(r.computed, width), _verdict(r))
             for src, r in zip(local, rows, strict=True)]
         blocks.append((f"{game}: {common}" if common else game, body))
@@ -141,7 +142,8 @@ def format_table(report: Report, width: int = 44) -> str:
     lines = [line(head), "  ".join("-" * w for w in widths)]
     for title, body in blocks:
         lines += ["", f"[{title}]", *map(line, body)]
-    notes = [f"note ({r.game}: {r.quantity}): {r.note}" for r in report.rows if r.note]
+    notes = [textwrap.fill(f"note ({r.game}: {r.quantity}): {r.note}", 100, subsequent_indent="    ")
+             for r in report.rows if r.note]
     total = sum(report.seconds.values())
     timing = ", ".join(f"{g} {s:.1f} s" for g, s in report.seconds.items())
     summary = (f"{sum(r.match for r in report.rows)}/{len(report.rows)} published quantities "
