@@ -170,3 +170,21 @@ def test_solve_save_then_verify(tmp_path: object, capsys: pytest.CaptureFixture[
 def test_verify_missing_file(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["verify", f"{tmp_path}/none.json"]) == 1
     assert "REJECTED" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("fmt", "expected"), [
+    ("md", "| 0 | 0 | 0 | 0 | 0 | 4/7 |"),
+    ("latex", r"\toprule"),
+    ("csv", "0,0,0,0,0,4/7,"),
+    ("json", '"value": "4/7"'),
+])
+def test_solve_table_formats(fmt: str, expected: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # seed 000 (Jehn 2026), section 3.1: n = 2 gives 4/7
+    assert main(["solve", "risk_or_safety", "-p", "target=2", "--table", "--format", fmt]) == 0
+    assert expected in capsys.readouterr().out
+
+
+def test_solve_format_md_needs_table(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["solve", "risk_or_safety", "-p", "target=2", "--format", "md"])
+    assert "--format md needs --table" in capsys.readouterr().err

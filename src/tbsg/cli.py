@@ -4,8 +4,10 @@ Commands
 --------
 ``tbsg list``
     The catalog games, their parameters and sources.
-``tbsg solve GAME [--param NAME=VALUE ...] [--float] [--save FILE] [--format text|json]``
-    Solve a catalog game: value, sizes, time, and (exact) the verified certificate.
+``tbsg solve GAME [--param NAME=VALUE ...] [--float] [--save FILE] [--format FMT] [--table]``
+    Solve a catalog game: value, sizes, time, and (exact) the verified certificate;
+    ``--table`` prints the per-state table (value, optimal actions, margin) instead, as
+    ``md``, ``latex``, ``csv`` or ``json``.
 ``tbsg verify FILE``
     Rebuild the game of a saved solution, check its graph hash, re-verify it exactly.
 ``tbsg reproduce [--only GAME ...] [--json]``
@@ -19,6 +21,7 @@ Commands
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -109,6 +112,10 @@ def _solve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         game = entry.make(_parse_params(args.param or (), parser))
     except InvalidGameError as exc:
         parser.error(str(exc))
+    if args.table:
+        return _print_table(game, args, parser)
+    if args.format not in ("text", "json"):
+        parser.error(f"--format {args.format} needs --table (without it: text or json)")
     if args.float:
         fsol = tbsg.solve(game, exact=False, tol=args.tol)
         lo, hi = fsol.bounds()
@@ -137,6 +144,27 @@ def _solve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         save(sol, args.save)
         if args.format != "json":
             print(f"saved to {args.save}")
+    return 0
+
+
+def _print_table(game: object, args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    import json
+
+    import tbsg
+    from tbsg.tables import state_table
+
+    if args.save:
+        parser.error("--save and --table do not combine; save first, then print the table")
+    sol = tbsg.solve(game, exact=False, tol=args.tol) if args.float else tbsg.solve(game)  # type: ignore[call-overload]
+    table = state_table(sol)
+    if args.format in ("text", "md"):
+        print(table.to_markdown())
+    elif args.format == "latex":
+        print(table.to_latex())
+    elif args.format == "csv":
+        print(table.to_csv(), end="")
+    else:
+        print(json.dumps(table.records(), default=str, indent=1))
     return 0
 
 
@@ -176,7 +204,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                      help="a parameter of the game (repeatable), e.g. --param target=20")
     slv.add_argument("--float", action="store_true", help="float bounds instead of exact values")
     slv.add_argument("--tol", type=float, default=1e-12, help="float path: bound gap (default 1e-12)")
-    slv.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    slv.add_argument("--format", choices=("text", "json", "md", "latex", "csv"), default="text",
+                     help="output format (md, latex, csv with --table)")
+    slv.add_argument("--table", action="store_true",
+                     help="print the per-state table: value, optimal actions, margin")
     slv.add_argument("--save", metavar="FILE", help="save the exact solution (JSON) to FILE")
     slv.set_defaults(run=_solve)
     ver = sub.add_parser(
@@ -199,7 +230,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ros.add_argument("--float", action="store_true", help="float bounds instead of exact values")
     ros.set_defaults(run=_risk_or_safety)
     args = parser.parse_args(argv)
-    status: int = args.run(args, parser)
+    try:
+        status: int = args.run(args, parser)
+    except BrokenPipeError:  # output piped into e.g. `head`: stop quietly
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (must outlive this function)
+        return 0
     return status
 
 
