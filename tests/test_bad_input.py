@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 import pytest
 
 import tbsg
@@ -106,6 +107,27 @@ def test_float_probability() -> None:
 def test_float_probability_message_suggests_fraction() -> None:
     with pytest.raises(tbsg.ExactnessError, match=r"Fraction\(1, 3\) or Fraction\('0\.3333333333333333'\)"):
         _solve(OneState([(1 / 3, tbsg.win(0)), (Fraction(2, 3), tbsg.win(1))]))
+
+
+@pytest.mark.parametrize("p", [float("nan"), float("inf"), np.float64(0.5)])
+def test_nan_inf_and_numpy_float_probability(p: object) -> None:
+    # issue 5: NaN and other non-rational numbers are exactness errors naming the state
+    shown = r"(nan|inf|np\.float64\(0\.5\))"
+    with pytest.raises(tbsg.ExactnessError, match=WHERE + r".*got (float|float64) " + shown):
+        _solve(OneState([(p, tbsg.win(0))]))
+
+
+def test_decimal_probability() -> None:
+    from decimal import Decimal
+
+    with pytest.raises(tbsg.ExactnessError, match=WHERE + r".*got Decimal"):
+        _solve(OneState([(Decimal("0.5"), tbsg.win(0)), (Decimal("0.5"), tbsg.win(1))]))
+
+
+@pytest.mark.parametrize("payoff", [float("nan"), float("inf")])
+def test_nan_payoff(payoff: float) -> None:
+    with pytest.raises(tbsg.ExactnessError, match="got float"):
+        tbsg.Terminal(payoff)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("p", [True, "1", "1/2", None])
