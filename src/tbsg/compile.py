@@ -20,11 +20,12 @@ merged by adding their probabilities. Errors raised inside user code are re-rais
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Generic, NoReturn, TypeVar
+from typing import Generic, NoReturn, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -248,6 +249,19 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
     object identity after their first validation, and the probability sum is checked in
     integer arithmetic.
     """
+    # The loop allocates millions of objects that all live on (states, index, lists), so
+    # the cyclic garbage collector's passes over them are pure overhead: pause it.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _compile(game, max_states)
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
+    """Body of :func:`compile_game` (run with the garbage collector paused)."""
     initial = _call("game.initial", "(reading the initial state)", lambda: game.initial)
     if isinstance(initial, Terminal):
         raise InvalidGameError("game.initial is a Terminal; the game must start in a state")
@@ -258,25 +272,27 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
     players: list[int] = []
     act_ptr: list[int] = [0]
     act_labels: list[A] = []
-    act_state: list[int] = []
     act_code: list[int] = []  # codes of act_const and act_stop in the table of rationals
     stop_code: list[int] = []
-    act_const: list[Fraction] = []
-    act_stop: list[Fraction] = []
     out_ptr: list[int] = [0]
     out_target: list[int] = []
     out_code: list[int] = []
-    out_prob: list[Fraction] = []
 
     table = _Rationals()
-    zero, zero_code = table.of_value(_ZERO)
+    _, zero_code = table.of_value(_ZERO)
     by_id = table.by_id
     by_value = table.by_value
     player_fn = game.player
     actions_fn = game.actions
     outcomes_fn = game.outcomes
     terminal = Terminal
+    index_get = cast("Callable[[object], int | None]", index.get)
+    tuple_t, list_t, int_t, fraction_t = tuple, list, int, Fraction
     n_out = 0
+    # identity cache of the last two probability objects seen (they stay referenced here)
+    last_p: object = object()
+    prev_p: object = last_p
+    last_hit = prev_hit = (_ZERO, 0, 1, zero_code)
     i = 0
     while i < len(states):
         s = states[i]
@@ -284,35 +300,45 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
             who = player_fn(s)
         except Exception as exc:
             _user_error("game.player()", _at(s), exc)
-        if (type(who) is not int or (who != 0 and who != 1)) and (
-                isinstance(who, bool) or who not in (0, 1) or not isinstance(who, (int, np.integer))):
+        if type(who) is not int_t or (who != 0 and who != 1):
+            if isinstance(who, bool) or who not in (0, 1) or not isinstance(who, (int, np.integer)):
                 raise InvalidGameError(f"game.player() returned {who!r} {_at(s)}; expected 0 or 1")
-        players.append(int(who))
+            who = int(who)
+        players.append(who)
         try:
             acts = actions_fn(s)
         except Exception as exc:
             _user_error("game.actions()", _at(s), exc)
         acts_seq: Sequence[A]
-        if type(acts) is tuple or type(acts) is list:
+        if type(acts) is tuple_t or type(acts) is list_t:
             acts_seq = acts
         else:
             acts_seq = tuple(acts) if not isinstance(acts, Sequence) else acts
-        if len(acts_seq) == 0:
+        n_acts = len(acts_seq)
+        if n_acts == 0:
             raise InvalidGameError(f"game.actions() returned no actions {_at(s)}; "
                                    "every state needs at least one (a chance step has one)")
-        seen_actions: set[A] = set()
+        if n_acts > 1:
+            seen_actions: set[A] = set()
+            for a in acts_seq:
+                try:
+                    dup = a in seen_actions
+                    seen_actions.add(a)
+                except TypeError:
+                    _check_hashable(a, f"action {a!r} {_at(s)}")
+                    raise
+                if dup:
+                    raise InvalidGameError(f"action {a!r} is listed twice {_at(s)}")
+        else:
+            try:
+                hash(acts_seq[0])
+            except TypeError:
+                _check_hashable(acts_seq[0], f"action {acts_seq[0]!r} {_at(s)}")
+                raise
         for a in acts_seq:
             try:
-                dup = a in seen_actions
-                seen_actions.add(a)
-            except TypeError:
-                _check_hashable(a, f"action {a!r} {_at(s)}")
-                raise
-            if dup:
-                raise InvalidGameError(f"action {a!r} is listed twice {_at(s)}")
-            try:
                 outs = outcomes_fn(s, a)
-                if type(outs) is not list:
+                if type(outs) is not list_t:
                     outs = list(outs)
             except Exception as exc:
                 _user_error("game.outcomes()", _at_action(s, a), exc)
@@ -322,39 +348,49 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
             stop: Fraction | int = 0
             first = n_out
             for item in outs:
-                if type(item) is not tuple or len(item) != 2:
+                try:
+                    if type(item) is not tuple_t:
+                        raise ValueError
+                    p, nxt = item
+                except ValueError:
                     raise InvalidGameError(
                         f"game.outcomes() yielded {item!r} {_at_action(s, a)}; "
-                        "expected (probability, successor) pairs")
-                p, nxt = item
-                hit = by_id.get(id(p))
-                if hit is not None and hit[0] is p:
-                    _, q, pn, pd, code = hit
-                elif type(p) is Fraction and (known := by_value.get(
-                        (p.numerator, p.denominator))) is not None:
-                    q, code = known  # a new object of a known value (e.g. Fraction(1))
-                    pn, pd = q.numerator, q.denominator
+                        "expected (probability, successor) pairs") from None
+                if p is last_p:  # games reuse a few probability objects: check identity first
+                    q, pn, pd, code = last_hit
+                elif p is prev_p:
+                    q, pn, pd, code = prev_hit
                 else:
-                    q, pn, pd, code = table.probability(p, nxt, s, a)
-                if pn < 0:
-                    raise InvalidGameError(
-                        f"negative probability {p} for outcome {nxt!r} {_at_action(s, a)}")
+                    hit = by_id.get(id(p))
+                    if hit is not None and hit[0] is p:
+                        _, q, pn, pd, code = hit
+                    elif type(p) is fraction_t and (known := by_value.get(
+                            (p.numerator, p.denominator))) is not None:
+                        q, code = known  # a new object of a known value (e.g. Fraction(1))
+                        pn, pd = q.numerator, q.denominator
+                    else:
+                        q, pn, pd, code = table.probability(p, nxt, s, a)
+                    prev_p, prev_hit = last_p, last_hit
+                    last_p, last_hit = p, (q, pn, pd, code)
+                if pn <= 0:
+                    if pn < 0:
+                        raise InvalidGameError(
+                            f"negative probability {p} for outcome {nxt!r} {_at_action(s, a)}")
+                    continue  # zero probability: the successor is not enumerated
                 if pd == tot_d:
                     tot_n += pn
                 else:
                     tot_n, tot_d = tot_n * pd + pn * tot_d, tot_d * pd
-                if isinstance(nxt, terminal):
-                    const += q * nxt.payoff
-                    stop += q
-                    continue
-                if pn == 0:
-                    continue
                 try:
-                    j = index.get(nxt)
+                    j = index_get(nxt)
                 except TypeError:
                     _check_hashable(nxt, f"successor {nxt!r} {_at_action(s, a)}")
                     raise
                 if j is None:
+                    if isinstance(nxt, terminal):
+                        const += q * nxt.payoff
+                        stop += q
+                        continue
                     j = len(states)
                     if j >= max_states:
                         raise StateLimitError(
@@ -362,56 +398,49 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
                             f"(max_states={max_states}; raise it or shrink the game)")
                     index[nxt] = j
                     states.append(nxt)
-                else:
+                elif n_out > first:
                     # a repeated successor of this action: merge (rare, so a linear scan)
-                    dup_at = -1
-                    for o in range(first, n_out):
-                        if out_target[o] == j:
-                            dup_at = o
-                            break
+                    if out_target[n_out - 1] == j:
+                        dup_at = n_out - 1
+                    elif n_out - first > 1 and j in (seg := out_target[first : n_out - 1]):
+                        dup_at = first + seg.index(j)
+                    else:
+                        dup_at = -1
                     if dup_at >= 0:
-                        q, code = table.of_value(out_prob[dup_at] + q)
-                        out_prob[dup_at] = q
-                        out_code[dup_at] = code
+                        out_code[dup_at] = table.of_value(table.values[out_code[dup_at]] + q)[1]
                         continue
                 out_target.append(j)
-                out_prob.append(q)
                 out_code.append(code)
                 n_out += 1
             if tot_n != tot_d:
                 raise InvalidGameError(
                     f"probabilities sum to {Fraction(tot_n, tot_d)}, not 1, {_at_action(s, a)}")
             act_labels.append(a)
-            act_state.append(i)
             if stop == 0:
-                act_const.append(zero)
-                act_stop.append(zero)
                 act_code.append(zero_code)
                 stop_code.append(zero_code)
             else:
-                cq, ccode = table.of_value(Fraction(const))
-                sq, scode = table.of_value(Fraction(stop))
-                act_const.append(cq)
-                act_stop.append(sq)
-                act_code.append(ccode)
-                stop_code.append(scode)
+                act_code.append(table.of_value(Fraction(const))[1])
+                stop_code.append(table.of_value(Fraction(stop))[1])
             out_ptr.append(n_out)
         act_ptr.append(len(act_labels))
         i += 1
 
+    values = table.values
+    act_ptr_np = np.array(act_ptr, dtype=np.int64)
     return CompiledGame(
         states=states,
         index=index,
         player=np.array(players, dtype=np.int8),
-        act_ptr=np.array(act_ptr, dtype=np.int64),
+        act_ptr=act_ptr_np,
         act_labels=act_labels,
-        act_state=np.array(act_state, dtype=np.int64),
-        act_const=act_const,
-        act_stop=act_stop,
+        act_state=np.repeat(np.arange(len(states), dtype=np.int64), np.diff(act_ptr_np)),
+        act_const=[values[c] for c in act_code],
+        act_stop=[values[c] for c in stop_code],
         out_ptr=np.array(out_ptr, dtype=np.int64),
         out_target=np.array(out_target, dtype=np.int64),
-        out_prob=out_prob,
-        rationals=table.values,
+        out_prob=[values[c] for c in out_code],
+        rationals=values,
         act_code=np.array(act_code, dtype=np.int64),
         stop_code=np.array(stop_code, dtype=np.int64),
         out_code=np.array(out_code, dtype=np.int64),

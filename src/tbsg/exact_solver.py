@@ -34,6 +34,11 @@ one, the float evaluation of ``c_k + sum p v`` from correctly rounded inputs is 
 A comparison whose float margin exceeds twice that bound is decided in floats; only the
 others are evaluated exactly. The filter only skips work: every decision it makes is
 the exact one.
+
+Cost notes: with thousands of bits per value, one big-rational addition (two gcds) costs
+tens of microseconds, so the evaluation skips the operations that exact zeros and ones
+make trivial (``0 + x``, ``1 * x``: states whose chosen action leaves the component with
+probability one copy a value instead of computing it).
 """
 
 from __future__ import annotations
@@ -120,6 +125,10 @@ class _Engine:
 
             self.const_q = [conv(c) for c in g.act_const]
             self.prob_q = [conv(p) for p in g.out_prob]
+        # exact 0 and 1 are common (no terminal payoff; a sure successor): the hot loops
+        # skip the big-rational operations they would cost
+        self.const_zero = [not c for c in self.const_q]
+        self.prob_one = [p == 1 for p in self.prob_q]
         const_f, prob_f = g.float_arrays()
         self.const_f = const_f.tolist()
         self.prob_f = prob_f.tolist()
@@ -328,24 +337,36 @@ class _Engine:
         rows: list[dict[int, Rational]] = []
         rhs: list[Rational] = []
         users: list[set[int]] = [set() for _ in range(m)]
+        choice, const_q, const_zero = self.choice, self.const_q, self.const_zero
+        out_ptr, target, prob_q, prob_one = self.out_ptr, self.target, self.prob_q, self.prob_one
+        values_all = self.values
         for r, i in enumerate(states):
-            k = self.choice[i]
-            b = self.const_q[k]
+            k = choice[i]
+            b = const_q[k]
+            b_zero = const_zero[k]
             row: dict[int, Rational] = {}
-            for o in range(self.out_ptr[k], self.out_ptr[k + 1]):
-                j = self.target[o]
+            for o in range(out_ptr[k], out_ptr[k + 1]):
+                j = target[o]
                 c = local.get(j)
                 if c is None:
-                    b = b + self.prob_q[o] * self.values[j]
+                    t = values_all[j] if prob_one[o] else prob_q[o] * values_all[j]
+                    if b_zero:
+                        b, b_zero = t, False
+                    else:
+                        b = b + t
                 else:
-                    row[c] = self.prob_q[o]
+                    row[c] = prob_q[o]
                     if c != r:
                         users[c].add(r)
             rows.append(row)
             rhs.append(b)
         values = _eliminate(rows, rhs, users)
+        vf, vf_np = self.vf, self.vf_np
+        to_float = bk.to_float
         for r, i in enumerate(states):
-            self._set(i, values[r])
+            v = values[r]
+            values_all[i] = v
+            vf[i] = vf_np[i] = to_float(v)
 
 
 class _Component:
@@ -467,10 +488,13 @@ def _eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],
             rhs[s] = rhs[s] * f
             for j in row_s:
                 row_s[j] = row_s[j] * f
+        rhs_s = rhs[s]
         for r in users[s]:
             row_r = rows[r]
             coef = row_r.pop(s)
-            rhs[r] = rhs[r] + coef * rhs[s]
+            if rhs_s:  # skip exact zeros: big-rational additions dominate the cost
+                rr = rhs[r]
+                rhs[r] = rr + coef * rhs_s if rr else coef * rhs_s
             for j, c in row_s.items():
                 prev = row_r.get(j)
                 row_r[j] = coef * c if prev is None else prev + coef * c
@@ -484,7 +508,9 @@ def _eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],
     for s in reversed(order):
         v = rhs[s]
         for j, c in rows[s].items():
-            v = v + c * values[j]
+            x = values[j]
+            if x:
+                v = v + c * x if v else c * x
         values[s] = v
     return values
 
@@ -492,14 +518,17 @@ def _eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],
 def optimal_mask(g: CompiledGame[S, A], values: list[Rational],
                  allowed: npt.NDArray[np.bool_] | None,
                  choice: npt.NDArray[np.int64] | None = None,
-                 exact_q: Callable[[int], Rational] | None = None) -> npt.NDArray[np.bool_]:
+                 exact_q: Callable[[int], Rational] | None = None,
+                 vf: npt.NDArray[np.float64] | None = None) -> npt.NDArray[np.bool_]:
     """Mask of flat actions whose exact value equals their state's value (ties included).
 
     ``choice`` (optional): actions known to attain their state's value exactly (the
     profile ``values`` solve), marked without recomputation. ``exact_q(k)`` (optional)
-    computes action ``k``'s exact value from ``values``.
+    computes action ``k``'s exact value from ``values``; ``vf`` (optional) holds the
+    correctly rounded floats of ``values``.
     """
-    vf = np.array([bk.to_float(v) for v in values], dtype=np.float64)
+    if vf is None:
+        vf = np.array([bk.to_float(v) for v in values], dtype=np.float64)
     const_f, prob_f = g.float_arrays()
     oa = out_action(g)
     qf = const_f + np.bincount(oa, weights=prob_f * vf[g.out_target], minlength=g.n_actions)
@@ -580,7 +609,8 @@ def solve_exact(
         if progress is not None:
             progress(ptr[c_end], g.n_states)
         c = c_end
-    opt = optimal_mask(g, eng.values, allowed, np.array(eng.choice, dtype=np.int64), eng.qx)
+    opt = optimal_mask(g, eng.values, allowed, np.array(eng.choice, dtype=np.int64), eng.qx,
+                       eng.vf_np)
     return ExactResult(
         values=eng.values,
         choice=np.array(eng.choice, dtype=np.int64),

@@ -144,6 +144,7 @@ class _Level:
         self.m = s1 - s0
         self.inner = full[:, s0:s1].tocsr()  # rows x m: successors inside the level
         self.sign = np.where(maxi, 1.0, -1.0)
+        self.row_sign = self.sign[row_state]
         self.sweeps = 0
 
     # -- Bellman steps --------------------------------------------------------------------
@@ -154,9 +155,8 @@ class _Level:
 
     def opt(self, q: FloatArray) -> FloatArray:
         """Value of each state's best row (max or min by owner)."""
-        hi = np.maximum.reduceat(q, self.seg)
-        lo = np.minimum.reduceat(q, self.seg)
-        best: FloatArray = np.where(self.maxi, hi, lo)
+        # one reduction: the minimiser's rows negated (exact), maximum taken, sign restored
+        best: FloatArray = np.maximum.reduceat(q * self.row_sign, self.seg) * self.sign
         return best
 
     def greedy(self, q: FloatArray) -> IntArray:
@@ -193,14 +193,16 @@ class _Level:
 
         return solve
 
-    def policy(self, outside: FloatArray) -> tuple[IntArray, _Solver | None, FloatArray | None]:
+    def policy(self, outside: FloatArray, scratch: bool = False
+               ) -> tuple[IntArray, _Solver | None, FloatArray | None]:
         """Float policy iteration against fixed outside values.
 
         Returns the profile (row per state), the solver of its system and its values; the
         solver is None if policy iteration did not settle (cycling, or a system singular in
-        floats), and the values too if no solve succeeded.
+        floats), and the values too if no solve succeeded. With ``scratch`` the level's
+        part of ``outside`` is overwritten instead of copying the whole vector.
         """
-        ext = outside.copy()
+        ext = outside if scratch else outside.copy()
         ext[self.s0 : self.s1] = 0.0
         b = self.q(ext)  # c + outside part of every row
         q = b + self.inner @ np.full(self.m, 0.5)
@@ -431,14 +433,14 @@ def solve_float(
     for s0, s1 in prep.ranges:
         lv = prep.level(s0, s1)
         done = False
-        pick, solve, _ = lv.policy((lower[:s1] + upper[:s1]) / 2)
+        pick, solve, _ = lv.policy((lower[:s1] + upper[:s1]) / 2, scratch=True)
         if solve is not None:
-            hi = lv.certify(upper[:s1].copy(), pick, solve, upper=True)
-            lo = lv.certify(lower[:s1].copy(), pick, solve, upper=False)
-            if hi is not None:
-                upper[s0:s1] = hi
-            if lo is not None:
-                lower[s0:s1] = lo
+            # certify works in place on the level's part of the bounds (no copies of the
+            # prefix): that part holds the trivial bounds 1 and 0, restored on failure
+            hi = lv.certify(upper[:s1], pick, solve, upper=True)
+            upper[s0:s1] = 1.0 if hi is None else hi
+            lo = lv.certify(lower[:s1], pick, solve, upper=False)
+            lower[s0:s1] = 0.0 if lo is None else lo
             done = float(np.max(upper[s0:s1] - lower[s0:s1])) <= tol
         if not done and not lv.iterate(lower, upper, tol, max_sweeps):
             converged = False

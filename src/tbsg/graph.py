@@ -83,57 +83,65 @@ def _adjacency(n: int, src: IntArray, dst: IntArray) -> sp.csr_matrix:
     return sp.csr_matrix((data, (src, dst)), shape=(n, n))
 
 
+def _distinct(x: IntArray) -> IntArray:
+    """Sorted distinct values of ``x`` (sort-based: faster than hashing here)."""
+    y = np.sort(x)
+    if len(y) > 1:
+        y = y[np.concatenate(([True], y[1:] != y[:-1]))]
+    return y
+
+
 def decompose(g: CompiledGame[Any, Any]) -> Components:
-    """Strongly connected components of ``g`` in solving order (sinks first)."""
+    """Strongly connected components of ``g`` in solving order (sinks first).
+
+    The levels come from Kahn's algorithm on the condensation, run one level at a time
+    with array operations: the components whose successors all have levels below ``L``
+    form level ``L``.
+    """
     n = g.n_states
     src = g.act_state[out_action(g)]
     dst = g.out_target
     ncomp, raw = connected_components(_adjacency(n, src, dst), directed=True, connection="strong")
     raw = raw.astype(np.int64)
-    # Condensation edges, deduplicated; Kahn's algorithm from the sinks.
-    cross = raw[src] != raw[dst]
-    cs, cd = raw[src][cross], raw[dst][cross]
+    # Condensation edges, deduplicated.
+    rs, rd = raw[src], raw[dst]
+    cross = rs != rd
+    cs, cd = rs[cross], rd[cross]
     if len(cs):
-        key = np.unique(cs * ncomp + cd)
+        key = _distinct(cs * ncomp + cd)
         cs, cd = key // ncomp, key % ncomp
-    outdeg = np.bincount(cs, minlength=ncomp)
+    remaining = np.bincount(cs, minlength=ncomp)
     # predecessors of each component, CSR by cd
     order_by_dst = np.argsort(cd, kind="stable")
     pred = cs[order_by_dst]
     pred_ptr = np.zeros(ncomp + 1, dtype=np.int64)
     np.cumsum(np.bincount(cd, minlength=ncomp), out=pred_ptr[1:])
-    level = np.zeros(ncomp, dtype=np.int64)
-    remaining = outdeg.copy()
-    frontier = list(np.flatnonzero(remaining == 0))
-    order: list[int] = []
-    pred_l = pred.tolist()
-    ptr_l = pred_ptr.tolist()
-    rem_l = remaining.tolist()
-    lev_l = level.tolist()
-    while frontier:
-        c = int(frontier.pop())
-        order.append(c)
-        lc = lev_l[c] + 1
-        for k in range(ptr_l[c], ptr_l[c + 1]):
-            p = pred_l[k]
-            if lev_l[p] < lc:
-                lev_l[p] = lc
-            rem_l[p] -= 1
-            if rem_l[p] == 0:
-                frontier.append(p)
-    if len(order) != ncomp:  # pragma: no cover - condensation is always acyclic
+    level = np.full(ncomp, -1, dtype=np.int64)
+    frontier = np.flatnonzero(remaining == 0)
+    parts: list[IntArray] = []
+    lev = 0
+    while len(frontier):
+        level[frontier] = lev
+        parts.append(frontier)
+        starts = pred_ptr[frontier]
+        cnt = pred_ptr[frontier + 1] - starts
+        idx = np.repeat(starts - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()))
+        p = pred[idx]
+        remaining -= np.bincount(p, minlength=ncomp)
+        p = _distinct(p)
+        frontier = p[remaining[p] == 0]
+        lev += 1
+    order_arr = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+    if len(order_arr) != ncomp:  # pragma: no cover - condensation is always acyclic
         raise RuntimeError("internal error: condensation is not acyclic")
-    # renumber components by (level, discovery order) so solving order is 0, 1, ...
-    order_arr = np.array(order, dtype=np.int64)
-    lev_arr = np.array(lev_l, dtype=np.int64)
-    order_arr = order_arr[np.argsort(lev_arr[order_arr], kind="stable")]
+    # renumber components by level (then component number) so solving order is 0, 1, ...
     new_id = np.empty(ncomp, dtype=np.int64)
     new_id[order_arr] = np.arange(ncomp, dtype=np.int64)
     label = new_id[raw]
     members = np.argsort(label, kind="stable").astype(np.int64)
     ptr = np.zeros(ncomp + 1, dtype=np.int64)
     np.cumsum(np.bincount(label, minlength=ncomp), out=ptr[1:])
-    return Components(label=label, ptr=ptr, members=members, level=lev_arr[order_arr])
+    return Components(label=label, ptr=ptr, members=members, level=level[order_arr])
 
 
 def end_component_states(
@@ -172,8 +180,9 @@ def end_component_states(
             starts, ends = in_ptr[frontier], in_ptr[frontier + 1]
             cnt = ends - starts
             idx = np.repeat(starts - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()))
-            cand = np.unique(in_act[idx])
-            frontier = _kill(g.act_state, cand[alive_act[cand]], alive_act, alive_state, n_alive)
+            cand = in_act[idx]
+            frontier = _kill(g.act_state, _distinct(cand[alive_act[cand]]), alive_act, alive_state,
+                             n_alive)
         keep = alive_act[oa]
         if not keep.any():
             return alive_state
@@ -182,14 +191,18 @@ def end_component_states(
         leave = keep & (label[tgt] != label[src])
         if not leave.any():
             return alive_state
-        frontier = _kill(g.act_state, np.unique(oa[leave]), alive_act, alive_state, n_alive)
+        frontier = _kill(g.act_state, _distinct(oa[leave]), alive_act, alive_state, n_alive)
 
 
 def _kill(act_state: IntArray, acts: IntArray, alive_act: npt.NDArray[np.bool_],
           alive_state: npt.NDArray[np.bool_], n_alive: IntArray) -> IntArray:
     """Remove the (alive, distinct) actions ``acts``; return the states left without any."""
     alive_act[acts] = False
-    st, cnt = np.unique(act_state[acts], return_counts=True)
+    st = act_state[acts]  # non-decreasing: acts is sorted and actions are grouped by state
+    first = np.concatenate(([True], st[1:] != st[:-1])) if len(st) else np.zeros(0, dtype=bool)
+    starts = np.flatnonzero(first)
+    cnt = np.diff(np.append(starts, len(st)))
+    st = st[starts]
     n_alive[st] -= cnt
     dead: IntArray = st[(n_alive[st] == 0) & alive_state[st]]
     return dead
