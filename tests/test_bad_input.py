@@ -563,3 +563,69 @@ def test_exactness_is_independent_of_fraction_identity() -> None:
     b = _solve(OneState([(Fraction(2, 6), tbsg.win(0)), (Fraction(4, 12), tbsg.DRAW),
                              (Fraction(1, 3), tbsg.DRAW)]))
     assert a.value() == b.value() == Fraction(2, 3)
+
+
+# --- unstable states ---------------------------------------------------------------------------
+
+class Drifting:
+    """A state whose hash changes on every call (a bug in a user's state class)."""
+
+    calls = 0
+
+    def __hash__(self) -> int:
+        Drifting.calls += 1
+        return Drifting.calls
+
+    def __eq__(self, other: object) -> bool:
+        return self is other
+
+    def __repr__(self) -> str:
+        return "Drifting()"
+
+
+class Mutable:
+    """A state mutated by the game after being returned: its hash changes."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def __hash__(self) -> int:
+        return hash(self.n)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Mutable) and other.n == self.n
+
+    def __repr__(self) -> str:
+        return f"Mutable({self.n})"
+
+
+@dataclass
+class MutatingGame:
+    initial: object = "start"
+    made: list[Mutable] = field(default_factory=list)
+
+    def player(self, s: object) -> int:
+        return 0
+
+    def actions(self, s: object) -> tuple[str, ...]:
+        return ("go",)
+
+    def outcomes(self, s: object, a: str) -> list[tuple[Fraction, object]]:
+        if s == "start":
+            m = Mutable(1)
+            self.made.append(m)
+            return [(H, m), (H, tbsg.win(1))]
+        self.made[0].n = 99  # changes the hash of a state already in the table
+        return [(Fraction(1), tbsg.win(0))]
+
+
+def test_state_with_changing_hash_is_rejected() -> None:
+    with pytest.raises(tbsg.InvalidGameError, match=r"state Drifting\(\) cannot be found again .*"
+                                                    r"right after it was returned at state 'start'"):
+        _solve(OneState([(Fraction(1), Drifting())], initial="start"))
+
+
+def test_state_mutated_after_enumeration_is_rejected() -> None:
+    with pytest.raises(tbsg.InvalidGameError,
+                       match=r"state Mutable\(99\) cannot be found again .* after enumeration"):
+        tbsg.solve(MutatingGame())

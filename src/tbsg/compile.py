@@ -260,6 +260,13 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
             gc.enable()
 
 
+def _unstable(state: object, when: str) -> InvalidGameError:
+    return InvalidGameError(
+        f"state {state!r} cannot be found again in the state table {when}: its hash or "
+        "equality changed (or it is not equal to itself); states must be immutable values "
+        "with consistent __hash__ and __eq__, e.g. tuples or NamedTuples")
+
+
 def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
     """Body of :func:`compile_game` (run with the garbage collector paused)."""
     initial = _call("game.initial", "(reading the initial state)", lambda: game.initial)
@@ -398,6 +405,8 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
                             f"(max_states={max_states}; raise it or shrink the game)")
                     index[nxt] = j
                     states.append(nxt)
+                    if index_get(nxt) != j:
+                        raise _unstable(nxt, f"right after it was returned {_at_action(s, a)}")
                 elif n_out > first:
                     # a repeated successor of this action: merge (rare, so a linear scan)
                     if out_target[n_out - 1] == j:
@@ -426,6 +435,9 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
         act_ptr.append(len(act_labels))
         i += 1
 
+    for i, s in enumerate(states):  # user code may have changed a state after returning it
+        if index_get(s) != i:
+            raise _unstable(s, "after enumeration")
     values = table.values
     act_ptr_np = np.array(act_ptr, dtype=np.int64)
     return CompiledGame(
