@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("matplotlib")
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
-SCRIPTS = ["risk_or_safety", "coinball", "unspeakable_words", "the_race", "super_six"]
+SCRIPTS = ["risk_or_safety", "coinball", "unspeakable_words", "the_race", "super_six", "pig"]
 
 
 def load(name: str) -> ModuleType:

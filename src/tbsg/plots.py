@@ -676,8 +676,10 @@ def plot_pig_hold_boundary(goal: int = 100, die: int = 6, *,
             categorical=False, title="hold when the turn total reaches (grey: roll on to the goal)")
     if sections is None:
         with_holds = sorted({i for i, _ in holds})
-        picks = {with_holds[round(f * (len(with_holds) - 1))] for f in (0.0, 0.33, 0.67, 1.0)}
-        sections = sorted(picks) if with_holds else [0]
+        # (no hold anywhere, e.g. Pig to 20 with a d6: then the section at score 0)
+        picks = {with_holds[round(f * (len(with_holds) - 1))] for f in (0.0, 0.33, 0.67, 1.0)
+                 if with_holds}
+        sections = sorted(picks) if picks else [0]
     import matplotlib as mpl
 
     cmap = mpl.colormaps["plasma"]
