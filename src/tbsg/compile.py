@@ -260,11 +260,22 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
             gc.enable()
 
 
-def _unstable(state: object, when: str) -> InvalidGameError:
-    return InvalidGameError(
-        f"state {state!r} cannot be found again in the state table {when}: its hash or "
-        "equality changed (or it is not equal to itself); states must be immutable values "
-        "with consistent __hash__ and __eq__, e.g. tuples or NamedTuples")
+def _check_stable(states: Sequence[object], index_get: Callable[[object], int | None], start: int,
+                  when: str) -> None:
+    """Every state from ``start`` on must be found again at its own number.
+
+    A state whose hash or equality changes after it was returned (a mutable object, a
+    hash of ``id`` or of a counter) would be enumerated again and again. Run on the new
+    states each time the table doubles and once at the end, at C speed (``map``).
+    """
+    found = list(map(index_get, states[start:]))
+    if found == list(range(start, start + len(found))):
+        return
+    bad = next(i for i, k in enumerate(found, start) if k != i)
+    raise InvalidGameError(
+        f"state {states[bad]!r} cannot be found again in the state table (checked {when}): its hash "
+        "or equality changed (or it is not equal to itself); states must be immutable "
+        "values with consistent __hash__ and __eq__, e.g. tuples or NamedTuples")
 
 
 def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
@@ -300,6 +311,7 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
     last_p: object = object()
     prev_p: object = last_p
     last_hit = prev_hit = (_ZERO, 0, 1, zero_code)
+    checked, next_check = 0, 1024
     i = 0
     while i < len(states):
         s = states[i]
@@ -405,8 +417,9 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
                             f"(max_states={max_states}; raise it or shrink the game)")
                     index[nxt] = j
                     states.append(nxt)
-                    if index_get(nxt) != j:
-                        raise _unstable(nxt, f"right after it was returned {_at_action(s, a)}")
+                    if j >= next_check:  # states whose hash drifts would grow the table forever
+                        _check_stable(states, index_get, checked, f"while enumerating {_at_action(s, a)}")
+                        checked, next_check = j + 1, 2 * next_check
                 elif n_out > first:
                     # a repeated successor of this action: merge (rare, so a linear scan)
                     if out_target[n_out - 1] == j:
@@ -435,9 +448,7 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
         act_ptr.append(len(act_labels))
         i += 1
 
-    for i, s in enumerate(states):  # user code may have changed a state after returning it
-        if index_get(s) != i:
-            raise _unstable(s, "after enumeration")
+    _check_stable(states, index_get, 0, "after enumeration")  # user code may mutate states
     values = table.values
     act_ptr_np = np.array(act_ptr, dtype=np.int64)
     return CompiledGame(
