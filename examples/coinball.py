@@ -20,15 +20,14 @@ Run ``python examples/coinball.py`` (about 15 s) or ``--fast`` (small sizes). Fi
 
 from __future__ import annotations
 
-import argparse
 from fractions import Fraction
 from pathlib import Path
+
+from _output import Output, pyplot, run
 
 import tbsg
 from tbsg.games import CoinballState, coinball, coinball_summary_check
 from tbsg.tables import state_table
-
-FIGURES = Path(__file__).resolve().parents[1] / "docs" / "figures"
 
 PRINTED = {"always rush": "0.601766458853", "always pass": "0.558341814467",
            "optimal": "0.489818590457"}  # seed 001, solution
@@ -36,22 +35,11 @@ PRINTED = {"always rush": "0.601766458853", "always pass": "0.558341814467",
 
 def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
     """Reproduce and extend the source; return the files written, by name."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from tbsg import plots
 
-    out = FIGURES if out is None else Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    written: dict[str, Path] = {}
-
-    def save(name: str, fig: object) -> None:
-        path = out / name
-        fig.savefig(path, dpi=50 if fast else 110)  # type: ignore[attr-defined]
-        plt.close(fig)  # type: ignore[arg-type]
-        written[name] = path
+    plt = pyplot()
+    output = Output(out, fast)
+    save, write, written = output.save, output.write, output.written
 
     tosses = 12 if fast else 100
     game = coinball(tosses)
@@ -90,8 +78,7 @@ def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
         ("caller", lambda r: "first" if r.player == 0 else "second"), "value_to_move",
         "optimal"])
     print(md)
-    (out / "coinball_ties.md").write_text(md + "\n", encoding="utf-8")
-    written["coinball_ties.md"] = out / "coinball_ties.md"
+    write("coinball_ties.md", md + "\n")
 
     # 5. every game length from one solve: a game of T tosses is the last T tosses of a
     # longer one, started level (lead 0 is reachable from toss 2 on)
@@ -129,9 +116,4 @@ def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fast", action="store_true", help="small sizes (seconds)")
-    parser.add_argument("--out", type=Path, default=None, help=f"output folder ({FIGURES})")
-    args = parser.parse_args()
-    for path in main(args.fast, args.out).values():
-        print("wrote", path)
+    run(main, __doc__)

@@ -16,29 +16,22 @@ Run ``python examples/pig.py`` (about a minute: 960,894 states) or ``--fast``. F
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
+
+from _output import Output, pyplot, run
 
 import tbsg
 from tbsg.games import pig, piglet, risk_or_safety
 from tbsg.games.pig import pig_hold_boundary
 
-FIGURES = Path(__file__).resolve().parents[1] / "docs" / "figures"
 PRINTED = "0.5306"  # Neller and Presser 2004, p. 34: "the first player wins 53.06%"
 
 
 def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
     """Reproduce and extend the paper; return the files written, by name."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from tbsg import plots
 
-    out = FIGURES if out is None else Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    written: dict[str, Path] = {}
+    output = Output(out, fast)
 
     goal = 20 if fast else 100
     approx = tbsg.solve(pig(goal), exact=False, tol=1e-12)
@@ -61,17 +54,10 @@ def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
         a, b = tbsg.solve(piglet(n)).value(), tbsg.solve(risk_or_safety(n)).value()
         print(f"Piglet to {n} = Risk or Safety to {n} = {a}: {'equal' if a == b else 'DIFFERS'}")
 
-    fig = plots.plot_pig_hold_boundary(goal, solution=approx)
-    path = out / f"pig_hold_boundary_{goal}.png"
-    fig.savefig(path, dpi=50 if fast else 110)
-    plt.close(fig)
-    written[path.name] = path
-    return written
+    pyplot()
+    output.save(f"pig_hold_boundary_{goal}.png", plots.plot_pig_hold_boundary(goal, solution=approx))
+    return output.written
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fast", action="store_true", help="small sizes (seconds)")
-    parser.add_argument("--out", type=Path, default=None, help="output folder (default docs/figures)")
-    args = parser.parse_args()
-    main(fast=args.fast, out=args.out)
+    run(main, __doc__)

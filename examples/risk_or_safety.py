@@ -24,16 +24,15 @@ few seconds; what the test suite runs). Files go to ``docs/figures/`` (``--out D
 
 from __future__ import annotations
 
-import argparse
 from fractions import Fraction
 from pathlib import Path
+
+from _output import Output, pyplot, run
 
 import tbsg
 from tbsg.games import RoSState, risk_or_safety, risk_or_safety_coin_table
 from tbsg.games.risk_or_safety import _TABLE1_PRINTED
 from tbsg.tables import Pivot, StateTable, state_table
-
-FIGURES = Path(__file__).resolve().parents[1] / "docs" / "figures"
 
 PRINTED_P000 = {1: "2/3", 2: "4/7", 3: "6/11", 4: "2236/4165", 5: "1026/1925",
                 6: "275848876/521145625"}  # seed 000, sections 2 and 3.3
@@ -52,27 +51,11 @@ def coins_table(table: StateTable[RoSState, str], n: int) -> Pivot:
 
 def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
     """Reproduce and extend the paper; return the files written, by name."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from tbsg import plots
 
-    out = FIGURES if out is None else Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    written: dict[str, Path] = {}
-
-    def save(name: str, fig: object) -> None:
-        path = out / name
-        fig.savefig(path, dpi=50 if fast else 110)  # type: ignore[attr-defined]
-        plt.close(fig)  # type: ignore[arg-type]
-        written[name] = path
-
-    def write(name: str, text: str) -> None:
-        path = out / name
-        path.write_text(text, encoding="utf-8")
-        written[name] = path
+    plt = pyplot()
+    output = Output(out, fast)
+    save, write, written = output.save, output.write, output.written
 
     # 1. the exact values of sections 2 and 3.3
     print("P(0,0,0), exact (seed 000, sections 2 and 3.3):")
@@ -142,9 +125,4 @@ def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fast", action="store_true", help="small sizes (seconds)")
-    parser.add_argument("--out", type=Path, default=None, help=f"output folder ({FIGURES})")
-    args = parser.parse_args()
-    for path in main(args.fast, args.out).values():
-        print("wrote", path)
+    run(main, __doc__)

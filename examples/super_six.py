@@ -17,35 +17,23 @@ Run ``python examples/super_six.py`` or ``--fast``. Files go to ``docs/figures/`
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
+
+from _output import Output, pyplot, run
 
 import tbsg
 from tbsg.games import super_six_strategy
 from tbsg.games.super_six import SuperSix, published
 from tbsg.tables import state_table
 
-FIGURES = Path(__file__).resolve().parents[1] / "docs" / "figures"
-
 
 def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
     """Reproduce and extend the paper; return the files written, by name."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from tbsg import plots
 
-    out = FIGURES if out is None else Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    written: dict[str, Path] = {}
-
-    def save(name: str, fig: object) -> None:
-        path = out / name
-        fig.savefig(path, dpi=50 if fast else 110)  # type: ignore[attr-defined]
-        plt.close(fig)  # type: ignore[arg-type]
-        written[name] = path
+    plt = pyplot()
+    output = Output(out, fast)
+    save, written = output.save, output.written
 
     top = 9 if fast else 15
     print("optimal strategies (1: continue, 0: stop; groups by sticks on the lid):")
@@ -81,9 +69,4 @@ def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fast", action="store_true", help="small sizes (seconds)")
-    parser.add_argument("--out", type=Path, default=None, help=f"output folder ({FIGURES})")
-    args = parser.parse_args()
-    for path in main(args.fast, args.out).values():
-        print("wrote", path)
+    run(main, __doc__)

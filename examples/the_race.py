@@ -18,36 +18,25 @@ Run ``python examples/the_race.py`` (about 30 s) or ``--fast``. Files go to
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
+
+from _output import Output, pyplot, run
 
 import tbsg
 from tbsg.games import RaceState, the_race
 from tbsg.games.the_race import PLAYER_1, PLAYER_2
 from tbsg.tables import state_table
 
-FIGURES = Path(__file__).resolve().parents[1] / "docs" / "figures"
 PRINTED = "0.83648556"  # seed 003: the answer
 
 
 def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
     """Reproduce and extend the problem; return the files written, by name."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from tbsg import plots
 
-    out = FIGURES if out is None else Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    written: dict[str, Path] = {}
-
-    def save(name: str, fig: object) -> None:
-        path = out / name
-        fig.savefig(path, dpi=50 if fast else 110)  # type: ignore[attr-defined]
-        plt.close(fig)  # type: ignore[arg-type]
-        written[name] = path
+    plt = pyplot()
+    output = Output(out, fast)
+    save, written = output.save, output.written
 
     goal = 10 if fast else 100
     game = the_race(goal)
@@ -103,9 +92,4 @@ def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fast", action="store_true", help="small sizes (seconds)")
-    parser.add_argument("--out", type=Path, default=None, help=f"output folder ({FIGURES})")
-    args = parser.parse_args()
-    for path in main(args.fast, args.out).values():
-        print("wrote", path)
+    run(main, __doc__)

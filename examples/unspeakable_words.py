@@ -20,16 +20,15 @@ Run ``python examples/unspeakable_words.py`` or ``--fast``. Files go to ``docs/f
 
 from __future__ import annotations
 
-import argparse
 from fractions import Fraction
 from pathlib import Path
+
+from _output import Output, pyplot, run
 
 import tbsg
 from tbsg.games import UWState, unspeakable_words_tables
 from tbsg.games.unspeakable_words import UnspeakableWords, published
 from tbsg.tables import Pivot, state_table
-
-FIGURES = Path(__file__).resolve().parents[1] / "docs" / "figures"
 
 
 class EveryPosition:
@@ -56,26 +55,11 @@ class EveryPosition:
 
 def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
     """Reproduce and extend the post; return the files written, by name."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     from tbsg import plots
 
-    out = FIGURES if out is None else Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    written: dict[str, Path] = {}
-
-    def save(name: str, fig: object) -> None:
-        path = out / name
-        fig.savefig(path, dpi=50 if fast else 110)  # type: ignore[attr-defined]
-        plt.close(fig)  # type: ignore[arg-type]
-        written[name] = path
-
-    def write(name: str, text: str) -> None:
-        (out / name).write_text(text, encoding="utf-8")
-        written[name] = out / name
+    plt = pyplot()
+    output = Output(out, fast)
+    save, write, written = output.save, output.write, output.written
 
     # 1. the post's d6 tables
     moves, values = unspeakable_words_tables(6)
@@ -129,9 +113,4 @@ def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
 
 
 if __name__ == "__main__":
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--fast", action="store_true", help="small sizes (seconds)")
-    parser.add_argument("--out", type=Path, default=None, help=f"output folder ({FIGURES})")
-    args = parser.parse_args()
-    for path in main(args.fast, args.out).values():
-        print("wrote", path)
+    run(main, __doc__)

@@ -8,6 +8,7 @@ temporary folder and each file it reports must exist and be non-trivial.
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -20,6 +21,8 @@ SCRIPTS = ["risk_or_safety", "coinball", "unspeakable_words", "the_race", "super
 
 
 def load(name: str) -> ModuleType:
+    if str(EXAMPLES) not in sys.path:  # the scripts import their shared helper, examples/_output.py
+        sys.path.insert(0, str(EXAMPLES))
     spec = importlib.util.spec_from_file_location(f"tbsg_example_{name}", EXAMPLES / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
