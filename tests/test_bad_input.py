@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 
 import tbsg
+from oracles import PingPong
 from tbsg.games import RoSState, risk_or_safety
 
 H = Fraction(1, 2)
@@ -248,22 +249,6 @@ def test_float_payoff_built_inside_outcomes_is_exactness_error() -> None:
 
 
 # --- games that do not stop ----------------------------------------------------------------
-
-@dataclass(frozen=True)
-class PingPong:
-    """Two states passing play to each other with probability 1."""
-
-    initial: str = "ping"
-
-    def player(self, s: str) -> int:
-        return 0 if s == "ping" else 1
-
-    def actions(self, s: str) -> tuple[str, ...]:
-        return ("hit",)
-
-    def outcomes(self, s: str, a: str) -> list[tuple[int, str]]:
-        return [(1, "pong" if s == "ping" else "ping")]
-
 
 @dataclass(frozen=True)
 class Wait:

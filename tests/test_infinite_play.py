@@ -11,9 +11,8 @@ player 1's (both players have optimal positional strategies, Liggett and Lippman
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import os
-from collections.abc import Hashable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -23,6 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tbsg
+from oracles import PingPong, Profile, all_profiles, gauss_jordan
 from strategies import TableGame, any_games, stopping_games
 from tbsg.compile import compile_game
 from tbsg.infinite_play import (
@@ -38,8 +38,6 @@ SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
 F = Fraction
 H = F(1, 2)
 RULES = (F(0), H, F(1))
-
-Profile = dict[int, Hashable]
 
 
 # --- the independent oracle ----------------------------------------------------------------
@@ -73,23 +71,9 @@ def chain_values(game: TableGame, states: Sequence[int], profile: Profile,
                 mat[r][pos[x]] -= p
             else:
                 mat[r][m] += p * c  # a state that never ends
-    for col in range(m):
-        piv = next(r for r in range(col, m) if mat[r][col] != 0)
-        mat[col], mat[piv] = mat[piv], mat[col]
-        inv = 1 / mat[col][col]
-        mat[col] = [e * inv for e in mat[col]]
-        for r in range(m):
-            f = mat[r][col]
-            if r != col and f != 0:
-                mat[r] = [e - f * ec for e, ec in zip(mat[r], mat[col], strict=True)]
     values = {s: c for s in states}
-    values.update({s: mat[r][m] for r, s in enumerate(live)})
+    values.update(zip(live, gauss_jordan(mat), strict=True))
     return values
-
-
-def all_profiles(game: TableGame, states: Sequence[int]) -> list[Profile]:
-    return [dict(zip(states, choice, strict=True))
-            for choice in itertools.product(*(game.actions(s) for s in states))]
 
 
 def brute_force(game: TableGame, c: Fraction, fixed: Profile | None = None) -> dict[int, Fraction]:
@@ -118,22 +102,6 @@ def is_optimal_profile(game: TableGame, profile: Profile, value: dict[int, Fract
 
 
 # --- hand-solved games ---------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class PingPong:
-    """Two states passing play to each other for ever: no terminal at all."""
-
-    initial: str = "ping"
-
-    def player(self, s: str) -> int:
-        return 0 if s == "ping" else 1
-
-    def actions(self, s: str) -> tuple[str, ...]:
-        return ("hit",)
-
-    def outcomes(self, s: str, a: str) -> list[tuple[int, str]]:
-        return [(1, "pong" if s == "ping" else "ping")]
-
 
 @pytest.mark.parametrize("c", [F(0), F(1, 3), H, F(1)])
 def test_ping_pong_is_worth_the_infinite_play_payoff(c: Fraction) -> None:

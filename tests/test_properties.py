@@ -10,7 +10,6 @@ optimal pure stationary strategies that are optimal from every state).
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import os
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
@@ -21,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tbsg
+from oracles import Profile, all_profiles, gauss_jordan
 from strategies import TableGame, any_games, relabel, relabellings, stopping_games
 from tbsg import _backend as bk
 
@@ -28,8 +28,6 @@ from tbsg import _backend as bk
 EXAMPLES = int(os.environ.get("TBSG_EXAMPLES", "60"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-
-Profile = dict[int, Hashable]
 
 
 # --- the independent oracle ----------------------------------------------------------------
@@ -45,21 +43,7 @@ def profile_values(game: TableGame, states: Sequence[int], profile: Profile) -> 
                 mat[r][m] += p * nxt.payoff
             else:
                 mat[r][pos[nxt]] -= p
-    for c in range(m):
-        piv = next(r for r in range(c, m) if mat[r][c] != 0)
-        mat[c], mat[piv] = mat[piv], mat[c]
-        inv = 1 / mat[c][c]
-        mat[c] = [e * inv for e in mat[c]]
-        for r in range(m):
-            f = mat[r][c]
-            if r != c and f != 0:
-                mat[r] = [e - f * ec for e, ec in zip(mat[r], mat[c], strict=True)]
-    return {s: mat[r][m] for r, s in enumerate(states)}
-
-
-def all_profiles(game: TableGame, states: Sequence[int]) -> list[Profile]:
-    return [dict(zip(states, choice, strict=True))
-            for choice in itertools.product(*(game.actions(s) for s in states))]
+    return dict(zip(states, gauss_jordan(mat), strict=True))
 
 
 def brute_force_values(game: TableGame, fixed: Profile | None = None) -> dict[int, Fraction]:
