@@ -737,13 +737,18 @@ class StateTable(Generic[S, A]):
     def _markdown(self, fmt: _Fmt, columns: Sequence[ColumnSpec] | None, decimals: bool,
                   max_rows: int | None) -> str:
         cols = self._export_columns(columns, decimals)
+        body = self._shown_body(cols, fmt, max_rows)
+        align = ["l" if _left(c, k) else "r" for c, _, k in cols]
+        return _markdown([fmt.text(c) for c, _, _ in cols], body, align)
+
+    def _shown_body(self, cols: list[_Column], fmt: _Fmt, max_rows: int | None) -> list[list[str]]:
+        """Formatted rows, the middle ones replaced by one "… n more rows …" line past ``max_rows``."""
         positions, left = _cut(len(self.rows), max_rows)
         body = self._body(cols, fmt, positions)
         if left:
             head = len(positions) - max_rows // 4 if max_rows else len(positions)
             body.insert(head, [f"… {left} more rows …"] + [""] * (len(cols) - 1))
-        align = ["l" if _left(c, k) else "r" for c, _, k in cols]
-        return _markdown([fmt.text(c) for c, _, _ in cols], body, align)
+        return body
 
     def to_latex(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
                  digits: int = 6, fractions: Literal["slash", "frac"] = "slash",
@@ -769,11 +774,7 @@ class StateTable(Generic[S, A]):
     def _html(self, fmt: _Fmt, columns: Sequence[ColumnSpec] | None, decimals: bool,
               max_rows: int | None) -> str:
         cols = self._export_columns(columns, decimals)
-        positions, left = _cut(len(self.rows), max_rows)
-        body = self._body(cols, fmt, positions)
-        if left:
-            head = len(positions) - max_rows // 4 if max_rows else len(positions)
-            body.insert(head, [f"… {left} more rows …"] + [""] * (len(cols) - 1))
+        body = self._shown_body(cols, fmt, max_rows)
         kind = "exact" if self.exact else "float (proven bounds)"
         return _html([html.escape(c) for c, _, _ in cols], body,
                      f"tbsg state table: {len(self.rows)} states, {kind}")
