@@ -373,3 +373,13 @@ def test_no_any_in_public_signatures() -> None:
             if where not in ANY_ALLOWED:
                 leaks += [f"{where}: {a}" for a in notes if "Any" in a]
     assert not leaks
+
+
+def test_progress_bar_forced_and_silent_by_default(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("tqdm")
+    # seed 000 (Jehn 2026), section 3.3: n = 4 gives 2236/4165, with or without a bar
+    assert tbsg.solve(risk_or_safety(4), progress=True).value() == Fraction(2236, 4165)
+    assert "exact solve" in capsys.readouterr().err
+    assert tbsg.solve(risk_or_safety(4)).value() == Fraction(2236, 4165)  # not a terminal here
+    assert tbsg.solve(risk_or_safety(4), exact=False, progress=False).bounds()[0] > 0
+    assert capsys.readouterr().err == ""

@@ -45,8 +45,7 @@ class _Bar:
                 self.delay = float("inf")
                 return
             self.bar = tqdm(total=total, desc=self.label, unit="state", leave=False)
-        self.bar.n = done
-        self.bar.refresh()
+        self.bar.update(done - self.bar.n)  # redraws at most every tqdm mininterval
 
     def close(self) -> None:
         if self.bar is not None:
