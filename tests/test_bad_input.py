@@ -94,6 +94,52 @@ def test_probabilities_off_by_a_tiny_amount() -> None:
         _solve(OneState([(H, tbsg.win(0)), (H - eps, tbsg.win(1))]))
 
 
+@dataclass
+class Endless:
+    """States 0, 1, 2, ... forever, each a fair coin between moving on and a draw; state
+    ``bad`` loses half its probability."""
+
+    bad: int
+    initial: int = 0
+
+    def player(self, s: int) -> int:
+        return 0
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("on",)
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, object]]:
+        if s == self.bad:
+            return [(H / 2, s + 1), (H / 2, tbsg.DRAW)]
+        return [(H, s + 1), (H, tbsg.DRAW)]
+
+
+def test_bad_sum_deep_in_an_endless_game_stops_enumeration_early() -> None:
+    # sums are checked in batches, each time the state table doubles: the bad action is
+    # found long before the state limit, and named precisely
+    with pytest.raises(tbsg.InvalidGameError,
+                       match=re.escape("sum to 1/2, not 1, at state 3000, action 'on'")):
+        tbsg.solve(_loose(Endless(3000)), max_states=100_000)
+
+
+def test_sum_that_is_right_only_with_outcomes_that_end_play() -> None:
+    third = Fraction(1, 3)
+    game = OneState([(third, tbsg.win(0)), (third, STATE), (third, tbsg.DRAW)])
+    # v = 1/3 + v/3 + (1/3)(1/2), so v = 3/4
+    assert _solve(game).value() == Fraction(3, 4)
+    game = OneState([(third, tbsg.win(0)), (third, STATE), (third, tbsg.DRAW), (third, tbsg.win(1))])
+    with pytest.raises(tbsg.InvalidGameError, match=r"sum to 4/3, not 1, " + WHERE):
+        _solve(game)
+
+
+def test_sum_with_huge_denominators() -> None:
+    # a common denominator beyond 64-bit integers: the check switches to Python integers
+    tiny = Fraction(1, 3**60)
+    assert _solve(OneState([(tiny, tbsg.win(0)), (1 - tiny, tbsg.win(1))])).value() == tiny
+    with pytest.raises(tbsg.InvalidGameError, match=re.escape(f"sum to {1 - tiny}, not 1, ") + WHERE):
+        _solve(OneState([(tiny, tbsg.win(0)), (1 - 2 * tiny, tbsg.win(1))]))
+
+
 def test_negative_probability() -> None:
     with pytest.raises(tbsg.InvalidGameError, match=r"negative probability -1/2 .*" + WHERE):
         _solve(OneState([(Fraction(3, 2), tbsg.win(0)), (-H, tbsg.win(1))]))

@@ -77,10 +77,11 @@ def action_values_exact(g: CompiledGame[S, A], v: list[Fraction]) -> list[Fracti
     """``Q(s, a)`` for every flat action of ``g`` given state values ``v``, in Fraction only."""
     target = g.out_target.tolist()
     out_ptr = g.out_ptr.tolist()
-    prob = g.out_prob
+    prob = list(g.out_prob)
+    const = list(g.act_const)
     q_all: list[Fraction] = []
     for k in range(g.n_actions):
-        q = g.act_const[k]
+        q = const[k]
         for o in range(out_ptr[k], out_ptr[k + 1]):
             q += prob[o] * v[target[o]]
         q_all.append(q)

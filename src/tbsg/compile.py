@@ -20,12 +20,14 @@ merged by adding their probabilities. Errors raised inside user code are re-rais
 
 from __future__ import annotations
 
+import bisect
 import gc
-from collections.abc import Callable, Hashable, Sequence
+import math
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Generic, NoReturn, TypeVar, cast
+from typing import Generic, NoReturn, TypeVar, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -65,13 +67,13 @@ class CompiledGame(Generic[S, A]):
         The user's action object of each flat action number.
     act_state : ndarray of int64
         State each flat action belongs to.
-    act_const, act_stop : list of Fraction
+    act_const, act_stop : sequence of Fraction
         Expected terminal payoff, and probability of ending play, of each action.
     out_ptr : ndarray of int64, length ``n_actions + 1``
         Outcomes of action ``k`` are ``out_ptr[k]:out_ptr[k+1]``.
     out_target : ndarray of int64
         Successor state of each outcome.
-    out_prob : list of Fraction
+    out_prob : sequence of Fraction
         Probability of each outcome.
     rationals : list of Fraction, optional
         The distinct probabilities and terminal constants, each once (set by
@@ -88,11 +90,11 @@ class CompiledGame(Generic[S, A]):
     act_ptr: IntArray
     act_labels: list[A]
     act_state: IntArray
-    act_const: list[Fraction]
-    act_stop: list[Fraction]
+    act_const: Sequence[Fraction]
+    act_stop: Sequence[Fraction]
     out_ptr: IntArray
     out_target: IntArray
-    out_prob: list[Fraction]
+    out_prob: Sequence[Fraction]
     rationals: list[Fraction] | None = None
     act_code: IntArray | None = None
     stop_code: IntArray | None = None
@@ -188,15 +190,16 @@ def _at_action(s: object, a: object) -> str:
 class _Rationals:
     """Interning table: one shared ``Fraction`` and one integer code per distinct value.
 
-    ``lookup(p)`` validates a user probability and returns ``(q, n, d, code)``: the
-    interned Fraction ``q = n/d`` (lowest terms) and its code. Objects already seen are
-    recognised by identity (the cache holds them, so their ids are not reused).
+    During enumeration it holds only probabilities (and 0), so the lowest common
+    denominator of its values is a common denominator of every action's probabilities.
     """
 
     __slots__ = ("by_id", "by_value", "values")
 
     def __init__(self) -> None:
-        self.by_id: dict[int, tuple[object, Fraction, int, int, int]] = {}
+        # id of a validated *positive* probability object -> (the object, its code); the
+        # object is kept so its id is not reused
+        self.by_id: dict[int, tuple[object, int]] = {}
         self.by_value: dict[tuple[int, int], tuple[Fraction, int]] = {}
         self.values: list[Fraction] = []
 
@@ -209,22 +212,56 @@ class _Rationals:
             self.values.append(x)
         return hit
 
-    def probability(self, p: object, nxt: object, s: object, a: object
-                    ) -> tuple[Fraction, int, int, int]:
-        """Validate the probability ``p`` of outcome ``nxt`` of action ``a`` at state ``s``.
+    def probability(self, p: object, nxt: object, s: object, a: object) -> int:
+        """Code of the probability ``p`` of outcome ``nxt`` of action ``a`` at state ``s``.
 
-        The slow path of the lookup by identity: first sight of the object ``p``.
+        Returns -1 for a zero probability (the outcome is dropped); raises for a negative
+        or inexact one. The slow path of the lookup by identity: first sight of ``p``.
         """
         if isinstance(p, (int, Fraction)) and not isinstance(p, bool):
             pf = p if type(p) is Fraction else Fraction(p)
         else:
             raise exactness_error(f"probability of outcome {nxt!r} {_at_action(s, a)}", p)
-        q, code = self.of_value(pf)
-        entry = (p, q, q.numerator, q.denominator, code)
+        if pf <= 0:
+            if pf < 0:
+                raise InvalidGameError(
+                    f"negative probability {pf} for outcome {nxt!r} {_at_action(s, a)}")
+            return -1
+        code = self.of_value(pf)[1]
         if len(self.by_id) > 4096:
             self.by_id.clear()
-        self.by_id[id(p)] = entry
-        return q, entry[2], entry[3], code
+        self.by_id[id(p)] = (p, code)
+        return code
+
+
+class _Decoded(Sequence[Fraction]):
+    """Read-only sequence of the table values named by a list of codes (no copies)."""
+
+    __slots__ = ("_codes", "_values")
+
+    def __init__(self, values: list[Fraction], codes: list[int]) -> None:
+        self._values = values
+        self._codes = codes
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+    @overload
+    def __getitem__(self, k: int) -> Fraction: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[Fraction]: ...
+
+    def __getitem__(self, k: int | slice) -> Fraction | list[Fraction]:
+        if isinstance(k, slice):
+            return [self._values[c] for c in self._codes[k]]
+        return self._values[self._codes[k]]
+
+    def __iter__(self) -> Iterator[Fraction]:
+        return map(self._values.__getitem__, self._codes)
+
+    def __repr__(self) -> str:
+        return f"_Decoded({list(self)!r})"
 
 
 def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> CompiledGame[S, A]:
@@ -244,10 +281,13 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
 
     Notes
     -----
-    The loop is the hot path of large games (one pass per state and action), so error
-    messages are only formatted when an error is raised, probabilities are recognised by
-    object identity after their first validation, and the probability sum is checked in
-    integer arithmetic.
+    The loop is the hot path of large games (one pass per state and action), so it does
+    as little per outcome as it can: error messages are only formatted when an error is
+    raised; probabilities are recognised by object identity after their first
+    validation; outcomes that end play are recorded sparsely and folded into per-action
+    constants afterwards; and the probability sums are checked for many actions at once
+    in integer arithmetic (:func:`_check_sums`) each time the state table doubles and at
+    the end, so a game whose probabilities are wrong stops early with the first bad action.
     """
     # The loop allocates millions of objects that all live on (states, index, lists), so
     # the cyclic garbage collector's passes over them are pure overhead: pause it.
@@ -278,6 +318,88 @@ def _check_stable(states: Sequence[object], index_get: Callable[[object], int | 
         "values with consistent __hash__ and __eq__, e.g. tuples or NamedTuples")
 
 
+@dataclass
+class _Actions:
+    """The action and outcome lists being built (CSR, see :class:`CompiledGame`)."""
+
+    states: list[object]
+    act_ptr: list[int]
+    act_labels: list[object]
+    out_ptr: list[int]
+    out_code: list[int]
+    term_act: list[int]  # outcomes that end play, one entry each: action,
+    term_code: list[int]  # probability code,
+    term_pay: list[Fraction]  # payoff to player 0
+
+
+def _check_sums(acts: _Actions, values: list[Fraction], k0: int, k1: int) -> None:
+    """Probabilities of each action ``k0 <= k < k1`` must sum to exactly 1.
+
+    With ``D`` the lowest common denominator of every probability value, each action's
+    sum is ``(sum of p D) / D`` with integer numerators ``p D``: one vectorised integer
+    sum per action (int64 when no partial sum can overflow it, Python ints otherwise).
+    Probabilities of outcomes that end play count too; dropped zero-probability outcomes
+    add nothing and merged repeated successors carry the sum of their probabilities.
+    """
+    if k1 <= k0:
+        return
+    denom = math.lcm(*(v.denominator for v in values))
+    scaled = [v.numerator * (denom // v.denominator) for v in values]
+    o0, o1 = acts.out_ptr[k0], acts.out_ptr[k1]
+    t0 = bisect.bisect_left(acts.term_act, k0)
+    t1 = bisect.bisect_left(acts.term_act, k1)
+    terms = (o1 - o0) + (t1 - t0)
+    exact_int64 = max(scaled) * (terms + 1) < 2**62
+    table = np.array(scaled, dtype=np.int64 if exact_int64 else object)
+    part = table[np.array(acts.out_code[o0:o1], dtype=np.int64)]
+    running = np.zeros(o1 - o0 + 1, dtype=table.dtype)
+    np.cumsum(part, out=running[1:])
+    ptr = np.array(acts.out_ptr[k0 : k1 + 1], dtype=np.int64) - o0
+    sums = running[ptr[1:]] - running[ptr[:-1]]
+    if t1 > t0:
+        np.add.at(sums, np.array(acts.term_act[t0:t1], dtype=np.int64) - k0,
+                  table[np.array(acts.term_code[t0:t1], dtype=np.int64)])
+    bad = np.flatnonzero(sums != denom)
+    if bad.size == 0:
+        return
+    k = k0 + int(bad[0])
+    i = bisect.bisect_right(acts.act_ptr, k) - 1  # the state owning action k
+    raise InvalidGameError(f"probabilities sum to {Fraction(int(sums[int(bad[0])]), denom)}, not 1, "
+                           f"{_at_action(acts.states[i], acts.act_labels[k])}")
+
+
+def _terminal_codes(acts: _Actions, table: _Rationals, n_actions: int
+                    ) -> tuple[IntArray, IntArray]:
+    """Codes of ``act_const`` (expected terminal payoff) and ``act_stop`` per action."""
+    zero_code = table.of_value(_ZERO)[1]
+    act_code = np.full(n_actions, zero_code, dtype=np.int64)
+    stop_code = np.full(n_actions, zero_code, dtype=np.int64)
+    values = table.values
+    term_act, term_code, term_pay = acts.term_act, acts.term_code, acts.term_pay
+    memo: dict[tuple[int, int], tuple[int, int]] = {}  # (code, id(payoff)) of a lone outcome
+    t, n_t = 0, len(term_act)
+    while t < n_t:
+        k = term_act[t]
+        if t + 1 == n_t or term_act[t + 1] != k:  # one terminal outcome: memoised
+            key = (term_code[t], id(term_pay[t]))
+            hit = memo.get(key)
+            if hit is None:
+                q = values[term_code[t]]
+                hit = memo[key] = (table.of_value(q * term_pay[t])[1], term_code[t])
+            act_code[k], stop_code[k] = hit
+            t += 1
+            continue
+        const, stop = _ZERO, _ZERO
+        while t < n_t and term_act[t] == k:
+            q = values[term_code[t]]
+            const += q * term_pay[t]
+            stop += q
+            t += 1
+        act_code[k] = table.of_value(const)[1]
+        stop_code[k] = table.of_value(stop)[1]
+    return act_code, stop_code
+
+
 def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
     """Body of :func:`compile_game` (run with the garbage collector paused)."""
     initial = _call("game.initial", "(reading the initial state)", lambda: game.initial)
@@ -290,28 +412,33 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
     players: list[int] = []
     act_ptr: list[int] = [0]
     act_labels: list[A] = []
-    act_code: list[int] = []  # codes of act_const and act_stop in the table of rationals
-    stop_code: list[int] = []
     out_ptr: list[int] = [0]
     out_target: list[int] = []
     out_code: list[int] = []
+    term_act: list[int] = []
+    term_code: list[int] = []
+    term_pay: list[Fraction] = []
+    acts_lists = _Actions(cast("list[object]", states), act_ptr, cast("list[object]", act_labels),
+                          out_ptr, out_code, term_act, term_code, term_pay)
 
     table = _Rationals()
-    _, zero_code = table.of_value(_ZERO)
-    by_id = table.by_id
-    by_value = table.by_value
+    table.of_value(_ZERO)
+    values = table.values
+    by_id_get = table.by_id.get
     player_fn = game.player
     actions_fn = game.actions
     outcomes_fn = game.outcomes
     terminal = Terminal
     index_get = cast("Callable[[object], int | None]", index.get)
-    tuple_t, list_t, int_t, fraction_t = tuple, list, int, Fraction
+    tuple_t, list_t, int_t = tuple, list, int
     n_out = 0
-    # identity cache of the last two probability objects seen (they stay referenced here)
+    # identity cache: the last two (positive, validated) probability objects and codes
     last_p: object = object()
     prev_p: object = last_p
-    last_hit = prev_hit = (_ZERO, 0, 1, zero_code)
-    checked, next_check = 0, 1024
+    last_code = prev_code = 0
+    last_acts: object = None  # the last two action tuples checked (recognised by identity)
+    prev_acts: object = None
+    checked, checked_acts, next_check = 0, 0, 1024
     i = 0
     while i < len(states):
         s = states[i]
@@ -329,31 +456,16 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
         except Exception as exc:
             _user_error("game.actions()", _at(s), exc)
         acts_seq: Sequence[A]
-        if type(acts) is tuple_t or type(acts) is list_t:
+        if acts is last_acts or acts is prev_acts:  # a tuple object checked already
             acts_seq = acts
         else:
-            acts_seq = tuple(acts) if not isinstance(acts, Sequence) else acts
-        n_acts = len(acts_seq)
-        if n_acts == 0:
-            raise InvalidGameError(f"game.actions() returned no actions {_at(s)}; "
-                                   "every state needs at least one (a chance step has one)")
-        if n_acts > 1:
-            seen_actions: set[A] = set()
-            for a in acts_seq:
-                try:
-                    dup = a in seen_actions
-                    seen_actions.add(a)
-                except TypeError:
-                    _check_hashable(a, f"action {a!r} {_at(s)}")
-                    raise
-                if dup:
-                    raise InvalidGameError(f"action {a!r} is listed twice {_at(s)}")
-        else:
-            try:
-                hash(acts_seq[0])
-            except TypeError:
-                _check_hashable(acts_seq[0], f"action {acts_seq[0]!r} {_at(s)}")
-                raise
+            if type(acts) is tuple_t or type(acts) is list_t:
+                acts_seq = acts
+            else:
+                acts_seq = tuple(acts) if not isinstance(acts, Sequence) else acts
+            _check_actions(acts_seq, s)
+            if type(acts) is tuple_t:  # immutable: safe to recognise by identity
+                prev_acts, last_acts = last_acts, acts
         for a in acts_seq:
             try:
                 outs = outcomes_fn(s, a)
@@ -361,10 +473,6 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
                     outs = list(outs)
             except Exception as exc:
                 _user_error("game.outcomes()", _at_action(s, a), exc)
-            # Validation in integer arithmetic: total = tot_n / tot_d, no gcd per step.
-            tot_n, tot_d = 0, 1
-            const: Fraction | int = 0
-            stop: Fraction | int = 0
             first = n_out
             for item in outs:
                 try:
@@ -376,30 +484,19 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
                         f"game.outcomes() yielded {item!r} {_at_action(s, a)}; "
                         "expected (probability, successor) pairs") from None
                 if p is last_p:  # games reuse a few probability objects: check identity first
-                    q, pn, pd, code = last_hit
+                    code = last_code
                 elif p is prev_p:
-                    q, pn, pd, code = prev_hit
+                    code = prev_code
                 else:
-                    hit = by_id.get(id(p))
+                    hit = by_id_get(id(p))
                     if hit is not None and hit[0] is p:
-                        _, q, pn, pd, code = hit
-                    elif type(p) is fraction_t and (known := by_value.get(
-                            (p.numerator, p.denominator))) is not None:
-                        q, code = known  # a new object of a known value (e.g. Fraction(1))
-                        pn, pd = q.numerator, q.denominator
+                        code = hit[1]
                     else:
-                        q, pn, pd, code = table.probability(p, nxt, s, a)
-                    prev_p, prev_hit = last_p, last_hit
-                    last_p, last_hit = p, (q, pn, pd, code)
-                if pn <= 0:
-                    if pn < 0:
-                        raise InvalidGameError(
-                            f"negative probability {p} for outcome {nxt!r} {_at_action(s, a)}")
-                    continue  # zero probability: the successor is not enumerated
-                if pd == tot_d:
-                    tot_n += pn
-                else:
-                    tot_n, tot_d = tot_n * pd + pn * tot_d, tot_d * pd
+                        code = table.probability(p, nxt, s, a)
+                        if code < 0:
+                            continue  # zero probability: the successor is not enumerated
+                    prev_p, prev_code = last_p, last_code
+                    last_p, last_code = p, code
                 try:
                     j = index_get(nxt)
                 except TypeError:
@@ -407,8 +504,9 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
                     raise
                 if j is None:
                     if isinstance(nxt, terminal):
-                        const += q * nxt.payoff
-                        stop += q
+                        term_act.append(len(act_labels))
+                        term_code.append(code)
+                        term_pay.append(nxt.payoff)
                         continue
                     j = len(states)
                     if j >= max_states:
@@ -419,7 +517,9 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
                     states.append(nxt)
                     if j >= next_check:  # states whose hash drifts would grow the table forever
                         _check_stable(states, index_get, checked, f"while enumerating {_at_action(s, a)}")
-                        checked, next_check = j + 1, 2 * next_check
+                        _check_sums(acts_lists, values, checked_acts, len(act_labels))
+                        checked, checked_acts = j + 1, len(act_labels)
+                        next_check *= 2
                 elif n_out > first:
                     # a repeated successor of this action: merge (rare, so a linear scan)
                     if out_target[n_out - 1] == j:
@@ -429,27 +529,20 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
                     else:
                         dup_at = -1
                     if dup_at >= 0:
-                        out_code[dup_at] = table.of_value(table.values[out_code[dup_at]] + q)[1]
+                        out_code[dup_at] = table.of_value(values[out_code[dup_at]] + values[code])[1]
                         continue
                 out_target.append(j)
                 out_code.append(code)
                 n_out += 1
-            if tot_n != tot_d:
-                raise InvalidGameError(
-                    f"probabilities sum to {Fraction(tot_n, tot_d)}, not 1, {_at_action(s, a)}")
             act_labels.append(a)
-            if stop == 0:
-                act_code.append(zero_code)
-                stop_code.append(zero_code)
-            else:
-                act_code.append(table.of_value(Fraction(const))[1])
-                stop_code.append(table.of_value(Fraction(stop))[1])
             out_ptr.append(n_out)
         act_ptr.append(len(act_labels))
         i += 1
 
     _check_stable(states, index_get, 0, "after enumeration")  # user code may mutate states
-    values = table.values
+    n_actions = len(act_labels)
+    _check_sums(acts_lists, values, checked_acts, n_actions)
+    act_code, stop_code = _terminal_codes(acts_lists, table, n_actions)
     act_ptr_np = np.array(act_ptr, dtype=np.int64)
     return CompiledGame(
         states=states,
@@ -458,16 +551,33 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
         act_ptr=act_ptr_np,
         act_labels=act_labels,
         act_state=np.repeat(np.arange(len(states), dtype=np.int64), np.diff(act_ptr_np)),
-        act_const=[values[c] for c in act_code],
-        act_stop=[values[c] for c in stop_code],
+        act_const=_Decoded(values, act_code.tolist()),
+        act_stop=_Decoded(values, stop_code.tolist()),
         out_ptr=np.array(out_ptr, dtype=np.int64),
         out_target=np.array(out_target, dtype=np.int64),
-        out_prob=[values[c] for c in out_code],
+        out_prob=_Decoded(values, out_code),
         rationals=values,
-        act_code=np.array(act_code, dtype=np.int64),
-        stop_code=np.array(stop_code, dtype=np.int64),
+        act_code=act_code,
+        stop_code=stop_code,
         out_code=np.array(out_code, dtype=np.int64),
     )
+
+
+def _check_actions(acts: Sequence[object], s: object) -> None:
+    """At least one action, all hashable, none listed twice."""
+    if len(acts) == 0:
+        raise InvalidGameError(f"game.actions() returned no actions {_at(s)}; "
+                               "every state needs at least one (a chance step has one)")
+    seen: set[object] = set()
+    for a in acts:
+        try:
+            dup = a in seen
+            seen.add(a)
+        except TypeError:
+            _check_hashable(a, f"action {a!r} {_at(s)}")
+            raise
+        if dup:
+            raise InvalidGameError(f"action {a!r} is listed twice {_at(s)}")
 
 
 def _check_hashable(x: object, what: str) -> None:
