@@ -79,8 +79,15 @@ def out_action(g: CompiledGame[Any, Any]) -> IntArray:
 
 
 def _adjacency(n: int, src: IntArray, dst: IntArray) -> sp.csr_matrix:
-    data = np.ones(len(src), dtype=np.int8)
-    return sp.csr_matrix((data, (src, dst)), shape=(n, n))
+    """State graph with an edge ``src[e] -> dst[e]`` per outcome; ``src`` non-decreasing.
+
+    Outcomes are grouped by action and actions by state, so the edge list is already in
+    row order: the CSR arrays are built directly, without sorting (repeated edges are
+    harmless to the component algorithms).
+    """
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
+    return sp.csr_matrix((np.ones(len(dst), dtype=np.int8), dst, indptr), shape=(n, n))
 
 
 def _distinct(x: IntArray) -> IntArray:
@@ -167,11 +174,11 @@ def end_component_states(
     tgt = g.out_target
     alive_act = ~g.stop_mask() if allowed is None else (~g.stop_mask() & allowed)
     alive_state = np.ones(n, dtype=bool)
-    # reverse adjacency: outcomes entering each state, grouped by target
-    by_tgt = np.argsort(tgt, kind="stable")
-    in_ptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(tgt, minlength=n), out=in_ptr[1:])
-    in_act = oa[by_tgt]
+    # reverse adjacency: the action of each outcome entering each state, grouped by target
+    # (the CSC form of the outcome-by-target matrix: a counting sort in C)
+    entering = sp.csr_matrix((oa, tgt, np.arange(len(tgt) + 1)), shape=(len(tgt), n)).tocsc()
+    in_ptr = entering.indptr.astype(np.int64)
+    in_act = entering.data
     n_alive = np.bincount(g.act_state[alive_act], minlength=n)  # surviving actions per state
     frontier = np.flatnonzero(n_alive == 0)
     while True:
