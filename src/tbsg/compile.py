@@ -27,6 +27,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from itertools import chain
 from typing import Generic, NoReturn, TypeVar, cast, overload
 
 import numpy as np
@@ -308,7 +309,10 @@ def _check_stable(states: Sequence[object], index_get: Callable[[object], int | 
     hash of ``id`` or of a counter) would be enumerated again and again. Run on the new
     states each time the table doubles and once at the end, at C speed (``map``).
     """
-    found = list(map(index_get, states[start:]))
+    part = states[start:]
+    if _plain_values(part):
+        return  # hashes and equality of such values are fixed: nothing can drift
+    found = list(map(index_get, part))
     if found == list(range(start, start + len(found))):
         return
     bad = next(i for i, k in enumerate(found, start) if k != i)
@@ -398,6 +402,28 @@ def _terminal_codes(acts: _Actions, table: _Rationals, n_actions: int
         act_code[k] = table.of_value(const)[1]
         stop_code[k] = table.of_value(stop)[1]
     return act_code, stop_code
+
+
+_PLAIN_ITEMS = frozenset({int, str, bytes, bool, float, type(None)})
+
+
+def _plain_values(states: Sequence[object]) -> bool:
+    """True if every state is a plain value that cannot change: an ``int`` or ``str``, or a
+    tuple (a NamedTuple included, as long as it keeps tuple's ``__hash__`` and
+    ``__eq__``) of ``int``, ``str``, ``bytes``, ``bool``, ``float`` and ``None`` items.
+
+    Such states can be neither mutated nor hashed inconsistently, so the stability check
+    can skip the lookups (the common case, checked at C speed with ``map``).
+    """
+    kinds = set(map(type, states))
+    if kinds <= {int, str}:
+        return True
+    for kind in kinds:
+        if not issubclass(kind, tuple) or kind.__hash__ is not tuple.__hash__ \
+                or kind.__eq__ is not tuple.__eq__:
+            return False
+    return set(map(type, chain.from_iterable(cast("Sequence[tuple[object, ...]]", states)))) \
+        <= _PLAIN_ITEMS
 
 
 def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:

@@ -137,9 +137,10 @@ class _Level:
     """
 
     def __init__(self, full: sp.csr_matrix, c: FloatArray, e: FloatArray, maxi: BoolArray,
-                 seg: IntArray, row_state: IntArray, s0: int, s1: int) -> None:
+                 seg: IntArray, row_state: IntArray, s0: int, s1: int, comp: IntArray) -> None:
         self.full = full  # rows x s1: all successors (lower levels and this level)
         self.c, self.e, self.maxi, self.seg, self.row_state = c, e, maxi, seg, row_state
+        self.comp = comp  # component of each state, numbered from 0 within the level
         self.s0, self.s1 = s0, s1
         self.m = s1 - s0
         self.inner = full[:, s0:s1].tocsr()  # rows x m: successors inside the level
@@ -176,9 +177,30 @@ class _Level:
         return q + (self.e * np.abs(q) + _TINY)
 
     # -- policy evaluation ----------------------------------------------------------------
-    def factor(self, pick: IntArray) -> _Solver | None:
-        """Solver of ``(I - P_pick) x = rhs`` on the level (None if singular in floats)."""
-        a = sp.identity(self.m, format="csr") - self.inner[pick]
+    def factor(self, pick: IntArray, base: _Solver | None = None,
+               changed: BoolArray | None = None) -> _Solver | None:
+        """Solver of ``(I - P_pick) x = rhs`` on the level (None if singular in floats).
+
+        With ``base``, the solver of a profile that differs from ``pick`` only at the
+        ``changed`` states, only the components containing those states are factorised
+        again: components of a level never reach one another, so the system is block
+        diagonal by component and ``base`` stays right on the others.
+        """
+        sub: IntArray | None = None
+        if base is not None and changed is not None:
+            touched = np.zeros(int(self.comp[-1]) + 1 if self.m else 0, dtype=bool)
+            touched[self.comp[changed]] = True
+            part = np.flatnonzero(touched[self.comp])
+            if 2 * len(part) < self.m:
+                sub = part
+        if sub is None:
+            a = sp.identity(self.m, format="csr") - self.inner[pick]
+        else:
+            local = np.full(self.m, -1, dtype=np.int64)
+            local[sub] = np.arange(len(sub))
+            rows = self.inner[pick[sub]]
+            a = sp.identity(len(sub), format="csr") - sp.csr_matrix(
+                (rows.data, local[rows.indices], rows.indptr), shape=(len(sub), len(sub)))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
@@ -191,7 +213,16 @@ class _Level:
                 warnings.simplefilter("ignore")
                 return np.asarray(lu.solve(rhs), dtype=np.float64)
 
-        return solve
+        if sub is None or base is None:
+            return solve
+        outer, part_idx = base, sub
+
+        def patched(rhs: FloatArray) -> FloatArray:
+            x = outer(rhs)
+            x[part_idx] = solve(rhs[part_idx])
+            return x
+
+        return patched
 
     def policy(self, outside: FloatArray, scratch: bool = False
                ) -> tuple[IntArray, _Solver | None, FloatArray | None]:
@@ -208,8 +239,10 @@ class _Level:
         q = b + self.inner @ np.full(self.m, 0.5)
         pick = self.greedy(q)
         x: FloatArray | None = None
+        solve: _Solver | None = None
+        switch: BoolArray | None = None
         for _ in range(_PI_ROUNDS):
-            solve = self.factor(pick)
+            solve = self.factor(pick, solve, switch)
             if solve is None:
                 return pick, None, x
             y = solve(b[pick])
@@ -263,7 +296,7 @@ class _Level:
             if not switch.any():
                 break
             dpick = np.where(switch, best, dpick)
-            f = self.factor(dpick)
+            f = self.factor(dpick, dsolve, switch)
             if f is None:
                 return None
             dsolve = f
@@ -352,6 +385,7 @@ class _Prepared:
         self.data = prob_f[outs]
         self.c, self.e = const_f[acts], rel[acts]
         self.maxi = g.player[order] == 0
+        self.label = comps.label[order]  # component of each state, non-decreasing
         levels = comps.level
         lev_ptr = np.searchsorted(levels, np.arange(int(levels.max(initial=-1)) + 2))
         self.ranges: list[tuple[int, int]] = []
@@ -366,8 +400,9 @@ class _Prepared:
         p0, p1 = int(self.indptr[r0]), int(self.indptr[r1])
         full = sp.csr_matrix((self.data[p0:p1], self.indices[p0:p1],
                               self.indptr[r0 : r1 + 1] - p0), shape=(r1 - r0, s1))
+        comp = self.label[s0:s1] - (self.label[s0] if s1 > s0 else 0)
         return _Level(full, self.c[r0:r1], self.e[r0:r1], self.maxi[s0:s1],
-                      self.state_row[s0:s1] - r0, self.row_state[r0:r1] - s0, s0, s1)
+                      self.state_row[s0:s1] - r0, self.row_state[r0:r1] - s0, s0, s1, comp)
 
     def rows_to_actions(self, s0: int, pick: IntArray) -> IntArray:
         """Flat action numbers of the level rows ``pick`` (local to the level at ``s0``)."""
