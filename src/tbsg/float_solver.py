@@ -80,6 +80,7 @@ _U = 2.0**-53
 _PI_ROUNDS = 40  # policy-iteration rounds per level before giving up on a candidate
 _CERT_TRIES = 4  # certificate attempts per bound (each doubles w, adapting delta)
 _Solver = Callable[[FloatArray], FloatArray]
+_FEW_ROWS = 4  # states with at most this many rows: per-state maxima without reduceat
 _NEAR_TIE = 1e-9  # rows this close to a state's value get their expected stay in delta
 
 
@@ -147,6 +148,34 @@ class _Level:
         self.sign = np.where(maxi, 1.0, -1.0)
         self.row_sign = self.sign[row_state]
         self.sweeps = 0
+        # the k-th row of each state (its last row if it has fewer): with few rows per
+        # state, per-state maxima are a few elementwise maxima, much faster than reduceat
+        count = np.diff(np.append(seg, len(row_state)))
+        most = int(count.max()) if self.m else 0
+        self.kth: list[IntArray] | None = None
+        if most <= _FEW_ROWS:
+            self.kth = [seg + np.minimum(k, count - 1) for k in range(most)]
+
+    def _segmax(self, x: FloatArray) -> FloatArray:
+        """Largest entry of each state's rows."""
+        if self.kth is None:
+            top: FloatArray = np.maximum.reduceat(x, self.seg)
+            return top
+        top = x[self.kth[0]]
+        for idx in self.kth[1:]:
+            np.maximum(top, x[idx], out=top)
+        return top
+
+    def _segfirst(self, hit: BoolArray) -> IntArray:
+        """First row of each state where ``hit`` holds (-1 if none)."""
+        first = np.full(self.m, -1, dtype=np.int64)
+        if self.kth is None:
+            rows = np.flatnonzero(hit)[::-1]
+            first[self.row_state[rows]] = rows
+            return first
+        for idx in reversed(self.kth):
+            first = np.where(hit[idx], idx, first)
+        return first
 
     # -- Bellman steps --------------------------------------------------------------------
     def q(self, ext: FloatArray) -> FloatArray:
@@ -157,16 +186,12 @@ class _Level:
     def opt(self, q: FloatArray) -> FloatArray:
         """Value of each state's best row (max or min by owner)."""
         # one reduction: the minimiser's rows negated (exact), maximum taken, sign restored
-        best: FloatArray = np.maximum.reduceat(q * self.row_sign, self.seg) * self.sign
+        best: FloatArray = self._segmax(q * self.row_sign) * self.sign
         return best
 
     def greedy(self, q: FloatArray) -> IntArray:
         """First row attaining each state's optimum."""
-        target = self.opt(q)
-        hit = np.flatnonzero(q == target[self.row_state])
-        first = np.full(self.m, -1, dtype=np.int64)
-        first[self.row_state[hit[::-1]]] = hit[::-1]
-        return first
+        return self._segfirst(q == self.opt(q)[self.row_state])
 
     def down(self, q: FloatArray) -> FloatArray:
         """``q`` lowered by its rounding margin: below the exact action values."""
@@ -177,6 +202,38 @@ class _Level:
         return q + (self.e * np.abs(q) + _TINY)
 
     # -- policy evaluation ----------------------------------------------------------------
+    def _transposed_system(self, pick: IntArray, sub: IntArray | None) -> sp.csc_matrix:
+        """``(I - P_pick)^T`` on the states ``sub`` (all if None), built as CSC directly.
+
+        Row ``i`` of ``I - P_pick`` is a 1 on the diagonal followed by ``-p`` for each
+        successor of the row ``pick[i]`` inside the level (a self-loop repeats the diagonal
+        entry; SuperLU's input check adds repeated entries).
+        """
+        ip, ind, dat = self.inner.indptr, self.inner.indices, self.inner.data
+        rows = pick if sub is None else pick[sub]
+        k = len(rows)
+        start = ip[rows]
+        cnt = ip[rows + 1] - start
+        ptr = np.zeros(k + 1, dtype=np.int64)
+        np.cumsum(cnt + 1, out=ptr[1:])
+        data = np.empty(int(ptr[-1]))
+        indices = np.empty(int(ptr[-1]), dtype=np.int32)
+        diag = ptr[:-1]
+        data[diag] = 1.0
+        indices[diag] = np.arange(k, dtype=np.int32)
+        before = np.cumsum(cnt) - cnt
+        steps = np.arange(int(cnt.sum()))
+        src = np.repeat(start - before, cnt) + steps
+        dst = np.repeat(diag + 1 - before, cnt) + steps
+        data[dst] = -dat[src]
+        cols = ind[src]
+        if sub is not None:
+            local = np.full(self.m, -1, dtype=np.int32)
+            local[sub] = np.arange(k, dtype=np.int32)
+            cols = local[cols]
+        indices[dst] = cols
+        return sp.csc_matrix((data, indices, ptr.astype(np.int32)), shape=(k, k))
+
     def factor(self, pick: IntArray, base: _Solver | None = None,
                changed: BoolArray | None = None) -> _Solver | None:
         """Solver of ``(I - P_pick) x = rhs`` on the level (None if singular in floats).
@@ -193,25 +250,18 @@ class _Level:
             part = np.flatnonzero(touched[self.comp])
             if 2 * len(part) < self.m:
                 sub = part
-        if sub is None:
-            a = sp.identity(self.m, format="csr") - self.inner[pick]
-        else:
-            local = np.full(self.m, -1, dtype=np.int64)
-            local[sub] = np.arange(len(sub))
-            rows = self.inner[pick[sub]]
-            a = sp.identity(len(sub), format="csr") - sp.csr_matrix(
-                (rows.data, local[rows.indices], rows.indptr), shape=(len(sub), len(sub)))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             try:
-                lu = spla.splu(a.tocsc())
+                # the transpose's factors: (I - P)^T in CSC has the CSR arrays of I - P
+                lu = spla.splu(self._transposed_system(pick, sub), permc_spec="MMD_AT_PLUS_A")
             except (RuntimeError, ValueError):
                 return None
 
         def solve(rhs: FloatArray) -> FloatArray:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                return np.asarray(lu.solve(rhs), dtype=np.float64)
+                return np.asarray(lu.solve(rhs, trans="T"), dtype=np.float64)
 
         if sub is None or base is None:
             return solve
@@ -323,11 +373,8 @@ class _Level:
 
     def greedy_max(self, key: FloatArray) -> IntArray:
         """First row with the largest ``key`` per state (-1 where all are -inf)."""
-        top = np.maximum.reduceat(key, self.seg)
-        hit = np.flatnonzero((key == top[self.row_state]) & (key > -np.inf))
-        first = np.full(self.m, -1, dtype=np.int64)
-        first[self.row_state[hit[::-1]]] = hit[::-1]
-        return first
+        top = self._segmax(key)
+        return self._segfirst((key == top[self.row_state]) & (key > -np.inf))
 
     def iterate(self, lower: FloatArray, upper: FloatArray, tol: float,
                 max_sweeps: int) -> bool:
