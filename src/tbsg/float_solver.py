@@ -97,6 +97,31 @@ class FloatResult:
     seconds: float
 
 
+def _row_margins(g: CompiledGame[S, A], acts: IntArray, outs: IntArray,
+                 indptr: IntArray) -> FloatArray:
+    """:func:`_rounding_margins` of the actions ``acts`` (rows), whose outcomes are
+    ``outs[indptr[r]:indptr[r+1]]``, computed from the table of distinct rationals."""
+    if g.rationals is None or g.act_code is None or g.out_code is None:
+        return _rounding_margins(g)[acts]
+    vals = g.rationals
+    fl = [float(x) for x in vals]
+    exact = np.array([f == x for f, x in zip(fl, vals, strict=True)], dtype=bool)
+    pow2 = np.array([f > 0 and np.frexp(f)[0] == 0.5 for f in fl], dtype=bool)
+    nonzero = np.array([x != 0 for x in vals], dtype=bool)
+    code_cost = np.where(exact & pow2, 0.0, 2.0)
+    deg = np.diff(indptr).astype(np.float64)
+    row_code = g.act_code[acts]
+    has_c = nonzero[row_code]
+    count: FloatArray = deg + has_c + (has_c & ~exact[row_code]) + 1.0
+    count[deg + has_c == 0] += 1.0  # max(terms - 1, 0) + 2 with no term at all
+    used = np.bincount(g.out_code, minlength=len(vals)) > 0
+    if np.any(code_cost[used] > 0):  # not every probability is a power of two
+        running = np.zeros(len(outs) + 1)
+        np.cumsum(code_cost[g.out_code[outs]], out=running[1:])
+        count += running[indptr[1:]] - running[indptr[:-1]]
+    return count
+
+
 def _rounding_margins(g: CompiledGame[S, A]) -> FloatArray:
     """Number of roundings bounding ``fl(c + sum p v)``, per action (Higham 2002, 3.1).
 
@@ -411,7 +436,6 @@ class _Prepared:
                  comps: Components) -> None:
         n, na = g.n_states, g.n_actions
         const_f, prob_f = g.float_arrays()
-        rel = _rounding_margins(g) * _U
         ok = np.ones(na, dtype=bool) if allowed is None else allowed.astype(bool)
         self.ok = ok
         self.order = order = comps.members  # new index -> state
@@ -420,9 +444,13 @@ class _Prepared:
         starts = g.act_ptr[order]
         counts = g.act_ptr[order + 1] - starts
         acts = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
-        self.acts = acts = acts[ok[acts]]
-        self.row_state = pos[g.act_state[acts]]  # non-decreasing
-        self.state_row = np.searchsorted(self.row_state, np.arange(n + 1))
+        if allowed is not None:
+            acts = acts[ok[acts]]
+            counts = np.bincount(pos[g.act_state[acts]], minlength=n)
+        self.acts = acts
+        self.row_state = np.repeat(np.arange(n, dtype=np.int64), counts)  # non-decreasing
+        self.state_row = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(counts, out=self.state_row[1:])
         o_start = g.out_ptr[acts]
         deg = g.out_ptr[acts + 1] - o_start
         outs = np.repeat(o_start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
@@ -430,7 +458,8 @@ class _Prepared:
         np.cumsum(deg, out=self.indptr[1:])
         self.indices = pos[g.out_target[outs]]
         self.data = prob_f[outs]
-        self.c, self.e = const_f[acts], rel[acts]
+        self.c = const_f[acts]
+        self.e = _row_margins(g, acts, outs, self.indptr) * _U
         self.maxi = g.player[order] == 0
         self.label = comps.label[order]  # component of each state, non-decreasing
         levels = comps.level
@@ -504,12 +533,12 @@ def solve_float(
         raise ValueError(f"tol must be positive, got {tol}")
     check_stopping(g, allowed)
     comps = decompose(g)
-    n, na = g.n_states, g.n_actions
-    const_f, prob_f = g.float_arrays()
+    n = g.n_states
     prep = _Prepared(g, allowed, comps)
-    ok, order = prep.ok, prep.order
+    order = prep.order
     lower = np.zeros(n)
     upper = np.ones(n)
+    choice = np.empty(n, dtype=np.int64)
     total_sweeps = 0
     converged = True
     for s0, s1 in prep.ranges:
@@ -526,24 +555,19 @@ def solve_float(
             done = float(np.max(upper[s0:s1] - lower[s0:s1])) <= tol
         if not done and not lv.iterate(lower, upper, tol, max_sweeps):
             converged = False
+        # the level's actions, chosen greedily against the midpoint of its final bounds
+        mid = (lower[:s1] + upper[:s1]) / 2
+        best = lv.greedy(lv.c + lv.full @ mid)
+        choice[order[s0:s1]] = prep.rows_to_actions(s0, best)
         total_sweeps += lv.sweeps
         if progress is not None:
             progress(s1, n)
 
-    # back to the game's numbering; choose actions greedily against the midpoint
+    # back to the game's numbering
     lo_out = np.empty(n)
     hi_out = np.empty(n)
     lo_out[order] = lower
     hi_out[order] = upper
-    mid = (lo_out + hi_out) / 2
-    oa = out_action(g)
-    q = const_f + np.bincount(oa, weights=prob_f * mid[g.out_target], minlength=na)
-    is_max = g.player[g.act_state] == 0
-    key = np.where(ok, np.where(is_max, -q, q), np.inf)  # smaller is better
-    best = np.minimum.reduceat(key, g.act_ptr[:-1]) if na else key
-    hit = np.flatnonzero(key == best[g.act_state])
-    choice = np.empty(n, dtype=np.int64)
-    choice[g.act_state[hit[::-1]]] = hit[::-1]
     return FloatResult(lower=lo_out, upper=hi_out, choice=choice, components=comps,
                        sweeps=max(total_sweeps, 1), converged=converged,
                        seconds=time.perf_counter() - t0)
