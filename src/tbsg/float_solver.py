@@ -499,9 +499,8 @@ def float_profile(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
     choice = np.empty(n, dtype=np.int64)
     for s0, s1 in prep.ranges:
         lv = prep.level(s0, s1)
-        pick, _, vals = lv.policy(x[:s1])
-        if vals is not None:
-            x[s0:s1] = np.clip(vals, 0.0, 1.0)
+        pick, _, vals = lv.policy(x[:s1], scratch=True)  # (no copy of the prefix)
+        x[s0:s1] = 0.5 if vals is None else np.clip(vals, 0.0, 1.0)
         choice[prep.order[s0:s1]] = prep.rows_to_actions(s0, pick)
     return choice
 
@@ -539,12 +538,13 @@ def solve_float(
     lower = np.zeros(n)
     upper = np.ones(n)
     choice = np.empty(n, dtype=np.int64)
+    mid = np.full(n, 0.5)  # midpoints of the bounds, final below the current level
     total_sweeps = 0
     converged = True
     for s0, s1 in prep.ranges:
         lv = prep.level(s0, s1)
         done = False
-        pick, solve, _ = lv.policy((lower[:s1] + upper[:s1]) / 2, scratch=True)
+        pick, solve, _ = lv.policy(mid[:s1], scratch=True)
         if solve is not None:
             # certify works in place on the level's part of the bounds (no copies of the
             # prefix): that part holds the trivial bounds 1 and 0, restored on failure
@@ -556,8 +556,8 @@ def solve_float(
         if not done and not lv.iterate(lower, upper, tol, max_sweeps):
             converged = False
         # the level's actions, chosen greedily against the midpoint of its final bounds
-        mid = (lower[:s1] + upper[:s1]) / 2
-        best = lv.greedy(lv.c + lv.full @ mid)
+        mid[s0:s1] = (lower[s0:s1] + upper[s0:s1]) / 2
+        best = lv.greedy(lv.c + lv.full @ mid[:s1])
         choice[order[s0:s1]] = prep.rows_to_actions(s0, best)
         total_sweeps += lv.sweeps
         if progress is not None:
