@@ -456,6 +456,10 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
     outcomes_fn = game.outcomes
     terminal = Terminal
     index_get = cast("Callable[[object], int | None]", index.get)
+    index_setdefault = cast("Callable[[object, int], int]", index.setdefault)
+    index_any = cast("dict[object, int]", index)
+    n_states = 1
+    terminals: list[Terminal] = []  # distinct terminals met, numbered -1, -2, ... in the index
     tuple_t, list_t, int_t = tuple, list, int
     n_out = 0
     # identity cache: the last two (positive, validated) probability objects and codes
@@ -524,29 +528,39 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
                     prev_p, prev_code = last_p, last_code
                     last_p, last_code = p, code
                 try:
-                    j = index_get(nxt)
+                    # one hash and one probe both to look up and to number a new state
+                    j = index_setdefault(nxt, n_states)
                 except TypeError:
                     _check_hashable(nxt, f"successor {nxt!r} {_at_action(s, a)}")
                     raise
-                if j is None:
+                if j >= n_states:  # a new state, or a terminal met for the first time
                     if isinstance(nxt, terminal):
-                        term_act.append(len(act_labels))
-                        term_code.append(code)
-                        term_pay.append(nxt.payoff)
+                        # terminals stay in the index under negative numbers until the end
+                        j = index_any[nxt] = -1 - len(terminals)
+                        terminals.append(nxt)
+                    else:
+                        if j >= max_states:
+                            raise StateLimitError(
+                                f"state limit reached: {j} states enumerated and more remain "
+                                f"(max_states={max_states}; raise it or shrink the game)")
+                        states.append(nxt)
+                        n_states += 1
+                        if j >= next_check:  # states whose hash drifts would grow the table forever
+                            _check_stable(states, index_get, checked,
+                                          f"while enumerating {_at_action(s, a)}")
+                            _check_sums(acts_lists, values, checked_acts, len(act_labels))
+                            checked, checked_acts = j + 1, len(act_labels)
+                            next_check *= 2
+                        out_target.append(j)
+                        out_code.append(code)
+                        n_out += 1
                         continue
-                    j = len(states)
-                    if j >= max_states:
-                        raise StateLimitError(
-                            f"state limit reached: {j} states enumerated and more remain "
-                            f"(max_states={max_states}; raise it or shrink the game)")
-                    index[nxt] = j
-                    states.append(nxt)
-                    if j >= next_check:  # states whose hash drifts would grow the table forever
-                        _check_stable(states, index_get, checked, f"while enumerating {_at_action(s, a)}")
-                        _check_sums(acts_lists, values, checked_acts, len(act_labels))
-                        checked, checked_acts = j + 1, len(act_labels)
-                        next_check *= 2
-                elif n_out > first:
+                if j < 0:  # play ends
+                    term_act.append(len(act_labels))
+                    term_code.append(code)
+                    term_pay.append(terminals[-1 - j].payoff)
+                    continue
+                if n_out > first:
                     # a repeated successor of this action: merge (rare, so a linear scan)
                     if out_target[n_out - 1] == j:
                         dup_at = n_out - 1
@@ -565,6 +579,8 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
         act_ptr.append(len(act_labels))
         i += 1
 
+    for t in terminals:
+        del index_any[t]
     _check_stable(states, index_get, 0, "after enumeration")  # user code may mutate states
     n_actions = len(act_labels)
     _check_sums(acts_lists, values, checked_acts, n_actions)
