@@ -140,6 +140,22 @@ class CompiledGame(Generic[S, A]):
             return nonzero[self.stop_code]
         return np.fromiter((x != 0 for x in self.act_stop), dtype=bool, count=self.n_actions)
 
+    @cached_property
+    def _out_action(self) -> IntArray:
+        return np.repeat(np.arange(self.n_actions, dtype=np.int64), np.diff(self.out_ptr))
+
+    @cached_property
+    def _out_source(self) -> IntArray:
+        return self.act_state[self._out_action]
+
+    def out_action(self) -> IntArray:
+        """Flat action number of each outcome (cached; do not modify)."""
+        return self._out_action
+
+    def out_source(self) -> IntArray:
+        """State each outcome leaves from (cached; do not modify)."""
+        return self._out_source
+
     def stop_mask(self) -> npt.NDArray[np.bool_]:
         """Actions that end play with positive probability (``act_stop != 0``; cached)."""
         return self._stop_mask

@@ -84,9 +84,13 @@ class ExactResult:
     seconds: float
 
 
-def check_stopping(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None) -> None:
-    """Raise :class:`NonStoppingGameError` if play can be kept in some set of states forever."""
-    trap = end_component_states(g, allowed)
+def check_stopping(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
+                   comps: Components | None = None) -> None:
+    """Raise :class:`NonStoppingGameError` if play can be kept in some set of states forever.
+
+    ``comps`` (the game's :func:`~tbsg.graph.decompose`) saves a component computation.
+    """
+    trap = end_component_states(g, allowed, scc=None if comps is None else comps.label)
     if trap.any():
         idx = np.flatnonzero(trap)
         sample = tuple(g.states[int(i)] for i in idx[:8])
@@ -578,8 +582,8 @@ def solve_exact(
         If the game (restricted to ``allowed``) has an end component.
     """
     t0 = time.perf_counter()
-    check_stopping(g, allowed)
     comps = decompose(g)
+    check_stopping(g, allowed, comps)
     eng = _Engine(g, allowed)
     from tbsg.float_solver import float_profile  # import here: float_solver imports this module
 

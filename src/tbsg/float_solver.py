@@ -530,8 +530,8 @@ def solve_float(
     t0 = time.perf_counter()
     if not tol > 0:
         raise ValueError(f"tol must be positive, got {tol}")
-    check_stopping(g, allowed)
     comps = decompose(g)
+    check_stopping(g, allowed, comps)
     n = g.n_states
     prep = _Prepared(g, allowed, comps)
     order = prep.order

@@ -74,8 +74,8 @@ class Components:
 
 
 def out_action(g: CompiledGame[Any, Any]) -> IntArray:
-    """Flat action number of each outcome."""
-    return np.repeat(np.arange(g.n_actions, dtype=np.int64), np.diff(g.out_ptr))
+    """Flat action number of each outcome (cached by the game; do not modify)."""
+    return g.out_action()
 
 
 def _adjacency(n: int, src: IntArray, dst: IntArray) -> sp.csr_matrix:
@@ -106,7 +106,7 @@ def decompose(g: CompiledGame[Any, Any]) -> Components:
     form level ``L``.
     """
     n = g.n_states
-    src = g.act_state[out_action(g)]
+    src = g.out_source()
     dst = g.out_target
     ncomp, raw = connected_components(_adjacency(n, src, dst), directed=True, connection="strong")
     raw = raw.astype(np.int64)
@@ -152,12 +152,15 @@ def decompose(g: CompiledGame[Any, Any]) -> Components:
 
 
 def end_component_states(
-    g: CompiledGame[Any, Any], allowed: npt.NDArray[np.bool_] | None = None
+    g: CompiledGame[Any, Any], allowed: npt.NDArray[np.bool_] | None = None, *,
+    scc: IntArray | None = None,
 ) -> npt.NDArray[np.bool_]:
     """Mask of states in some end component (all False iff the game is stopping).
 
     ``allowed`` (a mask over flat actions) restricts the actions considered, e.g. to the
-    actions of a fixed strategy.
+    actions of a fixed strategy. ``scc`` may give the strongly connected components of
+    the whole state graph (``decompose(g).label``), which saves the first round's
+    component computation: every end component lies inside one of them.
 
     Notes
     -----
@@ -169,8 +172,8 @@ def end_component_states(
     repeat only while SCCs split further.
     """
     n = g.n_states
-    oa = out_action(g)
-    src = g.act_state[oa]
+    oa = g.out_action()
+    src = g.out_source()
     tgt = g.out_target
     alive_act = ~g.stop_mask() if allowed is None else (~g.stop_mask() & allowed)
     alive_state = np.ones(n, dtype=bool)
@@ -193,8 +196,11 @@ def end_component_states(
         keep = alive_act[oa]
         if not keep.any():
             return alive_state
-        _, label = connected_components(_adjacency(n, src[keep], tgt[keep]), directed=True,
-                                        connection="strong")
+        if scc is not None:  # first round: the components of the whole graph
+            label, scc = scc, None
+        else:
+            _, label = connected_components(_adjacency(n, src[keep], tgt[keep]), directed=True,
+                                            connection="strong")
         leave = keep & (label[tgt] != label[src])
         if not leave.any():
             return alive_state

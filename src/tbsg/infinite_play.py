@@ -299,11 +299,6 @@ class EndComponents:
         return out
 
 
-def _out_action(g: CompiledGame[Any, Any]) -> IntArray:
-    """Flat action number of each outcome."""
-    return np.repeat(np.arange(g.n_actions, dtype=np.int64), np.diff(g.out_ptr))
-
-
 def maximal_end_components(g: CompiledGame[Any, Any],
                            allowed: BoolArray | None = None) -> EndComponents:
     """Maximal end components of ``g``, using only the ``allowed`` actions (default: all).
@@ -324,7 +319,7 @@ def maximal_end_components(g: CompiledGame[Any, Any],
     act = np.fromiter((x == 0 for x in g.act_stop), dtype=bool, count=g.n_actions)
     if allowed is not None:
         act &= allowed
-    label, internal = _mec_core(g.n_states, g.act_state, _out_action(g), g.out_target, act)
+    label, internal = _mec_core(g.n_states, g.act_state, g.out_action(), g.out_target, act)
     count = int(label.max()) + 1 if g.n_states else 0
     return EndComponents(label=label, internal=internal, count=count)
 
@@ -368,7 +363,7 @@ def _derive(g: CompiledGame[S, A], const: list[Fraction], stop: list[Fraction],
     """
     out_ptr, target, probs = g.out_ptr, g.out_target, prob
     if keep is not None:
-        counts = np.bincount(_out_action(g)[keep], minlength=g.n_actions)
+        counts = np.bincount(g.out_action()[keep], minlength=g.n_actions)
         out_ptr = np.zeros(g.n_actions + 1, dtype=np.int64)
         np.cumsum(counts, out=out_ptr[1:])
         target = g.out_target[keep]
@@ -450,7 +445,7 @@ def profile_values(g: CompiledGame[Any, Any], choice: IntArray, c: Fraction,
     one = Fraction(1)
     for k in np.flatnonzero(trap_act).tolist():
         const[k], stop[k] = c, one
-    keep = ~trap_act[_out_action(g)]
+    keep = ~trap_act[g.out_action()]
     r = solve_exact(_derive(g, const, stop, list(g.out_prob), keep), profile)
     return r.values, r.exact_solves
 
@@ -463,7 +458,7 @@ def _action_signs(g: CompiledGame[Any, Any], values: list[Rational]) -> npt.NDAr
     """
     vf = np.array([bk.to_float(x) for x in values], dtype=np.float64)
     const_f, prob_f = g.float_arrays()
-    oa = _out_action(g)
+    oa = g.out_action()
     qf = const_f + np.bincount(oa, weights=prob_f * vf[g.out_target], minlength=g.n_actions)
     diff = qf - vf[g.act_state]
     tol = (np.diff(g.out_ptr) + 8).astype(np.float64) * _FILTER
@@ -728,7 +723,7 @@ def _float_candidate(g: CompiledGame[Any, Any], c: Fraction, perturb: BoolArray,
     e = float(eps)
     scale = np.where(perturb, 1.0 - e, 1.0)
     b = const_f * scale + np.where(perturb, e * float(c), 0.0)
-    oa = _out_action(g)
+    oa = g.out_action()
     pmat = sp.csr_matrix((prob_f * scale[oa], (oa, g.out_target)), shape=(m, n))
     owner = g.player[g.act_state].astype(np.int64)
     seg = g.act_ptr[:-1]
