@@ -12,8 +12,11 @@ import numpy as np
 import pytest
 
 import tbsg
+from strategies import TableGame as LabelledGame
 from tbsg import _backend as bk
+from tbsg.compile import compile_game
 from tbsg.games import RoSState, risk_or_safety, risk_or_safety_coin_table
+from tbsg.graph import decompose, end_component_states
 
 H = Fraction(1, 2)
 
@@ -336,3 +339,21 @@ def test_non_stopping_names_trap_states() -> None:
     with pytest.raises(tbsg.InvalidStrategyError, match="not a legal action"):
         tbsg.evaluate(Wait(), lambda s: "fly")
     assert np.all(tbsg.best_response(Wait(), 0, {1: "end"}).choice >= 0)
+
+
+def test_trap_states_exact_when_one_component_holds_a_smaller_end_component() -> None:
+    # found by the property test: 0 -> 1, 1 loops or moves to 2, 2 ends or returns to 0. The
+    # whole graph is one strongly connected component, but only {1} (looping) traps play;
+    # the stopping check starts from the whole graph's components and must still refine
+    game = LabelledGame(players=(0, 0, 0), moves=(
+        (("a", ((Fraction(1), 1),)),),
+        (("a", ((Fraction(1), 1),)), ("b", ((Fraction(1), 2),))),
+        (("a", ((H, tbsg.win(0)), (H, 0))),)))
+    g = compile_game(game)
+    trap = end_component_states(g, scc=decompose(g).label)
+    assert [g.states[i] for i in np.flatnonzero(trap)] == [1]
+    assert np.array_equal(trap, end_component_states(g))
+    for exact in (True, False):
+        with pytest.raises(tbsg.NonStoppingGameError) as info:
+            tbsg.solve(game, exact=exact)
+        assert set(info.value.trap_states) == {1}

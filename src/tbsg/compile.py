@@ -21,7 +21,6 @@ merged by adding their probabilities. Errors raised inside user code are re-rais
 from __future__ import annotations
 
 import bisect
-import gc
 import math
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from typing import Generic, NoReturn, TypeVar, cast, overload
 import numpy as np
 import numpy.typing as npt
 
+from tbsg._gc import paused
 from tbsg.errors import InvalidGameError, StateLimitError, TbsgError, exactness_error
 from tbsg.game import Game, Terminal
 
@@ -306,15 +306,8 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
     in integer arithmetic (:func:`_check_sums`) each time the state table doubles and at
     the end, so a game whose probabilities are wrong stops early with the first bad action.
     """
-    # The loop allocates millions of objects that all live on (states, index, lists), so
-    # the cyclic garbage collector's passes over them are pure overhead: pause it.
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
+    with paused():  # millions of objects that all live on: collector passes are overhead
         return _compile(game, max_states)
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def _check_stable(states: Sequence[object], index_get: Callable[[object], int | None], start: int,

@@ -363,8 +363,9 @@ class _Level:
         for _ in range(_PI_ROUNDS):
             if not near.any():
                 break
-            pd = np.where(near, self.inner @ delta, -np.inf)
-            cur = (self.inner @ delta)[dpick]
+            stay = self.inner @ delta
+            pd = np.where(near, stay, -np.inf)
+            cur = stay[dpick]
             best = self.greedy_max(pd)
             gain = pd[np.maximum(best, 0)] - cur
             switch = (best >= 0) & (gain > 1e-9 * np.abs(cur) + _TINY)
@@ -382,15 +383,10 @@ class _Level:
             cand = np.clip(x + delta if upper else x - delta, 0.0, 1.0)
             ext[s0:s1] = cand
             q = self.q(ext)
-            if upper:
-                qb = self.up(q)
-                bad = (self.opt(qb) > cand) & (cand < 1.0)
-            else:
-                qb = self.down(q)
-                bad = (self.opt(qb) < cand) & (cand > 0.0)
+            tight = self.opt(self.up(q) if upper else self.down(q))
+            bad = (tight > cand) & (cand < 1.0) if upper else (tight < cand) & (cand > 0.0)
             if not bad.any():
                 # one more (proven) Bellman step tightens the bound for free
-                tight = self.opt(qb)
                 return np.minimum(cand, tight) if upper else np.maximum(cand, tight)
             w = 2.0 * w
             delta = dsolve(w)

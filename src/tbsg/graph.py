@@ -196,6 +196,7 @@ def end_component_states(
         keep = alive_act[oa]
         if not keep.any():
             return alive_state
+        coarse = scc is not None
         if scc is not None:  # first round: the components of the whole graph
             label, scc = scc, None
         else:
@@ -203,6 +204,9 @@ def end_component_states(
                                             connection="strong")
         leave = keep & (label[tgt] != label[src])
         if not leave.any():
+            if coarse:  # coarser than the surviving graph's components: refine them
+                frontier = np.zeros(0, dtype=np.int64)
+                continue
             return alive_state
         frontier = _kill(g.act_state, _distinct(oa[leave]), alive_act, alive_state, n_alive)
 

@@ -26,6 +26,7 @@ from typing import Any, Literal, TypeVar, overload
 import numpy as np
 import numpy.typing as npt
 
+from tbsg._gc import paused
 from tbsg._progress import make_progress
 from tbsg.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
 from tbsg.errors import InvalidStrategyError, NonStoppingGameError
@@ -203,7 +204,8 @@ def _float(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] |
            tol: float, method: str, t0: float, progress: bool | None) -> FloatSolution[S, A]:
     callback, close = make_progress(progress, "float solve")
     try:
-        r = solve_float(g, tol=tol, allowed=allowed, progress=callback)
+        with paused():
+            r = solve_float(g, tol=tol, allowed=allowed, progress=callback)
     finally:
         close()
     return FloatSolution(graph=g, method=method, seconds=time.perf_counter() - t0,
