@@ -90,6 +90,19 @@ def _adjacency(n: int, src: IntArray, dst: IntArray) -> sp.csr_matrix:
     return sp.csr_matrix((np.ones(len(dst), dtype=np.int8), dst, indptr), shape=(n, n))
 
 
+def _group_by(keys: IntArray, values: IntArray, n_keys: int) -> tuple[IntArray, IntArray]:
+    """``values`` grouped by ``keys`` in ``0 .. n_keys-1``, stably: ``(ptr, grouped)`` with
+    the values of key ``k`` at ``grouped[ptr[k]:ptr[k+1]]`` in their original order.
+
+    A counting sort in C, done as the CSR-to-CSC conversion of the matrix with one entry
+    per value (row = position, column = key, data = value + 1, so no entry is zero).
+    """
+    m = len(keys)
+    by_pos = sp.csr_matrix((values + 1, keys, np.arange(m + 1)), shape=(m, n_keys))
+    by_key = by_pos.tocsc()
+    return by_key.indptr.astype(np.int64), by_key.data.astype(np.int64) - 1
+
+
 def _distinct(x: IntArray) -> IntArray:
     """Sorted distinct values of ``x`` (sort-based: faster than hashing here)."""
     y = np.sort(x)
@@ -110,19 +123,12 @@ def decompose(g: CompiledGame[Any, Any]) -> Components:
     dst = g.out_target
     ncomp, raw = connected_components(_adjacency(n, src, dst), directed=True, connection="strong")
     raw = raw.astype(np.int64)
-    # Condensation edges, deduplicated.
+    # Condensation edges, with repeats: counted consistently, they need no deduplication.
     rs, rd = raw[src], raw[dst]
     cross = rs != rd
     cs, cd = rs[cross], rd[cross]
-    if len(cs):
-        key = _distinct(cs * ncomp + cd)
-        cs, cd = key // ncomp, key % ncomp
-    remaining = np.bincount(cs, minlength=ncomp)
-    # predecessors of each component, CSR by cd
-    order_by_dst = np.argsort(cd, kind="stable")
-    pred = cs[order_by_dst]
-    pred_ptr = np.zeros(ncomp + 1, dtype=np.int64)
-    np.cumsum(np.bincount(cd, minlength=ncomp), out=pred_ptr[1:])
+    remaining = np.bincount(cs, minlength=ncomp)  # edges to components without a level yet
+    pred_ptr, pred = _group_by(cd, cs, ncomp)  # predecessors of each component
     level = np.full(ncomp, -1, dtype=np.int64)
     frontier = np.flatnonzero(remaining == 0)
     parts: list[IntArray] = []
@@ -133,10 +139,13 @@ def decompose(g: CompiledGame[Any, Any]) -> Components:
         starts = pred_ptr[frontier]
         cnt = pred_ptr[frontier + 1] - starts
         idx = np.repeat(starts - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()))
-        p = pred[idx]
-        remaining -= np.bincount(p, minlength=ncomp)
-        p = _distinct(p)
-        frontier = p[remaining[p] == 0]
+        p = np.sort(pred[idx])
+        if len(p) == 0:
+            break
+        first = np.flatnonzero(np.concatenate(([True], p[1:] != p[:-1])))
+        touched = p[first]
+        remaining[touched] -= np.diff(np.append(first, len(p)))
+        frontier = touched[remaining[touched] == 0]
         lev += 1
     order_arr = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
     if len(order_arr) != ncomp:  # pragma: no cover - condensation is always acyclic
@@ -145,9 +154,7 @@ def decompose(g: CompiledGame[Any, Any]) -> Components:
     new_id = np.empty(ncomp, dtype=np.int64)
     new_id[order_arr] = np.arange(ncomp, dtype=np.int64)
     label = new_id[raw]
-    members = np.argsort(label, kind="stable").astype(np.int64)
-    ptr = np.zeros(ncomp + 1, dtype=np.int64)
-    np.cumsum(np.bincount(label, minlength=ncomp), out=ptr[1:])
+    ptr, members = _group_by(label, np.arange(n, dtype=np.int64), ncomp)
     return Components(label=label, ptr=ptr, members=members, level=level[order_arr])
 
 
@@ -179,9 +186,7 @@ def end_component_states(
     alive_state = np.ones(n, dtype=bool)
     # reverse adjacency: the action of each outcome entering each state, grouped by target
     # (the CSC form of the outcome-by-target matrix: a counting sort in C)
-    entering = sp.csr_matrix((oa, tgt, np.arange(len(tgt) + 1)), shape=(len(tgt), n)).tocsc()
-    in_ptr = entering.indptr.astype(np.int64)
-    in_act = entering.data
+    in_ptr, in_act = _group_by(tgt, oa, n)
     n_alive = np.bincount(g.act_state[alive_act], minlength=n)  # surviving actions per state
     frontier = np.flatnonzero(n_alive == 0)
     while True:
