@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import bisect
 import math
+from array import array
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -252,11 +253,11 @@ class _Rationals:
 
 
 class _Decoded(Sequence[Fraction]):
-    """Read-only sequence of the table values named by a list of codes (no copies)."""
+    """Read-only sequence of the table values named by a sequence of codes (no copies)."""
 
     __slots__ = ("_codes", "_values")
 
-    def __init__(self, values: list[Fraction], codes: list[int]) -> None:
+    def __init__(self, values: list[Fraction], codes: Sequence[int]) -> None:
         self._values = values
         self._codes = codes
 
@@ -311,19 +312,21 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
 
 
 def _check_stable(states: Sequence[object], index_get: Callable[[object], int | None], start: int,
-                  when: str) -> None:
+                  when: str) -> bool:
     """Every state from ``start`` on must be found again at its own number.
 
     A state whose hash or equality changes after it was returned (a mutable object, a
     hash of ``id`` or of a counter) would be enumerated again and again. Run on the new
     states each time the table doubles and once at the end, at C speed (``map``).
+    Returns True if those states are plain values (:func:`_plain_values`), which no
+    later check needs to look at again.
     """
     part = states[start:]
     if _plain_values(part):
-        return  # hashes and equality of such values are fixed: nothing can drift
+        return True  # hashes and equality of such values are fixed: nothing can drift
     found = list(map(index_get, part))
     if found == list(range(start, start + len(found))):
-        return
+        return False
     bad = next(i for i, k in enumerate(found, start) if k != i)
     raise InvalidGameError(
         f"state {states[bad]!r} cannot be found again in the state table (checked {when}): its hash "
@@ -336,13 +339,21 @@ class _Actions:
     """The action and outcome lists being built (CSR, see :class:`CompiledGame`)."""
 
     states: list[object]
-    act_ptr: list[int]
+    act_ptr: array[int]
     act_labels: list[object]
-    out_ptr: list[int]
-    out_code: list[int]
-    term_act: list[int]  # outcomes that end play, one entry each: action,
-    term_code: list[int]  # probability code,
+    out_ptr: array[int]
+    out_code: array[int]
+    term_act: array[int]  # outcomes that end play, one entry each: action,
+    term_code: array[int]  # probability code,
     term_pay: list[Fraction]  # payoff to player 0
+
+
+def _ints(column: array[int]) -> IntArray:
+    """An ``array("q")`` seen as an int64 array, without a copy.
+
+    While the view lives the column cannot grow: callers must not keep it.
+    """
+    return np.frombuffer(column, dtype=np.int64)
 
 
 def _check_sums(acts: _Actions, values: list[Fraction], k0: int, k1: int) -> None:
@@ -364,14 +375,13 @@ def _check_sums(acts: _Actions, values: list[Fraction], k0: int, k1: int) -> Non
     terms = (o1 - o0) + (t1 - t0)
     exact_int64 = max(scaled) * (terms + 1) < 2**62
     table = np.array(scaled, dtype=np.int64 if exact_int64 else object)
-    part = table[np.array(acts.out_code[o0:o1], dtype=np.int64)]
+    part = table[_ints(acts.out_code)[o0:o1]]
     running = np.zeros(o1 - o0 + 1, dtype=table.dtype)
     np.cumsum(part, out=running[1:])
-    ptr = np.array(acts.out_ptr[k0 : k1 + 1], dtype=np.int64) - o0
+    ptr = _ints(acts.out_ptr)[k0 : k1 + 1] - o0
     sums = running[ptr[1:]] - running[ptr[:-1]]
     if t1 > t0:
-        np.add.at(sums, np.array(acts.term_act[t0:t1], dtype=np.int64) - k0,
-                  table[np.array(acts.term_code[t0:t1], dtype=np.int64)])
+        np.add.at(sums, _ints(acts.term_act)[t0:t1] - k0, table[_ints(acts.term_code)[t0:t1]])
     bad = np.flatnonzero(sums != denom)
     if bad.size == 0:
         return
@@ -444,14 +454,17 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
 
     states: list[S] = [initial]
     index: dict[S, int] = {initial: 0}
-    players: list[int] = []
-    act_ptr: list[int] = [0]
+    # integer columns grow as array.array: appending costs what a list append costs, they
+    # take 8 bytes per entry instead of a pointer plus an int object, and numpy reads them
+    # without a copy (np.frombuffer)
+    players = array("b")
+    act_ptr = array("q", [0])
     act_labels: list[A] = []
-    out_ptr: list[int] = [0]
-    out_target: list[int] = []
-    out_code: list[int] = []
-    term_act: list[int] = []
-    term_code: list[int] = []
+    out_ptr = array("q", [0])
+    out_target = array("q")
+    out_code = array("q")
+    term_act = array("q")
+    term_code = array("q")
     term_pay: list[Fraction] = []
     acts_lists = _Actions(cast("list[object]", states), act_ptr, cast("list[object]", act_labels),
                           out_ptr, out_code, term_act, term_code, term_pay)
@@ -478,6 +491,7 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
     last_acts: object = None  # the last two action tuples checked (recognised by identity)
     prev_acts: object = None
     checked, checked_acts, next_check = 0, 0, 1024
+    plain = True  # every state checked so far is a plain value
     i = 0
     while i < len(states):
         s = states[i]
@@ -555,8 +569,8 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
                         states.append(nxt)
                         n_states += 1
                         if j >= next_check:  # states whose hash drifts would grow the table forever
-                            _check_stable(states, index_get, checked,
-                                          f"while enumerating {_at_action(s, a)}")
+                            plain = _check_stable(states, index_get, checked,
+                                                  f"while enumerating {_at_action(s, a)}") and plain
                             _check_sums(acts_lists, values, checked_acts, len(act_labels))
                             checked, checked_acts = j + 1, len(act_labels)
                             next_check *= 2
@@ -590,27 +604,28 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
 
     for t in terminals:
         del index_any[t]
-    _check_stable(states, index_get, 0, "after enumeration")  # user code may mutate states
+    # user code may mutate states it returned earlier, unless they are plain values
+    _check_stable(states, index_get, checked if plain else 0, "after enumeration")
     n_actions = len(act_labels)
     _check_sums(acts_lists, values, checked_acts, n_actions)
     act_code, stop_code = _terminal_codes(acts_lists, table, n_actions)
-    act_ptr_np = np.array(act_ptr, dtype=np.int64)
+    act_ptr_np = _ints(act_ptr)
     return CompiledGame(
         states=states,
         index=index,
-        player=np.array(players, dtype=np.int8),
+        player=np.frombuffer(players, dtype=np.int8),
         act_ptr=act_ptr_np,
         act_labels=act_labels,
         act_state=np.repeat(np.arange(len(states), dtype=np.int64), np.diff(act_ptr_np)),
         act_const=_Decoded(values, act_code.tolist()),
         act_stop=_Decoded(values, stop_code.tolist()),
-        out_ptr=np.array(out_ptr, dtype=np.int64),
-        out_target=np.array(out_target, dtype=np.int64),
+        out_ptr=_ints(out_ptr),
+        out_target=_ints(out_target),
         out_prob=_Decoded(values, out_code),
         rationals=values,
         act_code=act_code,
         stop_code=stop_code,
-        out_code=np.array(out_code, dtype=np.int64),
+        out_code=_ints(out_code),
     )
 
 
