@@ -15,7 +15,8 @@ import tbsg
 from strategies import TableGame as LabelledGame
 from tbsg import _backend as bk
 from tbsg.compile import compile_game
-from tbsg.games import RoSState, risk_or_safety, risk_or_safety_coin_table
+from tbsg.float_solver import _action_margins, _rounding_margins
+from tbsg.games import RoSState, pig, risk_or_safety, risk_or_safety_coin_table
 from tbsg.graph import decompose, end_component_states
 
 H = Fraction(1, 2)
@@ -357,3 +358,18 @@ def test_trap_states_exact_when_one_component_holds_a_smaller_end_component() ->
         with pytest.raises(tbsg.NonStoppingGameError) as info:
             tbsg.solve(game, exact=exact)
         assert set(info.value.trap_states) == {1}
+
+
+def test_rounding_margins_from_the_rational_table_match_the_direct_count() -> None:
+    # the float solver counts roundings per action from the table of distinct rationals;
+    # the direct per-outcome count (used for derived games without the table) must agree,
+    # on powers of two (Risk or Safety), sixths (Pig) and inexact terminal payoffs
+    third = Fraction(1, 3)
+    thirds = LabelledGame(players=(0, 1), moves=(
+        (("a", ((third, 1), (2 * third, tbsg.Terminal(third)))),
+         ("b", ((Fraction(1, 4), tbsg.DRAW), (Fraction(3, 4), 1)))),
+        (("c", ((third, 0), (third, tbsg.win(1)), (third, tbsg.Terminal(Fraction(1, 7))))),),
+    ))
+    for game in (risk_or_safety(6), pig(8), thirds):
+        g = compile_game(game)
+        assert np.array_equal(_action_margins(g), _rounding_margins(g))

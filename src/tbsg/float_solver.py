@@ -97,28 +97,27 @@ class FloatResult:
     seconds: float
 
 
-def _row_margins(g: CompiledGame[S, A], acts: IntArray, outs: IntArray,
-                 indptr: IntArray) -> FloatArray:
-    """:func:`_rounding_margins` of the actions ``acts`` (rows), whose outcomes are
-    ``outs[indptr[r]:indptr[r+1]]``, computed from the table of distinct rationals."""
+def _action_margins(g: CompiledGame[S, A]) -> FloatArray:
+    """:func:`_rounding_margins`, computed from the table of distinct rationals when the
+    game has one (sequential passes over the actions; no per-outcome pass at all when
+    every probability is a power of two)."""
     if g.rationals is None or g.act_code is None or g.out_code is None:
-        return _rounding_margins(g)[acts]
+        return _rounding_margins(g)
     vals = g.rationals
     fl = [float(x) for x in vals]
     exact = np.array([f == x for f, x in zip(fl, vals, strict=True)], dtype=bool)
     pow2 = np.array([f > 0 and np.frexp(f)[0] == 0.5 for f in fl], dtype=bool)
     nonzero = np.array([x != 0 for x in vals], dtype=bool)
     code_cost = np.where(exact & pow2, 0.0, 2.0)
-    deg = np.diff(indptr).astype(np.float64)
-    row_code = g.act_code[acts]
-    has_c = nonzero[row_code]
-    count: FloatArray = deg + has_c + (has_c & ~exact[row_code]) + 1.0
+    deg = np.diff(g.out_ptr).astype(np.float64)
+    has_c = nonzero[g.act_code]
+    count: FloatArray = deg + has_c + (has_c & ~exact[g.act_code]) + 1.0
     count[deg + has_c == 0] += 1.0  # max(terms - 1, 0) + 2 with no term at all
     used = np.bincount(g.out_code, minlength=len(vals)) > 0
     if np.any(code_cost[used] > 0):  # not every probability is a power of two
-        running = np.zeros(len(outs) + 1)
-        np.cumsum(code_cost[g.out_code[outs]], out=running[1:])
-        count += running[indptr[1:]] - running[indptr[:-1]]
+        running = np.zeros(len(g.out_code) + 1)
+        np.cumsum(code_cost[g.out_code], out=running[1:])
+        count += running[g.out_ptr[1:]] - running[g.out_ptr[:-1]]
     return count
 
 
@@ -447,15 +446,14 @@ class _Prepared:
         self.row_state = np.repeat(np.arange(n, dtype=np.int64), counts)  # non-decreasing
         self.state_row = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(counts, out=self.state_row[1:])
-        o_start = g.out_ptr[acts]
-        deg = g.out_ptr[acts + 1] - o_start
-        outs = np.repeat(o_start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
-        self.indptr = np.zeros(len(acts) + 1, dtype=np.int64)
-        np.cumsum(deg, out=self.indptr[1:])
-        self.indices = pos[g.out_target[outs]]
-        self.data = prob_f[outs]
+        # rows in solving order: a row permutation of the game's action-by-state matrix
+        # (scipy copies each row's contiguous slice in C)
+        rows = sp.csr_matrix((prob_f, g.out_target, g.out_ptr), shape=(na, n))[acts]
+        self.indptr = rows.indptr.astype(np.int64)
+        self.indices = pos[rows.indices]
+        self.data = rows.data
         self.c = const_f[acts]
-        self.e = _row_margins(g, acts, outs, self.indptr) * _U
+        self.e = _action_margins(g)[acts] * _U
         self.maxi = g.player[order] == 0
         self.label = comps.label[order]  # component of each state, non-decreasing
         levels = comps.level
