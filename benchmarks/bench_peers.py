@@ -1,0 +1,166 @@
+"""tbsg against peer systems on the same games, side by side in one run, as ratios.
+
+The peers are the scripts of ``../shared/peers`` (see its README): OpenSpiel's value
+iteration on Piglet (= Risk or Safety) and Pig, Storm on the Risk or Safety best response
+(an MDP: Storm cannot solve the game itself), QuantEcon's ``DiscreteDP`` and the Riddler
+seed's own dynamic program on Coinball. Each peer runs in a child process with the
+peers' interpreter and reports its own solve time, model construction included; tbsg
+runs in this process on the same game, compile included. The table prints both times
+and ``peer / tbsg``, plus the largest difference between the two values (the peers'
+values are floats; tbsg's exact ones are compared after conversion, its float ones by
+their proven interval).
+
+Usage::
+
+    python benchmarks/bench_peers.py --peers-python $PEERS/bin/python [--only NAME] [--long]
+
+``$PEERS`` is a virtual environment with ``open-spiel cvxpy quantecon stormpy`` (the peers
+README has the command); a peer whose package is missing is reported as unavailable. The
+default cases take a few minutes (OpenSpiel dominates); ``--long`` adds the slow ones
+(OpenSpiel Piglet 30 and Pig 30, Storm exact at 100).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import tbsg
+from tbsg.games import coinball, pig, piglet, risk_or_safety
+
+PEERS = Path(__file__).resolve().parents[2] / "shared" / "peers"
+
+Answer = tuple[float, float, str]  # (low, high, how): a point when exact
+Runner = Callable[[], Answer]
+
+
+@dataclass(frozen=True)
+class Case:
+    """One game instance: the peer's command line and tbsg's way of solving it."""
+
+    name: str
+    peer: str
+    script: str
+    args: tuple[str, ...]
+    tbsg: Runner
+    long: bool = False
+
+
+def _exact(solve: Callable[[], tbsg.Solution[Any, Any]]) -> Runner:
+    def run() -> Answer:
+        v = float(solve().value())
+        return v, v, "exact"
+    return run
+
+
+def _float(solve: Callable[[], tbsg.FloatSolution[Any, Any]]) -> Runner:
+    def run() -> Answer:
+        lo, hi = solve().bounds()
+        return lo, hi, "float 1e-12"
+    return run
+
+
+def _bank_at_first_heads(s: object) -> str:
+    return "stop" if getattr(s, "open", 0) >= 1 else "toss"
+
+
+def _coinball_vs(action: str) -> Callable[[], tbsg.Solution[Any, Any]]:
+    return lambda: tbsg.best_response(coinball(100), 0, lambda s: action)
+
+
+def cases() -> list[Case]:
+    ros_br = "Risk or Safety {n}, best response to 'bank at first heads'"
+    out = [
+        Case("Piglet 20 (= Risk or Safety 20)", "OpenSpiel VI 1e-12", "openspiel_pig.py", ("20",),
+             _exact(lambda: tbsg.solve(piglet(20)))),
+        Case("Piglet 20 (= Risk or Safety 20)", "OpenSpiel VI 1e-12", "openspiel_pig.py", ("20",),
+             _float(lambda: tbsg.solve(piglet(20), exact=False))),
+        Case("Piglet 30 (= Risk or Safety 30)", "OpenSpiel VI 1e-12", "openspiel_pig.py", ("30",),
+             _exact(lambda: tbsg.solve(piglet(30))), long=True),
+        Case("Pig 20 (d6)", "OpenSpiel VI 1e-12", "openspiel_pig.py", ("20", "--game", "pig"),
+             _exact(lambda: tbsg.solve(pig(20)))),
+        Case("Pig 20 (d6)", "OpenSpiel VI 1e-12", "openspiel_pig.py", ("20", "--game", "pig"),
+             _float(lambda: tbsg.solve(pig(20), exact=False))),
+        Case("Pig 30 (d6)", "OpenSpiel VI 1e-12", "openspiel_pig.py", ("30", "--game", "pig"),
+             _exact(lambda: tbsg.solve(pig(30))), long=True),
+        Case(ros_br.format(n=30), "Storm float 1e-12", "storm_ros.py",
+             ("30", "--precision", "1e-12"),
+             _float(lambda: tbsg.best_response(risk_or_safety(30), 0, _bank_at_first_heads,
+                                               exact=False))),
+        Case(ros_br.format(n=30), "Storm exact", "storm_ros.py", ("30", "--exact"),
+             _exact(lambda: tbsg.best_response(risk_or_safety(30), 0, _bank_at_first_heads))),
+        Case(ros_br.format(n=50), "Storm exact", "storm_ros.py", ("50", "--exact"),
+             _exact(lambda: tbsg.best_response(risk_or_safety(50), 0, _bank_at_first_heads))),
+        Case(ros_br.format(n=100), "Storm exact", "storm_ros.py", ("100", "--exact"),
+             _exact(lambda: tbsg.best_response(risk_or_safety(100), 0, _bank_at_first_heads)),
+             long=True),
+        Case("Coinball 100 vs always rush", "seed DP", "seed_coinball.py",
+             ("100", "--strategy", "rush"), _exact(_coinball_vs("rush"))),
+        Case("Coinball 100 vs always pass", "seed DP", "seed_coinball.py",
+             ("100", "--strategy", "pass"), _exact(_coinball_vs("pass"))),
+        Case("Coinball 100, both optimal", "seed DP", "seed_coinball.py",
+             ("100", "--strategy", "optimal"), _exact(lambda: tbsg.solve(coinball(100)))),
+        Case("Coinball 100 vs always rush", "QuantEcon DiscreteDP (m, y)", "quantecon_coinball.py",
+             ("100",), _exact(_coinball_vs("rush"))),
+    ]
+    return out
+
+
+_LAST = re.compile(r"value=(\S+) seconds=([0-9.]+)")
+
+
+def run_peer(python: str, case: Case, timeout: float) -> tuple[float | None, float | None, str]:
+    """The peer's value and seconds (its own report), or Nones and the reason."""
+    try:
+        done = subprocess.run([python, str(PEERS / case.script), *case.args], capture_output=True,
+                              text=True, timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return None, None, f"timed out after {timeout:.0f} s"
+    match = _LAST.search(done.stdout.strip().splitlines()[-1]) if done.stdout.strip() else None
+    if done.returncode != 0 or match is None:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        return None, None, f"unavailable ({last[:70]})"
+    text, seconds = match.groups()
+    value = None if text == "None" else float(Fraction(text)) if "/" in text else float(text)
+    return value, float(seconds), ""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--peers-python", default=os.environ.get("TBSG_PEERS_PYTHON", sys.executable),
+                    help="interpreter of the peers' virtual environment ($TBSG_PEERS_PYTHON)")
+    ap.add_argument("--only", help="run the cases whose name contains this text")
+    ap.add_argument("--long", action="store_true", help="add the slow cases (minutes each)")
+    ap.add_argument("--timeout", type=float, default=900.0, help="seconds allowed per peer run")
+    args = ap.parse_args()
+    chosen = [c for c in cases() if (args.long or not c.long)
+              and (args.only is None or args.only.lower() in c.name.lower())]
+    print(f"peers: {PEERS} with {args.peers_python}")
+    print(f"{'game':<58} {'peer':<28} {'peer s':>8} {'tbsg':<12} {'tbsg s':>8} {'peer/tbsg':>9}"
+          f" {'|diff|':>8}")
+    for case in chosen:
+        value, seconds, why = run_peer(args.peers_python, case, args.timeout)
+        t = time.perf_counter()
+        lo, hi, how = case.tbsg()
+        tb = time.perf_counter() - t
+        if seconds is None:
+            print(f"{case.name:<58} {case.peer:<28} {'-':>8} {how:<12} {tb:>8.3f} {'-':>9} {'-':>8}"
+                  f"  {why}", flush=True)
+            continue
+        diff = "-" if value is None else f"{max(0.0, lo - value, value - hi):.1e}"
+        ratio = f"{seconds / tb:.1f}x"
+        print(f"{case.name:<58} {case.peer:<28} {seconds:>8.3f} {how:<12} {tb:>8.3f} {ratio:>9}"
+              f" {diff:>8}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
