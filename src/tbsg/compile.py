@@ -12,10 +12,19 @@ per-action constant ``act_const[k] = sum p(t) r(t)`` (expected terminal payoff) 
 
 Validation happens here, once: every probability exact (``int``/``Fraction``),
 non-negative and summing to exactly 1 per action; players 0 or 1; at least one action;
-hashable states; payoffs in [0, 1]. Zero-probability outcomes are dropped (the state
-they name is not enumerated through them) and repeated successors of one action are
-merged by adding their probabilities. Errors raised inside user code are re-raised as
-:class:`~tbsg.errors.InvalidGameError` naming the state and action.
+hashable states whose hashes do not drift; payoffs in [0, 1]. Zero-probability outcomes
+are dropped (the state they name is not enumerated through them) and repeated
+successors of one action are merged by adding their probabilities. Errors raised inside
+user code are re-raised as :class:`~tbsg.errors.InvalidGameError` naming the state and
+action.
+
+Cost: one pass over states, actions and outcomes in Python, doing per outcome little
+more than one dictionary probe (``setdefault`` both finds a known state and numbers a
+new one). Checks that need not be made outcome by outcome are batched: the probability
+sums are checked with integer arrays over a common denominator (:func:`_check_sums`),
+and the stability of hashes by looking the new states up again, each time the state
+table doubles and once at the end; states that are plain values (ints, strings,
+tuples of them) cannot drift and skip the look-ups.
 """
 
 from __future__ import annotations
