@@ -22,7 +22,10 @@ of a level's states lies in the level or in lower levels, whose bounds are alrea
 proven. For each level:
 
 1. *Candidate.* Float policy iteration on the midpoint of the outside bounds picks a
-   profile ``sigma`` (a few sparse LU solves of ``(I - P_sigma) x = b_sigma``).
+   profile ``sigma`` (a few sparse LU solves of ``(I - P_sigma) x = b_sigma``). The
+   components of a level never reach one another, so the system is block diagonal by
+   component: after the first round only the components whose policy changed are
+   factorised again.
 2. *Certificate.* With the outside *upper* bounds, ``x_u`` solves the same system; the
    Bellman residual ``r`` of ``x_u`` plus the rounding margin ``m`` (below) gives
    ``w = 2 (r^+ + m)`` and ``delta = (I - P_sigma)^{-1} w > 0``, so
