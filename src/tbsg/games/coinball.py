@@ -278,12 +278,9 @@ _SOURCE = "seed 001 (Riddler Coinball), solution"
 
 def _best_response_value(game: Coinball, opponent_action: Action) -> Fraction:
     """Exact value to player 0 of player 0's best response to a constant opponent."""
-    from tbsg.solution import Solution
     from tbsg.solvers import best_response
 
-    sol = best_response(game, 0, lambda s: opponent_action)
-    assert isinstance(sol, Solution)  # exact=True always returns a Solution
-    return sol.value()
+    return best_response(game, 0, lambda s: opponent_action).value()
 
 
 def published() -> list[Check]:
