@@ -217,3 +217,26 @@ def any_games(draw: st.DrawFn, max_states: int = 4, max_actions: int = 2) -> Tab
             for label in LABELS[0][:k])
         moves.append(acts)
     return TableGame(players, tuple(moves))
+
+
+@st.composite
+def wrong_sums(draw: st.DrawFn, game: TableGame
+               ) -> tuple[TableGame, int, Action, Fraction]:
+    """``game`` with the probabilities of one action of a reachable state no longer
+    summing to 1: ``(broken game, state, action, new total)``.
+
+    One outcome's probability is scaled by a factor that is not 1 (by as little as
+    ``1 + 2**-60``, so exact and float sums are told apart).
+    """
+    s = draw(st.sampled_from(game.reachable()))
+    i = draw(st.integers(0, len(game.moves[s]) - 1))
+    label, outs = game.moves[s][i]
+    j = draw(st.integers(0, len(outs) - 1))
+    factor = draw(st.sampled_from([Fraction(1, 2), Fraction(3, 2), Fraction(2),
+                                   1 + Fraction(1, 2**60), 1 - Fraction(1, 3**30)]))
+    p, nxt = outs[j]
+    broken = (*outs[:j], (p * factor, nxt), *outs[j + 1:])
+    acts = (*game.moves[s][:i], (label, broken), *game.moves[s][i + 1:])
+    moves = (*game.moves[:s], acts, *game.moves[s + 1:])
+    total = sum((q for q, _ in broken), Fraction(0))
+    return TableGame(game.players, moves, game.initial), s, label, total

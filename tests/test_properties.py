@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import tbsg
 from oracles import Profile, all_profiles, gauss_jordan
-from strategies import TableGame, any_games, relabel, relabellings, stopping_games
+from strategies import TableGame, any_games, relabel, relabellings, stopping_games, wrong_sums
 from tbsg import _backend as bk
 
 # TBSG_EXAMPLES=1000 runs a longer search (the default keeps the file to a few seconds)
@@ -387,3 +387,16 @@ def test_hypothesis_generates_ties_tiny_probabilities_and_one_action_states() ->
                                         for _, x in o)
     probe()
     assert all(seen.values()), seen
+
+
+@SETTINGS
+@given(st.data())
+def test_a_wrong_probability_sum_is_reported_at_its_state_and_action(data: st.DataObject) -> None:
+    # compilation checks sums in integer batches after enumerating: the error must still
+    # name the one broken action and its exact total, whatever the denominators
+    game = data.draw(any_games(max_states=5, max_actions=3))
+    broken, state, action, total = data.draw(wrong_sums(game))
+    with pytest.raises(tbsg.InvalidGameError) as info:
+        tbsg.solve(broken)
+    assert str(info.value).startswith(
+        f"probabilities sum to {total}, not 1, at state {state!r}, action {action!r}")
