@@ -122,6 +122,71 @@ def test_bad_sum_deep_in_an_endless_game_stops_enumeration_early() -> None:
         tbsg.solve(_loose(Endless(3000)), max_states=100_000)
 
 
+class HiddenBadSum:
+    """State 0's probabilities sum to 2/3; later states go wrong in other ways (a
+    ``player`` that fails at state 2, or an endless chain) as a consequence."""
+
+    initial = 0
+
+    def __init__(self, fail_at: int | None) -> None:
+        self.fail_at = fail_at
+
+    def player(self, s: int) -> int:
+        if s == self.fail_at:
+            raise KeyError(s)
+        return 0
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("a",)
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, object]]:
+        third = Fraction(1, 3)
+        return [(third, 1), (third, tbsg.DRAW)] if s == 0 else [(Fraction(1), s + 1)]
+
+
+@pytest.mark.parametrize(("fail_at", "max_states"), [(2, 20_000_000), (None, 100)])
+def test_an_earlier_wrong_sum_is_reported_before_what_follows_from_it(
+        fail_at: int | None, max_states: int) -> None:
+    # sums are checked in batches; an error met before the next batch (a failure in user
+    # code, the state limit) must not hide the wrong sum that came first
+    with pytest.raises(tbsg.InvalidGameError,
+                       match=re.escape("sum to 2/3, not 1, at state 0, action 'a'")):
+        tbsg.solve(_loose(HiddenBadSum(fail_at)), max_states=max_states)
+
+
+@dataclass
+class Harmonic:
+    """State i moves on with probability 1/(i+2), else ends: a new denominator at every
+    state, so no common denominator fits 64 bits; state ``bad`` loses some probability."""
+
+    n: int
+    bad: int = -1
+    initial: int = 0
+
+    def player(self, s: int) -> int:
+        return s % 2
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("on",)
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, object]]:
+        if s == self.n:
+            return [(Fraction(1), tbsg.win(0))]
+        p = Fraction(1, s + 2)
+        rest = 1 - p if s != self.bad else 1 - 2 * p
+        return [(p, s + 1), (rest, tbsg.Terminal(Fraction(s % 3, 2)))]
+
+
+def test_sums_with_a_new_denominator_at_every_state() -> None:
+    # thousands of unrelated denominators: checked action by action (exactly), and a
+    # wrong one past the first doublings of the state table is still named
+    assert _solve(Harmonic(3000)).n_states == 3001
+    with pytest.raises(tbsg.InvalidGameError,
+                       match=re.escape(f"sum to {1 - Fraction(1, 2502)}, not 1, at state 2500, "
+                                       "action 'on'")):
+        _solve(Harmonic(3000, bad=2500))
+
+
 def test_sum_that_is_right_only_with_outcomes_that_end_play() -> None:
     third = Fraction(1, 3)
     game = OneState([(third, tbsg.win(0)), (third, STATE), (third, tbsg.DRAW)])

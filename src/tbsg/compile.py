@@ -368,36 +368,81 @@ def _ints(column: array[int]) -> IntArray:
 def _check_sums(acts: _Actions, values: list[Fraction], k0: int, k1: int) -> None:
     """Probabilities of each action ``k0 <= k < k1`` must sum to exactly 1.
 
-    With ``D`` the lowest common denominator of every probability value, each action's
-    sum is ``(sum of p D) / D`` with integer numerators ``p D``: one vectorised integer
-    sum per action (int64 when no partial sum can overflow it, Python ints otherwise).
+    With ``D`` the lowest common denominator of the probabilities used by these actions,
+    each action's sum is ``(sum of p D) / D`` with integer numerators ``p D``: one
+    vectorised int64 sum per action, when no partial sum can overflow. Games with many
+    unrelated denominators (``1/(i+1)`` for every ``i``) make ``D`` huge; they are
+    checked action by action instead (:func:`_first_bad_sum`), so the cost stays linear.
     Probabilities of outcomes that end play count too; dropped zero-probability outcomes
     add nothing and merged repeated successors carry the sum of their probabilities.
     """
     if k1 <= k0:
         return
-    denom = math.lcm(*(v.denominator for v in values))
-    scaled = [v.numerator * (denom // v.denominator) for v in values]
     o0, o1 = acts.out_ptr[k0], acts.out_ptr[k1]
     t0 = bisect.bisect_left(acts.term_act, k0)
     t1 = bisect.bisect_left(acts.term_act, k1)
-    terms = (o1 - o0) + (t1 - t0)
-    exact_int64 = max(scaled) * (terms + 1) < 2**62
-    table = np.array(scaled, dtype=np.int64 if exact_int64 else object)
-    part = table[_ints(acts.out_code)[o0:o1]]
-    running = np.zeros(o1 - o0 + 1, dtype=table.dtype)
-    np.cumsum(part, out=running[1:])
-    ptr = _ints(acts.out_ptr)[k0 : k1 + 1] - o0
-    sums = running[ptr[1:]] - running[ptr[:-1]]
-    if t1 > t0:
-        np.add.at(sums, _ints(acts.term_act)[t0:t1] - k0, table[_ints(acts.term_code)[t0:t1]])
-    bad = np.flatnonzero(sums != denom)
-    if bad.size == 0:
+    codes = _ints(acts.out_code)[o0:o1]
+    term_codes = _ints(acts.term_code)[t0:t1]
+    used = np.flatnonzero(np.bincount(codes, minlength=len(values))
+                          + np.bincount(term_codes, minlength=len(values))).tolist()
+    terms = len(codes) + len(term_codes) + 1
+    denom = 1
+    for c in used:
+        denom = math.lcm(denom, values[c].denominator)
+        if denom * terms >= _INT64_SAFE:
+            break
+    scaled = [values[c].numerator * (denom // values[c].denominator) for c in used]
+    if denom * terms >= _INT64_SAFE or max(scaled, default=0) * terms >= _INT64_SAFE:
+        bad = _first_bad_sum(acts, values, k0, k1, t0)
+    else:
+        table = np.zeros(len(values), dtype=np.int64)
+        table[used] = scaled
+        running = np.zeros(len(codes) + 1, dtype=np.int64)
+        np.cumsum(table[codes], out=running[1:])
+        ptr = _ints(acts.out_ptr)[k0 : k1 + 1] - o0
+        sums = running[ptr[1:]] - running[ptr[:-1]]
+        if t1 > t0:
+            np.add.at(sums, _ints(acts.term_act)[t0:t1] - k0, table[term_codes])
+        wrong = np.flatnonzero(sums != denom)
+        bad = None if wrong.size == 0 else (
+            k0 + int(wrong[0]), Fraction(int(sums[int(wrong[0])]), denom))
+    if bad is None:
         return
-    k = k0 + int(bad[0])
+    k, total = bad
     i = bisect.bisect_right(acts.act_ptr, k) - 1  # the state owning action k
-    raise InvalidGameError(f"probabilities sum to {Fraction(int(sums[int(bad[0])]), denom)}, not 1, "
+    raise InvalidGameError(f"probabilities sum to {total}, not 1, "
                            f"{_at_action(acts.states[i], acts.act_labels[k])}")
+
+
+_INT64_SAFE = 2**62  # bound on any partial sum of the vectorised check
+
+
+def _first_bad_sum(acts: _Actions, values: list[Fraction], k0: int, k1: int, t: int
+                   ) -> tuple[int, Fraction] | None:
+    """First action in ``k0:k1`` whose probabilities do not sum to 1, and their sum.
+
+    Integer arithmetic over each action's own denominators (no gcd per step); ``t`` is
+    the first terminal outcome of action ``k0`` or later.
+    """
+    out_ptr, out_code = acts.out_ptr, acts.out_code
+    term_act, term_code = acts.term_act, acts.term_code
+    n_t = len(term_act)
+    for k in range(k0, k1):
+        tot_n, tot_d = 0, 1
+        part = list(out_code[out_ptr[k] : out_ptr[k + 1]])
+        while t < n_t and term_act[t] == k:
+            part.append(term_code[t])
+            t += 1
+        for c in part:
+            p = values[c]
+            pn, pd = p.numerator, p.denominator
+            if pd == tot_d:
+                tot_n += pn
+            else:
+                tot_n, tot_d = tot_n * pd + pn * tot_d, tot_d * pd
+        if tot_n != tot_d:
+            return k, Fraction(tot_n, tot_d)
+    return None
 
 
 def _terminal_codes(acts: _Actions, table: _Rationals, n_actions: int
@@ -502,114 +547,123 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
     checked, checked_acts, next_check = 0, 0, 1024
     plain = True  # every state checked so far is a plain value
     i = 0
-    while i < len(states):
-        s = states[i]
-        try:
-            who = player_fn(s)
-        except Exception as exc:
-            _user_error("game.player()", _at(s), exc)
-        if type(who) is not int_t or (who != 0 and who != 1):
-            if isinstance(who, bool) or who not in (0, 1) or not isinstance(who, (int, np.integer)):
-                raise InvalidGameError(f"game.player() returned {who!r} {_at(s)}; expected 0 or 1")
-            who = int(who)
-        players.append(who)
-        try:
-            acts = actions_fn(s)
-        except Exception as exc:
-            _user_error("game.actions()", _at(s), exc)
-        acts_seq: Sequence[A]
-        if acts is last_acts or acts is prev_acts:  # a tuple object checked already
-            acts_seq = acts
-        else:
-            if type(acts) is tuple_t or type(acts) is list_t:
+    try:
+        while i < len(states):
+            s = states[i]
+            try:
+                who = player_fn(s)
+            except Exception as exc:
+                _user_error("game.player()", _at(s), exc)
+            if type(who) is not int_t or (who != 0 and who != 1):
+                if isinstance(who, bool) or who not in (0, 1) or not isinstance(who, (int, np.integer)):
+                    raise InvalidGameError(f"game.player() returned {who!r} {_at(s)}; expected 0 or 1")
+                who = int(who)
+            players.append(who)
+            try:
+                acts = actions_fn(s)
+            except Exception as exc:
+                _user_error("game.actions()", _at(s), exc)
+            acts_seq: Sequence[A]
+            if acts is last_acts or acts is prev_acts:  # a tuple object checked already
                 acts_seq = acts
             else:
-                acts_seq = tuple(acts) if not isinstance(acts, Sequence) else acts
-            _check_actions(acts_seq, s)
-            if type(acts) is tuple_t:  # immutable: safe to recognise by identity
-                prev_acts, last_acts = last_acts, acts
-        for a in acts_seq:
-            try:
-                outs = outcomes_fn(s, a)
-                if type(outs) is not list_t:
-                    outs = list(outs)
-            except Exception as exc:
-                _user_error("game.outcomes()", _at_action(s, a), exc)
-            first = n_out
-            for item in outs:
-                try:
-                    if type(item) is not tuple_t:
-                        raise ValueError
-                    p, nxt = item
-                except ValueError:
-                    raise InvalidGameError(
-                        f"game.outcomes() yielded {item!r} {_at_action(s, a)}; "
-                        "expected (probability, successor) pairs") from None
-                if p is last_p:  # games reuse a few probability objects: check identity first
-                    code = last_code
-                elif p is prev_p:
-                    code = prev_code
+                if type(acts) is tuple_t or type(acts) is list_t:
+                    acts_seq = acts
                 else:
-                    hit = by_id_get(id(p))
-                    if hit is not None and hit[0] is p:
-                        code = hit[1]
-                    else:
-                        code = table.probability(p, nxt, s, a)
-                        if code < 0:
-                            continue  # zero probability: the successor is not enumerated
-                    prev_p, prev_code = last_p, last_code
-                    last_p, last_code = p, code
+                    acts_seq = tuple(acts) if not isinstance(acts, Sequence) else acts
+                _check_actions(acts_seq, s)
+                if type(acts) is tuple_t:  # immutable: safe to recognise by identity
+                    prev_acts, last_acts = last_acts, acts
+            for a in acts_seq:
                 try:
-                    # one hash and one probe both to look up and to number a new state
-                    j = index_setdefault(nxt, n_states)
-                except TypeError:
-                    _check_hashable(nxt, f"successor {nxt!r} {_at_action(s, a)}")
-                    raise
-                if j >= n_states:  # a new state, or a terminal met for the first time
-                    if isinstance(nxt, terminal):
-                        # terminals stay in the index under negative numbers until the end
-                        j = index_any[nxt] = -1 - len(terminals)
-                        terminals.append(nxt)
+                    outs = outcomes_fn(s, a)
+                    if type(outs) is not list_t:
+                        outs = list(outs)
+                except Exception as exc:
+                    _user_error("game.outcomes()", _at_action(s, a), exc)
+                first = n_out
+                for item in outs:
+                    try:
+                        if type(item) is not tuple_t:
+                            raise ValueError
+                        p, nxt = item
+                    except ValueError:
+                        raise InvalidGameError(
+                            f"game.outcomes() yielded {item!r} {_at_action(s, a)}; "
+                            "expected (probability, successor) pairs") from None
+                    if p is last_p:  # games reuse a few probability objects: check identity first
+                        code = last_code
+                    elif p is prev_p:
+                        code = prev_code
                     else:
-                        if j >= max_states:
-                            raise StateLimitError(
-                                f"state limit reached: {j} states enumerated and more remain "
-                                f"(max_states={max_states}; raise it or shrink the game)")
-                        states.append(nxt)
-                        n_states += 1
-                        if j >= next_check:  # states whose hash drifts would grow the table forever
-                            plain = _check_stable(states, index_get, checked,
-                                                  f"while enumerating {_at_action(s, a)}") and plain
-                            _check_sums(acts_lists, values, checked_acts, len(act_labels))
-                            checked, checked_acts = j + 1, len(act_labels)
-                            next_check *= 2
-                        out_target.append(j)
-                        out_code.append(code)
-                        n_out += 1
+                        hit = by_id_get(id(p))
+                        if hit is not None and hit[0] is p:
+                            code = hit[1]
+                        else:
+                            code = table.probability(p, nxt, s, a)
+                            if code < 0:
+                                continue  # zero probability: the successor is not enumerated
+                        prev_p, prev_code = last_p, last_code
+                        last_p, last_code = p, code
+                    try:
+                        # one hash and one probe both to look up and to number a new state
+                        j = index_setdefault(nxt, n_states)
+                    except TypeError:
+                        _check_hashable(nxt, f"successor {nxt!r} {_at_action(s, a)}")
+                        raise
+                    if j >= n_states:  # a new state, or a terminal met for the first time
+                        if isinstance(nxt, terminal):
+                            # terminals stay in the index under negative numbers until the end
+                            j = index_any[nxt] = -1 - len(terminals)
+                            terminals.append(nxt)
+                        else:
+                            if j >= max_states:
+                                raise StateLimitError(
+                                    f"state limit reached: {j} states enumerated and more remain "
+                                    f"(max_states={max_states}; raise it or shrink the game)")
+                            states.append(nxt)
+                            n_states += 1
+                            if j >= next_check:  # states whose hash drifts would grow the table forever
+                                plain = _check_stable(states, index_get, checked,
+                                                      f"while enumerating {_at_action(s, a)}") and plain
+                                _check_sums(acts_lists, values, checked_acts, len(act_labels))
+                                checked, checked_acts = j + 1, len(act_labels)
+                                next_check *= 2
+                            out_target.append(j)
+                            out_code.append(code)
+                            n_out += 1
+                            continue
+                    if j < 0:  # play ends
+                        term_act.append(len(act_labels))
+                        term_code.append(code)
+                        term_pay.append(terminals[-1 - j].payoff)
                         continue
-                if j < 0:  # play ends
-                    term_act.append(len(act_labels))
-                    term_code.append(code)
-                    term_pay.append(terminals[-1 - j].payoff)
-                    continue
-                if n_out > first:
-                    # a repeated successor of this action: merge (rare, so a linear scan)
-                    if out_target[n_out - 1] == j:
-                        dup_at = n_out - 1
-                    elif n_out - first > 1 and j in (seg := out_target[first : n_out - 1]):
-                        dup_at = first + seg.index(j)
-                    else:
-                        dup_at = -1
-                    if dup_at >= 0:
-                        out_code[dup_at] = table.of_value(values[out_code[dup_at]] + values[code])[1]
-                        continue
-                out_target.append(j)
-                out_code.append(code)
-                n_out += 1
-            act_labels.append(a)
-            out_ptr.append(n_out)
-        act_ptr.append(len(act_labels))
-        i += 1
+                    if n_out > first:
+                        # a repeated successor of this action: merge (rare, so a linear scan)
+                        if out_target[n_out - 1] == j:
+                            dup_at = n_out - 1
+                        elif n_out - first > 1 and j in (seg := out_target[first : n_out - 1]):
+                            dup_at = first + seg.index(j)
+                        else:
+                            dup_at = -1
+                        if dup_at >= 0:
+                            out_code[dup_at] = table.of_value(values[out_code[dup_at]] + values[code])[1]
+                            continue
+                    out_target.append(j)
+                    out_code.append(code)
+                    n_out += 1
+                act_labels.append(a)
+                out_ptr.append(n_out)
+            act_ptr.append(len(act_labels))
+            i += 1
+    except Exception as exc:
+        # a wrong sum met earlier is the first error (the batched check has not seen it
+        # yet): report it, not what followed from it (e.g. the state limit)
+        try:
+            _check_sums(acts_lists, values, checked_acts, len(act_labels))
+        except InvalidGameError as earlier:
+            raise earlier from exc
+        raise
 
     for t in terminals:
         del index_any[t]
