@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 import tbsg
-from oracles import PingPong
+from oracles import PingPong, Wait
 from tbsg.games import RoSState, risk_or_safety
 
 H = Fraction(1, 2)
@@ -360,24 +360,6 @@ def test_float_payoff_built_inside_outcomes_is_exactness_error() -> None:
 
 
 # --- games that do not stop ----------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Wait:
-    """Player 0 may "wait" forever at state "lobby" (or "leave" and draw); "start" leads there."""
-
-    initial: str = "start"
-
-    def player(self, s: str) -> int:
-        return 0
-
-    def actions(self, s: str) -> tuple[str, ...]:
-        return ("go",) if s == "start" else ("wait", "leave")
-
-    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, object]]:
-        if s == "start":
-            return [(H, "lobby"), (H, tbsg.win(1))]
-        return [(Fraction(1), "lobby")] if a == "wait" else [(Fraction(1), tbsg.DRAW)]
-
 
 @pytest.mark.parametrize("exact", [True, False])
 def test_non_stopping_cycle(exact: bool) -> None:

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tbsg
-from oracles import PingPong, Profile, all_profiles, gauss_jordan
+from oracles import PingPong, Profile, Wait, all_profiles, gauss_jordan, max_min
 from strategies import TableGame, any_games, stopping_games
 from tbsg.compile import compile_game
 from tbsg.infinite_play import (
@@ -79,18 +79,7 @@ def chain_values(game: TableGame, states: Sequence[int], profile: Profile,
 def brute_force(game: TableGame, c: Fraction, fixed: Profile | None = None) -> dict[int, Fraction]:
     """max over player 0 of min over player 1, state by state, over pure stationary profiles."""
     states = game.reachable()
-    fixed = fixed or {}
-    own = [[s for s in states if game.player(s) == who and s not in fixed] for who in (0, 1)]
-    best: dict[int, Fraction] | None = None
-    for c0 in all_profiles(game, own[0]):
-        worst: dict[int, Fraction] | None = None
-        for c1 in all_profiles(game, own[1]):
-            v = chain_values(game, states, {**fixed, **c0, **c1}, c)
-            worst = v if worst is None else {s: min(worst[s], v[s]) for s in states}
-        assert worst is not None
-        best = worst if best is None else {s: max(best[s], worst[s]) for s in states}
-    assert best is not None
-    return best
+    return max_min(game, lambda profile: chain_values(game, states, profile, c), fixed)
 
 
 def is_optimal_profile(game: TableGame, profile: Profile, value: dict[int, Fraction],
@@ -109,25 +98,6 @@ def test_ping_pong_is_worth_the_infinite_play_payoff(c: Fraction) -> None:
     sol = tbsg.solve(PingPong(), infinite_play=c)
     assert sol.values == {"ping": c, "pong": c}
     assert tbsg.verify(PingPong(), sol).infinite_play == c
-
-
-@dataclass(frozen=True)
-class Wait:
-    """ "start" (chance): 1/2 to "lobby", 1/2 player 1 wins. "lobby" (player 0): "wait"
-    stays in the lobby, "leave" ends in a draw."""
-
-    initial: str = "start"
-
-    def player(self, s: str) -> int:
-        return 0
-
-    def actions(self, s: str) -> tuple[str, ...]:
-        return ("go",) if s == "start" else ("wait", "leave")
-
-    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, object]]:
-        if s == "start":
-            return [(H, "lobby"), (H, tbsg.win(1))]
-        return [(F(1), "lobby")] if a == "wait" else [(F(1), tbsg.DRAW)]
 
 
 @pytest.mark.parametrize(("c", "lobby", "best"), [

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 import tbsg
+from oracles import gauss_jordan
 from tbsg.errors import InvalidGameError, InvalidStrategyError
 from tbsg.games import RoSState, risk_or_safety, risk_or_safety_coin_table
 from tbsg.games.pig import (
@@ -217,17 +218,7 @@ def exact_policy_values(game: Pig | Piglet, policy: dict[Triple, str]) -> dict[T
             for r in g:
                 term(Fraction(1, d), i, j, k + r, flip=False)
         rows.append(row)
-    n = len(triples)
-    for c in range(n):
-        pivot = next(r for r in range(c, n) if rows[r][c] != 0)
-        rows[c], rows[pivot] = rows[pivot], rows[c]
-        inv = 1 / rows[c][c]
-        rows[c] = [x * inv for x in rows[c]]
-        for r in range(n):
-            if r != c and rows[r][c] != 0:
-                f = rows[r][c]
-                rows[r] = [x - f * y for x, y in zip(rows[r], rows[c], strict=True)]
-    return {t: rows[col[t]][-1] for t in triples}
+    return dict(zip(triples, gauss_jordan(rows), strict=True))
 
 
 GAMES_SMALL: list[Pig | Piglet] = [pig(2), pig(3), pig(5), pig(10), pig(7, 3), pig(9, 2), pig(6, 10),

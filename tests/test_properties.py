@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tbsg
-from oracles import Profile, all_profiles, gauss_jordan
+from oracles import Profile, all_profiles, gauss_jordan, max_min
 from strategies import TableGame, any_games, relabel, relabellings, stopping_games, wrong_sums
 from tbsg import _backend as bk
 
@@ -52,18 +52,7 @@ def brute_force_values(game: TableGame, fixed: Profile | None = None) -> dict[in
     ``fixed`` pins some states' actions (used for best responses).
     """
     states = game.reachable()
-    fixed = fixed or {}
-    own = [[s for s in states if game.player(s) == who and s not in fixed] for who in (0, 1)]
-    best: dict[int, Fraction] | None = None
-    for c0 in all_profiles(game, own[0]):
-        worst: dict[int, Fraction] | None = None
-        for c1 in all_profiles(game, own[1]):
-            v = profile_values(game, states, {**fixed, **c0, **c1})
-            worst = v if worst is None else {s: min(worst[s], v[s]) for s in states}
-        assert worst is not None
-        best = worst if best is None else {s: max(best[s], worst[s]) for s in states}
-    assert best is not None
-    return best
+    return max_min(game, lambda profile: profile_values(game, states, profile), fixed)
 
 
 def q_value(game: TableGame, s: int, a: Hashable, value: dict[int, Fraction]) -> Fraction:
