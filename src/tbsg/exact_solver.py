@@ -60,7 +60,7 @@ from tbsg import _backend as bk
 from tbsg._backend import Rational
 from tbsg.compile import CompiledGame
 from tbsg.errors import NonStoppingGameError
-from tbsg.graph import Components, decompose, end_component_states, out_action
+from tbsg.graph import Components, decompose, end_component_states
 
 __all__ = ["ExactResult", "solve_exact"]
 
@@ -534,7 +534,7 @@ def optimal_mask(g: CompiledGame[S, A], values: list[Rational],
     if vf is None:
         vf = np.array([bk.to_float(v) for v in values], dtype=np.float64)
     const_f, prob_f = g.float_arrays()
-    oa = out_action(g)
+    oa = g.out_action()
     qf = const_f + np.bincount(oa, weights=prob_f * vf[g.out_target], minlength=g.n_actions)
     deg = np.diff(g.out_ptr)
     tol = (deg + 6) * _FILTER_ULP

@@ -68,7 +68,7 @@ import scipy.sparse.linalg as spla
 
 from tbsg.compile import CompiledGame
 from tbsg.exact_solver import check_stopping
-from tbsg.graph import Components, decompose, out_action
+from tbsg.graph import Components, decompose
 
 __all__ = ["FloatResult", "float_profile", "solve_float"]
 
@@ -131,7 +131,7 @@ def _rounding_margins(g: CompiledGame[S, A]) -> FloatArray:
     full of 1/2); otherwise it costs two roundings (``float(p)`` and the product). Each
     addition costs one, and two more cover applying the margin itself.
     """
-    oa = out_action(g)
+    oa = g.out_action()
     deg = np.diff(g.out_ptr)
     if g.rationals is not None and g.act_code is not None and g.out_code is not None:
         vals = g.rationals

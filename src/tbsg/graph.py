@@ -73,11 +73,6 @@ class Components:
         return self.members[self.ptr[c] : self.ptr[c + 1]]
 
 
-def out_action(g: CompiledGame[Any, Any]) -> IntArray:
-    """Flat action number of each outcome (cached by the game; do not modify)."""
-    return g.out_action()
-
-
 def _adjacency(n: int, src: IntArray, dst: IntArray) -> sp.csr_matrix:
     """State graph with an edge ``src[e] -> dst[e]`` per outcome; ``src`` non-decreasing.
 
