@@ -129,27 +129,19 @@ def _rounding_margins(g: CompiledGame[S, A]) -> FloatArray:
 
     A product ``p * v`` is exact when ``p`` is a power of two (dice and coin games are
     full of 1/2); otherwise it costs two roundings (``float(p)`` and the product). Each
-    addition costs one, and two more cover applying the margin itself.
+    addition costs one, and two more cover applying the margin itself. Counted outcome
+    by outcome from the ``Fraction`` values (games derived without a table of distinct
+    rationals); :func:`_action_margins` is the fast count from the table.
     """
     oa = g.out_action()
     deg = np.diff(g.out_ptr)
-    if g.rationals is not None and g.act_code is not None and g.out_code is not None:
-        vals = g.rationals
-        fl = [float(x) for x in vals]
-        exact = np.array([f == x for f, x in zip(fl, vals, strict=True)], dtype=bool)
-        pow2 = np.array([f > 0 and np.frexp(f)[0] == 0.5 for f in fl], dtype=bool)
-        nonzero = np.array([x != 0 for x in vals], dtype=bool)
-        cost = np.where(exact & pow2, 0.0, 2.0)[g.out_code]
-        has_c = nonzero[g.act_code].astype(np.float64)
-        c_inexact = (nonzero & ~exact)[g.act_code].astype(np.float64)
-    else:
-        exact_p = {}
-        for p in set(g.out_prob):  # keyed by value: equal probabilities may be distinct objects
-            f = float(p)
-            exact_p[p] = f > 0 and np.frexp(f)[0] == 0.5 and f == p
-        cost = np.array([0 if exact_p[p] else 2 for p in g.out_prob], dtype=np.float64)
-        has_c = np.array([c != 0 for c in g.act_const], dtype=np.float64)
-        c_inexact = np.array([c != 0 and float(c) != c for c in g.act_const], dtype=np.float64)
+    exact_p = {}
+    for p in set(g.out_prob):  # keyed by value: equal probabilities may be distinct objects
+        f = float(p)
+        exact_p[p] = f > 0 and np.frexp(f)[0] == 0.5 and f == p
+    cost = np.array([0 if exact_p[p] else 2 for p in g.out_prob], dtype=np.float64)
+    has_c = np.array([c != 0 for c in g.act_const], dtype=np.float64)
+    c_inexact = np.array([c != 0 and float(c) != c for c in g.act_const], dtype=np.float64)
     terms = deg + has_c
     count: FloatArray = (np.bincount(oa, weights=cost, minlength=g.n_actions) + c_inexact
                          + np.maximum(terms - 1, 0) + 2)
