@@ -79,7 +79,7 @@ def _coinball_vs(action: str) -> Callable[[], tbsg.Solution[Any, Any]]:
 
 def cases() -> list[Case]:
     ros_br = "Risk or Safety {n}, best response to 'bank at first heads'"
-    out = [
+    return [
         Case("Piglet 20 (= Risk or Safety 20)", "OpenSpiel VI 1e-12", "openspiel_pig.py", ("20",),
              _exact(lambda: tbsg.solve(piglet(20)))),
         Case("Piglet 20 (= Risk or Safety 20)", "OpenSpiel VI 1e-12", "openspiel_pig.py", ("20",),
@@ -112,7 +112,6 @@ def cases() -> list[Case]:
         Case("Coinball 100 vs always rush", "QuantEcon DiscreteDP (m, y)", "quantecon_coinball.py",
              ("100",), _exact(_coinball_vs("rush"))),
     ]
-    return out
 
 
 _LAST = re.compile(r"value=(\S+) seconds=([0-9.]+)")
