@@ -27,8 +27,8 @@ import time
 from fractions import Fraction
 
 import tbsg
-from tbsg._backend import BACKEND
-from tbsg.compile import compile_game
+from tbsg.engine._backend import BACKEND
+from tbsg.engine.compile import compile_game
 from tbsg.games import risk_or_safety
 
 

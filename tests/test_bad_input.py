@@ -550,7 +550,7 @@ def test_unhashable_state_lookup() -> None:
 
 
 def test_none_is_a_legal_state() -> None:
-    # states are "any hashable values" (tbsg.game); None is hashable
+    # states are "any hashable values" (tbsg.model); None is hashable
     @dataclass(frozen=True)
     class NoneState:
         initial: str = "start"

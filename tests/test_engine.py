@@ -13,11 +13,11 @@ import pytest
 
 import tbsg
 from strategies import TableGame as LabelledGame
-from tbsg import _backend as bk
-from tbsg.compile import compile_game
-from tbsg.float_solver import _action_margins, _rounding_margins
+from tbsg.engine import _backend as bk
+from tbsg.engine.compile import compile_game
+from tbsg.engine.floating import _action_margins, _rounding_margins
+from tbsg.engine.graph import decompose, end_component_states
 from tbsg.games import RoSState, pig, risk_or_safety, risk_or_safety_coin_table
-from tbsg.graph import decompose, end_component_states
 
 H = Fraction(1, 2)
 

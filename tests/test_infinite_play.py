@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 import tbsg
 from oracles import PingPong, Profile, Wait, all_profiles, gauss_jordan, max_min
 from strategies import TableGame, any_games, stopping_games
-from tbsg.compile import compile_game
-from tbsg.infinite_play import (
+from tbsg.engine.compile import compile_game
+from tbsg.engine.infinite import (
     InfinitePlayError,
     maximal_end_components,
     solve_infinite_play,
@@ -309,7 +309,7 @@ def test_standoff(c: Fraction, a: Fraction, cc: Fraction,
 def test_listed_actions_need_not_combine() -> None:
     # Two player-0 states, each may "pass" to the other or "exit" for 2/5; c = 0. Both are
     # worth 2/5. Passing at one state while the other exits is optimal, so "pass" is
-    # listed at both, but passing at both never ends and earns 0 (see tbsg.infinite_play).
+    # listed at both, but passing at both never ends and earns 0 (see tbsg.engine.infinite).
     exit_ = ((F(1), tbsg.Terminal(F(2, 5))),)
     game = TableGame((0, 0), ((("pass", ((F(1), 1),)), ("exit", exit_)),
                               (("pass", ((F(1), 0),)), ("exit", exit_))))
@@ -447,7 +447,7 @@ def test_verify_rejects_tampering() -> None:
     assert sol.values == {"A": F(9, 10), "B": F(9, 10), "C": F(9, 10)}
     g = sol.graph
     # a value off by 2^-100
-    vals = [tbsg._backend.to_fraction(x) for x in sol.values_exact]
+    vals = [tbsg.engine._backend.to_fraction(x) for x in sol.values_exact]
     vals[g.index["B"]] += F(1, 2**100)
     with pytest.raises(tbsg.TamperedSolutionError, match=r"\(a\)"):
         tbsg.verify(game, dataclasses.replace(sol, values_exact=vals), infinite_play=1)
@@ -491,7 +491,7 @@ def test_candidate_fails_then_smaller_epsilon_certifies() -> None:
     r = solve_infinite_play(g, F(0))
     # (the float candidate, for eps = 2^-20, fails too)
     assert not r.float_candidate and r.attempts == 2 and r.epsilon == F(1, 2**228)
-    assert [tbsg._backend.to_fraction(v) for v in r.values] == [1] * 5
+    assert [tbsg.engine._backend.to_fraction(v) for v in r.values] == [1] * 5
     with pytest.raises(InfinitePlayError, match=r"no optimal profile certified.*\(b\) fails"):
         solve_infinite_play(g, F(0), max_attempts=1)
     assert tbsg.solve(game, infinite_play=0).value() == 1
@@ -519,7 +519,7 @@ def test_value_is_max_min_over_positional_profiles(game: TableGame, c: Fraction,
     assert dict(sol.values) == expected
     # the exact perturbation path alone (no float candidate) finds the same values
     exact = solve_infinite_play(sol.graph, c, float_candidate=False)
-    assert [tbsg._backend.to_fraction(x) for x in exact.values] == [
+    assert [tbsg.engine._backend.to_fraction(x) for x in exact.values] == [
         expected[s] for s in sol.graph.states]
     # the solution's own profile is optimal for both players, and verify says so
     profile = dict(sol.strategy)
@@ -529,7 +529,7 @@ def test_value_is_max_min_over_positional_profiles(game: TableGame, c: Fraction,
     states = game.reachable()
     g = sol.graph
     s = data.draw(st.sampled_from(states))
-    vals = [tbsg._backend.to_fraction(x) for x in sol.values_exact]
+    vals = [tbsg.engine._backend.to_fraction(x) for x in sol.values_exact]
     vals[g.index[s]] += data.draw(st.sampled_from([F(1, 2**80), F(-1, 7)]))
     with pytest.raises(tbsg.TamperedSolutionError):
         tbsg.verify(game, dataclasses.replace(sol, values_exact=vals), infinite_play=c)

@@ -211,7 +211,7 @@ def test_only_exact_solutions_of_solve_can_be_saved(tmp_path: Path) -> None:
 
 
 def test_graph_hash_depends_on_the_game() -> None:
-    from tbsg.compile import compile_game
+    from tbsg.engine.compile import compile_game
 
     a = graph_hash(compile_game(tbsg.games.risk_or_safety(3)))
     assert a == graph_hash(compile_game(tbsg.games.risk_or_safety(3)))

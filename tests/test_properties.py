@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 import tbsg
 from oracles import Profile, all_profiles, gauss_jordan, max_min
 from strategies import TableGame, any_games, relabel, relabellings, stopping_games, wrong_sums
-from tbsg import _backend as bk
+from tbsg.engine import _backend as bk
 
 # TBSG_EXAMPLES=1000 runs a longer search (the default keeps the file to a few seconds)
 EXAMPLES = int(os.environ.get("TBSG_EXAMPLES", "60"))

@@ -117,7 +117,7 @@ def test_ctrl_c_during_enumeration_propagates_unwrapped() -> None:
 
 
 def test_ctrl_c_during_the_solve_propagates(monkeypatch: pytest.MonkeyPatch) -> None:
-    import tbsg.solvers
+    import tbsg.api
 
     def interrupting(progress: bool | None, label: str) -> tuple[object, object]:
         def press(done: int, total: int) -> None:
@@ -125,7 +125,7 @@ def test_ctrl_c_during_the_solve_propagates(monkeypatch: pytest.MonkeyPatch) -> 
                 raise KeyboardInterrupt
         return press, lambda: None
 
-    monkeypatch.setattr(tbsg.solvers, "make_progress", interrupting)
+    monkeypatch.setattr(tbsg.api, "make_progress", interrupting)
     for exact in (True, False):
         with pytest.raises(KeyboardInterrupt):
             tbsg.solve(risk_or_safety(8), exact=exact)

@@ -6,7 +6,9 @@ values, every optimal action and a certificate :func:`verify` re-checks; or
 :func:`load` keep exact solutions in a documented JSON format that re-verifies on load.
 """
 
+from tbsg.api import best_response, evaluate, solve
 from tbsg.certificate import Verification, verify
+from tbsg.engine.infinite import InfinitePlayError
 from tbsg.errors import (
     ExactnessError,
     InvalidGameError,
@@ -17,11 +19,9 @@ from tbsg.errors import (
     TamperedSolutionError,
     TbsgError,
 )
-from tbsg.game import DRAW, Game, Terminal, win
-from tbsg.infinite_play import InfinitePlayError
+from tbsg.model import DRAW, Game, Terminal, win
 from tbsg.persist import load, save
-from tbsg.solution import FloatSolution, Solution
-from tbsg.solvers import best_response, evaluate, solve
+from tbsg.results import FloatSolution, Solution
 from tbsg.tables import Pivot, Row, StateTable, state_table
 
 __version__ = "0.1.0"

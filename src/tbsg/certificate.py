@@ -9,7 +9,7 @@ filter, no optional backend):
     ``Q(s, a) = sum_t p(t|s,a) r(t) + sum_s' p(s'|s,a) v(s')``;
 (b) *no profitable deviation*: ``Q(s, a) <= v(s)`` for every action where player 0
     moves and ``Q(s, a) >= v(s)`` where player 1 moves;
-(c) *stopping*: the game has no end component (:func:`tbsg.graph.end_component_states`).
+(c) *stopping*: the game has no end component (:func:`tbsg.engine.graph.end_component_states`).
 
 (a) and (b) say ``v = T v`` for the Bellman operator ``T`` and that ``sigma`` attains the
 optimum; (c) makes the fixed point of ``T`` unique (Condon 1992, lemma on stopping
@@ -24,12 +24,12 @@ with (a), (b) and, instead of (c),
      can keep play going forever), and ``v(s) <= c`` at every state of an end component
      of ``G[sigma]`` (player 0 fixed; there player 1 can).
 
-By the theorem in :mod:`tbsg.infinite_play` (where (c') is condition (c); the proof is a
+By the theorem in :mod:`tbsg.engine.infinite` (where (c') is condition (c); the proof is a
 supermartingale argument with de Alfaro's end-component theorem), (a), (b), (c') make
 ``v`` the value of the game with that rule and ``sigma`` optimal for both players, and
 they hold for every optimal profile with its values; for a stopping game (c') is empty.
 The check needs no solve: the end components come from
-:func:`tbsg.graph.end_component_states`, the values are compared in ``Fraction``
+:func:`tbsg.engine.graph.end_component_states`, the values are compared in ``Fraction``
 arithmetic.
 """
 
@@ -43,12 +43,12 @@ from typing import Any, TypeVar
 
 import numpy as np
 
-from tbsg.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
+from tbsg.engine.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
+from tbsg.engine.graph import end_component_states
+from tbsg.engine.infinite import check_infinite_play
 from tbsg.errors import NonStoppingGameError, TamperedSolutionError
-from tbsg.game import Game
-from tbsg.graph import end_component_states
-from tbsg.infinite_play import check_infinite_play
-from tbsg.solution import Solution
+from tbsg.model import Game
+from tbsg.results import Solution
 
 __all__ = ["Verification", "action_values_exact", "verify"]
 

@@ -61,17 +61,17 @@ from typing import Any, TypeVar, overload
 
 import numpy as np
 
-from tbsg import _backend as bk
 from tbsg._digits import fraction_from_text, fraction_text, unlimited_digits
+from tbsg.api import EXACT_METHOD
 from tbsg.catalog import CATALOG, entry_for
 from tbsg.certificate import action_values_exact, verify
-from tbsg.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
+from tbsg.engine import _backend as bk
+from tbsg.engine.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
+from tbsg.engine.graph import decompose
+from tbsg.engine.infinite import INFINITE_PLAY_METHOD, switch_safe_actions
 from tbsg.errors import SolutionFileError, TbsgError
-from tbsg.game import Game
-from tbsg.graph import decompose
-from tbsg.infinite_play import INFINITE_PLAY_METHOD, switch_safe_actions
-from tbsg.solution import Solution
-from tbsg.solvers import EXACT_METHOD
+from tbsg.model import Game
+from tbsg.results import Solution
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "graph_hash", "load", "save"]
 

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from matplotlib.colors import Colormap
     from matplotlib.figure import Figure
 
-    from tbsg.solution import FloatSolution, Solution
+    from tbsg.results import FloatSolution, Solution
 
 __all__ = [
     "heatmap",
@@ -528,8 +528,8 @@ def plot_coinball(tosses: int = 100, max_lead: int = 12, *,
     below, above and at 0. ``solution``: an exact solution of ``coinball(tosses)``
     already computed (else it is solved here).
     """
+    from tbsg.api import solve
     from tbsg.games.coinball import coinball
-    from tbsg.solvers import solve
 
     sol = solution if solution is not None else solve(coinball(tosses))
     table = state_table(sol)
@@ -563,8 +563,8 @@ def plot_the_race(goal: int = 100, *, solution: Solution[Any, Any] | None = None
     numbers are written when the grid is small. ``solution``: an exact solution of
     ``the_race(goal)`` already computed (else it is solved here).
     """
+    from tbsg.api import solve
     from tbsg.games.the_race import PLAYER_2, the_race
-    from tbsg.solvers import solve
 
     sol = solution if solution is not None else solve(the_race(goal))
     table = state_table(sol, where=lambda s: s.mover == PLAYER_2)
@@ -601,8 +601,8 @@ def plot_super_six_figure5(total: int = 15, others: Iterable[int] = range(1, 7),
     ``zoom``, default): a linear zoom on the sign changes, where the differences are
     below ``5e-4`` as the paper says.
     """
+    from tbsg.api import solve
     from tbsg.games.super_six import SuperSix
-    from tbsg.solvers import solve
 
     if isinstance(total, bool) or not isinstance(total, int) or total < 5:
         raise ValueError(f"total must be an int >= 5 (sticks in play), got {total!r}")
@@ -656,8 +656,8 @@ def plot_pig_hold_boundary(goal: int = 100, die: int = 6, *,
     sections : sequence of int, optional
         The mover's scores of the cross-sections.
     """
+    from tbsg.api import solve
     from tbsg.games.pig import pig, pig_hold_boundary
-    from tbsg.solvers import solve
 
     sol = solution if solution is not None else solve(pig(goal, die), exact=False)
     boundary = pig_hold_boundary(sol)

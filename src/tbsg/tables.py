@@ -2,8 +2,8 @@
 
 Why: a solution answers questions one state at a time; papers and blog posts print
 *tables* ("rows: points I need, columns: points the opponent needs, cell: coins to
-toss"). :func:`state_table` turns a :class:`~tbsg.solution.Solution` (or
-:class:`~tbsg.solution.FloatSolution`) into one row per non-terminal state, keyed by
+toss"). :func:`state_table` turns a :class:`~tbsg.results.Solution` (or
+:class:`~tbsg.results.FloatSolution`) into one row per non-terminal state, keyed by
 the game's own variables (the fields of its ``NamedTuple`` states), and
 :meth:`StateTable.pivot` rearranges any quantity of the rows over two of them. Both
 export to Markdown, LaTeX (booktabs), CSV, HTML and pandas with exact values kept exact.
@@ -96,7 +96,7 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 import numpy as np
 
-from tbsg.solution import FloatSolution, Solution
+from tbsg.results import FloatSolution, Solution
 
 __all__ = ["NOTEBOOK_EXTRA", "ColumnSpec", "Pivot", "Row", "StateTable", "state_table"]
 
@@ -338,7 +338,7 @@ def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable
 
     Raises
     ------
-    tbsg.solution.UnknownStateError
+    tbsg.results.UnknownStateError
         If ``states`` names a state the solution does not cover.
 
     Examples

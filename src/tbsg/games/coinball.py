@@ -70,7 +70,7 @@ from fractions import Fraction
 from typing import Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError
-from tbsg.game import DRAW, Terminal, win
+from tbsg.model import DRAW, Terminal, win
 from tbsg.published import Check, decimal_check
 
 __all__ = [
@@ -238,7 +238,7 @@ def coinball_summary_check(tosses: int = 100, *,
     >>> [(t, lead) for t, lead, _, _ in c.examples["missed_tie"] if lead == 0]
     [(92, 0), (96, 0)]
     """
-    from tbsg.solvers import solve
+    from tbsg.api import solve
 
     game = Coinball(tosses)
     sol = solve(game)
@@ -278,14 +278,14 @@ _SOURCE = "seed 001 (Riddler Coinball), solution"
 
 def _best_response_value(game: Coinball, opponent_action: Action) -> Fraction:
     """Exact value to player 0 of player 0's best response to a constant opponent."""
-    from tbsg.solvers import best_response
+    from tbsg.api import best_response
 
     return best_response(game, 0, lambda s: opponent_action).value()
 
 
 def published() -> list[Check]:
     """The source's published quantities, recomputed (100 tosses)."""
-    from tbsg.solvers import solve
+    from tbsg.api import solve
 
     game = Coinball(100)
     rush = _best_response_value(game, "rush")

@@ -46,7 +46,7 @@ With ``d = die`` and ``P(i, j, k) = 1`` for ``i + k >= goal``, the paper's equat
 ``P^{flip}_{i,j,k} = [(1 - P_{j,i,0}) + P_{i,j,k+1}] / 2``. They use the symmetry of the
 game: the player to move next is in the same situation as the mover was, with the
 scores swapped. tbsg solves the two-player form instead (player 0 maximises, player 1
-minimises the value to player 0: the Bellman equations of :mod:`tbsg.game`), whose
+minimises the value to player 0: the Bellman equations of :mod:`tbsg.model`), whose
 solution satisfies ``V(1, i, j, k) = 1 - V(0, i, j, k)``, so both give the same numbers.
 
 Holding at ``k = 0`` is never better than rolling. A player's chance never decreases
@@ -143,11 +143,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError, InvalidStrategyError
-from tbsg.game import Terminal, win
+from tbsg.model import Terminal, win
 from tbsg.published import Check, decimal_match, fraction_check
 
 if TYPE_CHECKING:
-    from tbsg.solution import FloatSolution, Solution
+    from tbsg.results import FloatSolution, Solution
 
 __all__ = [
     "Pig",
@@ -354,7 +354,7 @@ def pig_hold_boundary(
     >>> [[t[i, j] for j in range(3)] for i in range(3)]
     [[1, 3, 3], [2, 2, 2], [1, 1, 1]]
     """
-    from tbsg.solution import Solution
+    from tbsg.results import Solution
 
     game = _game_of(solution)
     index = solution.graph.index
@@ -429,7 +429,7 @@ def pig_versus(game: Pig | Piglet, first: StrategyLike, second: StrategyLike, *,
     >>> lo <= 4 / 7 <= hi
     True
     """
-    from tbsg.solvers import solve
+    from tbsg.api import solve
 
     def as_function(s: StrategyLike) -> Strategy | None:
         if isinstance(s, Mapping):
@@ -482,7 +482,7 @@ def published() -> list[Check]:
     Cost: one float solve of Pig to 100 and two best responses against "hold at 20"
     (about 40 s in all when last measured; 110 s with an earlier engine under load).
     """
-    from tbsg.solvers import solve
+    from tbsg.api import solve
 
     rows: list[Check] = []
     g2 = Piglet(2)

@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError
-from tbsg.game import Terminal, win
+from tbsg.model import Terminal, win
 from tbsg.published import Check, fraction_check
 
 __all__ = ["RiskOrSafety", "RoSState", "published", "risk_or_safety", "risk_or_safety_coin_table"]
@@ -125,7 +125,7 @@ def risk_or_safety_coin_table(max_points: int) -> dict[tuple[int, int], int]:
     >>> t[4, 4], t[2, 2], t[3, 2]
     (2, 2, 3)
     """
-    from tbsg.solvers import solve
+    from tbsg.api import solve
 
     if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 2:
         raise InvalidGameError(f"max_points must be an int >= 2, got {max_points!r}")
@@ -188,7 +188,7 @@ def published() -> list[Check]:
     :func:`tbsg.evaluate`), the stated optimal strategies and values for ``n = 3, 4``
     (sections 3.2, 3.3) and Table 1 row by row (section 5).
     """
-    from tbsg.solvers import evaluate, solve
+    from tbsg.api import evaluate, solve
 
     rows: list[Check] = []
 

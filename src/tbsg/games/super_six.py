@@ -128,11 +128,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError
-from tbsg.game import Terminal, win
+from tbsg.model import Terminal, win
 from tbsg.published import Check, decimal_check, fraction_check
 
 if TYPE_CHECKING:
-    from tbsg.solution import Solution
+    from tbsg.results import Solution
 
 __all__ = [
     "SuperSix",
@@ -294,7 +294,7 @@ def _solution(total: int) -> Solution[SuperSixState, Action]:
     with at most ``n`` sticks is reachable with player 0 to move. The largest solution
     computed so far is kept and reused (values do not depend on where play started).
     """
-    from tbsg.solvers import solve
+    from tbsg.api import solve
 
     n = max(total, _MIN_STRATEGY_TOTAL)
     for m, sol in _CACHE.items():
@@ -511,7 +511,7 @@ def super_six_evaluate(strategy: str) -> Solution[SuperSixState, Action]:
 with 5 sticks (read from its first group) the groups for j = 1 .. 3 sticks on the lid \
 need 2/2/1 digits
     """
-    from tbsg.solvers import evaluate
+    from tbsg.api import evaluate
 
     total, digits = _parse_strategy(strategy)
     opt = _solution(total)
@@ -671,7 +671,7 @@ def published() -> list[Check]:
     the discrepancy (a misprint, a truncated decimal, a value not reproduced) and are
     marked ``known``, so that ``tbsg reproduce`` reports them without failing.
     """
-    from tbsg.solvers import solve
+    from tbsg.api import solve
 
     rows: list[Check] = []
     sol = _solution(15)

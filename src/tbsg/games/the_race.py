@@ -44,11 +44,11 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError
-from tbsg.game import Terminal, win
+from tbsg.model import Terminal, win
 from tbsg.published import Check, decimal_check
 
 if TYPE_CHECKING:
-    from tbsg.solution import Solution
+    from tbsg.results import Solution
 
 __all__ = [
     "PLAYER_1",
@@ -141,7 +141,7 @@ def the_race(goal: int = 100) -> TheRace:
 
 
 def _solve(goal: int) -> tuple[TheRace, Solution[RaceState, int]]:
-    from tbsg.solvers import solve
+    from tbsg.api import solve
 
     game = TheRace(goal)
     return game, solve(game)
@@ -176,7 +176,7 @@ _SOURCE = "seed 003 (Project Euler 232, The Race), answer"
 
 def published() -> list[Check]:
     """The published answer, P(player 2 wins) to 8 places, recomputed exactly."""
-    from tbsg.solvers import solve
+    from tbsg.api import solve
 
     return [decimal_check("the_race", _SOURCE, "P(player 2 wins), goal 100",
                           "0.83648556", solve(TheRace(100)).value())]

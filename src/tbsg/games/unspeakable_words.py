@@ -73,7 +73,7 @@ from fractions import Fraction
 from typing import Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError
-from tbsg.game import Terminal, win
+from tbsg.model import Terminal, win
 from tbsg.published import Check, decimal_match
 
 __all__ = [
@@ -215,7 +215,7 @@ def unspeakable_words_tables(
     >>> values[2, 1]
     Fraction(2, 3)
     """
-    from tbsg.solvers import solve
+    from tbsg.api import solve
 
     _check_int("n", n, 1)
     game = UnspeakableWords(1, 1, die, bust)

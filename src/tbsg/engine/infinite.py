@@ -3,7 +3,7 @@
 The problem
 -----------
 A game is *stopping* when every strategy profile ends play with probability 1
-(:mod:`tbsg.graph`). Otherwise some set of states is an *end component* (de Alfaro 1997):
+(:mod:`tbsg.engine.graph`). Otherwise some set of states is an *end component* (de Alfaro 1997):
 the players can together keep play there forever, the Bellman equations have many fixed
 points, and the game has no value until a never-ending play gets a payoff. The rule
 ``infinite_play = c`` (a rational in [0, 1]) gives player 0 the payoff
@@ -23,7 +23,7 @@ is a perfect-information mean-payoff game, and both players have optimal *positi
 (pure, stationary) strategies (Liggett and Lippman 1969).
 
 Notation: ``Q_v(k) = c_k + Σ_j p_kj v(j)`` is the value of the flat action ``k`` against
-state values ``v`` (``c_k`` its terminal payoff mass, see :mod:`tbsg.compile`);
+state values ``v`` (``c_k`` its terminal payoff mass, see :mod:`tbsg.engine.compile`);
 ``G[τ]`` is the Markov decision process (MDP) of player 0 when player 1 plays the
 positional strategy ``τ`` (``G[σ]`` likewise for player 1), and ``EC(M)`` the set of
 states lying in some end component of ``M``.
@@ -72,7 +72,7 @@ The algorithm
 2. *Candidate profile* from the perturbed game ``G_ε``: every internal action ends play
    with probability ``ε``, paying ``c``, and follows its outcomes with the probabilities
    scaled by ``1 - ε`` (:func:`perturbed_game`). ``G_ε`` has no end component, so
-   :func:`tbsg.exact_solver.solve_exact` solves it exactly and returns a positional
+   :func:`tbsg.engine.exact.solve_exact` solves it exactly and returns a positional
    profile ``(σ_ε, τ_ε)`` that is optimal in ``G_ε``.
 
    Why this works for small ``ε`` (Blackwell 1962; Liggett and Lippman 1969): for a
@@ -199,11 +199,11 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 from scipy.sparse.csgraph import connected_components
 
-from tbsg import _backend as bk
-from tbsg._backend import Rational
-from tbsg.compile import CompiledGame
+from tbsg.engine import _backend as bk
+from tbsg.engine._backend import Rational
+from tbsg.engine.compile import CompiledGame
+from tbsg.engine.exact import solve_exact
 from tbsg.errors import InvalidGameError, TbsgError, exactness_error
-from tbsg.exact_solver import solve_exact
 
 __all__ = [
     "FLOAT_EPSILON",
@@ -306,7 +306,7 @@ def maximal_end_components(g: CompiledGame[Any, Any],
     Examples
     --------
     >>> from tbsg import DRAW
-    >>> from tbsg.compile import compile_game
+    >>> from tbsg.engine.compile import compile_game
     >>> class Lobby:
     ...     initial = 0
     ...     def player(self, s): return 0
@@ -649,7 +649,7 @@ def solve_infinite_play(g: CompiledGame[Any, Any], c: Fraction, *,
     mecs : EndComponents, optional
         ``maximal_end_components(g)`` if already computed.
     progress : callable, optional
-        Passed to :func:`tbsg.exact_solver.solve_exact` for each perturbed game.
+        Passed to :func:`tbsg.engine.exact.solve_exact` for each perturbed game.
     max_attempts : int
         Exact perturbed games solved before giving up.
     float_candidate : bool

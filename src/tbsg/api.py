@@ -1,9 +1,9 @@
 """Front doors: :func:`solve`, :func:`evaluate` and :func:`best_response`.
 
-``solve`` compiles the game (:mod:`tbsg.compile`), checks that it is stopping
-(:mod:`tbsg.graph`) and solves it exactly by strategy iteration over strongly connected
-components (:mod:`tbsg.exact_solver`) or, with ``exact=False``, by interval value
-iteration with proven bounds (:mod:`tbsg.float_solver`). ``evaluate`` and
+``solve`` compiles the game (:mod:`tbsg.engine.compile`), checks that it is stopping
+(:mod:`tbsg.engine.graph`) and solves it exactly by strategy iteration over strongly connected
+components (:mod:`tbsg.engine.exact`) or, with ``exact=False``, by interval value
+iteration with proven bounds (:mod:`tbsg.engine.floating`). ``evaluate`` and
 ``best_response`` run the same machinery with one or both players' actions restricted
 to a given stationary strategy: fixing ``player 1``'s strategy turns the game into a
 Markov decision process for player 0, and fixing both into a Markov chain.
@@ -11,7 +11,7 @@ Markov decision process for player 0, and fixing both into a Markov chain.
 Non-stopping games (where the players can keep play going forever) raise
 :class:`~tbsg.errors.NonStoppingGameError` naming their maximal end components, unless
 ``infinite_play=c`` gives never-ending play a payoff ``c`` to player 0; they are then
-solved exactly by :mod:`tbsg.infinite_play`.
+solved exactly by :mod:`tbsg.engine.infinite`.
 """
 
 from __future__ import annotations
@@ -28,13 +28,11 @@ import numpy.typing as npt
 
 from tbsg._gc import paused
 from tbsg._progress import make_progress
-from tbsg.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
-from tbsg.errors import InvalidStrategyError, NonStoppingGameError
-from tbsg.exact_solver import solve_exact
-from tbsg.float_solver import solve_float
-from tbsg.game import Game
-from tbsg.graph import decompose
-from tbsg.infinite_play import (
+from tbsg.engine.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
+from tbsg.engine.exact import solve_exact
+from tbsg.engine.floating import solve_float
+from tbsg.engine.graph import decompose
+from tbsg.engine.infinite import (
     INFINITE_PLAY_METHOD,
     best_response_mdp,
     check_infinite_play,
@@ -42,7 +40,9 @@ from tbsg.infinite_play import (
     profile_values,
     solve_infinite_play,
 )
-from tbsg.solution import FloatSolution, Solution
+from tbsg.errors import InvalidStrategyError, NonStoppingGameError
+from tbsg.model import Game
+from tbsg.results import FloatSolution, Solution
 
 __all__ = ["EVALUATE_METHOD", "EXACT_METHOD", "best_response", "evaluate", "solve"]
 
@@ -97,7 +97,7 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float = 1e-12,
         Payoff to player 0 of a play that never ends (an exact rational in [0, 1], e.g.
         ``0`` or ``Fraction(1, 2)``). ``None`` (default): a game in which the players can
         keep play going forever is refused with :class:`tbsg.NonStoppingGameError`. With a
-        payoff, such a game is solved exactly and certified (:mod:`tbsg.infinite_play`;
+        payoff, such a game is solved exactly and certified (:mod:`tbsg.engine.infinite`;
         ``c = 0`` gives the least fixed point of the Bellman equations, i.e. play must end
         to count). Stopping games are solved as without it. Exact path only: with
         ``exact=False`` a non-stopping game raises :class:`NotImplementedError`.
@@ -105,7 +105,7 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float = 1e-12,
         solution's strategy optimal when played at ``s`` instead of its own choice
         (value-preserving loops that would let play go on for ever at a cost to the mover
         are left out); actions listed at different states need not be safe together
-        (see :mod:`tbsg.infinite_play`). The solution's own strategy is optimal.
+        (see :mod:`tbsg.engine.infinite`). The solution's own strategy is optimal.
 
     Returns
     -------
@@ -346,7 +346,7 @@ def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *
     infinite_play : Fraction, int or None
         Payoff to player 0 of play that never ends; ``None`` (default) refuses a game in
         which ``player`` could keep play going forever. With a payoff the decision process
-        is solved exactly on its maximal-end-component quotient (:mod:`tbsg.infinite_play`);
+        is solved exactly on its maximal-end-component quotient (:mod:`tbsg.engine.infinite`);
         exact path only.
 
     Returns

@@ -2,12 +2,12 @@
 
 Mathematics
 -----------
-For a *stopping* game (no end component, see :mod:`tbsg.graph`) the Bellman operator
+For a *stopping* game (no end component, see :mod:`tbsg.engine.graph`) the Bellman operator
 
 .. math:: (Tv)(s) = \\operatorname{opt}_{k \\in A(s)} \\Big(c_k + \\sum_j p_{kj}\\, v(j)\\Big)
 
 has a unique fixed point, the value of the game (Shapley 1953; Condon 1992). Components
-of the state graph are solved in reverse topological order (:func:`tbsg.graph.decompose`),
+of the state graph are solved in reverse topological order (:func:`tbsg.engine.graph.decompose`),
 so inside component ``C`` every successor outside ``C`` already has its exact value and
 
 .. math:: v_C = b^{\\sigma} + P^{\\sigma}_{CC}\\, v_C, \\qquad
@@ -56,11 +56,11 @@ import numpy.typing as npt
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from tbsg import _backend as bk
-from tbsg._backend import Rational
-from tbsg.compile import CompiledGame
+from tbsg.engine import _backend as bk
+from tbsg.engine._backend import Rational
+from tbsg.engine.compile import CompiledGame
+from tbsg.engine.graph import Components, decompose, end_component_states
 from tbsg.errors import NonStoppingGameError
-from tbsg.graph import Components, decompose, end_component_states
 
 __all__ = ["ExactResult", "solve_exact"]
 
@@ -88,7 +88,7 @@ def check_stopping(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
                    comps: Components | None = None) -> None:
     """Raise :class:`NonStoppingGameError` if play can be kept in some set of states forever.
 
-    ``comps`` (the game's :func:`~tbsg.graph.decompose`) saves a component computation.
+    ``comps`` (the game's :func:`~tbsg.engine.graph.decompose`) saves a component computation.
     """
     trap = end_component_states(g, allowed, scc=None if comps is None else comps.label)
     if trap.any():
@@ -585,7 +585,7 @@ def solve_exact(
     comps = decompose(g)
     check_stopping(g, allowed, comps)
     eng = _Engine(g, allowed)
-    from tbsg.float_solver import float_profile  # import here: float_solver imports this module
+    from tbsg.engine.floating import float_profile  # import here: float_solver imports this module
 
     eng.choice = float_profile(g, allowed, comps).tolist()
     ptr = comps.ptr.tolist()

@@ -32,7 +32,7 @@ import numpy.typing as npt
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from tbsg.compile import CompiledGame
+from tbsg.engine.compile import CompiledGame
 
 __all__ = ["Components", "decompose", "end_component_states"]
 

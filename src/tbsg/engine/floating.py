@@ -2,7 +2,7 @@
 
 Mathematics
 -----------
-For a stopping game the Bellman operator ``T`` (see :mod:`tbsg.game`) is monotone and has
+For a stopping game the Bellman operator ``T`` (see :mod:`tbsg.model`) is monotone and has
 a unique fixed point ``v*`` in ``[0, 1]^S``; iterating ``T`` from any start converges to
 it (Condon 1992). Two consequences give proven bounds:
 
@@ -17,7 +17,7 @@ it (Condon 1992). Two consequences give proven bounds:
   candidate was found (the idea of "optimistic"/"sound" value iteration, Hartmanns and
   Kaminski 2020, here with a linear solve for the candidate).
 
-Components are processed level by level (:func:`tbsg.graph.decompose`): every successor
+Components are processed level by level (:func:`tbsg.engine.graph.decompose`): every successor
 of a level's states lies in the level or in lower levels, whose bounds are already
 proven. For each level:
 
@@ -66,9 +66,9 @@ import numpy.typing as npt
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from tbsg.compile import CompiledGame
-from tbsg.exact_solver import check_stopping
-from tbsg.graph import Components, decompose
+from tbsg.engine.compile import CompiledGame
+from tbsg.engine.exact import check_stopping
+from tbsg.engine.graph import Components, decompose
 
 __all__ = ["FloatResult", "float_profile", "solve_float"]
 

@@ -17,10 +17,10 @@ from typing import Generic, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from tbsg import _backend as bk
-from tbsg._backend import Rational
 from tbsg._digits import short_fraction
-from tbsg.compile import CompiledGame
+from tbsg.engine import _backend as bk
+from tbsg.engine._backend import Rational
+from tbsg.engine.compile import CompiledGame
 from tbsg.errors import InvalidGameError
 
 __all__ = ["FloatSolution", "Solution"]

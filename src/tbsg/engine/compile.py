@@ -44,7 +44,7 @@ import numpy.typing as npt
 
 from tbsg._gc import paused
 from tbsg.errors import InvalidGameError, StateLimitError, TbsgError, exactness_error
-from tbsg.game import Game, Terminal
+from tbsg.model import Game, Terminal
 
 __all__ = ["DEFAULT_MAX_STATES", "CompiledGame", "compile_game"]
 
