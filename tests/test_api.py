@@ -24,12 +24,30 @@ Move = Literal["toss", "stop"]
 # --- exports and documentation ---------------------------------------------------------------
 
 EXPECTED_API = {
-    "DRAW", "ExactnessError", "FloatSolution", "Game", "InfinitePlayError", "InvalidGameError",
-    "InvalidStrategyError",
-    "NonStoppingGameError", "Pivot", "Row", "Solution", "SolutionFileError", "StateLimitError",
-    "StateTable", "TamperedSolutionError", "TbsgError", "Terminal", "Verification", "__version__",
+    "DRAW", "ExactnessError", "FloatSolution", "Game", "InfinitePlayError", "InvalidArgumentError",
+    "InvalidGameError", "InvalidStrategyError",
+    "NonStoppingGameError", "Pivot", "Row", "Solution", "SolutionFileError", "SolutionKind",
+    "StateLimitError", "StateTable", "TamperedSolutionError", "TbsgError", "Terminal",
+    "UnknownStateError", "UnsupportedError", "Verification", "__version__",
     "best_response", "evaluate", "load", "save", "solve", "state_table", "verify", "win",
 }
+
+
+def test_every_exception_lives_in_errors_and_is_exported() -> None:
+    import inspect
+
+    from tbsg import errors
+
+    defined = {name for name, obj in vars(errors).items()
+               if inspect.isclass(obj) and issubclass(obj, Exception) and obj.__module__ == errors.__name__}
+    assert defined <= set(tbsg.__all__)
+    assert defined == {name for name in errors.__all__ if name[0].isupper()}
+    # no exception class is defined anywhere else in the package
+    for path in (ROOT / "src" / "tbsg").rglob("*.py"):
+        if path.name != "errors.py":
+            text = path.read_text(encoding="utf-8")
+            assert "Error(" not in "".join(line for line in text.splitlines()
+                                           if line.startswith("class ")), path
 
 
 def test_all_lists_the_public_api() -> None:
@@ -56,9 +74,14 @@ def test_public_items_have_docstrings(module: object) -> None:
                 assert inspect.getdoc(member), f"{name}.{attr}"
 
 
-def test_version_matches_pyproject() -> None:
+def test_version_has_one_source() -> None:
+    # pyproject reads the version from tbsg._version; the installed metadata must agree
+    import importlib.metadata
+
     meta = tomllib.loads((ROOT / "pyproject.toml").read_text())
-    assert tbsg.__version__ == meta["project"]["version"]
+    assert meta["project"]["dynamic"] == ["version"]
+    assert meta["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "tbsg._version.__version__"}
+    assert importlib.metadata.version("tbsg") == tbsg.__version__
 
 
 def test_error_hierarchy() -> None:
@@ -263,14 +286,21 @@ def test_verification_result(ros3: tbsg.Solution[RoSState, Move]) -> None:
 
 
 def test_verify_rejects_profile_that_is_not_optimal() -> None:
-    # an evaluated, non-optimal profile has consistent values but a profitable deviation
+    # an evaluated, non-optimal profile has consistent values: as the evaluation it is
+    # (kind "evaluate") it verifies, but claimed as a solution of both players it fails (b)
     game = risk_or_safety(3)
     always_toss = tbsg.evaluate(game, lambda s: "toss")
+    assert tbsg.verify(game, always_toss).kind is tbsg.SolutionKind.EVALUATE
+    claimed = dataclasses.replace(always_toss, optimizing=(0, 1))
     with pytest.raises(tbsg.TamperedSolutionError, match=r"\(b\) fails at state"):
-        tbsg.verify(game, always_toss)
-    # the evaluated optimal profile is the solution
+        tbsg.verify(game, claimed)
+    # the evaluated optimal profile is the solution (up to its optimal actions, which an
+    # evaluation does not list)
     sol = tbsg.solve(game)
     assert tbsg.verify(game, tbsg.evaluate(game, sol.strategy)).states == 36
+    promoted = dataclasses.replace(tbsg.evaluate(game, sol.strategy), optimizing=(0, 1),
+                                   optimal=sol.optimal)
+    assert tbsg.verify(game, promoted).kind is tbsg.SolutionKind.SOLVE
 
 
 # --- evaluate and best_response ------------------------------------------------------------------

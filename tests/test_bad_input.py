@@ -576,13 +576,16 @@ def test_none_is_a_legal_state() -> None:
 
 def test_verify_solution_of_another_game() -> None:
     sol = tbsg.solve(risk_or_safety(2))
-    with pytest.raises(tbsg.TamperedSolutionError, match=r"covers 12 states but the game has 36"):
+    with pytest.raises(tbsg.TamperedSolutionError,
+                       match=r"covers 12 states but the game has more reachable states"):
         tbsg.verify(risk_or_safety(3), sol)
+    with pytest.raises(tbsg.TamperedSolutionError, match=r"covers 36 states but the game has 12"):
+        tbsg.verify(risk_or_safety(2), tbsg.solve(risk_or_safety(3)))
 
 
 def test_float_tolerance_must_be_positive() -> None:
     for tol in (0.0, -1e-9, float("nan")):
-        with pytest.raises(ValueError, match="tol must be positive"):
+        with pytest.raises(ValueError, match="tol must be a positive finite number"):
             tbsg.solve(risk_or_safety(2), exact=False, tol=tol)
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import random
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -14,9 +16,10 @@ import pytest
 import tbsg
 from strategies import TableGame as LabelledGame
 from tbsg.engine import _backend as bk
+from tbsg.engine.bellman import rounding_counts
 from tbsg.engine.compile import compile_game
-from tbsg.engine.floating import _action_margins, _rounding_margins
-from tbsg.engine.graph import decompose, end_component_states
+from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.graph import decompose, end_components
 from tbsg.games import RoSState, pig, risk_or_safety, risk_or_safety_coin_table
 
 H = Fraction(1, 2)
@@ -351,19 +354,39 @@ def test_trap_states_exact_when_one_component_holds_a_smaller_end_component() ->
         (("a", ((Fraction(1), 1),)), ("b", ((Fraction(1), 2),))),
         (("a", ((H, tbsg.win(0)), (H, 0))),)))
     g = compile_game(game)
-    trap = end_component_states(g, scc=decompose(g).label)
+    trap = end_components(g, scc=decompose(g).label).trapped
     assert [g.states[i] for i in np.flatnonzero(trap)] == [1]
-    assert np.array_equal(trap, end_component_states(g))
+    assert np.array_equal(trap, end_components(g).trapped)
     for exact in (True, False):
         with pytest.raises(tbsg.NonStoppingGameError) as info:
             tbsg.solve(game, exact=exact)
         assert set(info.value.trap_states) == {1}
 
 
-def test_rounding_margins_from_the_rational_table_match_the_direct_count() -> None:
-    # the float solver counts roundings per action from the table of distinct rationals;
-    # the direct per-outcome count (used for derived games without the table) must agree,
-    # on powers of two (Risk or Safety), sixths (Pig) and inexact terminal payoffs
+def _direct_rounding_counts(g: CompiledGame[Any, Any]) -> tuple[list[float], list[float]]:
+    """The kernel's rounding counts (tbsg.engine.bellman), recounted outcome by outcome from
+    the Fraction values: the worst term's conversion and product (0 for a power-of-two
+    probability, else 2), one rounding per addition, one for an inexact constant."""
+    rel, absolute = [], []
+    for k in range(g.n_actions):
+        outs = range(int(g.out_ptr[k]), int(g.out_ptr[k + 1]))
+        c = g.act_const[k]
+        terms = len(outs) + (c != 0)
+        worst = 0
+        for o in outs:
+            p = g.out_prob[o]
+            f = float(p)
+            exact_pow2 = f == p and f > 0 and math.frexp(f)[0] == 0.5
+            worst = max(worst, 0 if exact_pow2 else 2)
+        rel.append(float(max(terms - 1, 0) + (c != 0 and float(c) != c) + worst))
+        absolute.append(2.0 * len(outs) + 2)
+    return rel, absolute
+
+
+def test_rounding_counts_from_the_rational_table_match_a_direct_count() -> None:
+    # the kernel counts roundings per action from the table of distinct rationals; a direct
+    # per-outcome count must agree, on powers of two (Risk or Safety), sixths (Pig) and
+    # inexact terminal payoffs
     third = Fraction(1, 3)
     thirds = LabelledGame(players=(0, 1), moves=(
         (("a", ((third, 1), (2 * third, tbsg.Terminal(third)))),
@@ -372,4 +395,7 @@ def test_rounding_margins_from_the_rational_table_match_the_direct_count() -> No
     ))
     for game in (risk_or_safety(6), pig(8), thirds):
         g = compile_game(game)
-        assert np.array_equal(_action_margins(g), _rounding_margins(g))
+        rel, absolute = rounding_counts(g)
+        want_rel, want_abs = _direct_rounding_counts(g)
+        assert rel.tolist() == want_rel
+        assert absolute.tolist() == want_abs

@@ -25,11 +25,9 @@ import tbsg
 from oracles import PingPong, Profile, Wait, all_profiles, gauss_jordan, max_min
 from strategies import TableGame, any_games, stopping_games
 from tbsg.engine.compile import compile_game
-from tbsg.engine.infinite import (
-    InfinitePlayError,
-    maximal_end_components,
-    solve_infinite_play,
-)
+from tbsg.engine.graph import end_components as maximal_end_components
+from tbsg.engine.infinite import solve_infinite_play
+from tbsg.errors import InfinitePlayError
 
 EXAMPLES = int(os.environ.get("TBSG_EXAMPLES", "40"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
@@ -171,7 +169,11 @@ def test_least_fixed_point_for_infinite_play_worth_zero() -> None:
                                choice=np.array([0, 3], dtype=np.int64))
     with pytest.raises(tbsg.TamperedSolutionError, match=r"\(c'\) fails at state 'm'"):
         tbsg.verify(game, fake, infinite_play=0)
-    tbsg.verify(game, fake, infinite_play=1)  # ... which is the right answer for c = 1
+    # ... which is the right answer for c = 1, once its optimal actions are those of c = 1
+    with pytest.raises(tbsg.TamperedSolutionError, match="optimal actions at state 'm'"):
+        tbsg.verify(game, fake, infinite_play=1)
+    right = tbsg.solve(game, infinite_play=1)
+    tbsg.verify(game, dataclasses.replace(fake, optimal=right.optimal), infinite_play=1)
 
 
 def _q(s: str, v: dict[str, Fraction]) -> dict[str, Fraction]:

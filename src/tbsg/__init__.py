@@ -6,11 +6,13 @@ values, every optimal action and a certificate :func:`verify` re-checks; or
 :func:`load` keep exact solutions in a documented JSON format that re-verifies on load.
 """
 
+from tbsg._version import __version__
 from tbsg.api import best_response, evaluate, solve
 from tbsg.certificate import Verification, verify
-from tbsg.engine.infinite import InfinitePlayError
 from tbsg.errors import (
     ExactnessError,
+    InfinitePlayError,
+    InvalidArgumentError,
     InvalidGameError,
     InvalidStrategyError,
     NonStoppingGameError,
@@ -18,13 +20,13 @@ from tbsg.errors import (
     StateLimitError,
     TamperedSolutionError,
     TbsgError,
+    UnknownStateError,
+    UnsupportedError,
 )
 from tbsg.model import DRAW, Game, Terminal, win
 from tbsg.persist import load, save
-from tbsg.results import FloatSolution, Solution
+from tbsg.results import FloatSolution, Solution, SolutionKind
 from tbsg.tables import Pivot, Row, StateTable, state_table
-
-__version__ = "0.1.0"
 
 __all__ = [
     "DRAW",
@@ -32,6 +34,7 @@ __all__ = [
     "FloatSolution",
     "Game",
     "InfinitePlayError",
+    "InvalidArgumentError",
     "InvalidGameError",
     "InvalidStrategyError",
     "NonStoppingGameError",
@@ -39,11 +42,14 @@ __all__ = [
     "Row",
     "Solution",
     "SolutionFileError",
+    "SolutionKind",
     "StateLimitError",
     "StateTable",
     "TamperedSolutionError",
     "TbsgError",
     "Terminal",
+    "UnknownStateError",
+    "UnsupportedError",
     "Verification",
     "__version__",
     "best_response",

@@ -1,50 +1,48 @@
 """Front doors: :func:`solve`, :func:`evaluate` and :func:`best_response`.
 
-``solve`` compiles the game (:mod:`tbsg.engine.compile`), checks that it is stopping
-(:mod:`tbsg.engine.graph`) and solves it exactly by strategy iteration over strongly connected
-components (:mod:`tbsg.engine.exact`) or, with ``exact=False``, by interval value
-iteration with proven bounds (:mod:`tbsg.engine.floating`). ``evaluate`` and
-``best_response`` run the same machinery with one or both players' actions restricted
-to a given stationary strategy: fixing ``player 1``'s strategy turns the game into a
-Markov decision process for player 0, and fixing both into a Markov chain.
+All three run one pipeline, in one direction:
 
-Non-stopping games (where the players can keep play going forever) raise
-:class:`~tbsg.errors.NonStoppingGameError` naming their maximal end components, unless
-``infinite_play=c`` gives never-ending play a payoff ``c`` to player 0; they are then
-solved exactly by :mod:`tbsg.engine.infinite`.
+1. :func:`tbsg.engine.compile.compile_game`: enumerate and validate the game;
+2. :mod:`tbsg.engine.graph`: strongly connected components in solving order and the
+   maximal end components of the actions in play, computed once;
+3. one solver: exact strategy iteration per component (:mod:`tbsg.engine.exact`), or
+   float bounds level by level (:mod:`tbsg.engine.floating`), for stopping games; the
+   infinite-play solver (:mod:`tbsg.engine.infinite`) when end components exist and
+   ``infinite_play`` gives never-ending play a payoff; otherwise
+   :class:`~tbsg.errors.NonStoppingGameError` naming the end components;
+4. a :class:`~tbsg.results.Solution` or :class:`~tbsg.results.FloatSolution`.
+
+``evaluate`` and ``best_response`` restrict the actions to a given stationary strategy
+before step 2: fixing player 1's strategy turns the game into a Markov decision process
+for player 0, fixing both into a Markov chain. A stopping game costs the same with or
+without ``infinite_play``: the end components are computed once either way, and are
+empty.
 """
 
 from __future__ import annotations
 
-import dataclasses
+import math
 import time
-from collections.abc import Callable, Hashable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, Literal, TypeVar, cast, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from tbsg._gc import paused
 from tbsg._progress import make_progress
-from tbsg.engine.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
+from tbsg.engine.compile import DEFAULT_MAX_STATES, compile_game
+from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.exact import solve_exact
 from tbsg.engine.floating import solve_float
-from tbsg.engine.graph import decompose
-from tbsg.engine.infinite import (
-    INFINITE_PLAY_METHOD,
-    best_response_mdp,
-    check_infinite_play,
-    maximal_end_components,
-    profile_values,
-    solve_infinite_play,
-)
-from tbsg.errors import InvalidStrategyError, NonStoppingGameError
-from tbsg.model import Game
+from tbsg.engine.graph import EndComponents, decompose, end_components, raise_non_stopping
+from tbsg.engine.infinite import best_response_mdp, profile_values, solve_infinite_play
+from tbsg.errors import InvalidArgumentError, InvalidStrategyError, UnsupportedError, shorten
+from tbsg.model import Game, infinite_play_payoff
 from tbsg.results import FloatSolution, Solution
 
-__all__ = ["EVALUATE_METHOD", "EXACT_METHOD", "best_response", "evaluate", "solve"]
+__all__ = ["best_response", "evaluate", "solve"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -52,13 +50,35 @@ A = TypeVar("A", bound=Hashable)
 StrategyLike = Mapping[S, A] | Callable[[S], A]
 """A stationary strategy: a mapping or a function from state to action."""
 
-EXACT_METHOD = "exact strategy iteration (Hoffman-Karp) per SCC"
-_FLOAT_METHOD = "certified policy-iteration bounds per SCC level (interval-iteration fallback)"
-EVALUATE_METHOD = "exact evaluation of a fixed strategy profile"
-
-
 InfinitePlay = Fraction | int | None
 """Payoff to player 0 of play that never ends: an exact rational in [0, 1], or ``None``."""
+
+_EXACT_METHOD = "exact strategy iteration (Hoffman-Karp) per SCC"
+_FLOAT_METHOD = "certified policy-iteration bounds per SCC level (interval-iteration fallback)"
+_INFINITE_METHOD = "exact: candidates from ε-perturbed games, end-component certificate"
+_MIN_TOL = 1e-300
+
+
+def _check_tol(tol: object) -> float:
+    """Validate ``tol``: a positive, finite real number (``int`` or ``float``)."""
+    if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not math.isfinite(tol) \
+            or not tol >= _MIN_TOL:
+        raise InvalidArgumentError(
+            f"tol must be a positive finite number (the largest proven gap upper - lower "
+            f"wanted), got {shorten(repr(tol))}")
+    return float(tol)
+
+
+def _check_exact(exact: object) -> bool:
+    if not isinstance(exact, bool):
+        raise InvalidArgumentError(f"exact must be True or False, got {shorten(repr(exact))}")
+    return exact
+
+
+def _check_progress(progress: object) -> bool | None:
+    if progress is not None and not isinstance(progress, bool):
+        raise InvalidArgumentError(f"progress must be True, False or None, got {shorten(repr(progress))}")
+    return progress
 
 
 @overload
@@ -85,7 +105,7 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float = 1e-12,
         Any object implementing the :class:`tbsg.Game` protocol.
     exact : bool
         ``True`` (default): exact rational values, every optimal action, certificate.
-        ``False``: float bounds by interval iteration.
+        ``False``: float values with proven bounds.
     tol : float
         Float path only: stop when ``upper - lower <= tol`` in every state.
     max_states : int
@@ -99,8 +119,8 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float = 1e-12,
         keep play going forever is refused with :class:`tbsg.NonStoppingGameError`. With a
         payoff, such a game is solved exactly and certified (:mod:`tbsg.engine.infinite`;
         ``c = 0`` gives the least fixed point of the Bellman equations, i.e. play must end
-        to count). Stopping games are solved as without it. Exact path only: with
-        ``exact=False`` a non-stopping game raises :class:`NotImplementedError`.
+        to count). Stopping games are solved as without it, at the same cost. Exact path
+        only: with ``exact=False`` a non-stopping game raises :class:`tbsg.UnsupportedError`.
         In a non-stopping game ``optimal_actions(s)`` lists the actions that keep the
         solution's strategy optimal when played at ``s`` instead of its own choice
         (value-preserving loops that would let play go on for ever at a cost to the mover
@@ -113,111 +133,113 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float = 1e-12,
 
     Raises
     ------
-    InvalidGameError, ExactnessError, NonStoppingGameError, StateLimitError
+    InvalidGameError, ExactnessError, NonStoppingGameError, StateLimitError,
+    InvalidArgumentError
 
     Examples
     --------
     >>> from tbsg.games import risk_or_safety
     >>> sol = solve(risk_or_safety(3))
-    >>> sol.value()
-    Fraction(6, 11)
+    >>> sol.value(), sol.kind
+    (Fraction(6, 11), <SolutionKind.SOLVE: 'solve'>)
     >>> lo, hi = solve(risk_or_safety(3), exact=False).bounds()
     >>> lo <= 6 / 11 <= hi and hi - lo <= 1e-12
     True
     """
     t0 = time.perf_counter()
-    c = check_infinite_play(infinite_play)
+    opts = _Options(exact, tol, progress, infinite_play)
     g = compile_game(game, max_states=max_states)
-    if c is None:
-        with _named_end_components(g, None):
-            if exact:
-                return _exact(game, g, None, EXACT_METHOD, t0, progress)
-            return _float(game, g, None, tol, _FLOAT_METHOD, t0, progress)
-    mecs = maximal_end_components(g)
-    if mecs.count == 0:  # stopping: the rule for infinite play is never used
-        if exact:
-            return _record(_exact(game, g, None, EXACT_METHOD, t0, progress), c)
-        return _record(_float(game, g, None, tol, _FLOAT_METHOD, t0, progress), c)
-    if not exact:
-        raise NotImplementedError(
-            f"infinite_play with exact=False: the game is not stopping ({mecs.count} maximal end "
-            "component(s)) and the float solver handles stopping games only; use exact=True")
-    callback, close = make_progress(progress, "exact solve")
-    try:
-        r = solve_infinite_play(g, c, mecs=mecs, progress=callback)
-    finally:
-        close()
+    return _run(game, g, None, (0, 1), opts, t0)
+
+
+class _Options:
+    """The validated options of one call."""
+
+    def __init__(self, exact: object, tol: object, progress: object, infinite_play: object) -> None:
+        self.exact = _check_exact(exact)
+        self.tol = _check_tol(tol)
+        self.progress = _check_progress(progress)
+        self.c = infinite_play_payoff(infinite_play)
+
+
+def _run(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
+         optimizing: tuple[int, ...], opts: _Options, t0: float
+         ) -> Solution[S, A] | FloatSolution[S, A]:
+    """Steps 2 to 4 of the pipeline (module docstring)."""
     comps = decompose(g)
-    method = f"{INFINITE_PLAY_METHOD} (infinite play worth {c}"
-    if r.epsilon is not None:
-        how = "float candidate" if r.float_candidate else "exact candidate"
-        method += f"; {how}, ε = 2^-{r.epsilon.denominator.bit_length() - 1}"
-    method += ")"
-    return _record(Solution(graph=g, method=method, seconds=time.perf_counter() - t0,
-                            n_components=comps.count, largest_component=comps.largest,
-                            values_exact=r.values, choice=r.choice, optimal=r.optimal,
-                            improvements=r.improvements, exact_solves=r.exact_solves, game=game), c)
-
-
-SolutionT = TypeVar("SolutionT", bound=Solution[Any, Any] | FloatSolution[Any, Any])
-
-
-def _record(solution: SolutionT, c: Fraction) -> SolutionT:
-    """``solution`` with the rule for infinite play recorded (read back by :func:`tbsg.verify`)."""
-    return dataclasses.replace(solution, infinite_play=c)
-
-
-@contextmanager
-def _named_end_components(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None
-                          ) -> Iterator[None]:
-    """Re-raise :class:`NonStoppingGameError` listing the maximal end components."""
+    ec = end_components(g, allowed, scc=comps.label)
+    common: dict[str, Any] = {"graph": g, "n_components": comps.count,
+                              "largest_component": comps.largest, "game": game,
+                              "infinite_play": opts.c, "optimizing": optimizing}
+    who = {(0, 1): "", (): "exact evaluation of a fixed strategy profile; ",
+           (0,): "best response of player 0 to a fixed opponent; ",
+           (1,): "best response of player 1 to a fixed opponent; "}[optimizing]
+    label = "exact solve" if opts.exact else "float solve"
+    callback, close = make_progress(opts.progress, label)
     try:
-        yield
-    except NonStoppingGameError as exc:
-        mecs = maximal_end_components(g, allowed).members()
-        shown = []
-        for states in mecs[:3]:
-            names = ", ".join(repr(g.states[i]) for i in states[:4])
-            shown.append("{" + names + (f", ... ({len(states)} states)" if len(states) > 4 else "")
-                         + "}")
-        more = f" and {len(mecs) - 3} more" if len(mecs) > 3 else ""
-        raise NonStoppingGameError(
-            f"{exc}; maximal end component(s): {'; '.join(shown)}{more}. Give never-ending "
-            "play a payoff to player 0 with infinite_play= (e.g. 0, or Fraction(1, 2)) to "
-            "solve it", exc.trap_states) from None
-
-
-def _exact(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
-           method: str, t0: float, progress: bool | None) -> Solution[S, A]:
-    callback, close = make_progress(progress, "exact solve")
-    try:
-        r = solve_exact(g, allowed, progress=callback)
+        if ec.count:
+            if opts.c is None:
+                raise_non_stopping(g, ec)
+            if not opts.exact:
+                raise UnsupportedError(
+                    f"infinite_play with exact=False: the game is not stopping ({ec.count} maximal "
+                    "end component(s)) and the float solver handles stopping games only; use "
+                    "exact=True")
+            return _infinite(g, allowed, optimizing, opts.c, ec, common, who, t0, callback)
+        if not opts.exact:
+            with paused():
+                fr = solve_float(g, comps, tol=opts.tol, allowed=allowed, progress=callback)
+            return FloatSolution(method=who + _FLOAT_METHOD, seconds=time.perf_counter() - t0,
+                                 lower=fr.lower, upper=fr.upper, choice=fr.choice, tol=opts.tol,
+                                 sweeps=fr.sweeps, converged=fr.converged, **common)
+        r = solve_exact(g, comps, allowed, callback)
+        how = _EXACT_METHOD if optimizing else "state elimination per SCC"
+        return Solution(method=who + how, seconds=time.perf_counter() - t0,
+                        values_exact=r.values, choice=r.choice, optimal=r.optimal,
+                        improvements=r.improvements, exact_solves=r.exact_solves, **common)
     finally:
         close()
-    return Solution(graph=g, method=method, seconds=time.perf_counter() - t0,
-                    n_components=r.components.count, largest_component=r.components.largest,
-                    values_exact=r.values, choice=r.choice, optimal=r.optimal,
-                    improvements=r.improvements, exact_solves=r.exact_solves, game=game)
 
 
-def _float(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
-           tol: float, method: str, t0: float, progress: bool | None) -> FloatSolution[S, A]:
-    callback, close = make_progress(progress, "float solve")
-    try:
-        with paused():
-            r = solve_float(g, tol=tol, allowed=allowed, progress=callback)
-    finally:
-        close()
-    return FloatSolution(graph=g, method=method, seconds=time.perf_counter() - t0,
-                         n_components=r.components.count,
-                         largest_component=r.components.largest, lower=r.lower,
-                         upper=r.upper, choice=r.choice, tol=tol, sweeps=r.sweeps,
-                         converged=r.converged, game=game)
+def _infinite(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
+              optimizing: tuple[int, ...], c: Fraction, ec: EndComponents, common: dict[str, Any],
+              who: str, t0: float, callback: Callable[[int, int], None] | None) -> Solution[S, A]:
+    """A non-stopping game (or restricted game) with never-ending play worth ``c``.
+
+    ``allowed`` is None only when both players optimise.
+    """
+    method = f"{who}{_INFINITE_METHOD} (infinite play worth {c}"
+    fixed = np.ones(g.n_actions, dtype=bool) if allowed is None else allowed
+    if optimizing == (0, 1):
+        r = solve_infinite_play(g, c, mecs=ec, progress=callback)
+        if r.epsilon is not None:
+            how = "float candidate" if r.float_candidate else "exact candidate"
+            method += f"; {how}, ε = 2^-{r.epsilon.denominator.bit_length() - 1}"
+        values, choice, optimal = r.values, r.choice, r.optimal
+        improvements, solves = r.improvements, r.exact_solves
+    elif optimizing == ():
+        choice = np.empty(g.n_states, dtype=np.int64)
+        ks = np.flatnonzero(fixed)
+        choice[g.act_state[ks]] = ks
+        values, solves = profile_values(g, choice, c, ec)
+        optimal, improvements = fixed.copy(), 0
+    else:
+        b = best_response_mdp(g, fixed, optimizing[0], c)
+        values, choice, optimal = b.values, b.choice, b.optimal
+        improvements, solves = b.improvements, b.exact_solves
+        method = f"{who}exact, end-component quotient (infinite play worth {c}"
+    return Solution(method=method + ")", seconds=time.perf_counter() - t0, values_exact=values,
+                    choice=choice, optimal=optimal, improvements=improvements,
+                    exact_solves=solves, **common)
 
 
 def _restrict(g: CompiledGame[S, A], strategy: StrategyLike[S, A], players: tuple[int, ...],
               name: str) -> npt.NDArray[np.bool_]:
-    """Mask over flat actions keeping only ``strategy``'s action at ``players``' states."""
+    """Mask over flat actions keeping only ``strategy``'s action at ``players``' states.
+
+    Actions are matched with ``==`` (the compiler checked that the game's actions equal
+    themselves when rebuilt).
+    """
     allowed = np.ones(g.n_actions, dtype=bool)
     lookup: Callable[[S], A]
     if isinstance(strategy, Mapping):
@@ -228,8 +250,8 @@ def _restrict(g: CompiledGame[S, A], strategy: StrategyLike[S, A], players: tupl
                 return mapping[s]
             except KeyError:
                 raise InvalidStrategyError(
-                    f"{name} has no action for state {s!r} (player {int(g.player[g.index[s]])} "
-                    "moves there)") from None
+                    f"{name} has no action for state {shorten(repr(s))} (player "
+                    f"{int(g.player[g.index[s]])} moves there)") from None
     elif callable(strategy):
         lookup = strategy
     else:
@@ -248,13 +270,19 @@ def _restrict(g: CompiledGame[S, A], strategy: StrategyLike[S, A], players: tupl
             raise
         except Exception as exc:
             raise InvalidStrategyError(
-                f"{name} raised {type(exc).__name__}: {exc} at state {s!r}") from exc
-        k = g.action_index(i, a)
+                f"{name} raised {type(exc).__name__}: {shorten(str(exc))} at state "
+                f"{shorten(repr(s))}") from exc
+        try:
+            k = g.action_index(i, a)
+        except Exception as exc:
+            raise InvalidStrategyError(
+                f"comparing {name}'s action {shorten(repr(a))} with the legal actions at state "
+                f"{shorten(repr(s))} raised {type(exc).__name__}: {shorten(str(exc))}") from exc
         if k is None:
             legal = [g.act_labels[j] for j in ks]
             raise InvalidStrategyError(
-                f"{name} chooses {a!r} at state {s!r}, which is not a legal action there; "
-                f"legal actions: {legal!r}")
+                f"{name} chooses {shorten(repr(a))} at state {shorten(repr(s))}, which is not a "
+                f"legal action there; legal actions: {shorten(repr(legal))}")
         allowed[ks.start:ks.stop] = False
         allowed[k] = True
     return allowed
@@ -278,7 +306,8 @@ def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *,
     Returns
     -------
     Solution
-        Values of the profile; ``optimal_actions`` are the profile's own actions.
+        Values of the profile (``kind`` is ``"evaluate"``); ``optimal_actions`` are the
+        profile's own actions.
 
     Examples
     --------
@@ -291,25 +320,10 @@ def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *,
     Fraction(4, 7)
     """
     t0 = time.perf_counter()
-    c = check_infinite_play(infinite_play)
+    opts = _Options(True, 1e-12, progress, infinite_play)
     g = compile_game(game, max_states=max_states)
     allowed = _restrict(g, strategy, (0, 1), "strategy")
-    if c is None:
-        with _named_end_components(g, allowed):
-            return _exact(game, g, allowed, EVALUATE_METHOD, t0, progress)
-    traps = maximal_end_components(g, allowed)
-    if traps.count == 0:
-        return _record(_exact(game, g, allowed, EVALUATE_METHOD, t0, progress), c)
-    choice = np.empty(g.n_states, dtype=np.int64)
-    ks = np.flatnonzero(allowed)
-    choice[g.act_state[ks]] = ks
-    values, solves = profile_values(g, choice, c, traps)
-    comps = decompose(g)
-    return _record(Solution(
-        graph=g, method=f"{EVALUATE_METHOD} (infinite play worth {c})",
-        seconds=time.perf_counter() - t0, n_components=comps.count,
-        largest_component=comps.largest, values_exact=values, choice=choice,
-        optimal=allowed.copy(), improvements=0, exact_solves=solves, game=game), c)
+    return cast("Solution[S, A]", _run(game, g, allowed, (), opts, t0))
 
 
 @overload
@@ -342,7 +356,7 @@ def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *
     opponent : Mapping or callable
         The other player's stationary strategy (state -> action).
     exact : bool
-        Exact (default) or float interval iteration.
+        Exact (default) or float bounds.
     infinite_play : Fraction, int or None
         Payoff to player 0 of play that never ends; ``None`` (default) refuses a game in
         which ``player`` could keep play going forever. With a payoff the decision process
@@ -352,34 +366,13 @@ def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *
     Returns
     -------
     Solution or FloatSolution
-        ``value()`` is to player 0 as always.
+        ``value()`` is to player 0 as always; ``kind`` is ``"best_response"`` and
+        ``optimizing`` is ``(player,)``.
     """
-    if player not in (0, 1) or isinstance(player, bool):
-        raise ValueError(f"player must be 0 or 1, got {player!r}")
+    if isinstance(player, bool) or player not in (0, 1):
+        raise InvalidArgumentError(f"player must be 0 or 1, got {shorten(repr(player))}")
     t0 = time.perf_counter()
-    c = check_infinite_play(infinite_play)
+    opts = _Options(exact, tol, progress, infinite_play)
     g = compile_game(game, max_states=max_states)
     allowed = _restrict(g, opponent, (1 - player,), "opponent strategy")
-    method = f"best response of player {player} to a fixed opponent"
-    looping = c is not None and maximal_end_components(g, allowed).count > 0
-    if looping and not exact:
-        raise NotImplementedError(
-            "infinite_play with exact=False: the decision process is not stopping and the "
-            "float solver handles stopping games only; use exact=True")
-    if not looping:  # no rule, or a stopping decision process: the rule is never used
-        with _named_end_components(g, allowed):
-            if exact:
-                sol: Solution[S, A] | FloatSolution[S, A] = _exact(
-                    game, g, allowed, method + " (exact strategy iteration)", t0, progress)
-            else:
-                sol = _float(game, g, allowed, tol, method + " (interval iteration)", t0, progress)
-        return sol if c is None else _record(sol, c)
-    assert c is not None
-    r = best_response_mdp(g, allowed, player, c)
-    comps = decompose(g)
-    return _record(Solution(
-        graph=g, method=method + f" (exact, end-component quotient, infinite play worth {c})",
-        seconds=time.perf_counter() - t0, n_components=comps.count,
-        largest_component=comps.largest, values_exact=r.values, choice=r.choice,
-        optimal=r.optimal, improvements=r.improvements, exact_solves=r.exact_solves,
-        game=game), c)
+    return _run(game, g, allowed, (player,), opts, t0)

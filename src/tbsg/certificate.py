@@ -1,36 +1,45 @@
 """Independent re-check of an exact solution: :func:`verify`.
 
 The certificate of a solution is its values ``v`` and strategy profile ``sigma``.
-:func:`verify` recompiles the game from the user's object (sharing nothing with the
-solve) and checks in exact rational arithmetic (``fractions.Fraction`` only, no float
-filter, no optional backend):
+:func:`verify` recompiles the game from the user's object and checks, in
+``fractions.Fraction`` arithmetic only (no float filter, no optional backend, nothing
+from the solvers: it shares with the solve the compiled graph and the graph analysis,
+which carry no numbers), that the solution is what its :attr:`~tbsg.Solution.kind`
+claims. Let ``F`` be the players who optimise (both for :func:`tbsg.solve`, one for
+:func:`tbsg.best_response`, none for :func:`tbsg.evaluate`); the other players'
+states allow only the action the solution plays there. With
+``Q(s, a) = sum_t p(t|s,a) r(t) + sum_s' p(s'|s,a) v(s')``:
 
-(a) *strategy equations*: ``v(s) = Q(s, sigma(s))`` for every state, where
-    ``Q(s, a) = sum_t p(t|s,a) r(t) + sum_s' p(s'|s,a) v(s')``;
-(b) *no profitable deviation*: ``Q(s, a) <= v(s)`` for every action where player 0
-    moves and ``Q(s, a) >= v(s)`` where player 1 moves;
-(c) *stopping*: the game has no end component (:func:`tbsg.engine.graph.end_component_states`).
+(a) *strategy equations*: ``v(s) = Q(s, sigma(s))`` for every state;
+(b) *no profitable deviation*: ``Q(s, a) <= v(s)`` for every action where player 0 (in
+    ``F``) moves and ``Q(s, a) >= v(s)`` where player 1 (in ``F``) moves;
+(c) *stopping*: the game, restricted as above, has no end component.
 
-(a) and (b) say ``v = T v`` for the Bellman operator ``T`` and that ``sigma`` attains the
-optimum; (c) makes the fixed point of ``T`` unique (Condon 1992, lemma on stopping
-games), so ``v`` is the value of the game and ``sigma`` is optimal for both players.
+(a) and (b) say ``v = T v`` for the Bellman operator ``T`` of the restricted game and that
+``sigma`` attains the optimum; (c) makes the fixed point of ``T`` unique (Condon 1992,
+lemma on stopping games), so ``v`` is the value and ``sigma`` optimal for the players in
+``F`` (for :func:`tbsg.evaluate`: ``v`` is the profile's value).
 
-*Infinite play.* A solution of ``solve(game, infinite_play=c)`` (never-ending play worth
+*Infinite play.* A solution computed with ``infinite_play=c`` (never-ending play worth
 ``c`` to player 0; the solution records ``c``, or pass ``infinite_play=``) is checked
 with (a), (b) and, instead of (c),
 
 (c') *end-component bounds*: ``v(s) >= c`` at every state of an end component of the
-     decision process ``G[tau]`` (player 1 fixed to its strategy ``tau``; there player 0
-     can keep play going forever), and ``v(s) <= c`` at every state of an end component
-     of ``G[sigma]`` (player 0 fixed; there player 1 can).
+     restricted game with player 1 fixed to its strategy (there player 0 can keep play
+     going forever), and ``v(s) <= c`` at every state of an end component with player 0
+     fixed (there player 1 can).
 
 By the theorem in :mod:`tbsg.engine.infinite` (where (c') is condition (c); the proof is a
 supermartingale argument with de Alfaro's end-component theorem), (a), (b), (c') make
-``v`` the value of the game with that rule and ``sigma`` optimal for both players, and
-they hold for every optimal profile with its values; for a stopping game (c') is empty.
-The check needs no solve: the end components come from
-:func:`tbsg.engine.graph.end_component_states`, the values are compared in ``Fraction``
-arithmetic.
+``v`` the value with that rule and ``sigma`` optimal, and they hold for every optimal
+profile with its values; for a stopping game (c') is empty.
+
+*Every field a user reads is checked*: the values (``Fraction`` with ``int`` parts, in
+[0, 1]; a number built from numpy integers is rejected, not converted), the strategy,
+the players, ``optimal_actions`` at every state (recomputed: the actions of ``F``'s
+states with ``Q(s, a) = v(s)``, and in a non-stopping game only those whose permanent use
+keeps (c') for the mover; the played action alone at the other states), the component
+counts and the kind.
 """
 
 from __future__ import annotations
@@ -42,18 +51,34 @@ from fractions import Fraction
 from typing import Any, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
-from tbsg.engine.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
-from tbsg.engine.graph import end_component_states
-from tbsg.engine.infinite import check_infinite_play
-from tbsg.errors import NonStoppingGameError, TamperedSolutionError
-from tbsg.model import Game
-from tbsg.results import Solution
+from tbsg.engine.bellman import exact_action_values
+from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
+from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.graph import (
+    EndComponents,
+    decompose,
+    end_components,
+    end_components_of,
+    raise_non_stopping,
+    subgraph,
+)
+from tbsg.errors import (
+    InvalidArgumentError,
+    NonStoppingGameError,
+    StateLimitError,
+    TamperedSolutionError,
+    shorten,
+)
+from tbsg.model import Game, infinite_play_payoff
+from tbsg.results import Solution, SolutionKind
 
-__all__ = ["Verification", "action_values_exact", "verify"]
+__all__ = ["Verification", "verify"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
+BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True)
@@ -65,27 +90,20 @@ class Verification:
     seconds: float
     infinite_play: Fraction | None = None
     """The payoff of never-ending play the solution was checked with (``None``: stopping)."""
+    kind: SolutionKind = SolutionKind.SOLVE
+    """The kind of solution whose certificate was checked."""
 
     def __str__(self) -> str:
         last = ("stopping" if self.infinite_play is None else
                 f"end-component bounds for infinite play worth {self.infinite_play}")
-        return (f"verified: {self.states} states, {self.actions} actions: strategy equations, "
-                f"no profitable deviation, {last} ({self.seconds:.3g} s)")
+        what = "" if self.kind is SolutionKind.SOLVE else f" ({self.kind.value})"
+        return (f"verified{what}: {self.states} states, {self.actions} actions: strategy "
+                f"equations, no profitable deviation, optimal actions, {last} "
+                f"({self.seconds:.3g} s)")
 
 
-def action_values_exact(g: CompiledGame[S, A], v: list[Fraction]) -> list[Fraction]:
-    """``Q(s, a)`` for every flat action of ``g`` given state values ``v``, in Fraction only."""
-    target = g.out_target.tolist()
-    out_ptr = g.out_ptr.tolist()
-    prob = list(g.out_prob)
-    const = list(g.act_const)
-    q_all: list[Fraction] = []
-    for k in range(g.n_actions):
-        q = const[k]
-        for o in range(out_ptr[k], out_ptr[k + 1]):
-            q += prob[o] * v[target[o]]
-        q_all.append(q)
-    return q_all
+def _show(x: object) -> str:
+    return shorten(repr(x), 120)
 
 
 def verify(game: Game[S, A], solution: Solution[S, A], *,
@@ -97,6 +115,8 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
     ----------
     game : Game
     solution : Solution
+        An exact solution of :func:`tbsg.solve`, :func:`tbsg.evaluate` or
+        :func:`tbsg.best_response` (its ``kind`` says which certificate applies).
     max_states : int
     infinite_play : Fraction, int or None
         Payoff to player 0 of never-ending play to check the solution with. ``None``
@@ -106,9 +126,13 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
     Raises
     ------
     TamperedSolutionError
-        If a value or an action fails (a), (b), (c'), or the states do not match the game.
+        If a value, an action, an optimal-action list or a count fails (a), (b), (c'), or
+        the states do not match the game.
     NonStoppingGameError
         If (c) fails (no rule for infinite play).
+    InvalidArgumentError
+        If ``solution`` is not an exact :class:`tbsg.Solution` (a float solution's bounds
+        are proven by construction; they carry no certificate to re-check).
 
     Examples
     --------
@@ -116,66 +140,181 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
     >>> from tbsg.games import risk_or_safety
     >>> game = risk_or_safety(3)
     >>> print(tbsg.verify(game, tbsg.solve(game)))  # doctest: +ELLIPSIS
-    verified: 36 states, 54 actions: strategy equations, no profitable deviation, stopping ...
+    verified: 36 states, 54 actions: strategy equations, no profitable deviation, optimal actions, ...
     """
     t0 = time.perf_counter()
-    c = check_infinite_play(infinite_play if infinite_play is not None
-                            else solution.infinite_play)
-    g = compile_game(game, max_states=max_states)
-    if set(solution.values) != set(g.states) or len(solution.values) != g.n_states:
-        raise TamperedSolutionError(
-            f"the solution covers {len(solution.values)} states but the game has "
-            f"{g.n_states} reachable states")
-    vals = solution.values
-    strat = solution.strategy
-    v: list[Fraction] = []
-    for s in g.states:
-        x = vals[s]
-        if not isinstance(x, Fraction):
-            raise TamperedSolutionError(f"value at state {s!r} is {type(x).__name__}, not Fraction")
-        v.append(x)
-    q_all = action_values_exact(g, v)
-    chosen_mask = np.zeros(g.n_actions, dtype=bool)
+    if not isinstance(solution, Solution):
+        raise InvalidArgumentError(
+            f"verify() checks exact solutions (tbsg.Solution), got {type(solution).__name__}; "
+            "a FloatSolution's bounds are proven as they are computed: solve with exact=True "
+            "for a certificate to re-check")
+    check_max_states(max_states)
+    c = infinite_play_payoff(infinite_play if infinite_play is not None else solution.infinite_play)
+    optimizing = solution.optimizing
+    kind = SolutionKind.of(optimizing)
+    claimed = len(solution.values)
+    g = _compile(game, claimed, max_states)
+    v, k_of, allowed = _read(g, solution, optimizing)
+    q_all = exact_action_values(g, v)
+    owner = g.player[g.act_state]
+    # (a) and (b)
     for i, s in enumerate(g.states):
-        chosen = strat[s]
-        k_chosen = g.action_index(i, chosen)
-        if k_chosen is None:
-            raise TamperedSolutionError(f"strategy plays {chosen!r} at state {s!r}, not a legal action")
-        chosen_mask[k_chosen] = True
+        k = k_of[i]
+        if q_all[k] != v[i]:
+            raise TamperedSolutionError(
+                f"(a) fails at state {_show(s)}: value {shorten(str(v[i]))} but action "
+                f"{_show(g.act_labels[k])} yields {shorten(str(q_all[k]))}")
+        if int(g.player[i]) not in optimizing:
+            continue
         maximise = int(g.player[i]) == 0
-        for k in g.actions_of(i):
-            q = q_all[k]
-            if k == k_chosen and q != v[i]:
-                raise TamperedSolutionError(
-                    f"(a) fails at state {s!r}: value {v[i]} but action {chosen!r} yields {q}")
+        for j in g.actions_of(i):
+            q = q_all[j]
             if (q > v[i]) if maximise else (q < v[i]):
                 raise TamperedSolutionError(
-                    f"(b) fails at state {s!r}: action {g.act_labels[k]!r} yields {q}, "
-                    f"strictly {'better' if maximise else 'lower'} than the value {v[i]} "
-                    f"for player {int(g.player[i])}")
+                    f"(b) fails at state {_show(s)}: action {_show(g.act_labels[j])} yields "
+                    f"{shorten(str(q))}, strictly {'better' if maximise else 'lower'} than the "
+                    f"value {shorten(str(v[i]))} for player {int(g.player[i])}")
+    chosen = np.zeros(g.n_actions, dtype=bool)
+    chosen[k_of] = True
+    # (c) or (c')
+    traps = end_components(g, allowed)
+    if c is None and traps.count:
+        try:
+            raise_non_stopping(g, traps)
+        except NonStoppingGameError as exc:
+            raise NonStoppingGameError(f"(c) fails: {exc}", exc.trap_states) from None
     if c is not None:
-        _check_end_component_bounds(g, v, chosen_mask, c)
-        return Verification(states=g.n_states, actions=g.n_actions,
-                            seconds=time.perf_counter() - t0, infinite_play=c)
-    trap = end_component_states(g)
-    if trap.any():
-        sample = tuple(g.states[int(j)] for j in trap.nonzero()[0][:8])
-        raise NonStoppingGameError(
-            f"(c) fails: the game is not stopping; e.g. states {sample!r} can be kept in play "
-            "forever", sample)
-    return Verification(states=g.n_states, actions=g.n_actions, seconds=time.perf_counter() - t0)
+        _check_end_component_bounds(g, v, chosen, allowed, owner, c)
+    # optimal actions, recomputed
+    expected = np.array([q == v[i] for q, i in zip(q_all, g.act_state.tolist(), strict=True)],
+                        dtype=bool) & allowed
+    if c is not None and traps.count:
+        expected = _safe_switches(g, v, chosen, expected, owner, c, traps)
+    _check_optimal_actions(g, solution, expected)
+    _check_counts(g, solution)
+    return Verification(states=g.n_states, actions=g.n_actions, seconds=time.perf_counter() - t0,
+                        infinite_play=c, kind=kind)
 
 
-def _check_end_component_bounds(g: CompiledGame[S, A], v: list[Fraction],
-                                chosen: np.ndarray[Any, np.dtype[np.bool_]], c: Fraction) -> None:
-    """(c'): ``v >= c`` on the end components of ``G[tau]``, ``v <= c`` on those of ``G[sigma]``."""
-    owner = g.player[g.act_state]
-    for fixed in (1, 0):
-        free = 1 - fixed
-        trap = end_component_states(g, chosen | (owner == free))
+def _compile(game: Game[S, A], claimed: int, max_states: int) -> CompiledGame[S, A]:
+    """The game, enumerated no further than the states the solution claims to cover."""
+    limit = min(max_states, max(claimed, 1))
+    try:
+        return compile_game(game, max_states=limit)
+    except StateLimitError:
+        if limit < max_states:
+            raise TamperedSolutionError(
+                f"the solution covers {claimed} states but the game has more reachable states "
+                "(enumeration stopped there)") from None
+        raise
+
+
+def _read(g: CompiledGame[S, A], solution: Solution[S, A], optimizing: tuple[int, ...]
+          ) -> tuple[list[Fraction], list[int], BoolArray]:
+    """The solution's values and chosen actions in the game's numbering, checked, and the
+    actions allowed by its kind."""
+    vals, strat = solution.values, solution.strategy
+    if len(vals) != g.n_states or set(vals) != set(g.states):
+        raise TamperedSolutionError(
+            f"the solution covers {len(vals)} states but the game has {g.n_states} reachable "
+            "states (or other ones)")
+    if solution.initial != g.states[0]:
+        raise TamperedSolutionError(
+            f"the solution starts at {_show(solution.initial)} but the game at {_show(g.states[0])}")
+    v: list[Fraction] = []
+    k_of: list[int] = []
+    allowed = np.ones(g.n_actions, dtype=bool)
+    for i, s in enumerate(g.states):
+        x = vals[s]
+        if type(x) is not Fraction or type(x.numerator) is not int or type(x.denominator) is not int:
+            parts = (f" with parts {type(x.numerator).__name__}/{type(x.denominator).__name__}"
+                     if isinstance(x, Fraction) else "")
+            raise TamperedSolutionError(
+                f"value at state {_show(s)} is a {type(x).__name__}{parts}, not a Fraction of "
+                "Python ints")
+        if not 0 <= x <= 1:
+            raise TamperedSolutionError(f"value at state {_show(s)} is {shorten(str(x))}, outside [0, 1]")
+        v.append(x)
+        a = strat[s]
+        try:
+            k = g.action_index(i, a)
+        except Exception as exc:
+            raise TamperedSolutionError(
+                f"comparing the strategy's action {_show(a)} at state {_show(s)} with the legal "
+                f"actions raised {type(exc).__name__}") from exc
+        if k is None:
+            raise TamperedSolutionError(
+                f"strategy plays {_show(a)} at state {_show(s)}, not a legal action")
+        k_of.append(k)
+        who = solution.player(s)
+        if who != int(g.player[i]):
+            raise TamperedSolutionError(
+                f"the solution says player {who} moves at state {_show(s)}; the game says "
+                f"{int(g.player[i])}")
+        if who not in optimizing:
+            ks = g.actions_of(i)
+            allowed[ks.start:ks.stop] = False
+            allowed[k] = True
+    return v, k_of, allowed
+
+
+def _check_end_component_bounds(g: CompiledGame[S, A], v: list[Fraction], chosen: BoolArray,
+                                allowed: BoolArray, owner: npt.NDArray[np.int8], c: Fraction) -> None:
+    """(c'): ``v >= c`` where player 0 can loop against player 1's strategy, ``v <= c``
+    where player 1 can loop against player 0's (each within the allowed actions)."""
+    for free in (0, 1):
+        trap = end_components(g, chosen | (allowed & (owner == free))).trapped
         for j in np.flatnonzero(trap).tolist():
             if (v[j] < c) if free == 0 else (v[j] > c):
                 raise TamperedSolutionError(
-                    f"(c') fails at state {g.states[j]!r}: against player {fixed}'s strategy, "
-                    f"player {free} can keep play going forever from there, which is worth "
-                    f"{c} to player 0 (infinite_play), but the value is {v[j]}")
+                    f"(c') fails at state {_show(g.states[j])}: against player {1 - free}'s "
+                    f"strategy, player {free} can keep play going forever from there, which is "
+                    f"worth {c} to player 0 (infinite_play), but the value is {shorten(str(v[j]))}")
+
+
+def _safe_switches(g: CompiledGame[S, A], v: list[Fraction], chosen: BoolArray,
+                   preserving: BoolArray, owner: npt.NDArray[np.int8], c: Fraction,
+                   ec: EndComponents) -> BoolArray:
+    """Value-preserving actions whose permanent use keeps (c') for the mover.
+
+    Playing ``a`` at ``s`` (player ``p``) instead of ``sigma(s)`` keeps ``sigma`` optimal
+    unless the other player can then keep play forever, within an end component through
+    ``a``, at a state whose value is on the wrong side of ``c`` for ``p`` (``v > c`` for
+    player 0, ``v < c`` for player 1). Such an end component lies in the maximal one of
+    the allowed actions that contains ``a`` (``ec``: those maximal end components).
+    """
+    out = preserving.copy()
+    members = ec.members()
+    for k in np.flatnonzero(preserving & ~chosen & ec.internal).tolist():
+        i = int(g.act_state[k])
+        p = int(owner[k])
+        sub = subgraph(g, members[int(ec.label[i])], ec.internal)
+        at_i = sub.states[sub.act_state] == i
+        plays = (chosen[sub.acts] & ~at_i) | (sub.acts == k)  # p's strategy, switched at s
+        alive = (sub.owner[sub.act_state] != p) | plays
+        lab = end_components_of(len(sub.states), sub.act_state, sub.out_action, sub.out_target,
+                                alive).label
+        for w in sub.states[lab >= 0].tolist():
+            if (v[w] > c) if p == 0 else (v[w] < c):
+                out[k] = False
+                break
+    return out
+
+
+def _check_optimal_actions(g: CompiledGame[S, A], solution: Solution[S, A], expected: BoolArray) -> None:
+    """``solution.optimal_actions(s)`` must list exactly the expected actions, in game order."""
+    for i, s in enumerate(g.states):
+        want = [g.act_labels[k] for k in g.actions_of(i) if expected[k]]
+        got = list(solution.optimal_actions(s))
+        if len(got) != len(want) or any(a != b for a, b in zip(got, want, strict=False)):
+            raise TamperedSolutionError(
+                f"optimal actions at state {_show(s)} are listed as {_show(tuple(got))}, but "
+                f"exactly {_show(tuple(want))} are optimal there")
+
+
+def _check_counts(g: CompiledGame[S, A], solution: Solution[Any, Any]) -> None:
+    comps = decompose(g)
+    if (solution.n_components, solution.largest_component) != (comps.count, comps.largest):
+        raise TamperedSolutionError(
+            f"the solution reports {solution.n_components} components (largest "
+            f"{solution.largest_component}); the game has {comps.count} (largest {comps.largest})")

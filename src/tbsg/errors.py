@@ -1,8 +1,15 @@
-"""Exceptions raised by tbsg.
+"""Exceptions raised by tbsg: every one of them, in one place.
 
-Every error subclasses the built-in a user would expect: a malformed game is a
-:class:`ValueError`, an inexact number is a :class:`TypeError`. Messages name the
-state, the action and the offending outcome.
+Every error subclasses :class:`TbsgError` and the built-in a user would expect: a
+malformed game is a :class:`ValueError`, an inexact number a :class:`TypeError`, a
+state that the solution does not cover a :class:`KeyError`. Messages name the state,
+the action and the offending value (shortened when it is long).
+
+Examples
+--------
+>>> import tbsg
+>>> issubclass(tbsg.ExactnessError, TypeError), issubclass(tbsg.InvalidGameError, ValueError)
+(True, True)
 """
 
 from __future__ import annotations
@@ -11,6 +18,8 @@ from fractions import Fraction
 
 __all__ = [
     "ExactnessError",
+    "InfinitePlayError",
+    "InvalidArgumentError",
     "InvalidGameError",
     "InvalidStrategyError",
     "NonStoppingGameError",
@@ -18,7 +27,10 @@ __all__ = [
     "StateLimitError",
     "TamperedSolutionError",
     "TbsgError",
+    "UnknownStateError",
+    "UnsupportedError",
     "exactness_error",
+    "shorten",
 ]
 
 
@@ -27,11 +39,19 @@ class TbsgError(Exception):
 
 
 class InvalidGameError(TbsgError, ValueError):
-    """The game breaks a rule of the model (probabilities, players, actions, payoffs)."""
+    """The game breaks a rule of the model (probabilities, players, actions, payoffs, states)."""
 
 
 class ExactnessError(TbsgError, TypeError):
     """A float (or other inexact number) reached code that computes exactly."""
+
+
+class InvalidArgumentError(TbsgError, ValueError, TypeError):
+    """An argument of a tbsg function has the wrong type or value (``tol``, ``max_states``, ...).
+
+    It is both a :class:`ValueError` and a :class:`TypeError` (as numpy's ``AxisError``
+    is both a ``ValueError`` and an ``IndexError``), so code catching either sees it.
+    """
 
 
 class StateLimitError(InvalidGameError):
@@ -51,17 +71,50 @@ class NonStoppingGameError(InvalidGameError):
         super().__init__(message)
         self.trap_states = trap_states
 
+    def __reduce__(self) -> tuple[object, ...]:  # picklable despite the extra argument
+        return (type(self), (str(self), self.trap_states))
+
+
+class UnsupportedError(TbsgError, NotImplementedError):
+    """A combination tbsg does not solve (yet), e.g. a float solve of a non-stopping game."""
+
+
+class InfinitePlayError(TbsgError, RuntimeError):
+    """No candidate profile of a non-stopping game could be certified (see ``infinite_play``)."""
+
 
 class InvalidStrategyError(TbsgError, ValueError):
     """A strategy names an action that does not exist at a state, or misses a state."""
 
 
+class UnknownStateError(InvalidGameError, KeyError):
+    """A state that the solution does not cover (not reachable in the solved game) was looked up.
+
+    Also an :class:`InvalidGameError` (a ``ValueError``), as it was before it had a name of its own.
+    """
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0]) if self.args else ""
+
+
 class TamperedSolutionError(TbsgError, ValueError):
-    """A solution fails its certificate: it is not the solution of the game."""
+    """A solution fails its certificate: it is not the solution of the game it claims."""
 
 
 class SolutionFileError(TbsgError, ValueError):
     """A saved solution file is unreadable, truncated, edited, or for another game."""
+
+
+def shorten(text: str, limit: int = 200) -> str:
+    """``text`` cut to about ``limit`` characters (its middle replaced by a count).
+
+    >>> shorten("x" * 500, 20)
+    'xxxxxxxx…(484 more characters)…xxxxxxxx'
+    """
+    if len(text) <= limit:
+        return text
+    keep = max(limit // 2 - 2, 1)
+    return f"{text[:keep]}…({len(text) - 2 * keep} more characters)…{text[-keep:]}"
 
 
 def exactness_error(what: str, value: object) -> ExactnessError:
@@ -77,4 +130,5 @@ def exactness_error(what: str, value: object) -> ExactnessError:
             hint = "; write it exactly as a Fraction"
     else:
         hint = "; use int or fractions.Fraction"
-    return ExactnessError(f"{what} must be an int or fractions.Fraction, got {kind} {value!r}{hint}")
+    return ExactnessError(f"{what} must be an int or fractions.Fraction, got {kind} "
+                          f"{shorten(repr(value))}{hint}")

@@ -21,9 +21,19 @@ is unique when the game is *stopping* (every strategy pair ends play with
 probability 1), which the solvers check.
 
 A game is any object with the four members of :class:`Game`; states are any hashable
-values (tuples and ``NamedTuple`` s are recommended), actions any hashable values.
-A pure chance step is a state with exactly one action. Probabilities are ``int`` or
-:class:`fractions.Fraction`, never ``float``: exactness is checked at run time.
+values (tuples and ``NamedTuple`` s are recommended), actions any hashable values; both
+must compare equal to a fresh copy of themselves (a state rebuilt by the game must be
+found again). A pure chance step is a state with exactly one action.
+
+Exact numbers
+-------------
+Probabilities, payoffs and the payoff of never-ending play are exact rationals: ``int``
+or :class:`fractions.Fraction`, never ``float`` (a :class:`~tbsg.errors.ExactnessError`,
+a ``TypeError``). :func:`exact` is the one gate every number passes on its way in. numpy
+integers (``np.int64(1)``) and Fractions built from them (``Fraction(counts[i],
+counts.sum())`` keeps numpy parts, whose arithmetic silently overflows at 2**63) are
+converted exactly, once, to Python ints at that gate, so no numpy integer ever reaches
+exact arithmetic. ``bool`` is refused (``True`` is not a probability).
 
 Examples
 --------
@@ -44,10 +54,14 @@ Fraction(2, 3)
 
 from __future__ import annotations
 
+import numbers
+import operator
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
+
+from tbsg.errors import InvalidGameError, exactness_error
 
 __all__ = [
     "DRAW",
@@ -55,6 +69,8 @@ __all__ = [
     "Player",
     "Probability",
     "Terminal",
+    "exact",
+    "infinite_play_payoff",
     "win",
 ]
 
@@ -92,11 +108,7 @@ write it exactly, e.g. Fraction(1, 2) or Fraction('0.5')
     payoff: Fraction
 
     def __init__(self, payoff: Fraction | int) -> None:
-        from tbsg.errors import InvalidGameError, exactness_error
-
-        if isinstance(payoff, bool) or not isinstance(payoff, (int, Fraction)):
-            raise exactness_error("terminal payoff", payoff)
-        value = Fraction(payoff)
+        value = exact(payoff, "terminal payoff")
         if not 0 <= value <= 1:
             raise InvalidGameError(f"terminal payoff must lie in [0, 1], got {value}")
         object.__setattr__(self, "payoff", value)
@@ -108,13 +120,82 @@ def win(player: Player) -> Terminal:
     >>> win(0), win(1)
     (Terminal(payoff=Fraction(1, 1)), Terminal(payoff=Fraction(0, 1)))
     """
-    if player == 0:
-        return _WIN0
-    if player == 1:
-        return _WIN1
-    from tbsg.errors import InvalidGameError
-
+    if not isinstance(player, bool):
+        if player == 0:
+            return _WIN0
+        if player == 1:
+            return _WIN1
     raise InvalidGameError(f"win() takes player 0 or 1, got {player!r}")
+
+
+def exact(x: object, what: str) -> Fraction:
+    """``x`` as a :class:`~fractions.Fraction` with Python ``int`` parts, or an error.
+
+    Accepts ``int``, ``Fraction``, numpy integers and Fractions with numpy-integer parts
+    (converted exactly, see the module docstring); refuses ``bool``, ``float``,
+    ``Decimal`` and everything else with an :class:`~tbsg.errors.ExactnessError` saying
+    ``what`` it was.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> x = exact(Fraction(np.int64(1), np.int64(3)), "a probability")
+    >>> x, type(x.numerator)
+    (Fraction(1, 3), <class 'int'>)
+    >>> exact(0.5, "a probability")
+    Traceback (most recent call last):
+    ...
+    tbsg.errors.ExactnessError: a probability must be an int or fractions.Fraction, got float 0.5; \
+write it exactly, e.g. Fraction(1, 2) or Fraction('0.5')
+    """
+    kind = type(x)
+    if kind is Fraction:
+        fx: Fraction = x  # type: ignore[assignment]
+        if type(fx.numerator) is int and type(fx.denominator) is int:
+            return fx
+        return _from_parts(fx.numerator, fx.denominator, x, what)
+    if kind is int:
+        return Fraction(operator.index(x))  # type: ignore[arg-type]
+    if isinstance(x, bool) or type(x).__name__ == "bool_":
+        raise exactness_error(what, x)
+    if isinstance(x, Fraction):  # a subclass
+        return _from_parts(x.numerator, x.denominator, x, what)
+    if isinstance(x, numbers.Integral):  # numpy integers, int subclasses
+        return _from_parts(x, 1, x, what)
+    raise exactness_error(what, x)
+
+
+def _from_parts(numerator: object, denominator: object, x: object, what: str) -> Fraction:
+    """``Fraction(int(numerator), int(denominator))`` through ``__index__`` (exact), or an error."""
+    try:
+        return Fraction(operator.index(numerator), operator.index(denominator))  # type: ignore[arg-type]
+    except TypeError:
+        raise exactness_error(what, x) from None
+
+
+def infinite_play_payoff(c: object) -> Fraction | None:
+    """Validate an ``infinite_play`` argument: ``None`` or an exact rational in [0, 1].
+
+    Raises
+    ------
+    ExactnessError
+        For a float (or any other inexact value).
+    InvalidGameError
+        Outside [0, 1].
+
+    Examples
+    --------
+    >>> infinite_play_payoff(Fraction(1, 2)), infinite_play_payoff(None)
+    (Fraction(1, 2), None)
+    """
+    if c is None:
+        return None
+    value = exact(c, "infinite_play")
+    if not 0 <= value <= 1:
+        raise InvalidGameError(
+            f"infinite_play must lie in [0, 1] (a payoff to player 0 for play that never ends), "
+            f"got {value}")
+    return value
 
 
 DRAW = Terminal(Fraction(1, 2))

@@ -1,4 +1,4 @@
-"""Saved solutions: an open, versioned JSON format that can be re-checked years later.
+"""Saved solutions: an open, versioned JSON format in which every field is checked on load.
 
 A file written by :func:`save` holds everything needed to rebuild and re-verify an exact
 solution, and nothing that has to be trusted:
@@ -6,35 +6,46 @@ solution, and nothing that has to be trusted:
 .. code-block:: text
 
     {
-      "format": "tbsg-solution",          fixed marker
-      "format_version": 1,                this layout
-      "tbsg_version": "0.1.0",            library that wrote it
-      "game": {"catalog": "risk_or_safety", "class": "RiskOrSafety",
-               "fields": {"target": 4}},  how to rebuild the game (catalog: null for a
-                                          user's own game, which load() then needs)
-      "graph": {"sha256": "...", "states": 120, "actions": 200},
-      "method": "...",                    how the solution was computed
-      "infinite_play": null,              payoff "p/q" of never-ending play, if the game
-                                          was solved with tbsg.solve(..., infinite_play=)
-      "value": "2236/4165",               value of the initial state (for readers)
-      "states": [                         one line per state, in enumeration order
+      "format": "tbsg-solution",            fixed marker
+      "format_version": 2,                  this layout
+      "tbsg_version": "0.1.0",              library that wrote it (informational)
+      "game": {"module": "tbsg.games.risk_or_safety", "class": "RiskOrSafety",
+               "fields": {"target": 4}},    how to rebuild the game: its class and its
+                                            dataclass fields (null if it has none)
+      "graph": {"sha256": "...",            hash of the state graph, in enumeration order
+                "sha256_unordered": "...",  the same, independent of state and action order
+                "states": 120, "actions": 200, "components": 87, "largest_component": 6},
+      "kind": "solve",                      solve | evaluate | best_response
+      "optimizing": [0, 1],                 the players who optimise
+      "method": "...",                      the kind in words (fixed text per kind)
+      "infinite_play": null,                payoff "p/q" of never-ending play, if any
+      "value": "2236/4165",                 value of the initial state (for readers)
+      "states": [                           one line per state, in enumeration order
         {"state": "RoSState(mover=0, open=0, saved=0, other=0)", "value": "2236/4165",
          "action": 0, "label": "'toss'"}, ...]
     }
 
-Values are exact, to player 0 (as everywhere in tbsg), written ``"p/q"`` (or ``"p"``);
-``action`` is the position of the chosen action in ``game.actions(state)`` and ``label``
-its ``repr`` (for readers and as a check). The graph hash is SHA-256 over a canonical
-text of the compiled game: every state's ``repr``, mover, and each action's label,
-terminal payoff part and successor probabilities, in enumeration order. It detects a file
-paired with a different game, game version, or parameters. (States must have a
-deterministic ``repr``: NamedTuples of numbers and strings do; sets of strings do not, as
-their order changes between runs.)
+Values are exact, to player 0 (as everywhere in tbsg), written ``"p/q"`` (or ``"p"``) in
+lowest terms; ``action`` is the position of the chosen action in ``game.actions(state)``
+and ``label`` its ``repr``. The graph hash is SHA-256 over a canonical text of the
+compiled game: every state's ``repr``, mover, and each action's label, terminal payoff
+part and successor probabilities, in enumeration order; the unordered hash sorts states
+and actions by ``repr`` first, so that a game whose action order changed between runs
+(actions returned from a set) is told apart from another game. (States must have a
+deterministic ``repr``.)
 
-:func:`load` rebuilds the game (from the catalog, or the ``game`` you pass), recompiles it,
-compares the hash and every row, recomputes the exactly optimal actions, and by default
-re-verifies the certificate (:func:`tbsg.verify`): a loaded solution is as trustworthy as
-a fresh one. Only exact solutions of :func:`tbsg.solve` can be saved.
+:func:`load` rebuilds the game (or takes the ``game`` you pass), recompiles it no further
+than the state count the file records, and checks **every field**: the keys present (no
+more, no fewer), the game's class and fields, the two hashes and four counts, kind,
+players and method, the rule for infinite play, the top-level value against the first
+row, and each row's state, value, action and label. Numbers longer than ``max_digits``
+characters are refused before they are parsed, and messages shorten long values. Then,
+by default, it re-verifies the certificate (:func:`tbsg.verify`, which recomputes the
+optimal actions): a loaded solution is as trustworthy as a fresh one.
+
+Games from the ``tbsg`` package are rebuilt from the file; a game of your own is passed
+with ``game=`` (or rebuilt with ``import_game=True``, which imports the module the file
+names: only for files you trust).
 
 Examples
 --------
@@ -50,6 +61,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import importlib
 import json
 import os
 import re
@@ -57,91 +69,130 @@ import time
 from collections.abc import Hashable
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, TypeVar, overload
+from typing import Any, NoReturn, TypeVar, overload
 
 import numpy as np
 
-from tbsg._digits import fraction_from_text, fraction_text, unlimited_digits
-from tbsg.api import EXACT_METHOD
-from tbsg.catalog import CATALOG, entry_for
-from tbsg.certificate import action_values_exact, verify
+from tbsg._digits import fraction_text, unlimited_digits
+from tbsg._version import __version__
+from tbsg.certificate import verify
 from tbsg.engine import _backend as bk
-from tbsg.engine.compile import DEFAULT_MAX_STATES, CompiledGame, compile_game
-from tbsg.engine.graph import decompose
-from tbsg.engine.infinite import INFINITE_PLAY_METHOD, switch_safe_actions
-from tbsg.errors import SolutionFileError, TbsgError
+from tbsg.engine.bellman import exact_action_values
+from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
+from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.graph import decompose, end_components
+from tbsg.engine.infinite import switch_safe_actions
+from tbsg.errors import InvalidArgumentError, SolutionFileError, StateLimitError, TbsgError, shorten
 from tbsg.model import Game
-from tbsg.results import Solution
+from tbsg.results import Solution, SolutionKind
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "graph_hash", "load", "save"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "MAX_DIGITS", "graph_hash", "load", "save"]
 
 FORMAT = "tbsg-solution"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+MAX_DIGITS = 1_000_000
+"""Default limit on the characters of one number in a file (Pig to 100 needs about 42,000)."""
+TRUSTED_MODULES = ("tbsg.",)
+"""Modules whose games :func:`load` rebuilds without ``import_game=True``."""
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
 _RATIONAL = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
+_VERSION = re.compile(r"[0-9]+(\.[0-9]+)*([a-z]+[0-9]*)?(\+[A-Za-z0-9.]+)?")
+_TOP_KEYS = {"format", "format_version", "tbsg_version", "game", "graph", "kind", "optimizing",
+             "method", "infinite_play", "value", "states"}
+_GAME_KEYS = {"module", "class", "fields"}
+_GRAPH_KEYS = {"sha256", "sha256_unordered", "states", "actions", "components", "largest_component"}
+_ROW_KEYS = {"state", "value", "action", "label"}
+_METHOD = {
+    SolutionKind.SOLVE: "optimal play of both players (tbsg.solve), exact",
+    SolutionKind.EVALUATE: "values of a fixed strategy profile (tbsg.evaluate), exact",
+    SolutionKind.BEST_RESPONSE: "best response to a fixed opponent (tbsg.best_response), exact",
+}
+
+
+# --- the graph hash ------------------------------------------------------------------------
+
+def _state_lines(g: CompiledGame[Any, Any], i: int, name: list[str], ordered: bool) -> list[str]:
+    act_ptr, out_ptr, target = g.act_ptr, g.out_ptr, g.out_target
+    lines = []
+    for k in range(int(act_ptr[i]), int(act_ptr[i + 1])):
+        outs = [f"{name[int(target[o])]}:{g.out_prob[o]}"
+                for o in range(int(out_ptr[k]), int(out_ptr[k + 1]))]
+        if not ordered:
+            outs.sort()
+        lines.append(f"A\t{g.act_labels[k]!r}\t{g.act_const[k]}\t{g.act_stop[k]}\t{';'.join(outs)}\n")
+    if not ordered:
+        lines.sort()
+    return [f"S\t{g.states[i]!r}\t{int(g.player[i])}\n", *lines]
 
 
 @unlimited_digits()
-def graph_hash(g: CompiledGame[Any, Any]) -> str:
-    """SHA-256 (hex) of the canonical text of a compiled game (see the module docstring)."""
-    h = hashlib.sha256(b"tbsg-graph-v1\n")
-    act_ptr = g.act_ptr.tolist()
-    out_ptr = g.out_ptr.tolist()
-    target = g.out_target.tolist()
-    for i, s in enumerate(g.states):
-        parts = [f"S\t{s!r}\t{int(g.player[i])}\n"]
-        for k in range(act_ptr[i], act_ptr[i + 1]):
-            outs = ";".join(f"{target[o]}:{g.out_prob[o]}" for o in range(out_ptr[k], out_ptr[k + 1]))
-            parts.append(f"A\t{g.act_labels[k]!r}\t{g.act_const[k]}\t{g.act_stop[k]}\t{outs}\n")
-        h.update("".join(parts).encode())
+def graph_hash(g: CompiledGame[Any, Any], *, ordered: bool = True) -> str:
+    """SHA-256 (hex) of the canonical text of a compiled game (see the module docstring).
+
+    ``ordered=False``: states and actions sorted by ``repr`` and successors named by
+    ``repr``, so the hash does not depend on the order in which the game lists them.
+    """
+    h = hashlib.sha256(b"tbsg-graph-v1\n" if ordered else b"tbsg-graph-unordered-v1\n")
+    names = [str(i) for i in range(g.n_states)] if ordered else [repr(s) for s in g.states]
+    order = range(g.n_states) if ordered else sorted(range(g.n_states), key=names.__getitem__)
+    for i in order:
+        h.update("".join(_state_lines(g, i, names, ordered)).encode())
     return h.hexdigest()
 
 
-def _version() -> str:
-    from tbsg import __version__
-    return __version__
+# --- saving --------------------------------------------------------------------------------
+
+def _encode_field(value: object) -> object:
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, Fraction):
+        return {"fraction": fraction_text(value)}
+    raise TypeError(type(value).__name__)
+
+
+def _game_record(game: object) -> dict[str, Any]:
+    """Class, module and (JSON-encoded) dataclass fields of ``game``."""
+    fields: dict[str, object] | None = None
+    if dataclasses.is_dataclass(game) and not isinstance(game, type):
+        try:
+            fields = {f.name: _encode_field(getattr(game, f.name)) for f in dataclasses.fields(game)}
+        except TypeError:
+            fields = None  # a field JSON cannot hold: the game must be passed to load()
+    return {"module": type(game).__module__, "class": type(game).__qualname__, "fields": fields}
 
 
 @unlimited_digits()
 def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
          game: object | None = None) -> None:
-    """Write an exact solution of :func:`tbsg.solve` to ``path`` as JSON.
+    """Write an exact solution to ``path`` as JSON (any kind: solve, evaluate, best response).
 
     Parameters
     ----------
     solution : Solution
-        An exact solution returned by :func:`tbsg.solve`.
+        An exact solution.
     path : str or path-like
         File to write (overwritten).
     game : object, optional
-        The game solved; defaults to ``solution.game``. Catalog games are recorded by
-        name and fields so that :func:`load` and ``tbsg verify FILE`` can rebuild them.
+        The game solved; defaults to ``solution.game``.
 
     Raises
     ------
-    TypeError
-        For a float solution (save the exact one; float bounds are not a certificate).
+    InvalidArgumentError
+        For a float solution (float bounds are not a certificate; save the exact one).
     SolutionFileError
-        For a solution of :func:`tbsg.evaluate` or :func:`tbsg.best_response` (not optimal
-        for both players, so not verifiable), or one without its game.
+        For a solution without its game, or a path that cannot be written.
     """
     if not isinstance(solution, Solution):
-        raise TypeError(f"save() takes an exact Solution of tbsg.solve, got {type(solution).__name__}")
-    if not solution.method.startswith((EXACT_METHOD, INFINITE_PLAY_METHOD)):
-        raise SolutionFileError(
-            f"only solutions of tbsg.solve can be saved (this one is: {solution.method!r}); "
-            "its certificate would not verify")
+        raise InvalidArgumentError(
+            f"save() takes an exact tbsg.Solution, got {type(solution).__name__}")
     game = solution.game if game is None else game
     if game is None:
         raise SolutionFileError("the solution does not record its game; pass game=")
-    entry = entry_for(game)
-    fields: dict[str, object] | None = None
-    if dataclasses.is_dataclass(game) and not isinstance(game, type):
-        fields = {f.name: getattr(game, f.name) for f in dataclasses.fields(game)}
     g = solution.graph
+    comps = decompose(g)
     choice = solution.choice.tolist()
     act_ptr = g.act_ptr.tolist()
     rows = [{"state": repr(s), "value": fraction_text(bk.to_fraction(solution.values_exact[i])),
@@ -150,78 +201,181 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
     head = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
-        "tbsg_version": _version(),
-        "game": {"catalog": entry.name if entry else None, "class": type(game).__qualname__,
-                 "fields": fields},
-        "graph": {"sha256": graph_hash(g), "states": g.n_states, "actions": g.n_actions},
-        "method": solution.method,
+        "tbsg_version": __version__,
+        "game": _game_record(game),
+        "graph": {"sha256": graph_hash(g), "sha256_unordered": graph_hash(g, ordered=False),
+                  "states": g.n_states, "actions": g.n_actions, "components": comps.count,
+                  "largest_component": comps.largest},
+        "kind": solution.kind.value,
+        "optimizing": list(solution.optimizing),
+        "method": _METHOD[solution.kind],
         "infinite_play": None if solution.infinite_play is None else fraction_text(solution.infinite_play),
         "value": rows[0]["value"],
     }
     # one state per line: readable, diff-able, and still plain JSON
     text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
     body = ",\n".join("  " + json.dumps(row, ensure_ascii=False) for row in rows)
-    Path(path).write_text(f'{text},\n "states": [\n{body}\n ]\n}}\n', encoding="utf-8")
-
-
-def _fail(path: object, message: str) -> SolutionFileError:
-    return SolutionFileError(f"{path}: {message}")
-
-
-def _get(obj: object, key: str, kind: type | tuple[type, ...], path: object, where: str) -> Any:
-    if not isinstance(obj, dict) or key not in obj:
-        raise _fail(path, f"missing {where}{key!r}")
-    value = obj[key]
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
-        raise _fail(path, f"{where}{key!r} should be {getattr(kind, '__name__', kind)}, "
-                          f"found {type(value).__name__}")
-    return value
-
-
-def _rational(text: object, path: object, where: str) -> Fraction:
-    if not isinstance(text, str) or not _RATIONAL.fullmatch(text):
-        raise _fail(path, f"{where}: value {text!r} is not an exact rational 'p/q'")
-    return fraction_from_text(text)
-
-
-def _rebuild_game(doc: dict[str, Any], path: object) -> Game[Any, Any]:
-    info = _get(doc, "game", dict, path, "")
-    name = info.get("catalog")
-    if name is None:
-        raise _fail(path, f"the game ({info.get('class')!r}) is not a catalog game; "
-                          "pass it: load(path, game=...)")
-    if name not in CATALOG:
-        raise _fail(path, f"unknown catalog game {name!r}; this tbsg has {', '.join(CATALOG)}")
-    entry = CATALOG[name]
-    if info.get("class") != entry.cls:
-        raise _fail(path, f"game class {info.get('class')!r} does not match the catalog's {entry.cls!r}")
-    fields = _get(info, "fields", dict, path, "game ")
     try:
-        game: Game[Any, Any] = entry.rebuild(fields)
-        return game
-    except (TbsgError, TypeError) as exc:
-        raise _fail(path, f"cannot rebuild {name} from fields {fields!r}: {exc}") from exc
+        Path(path).write_text(f'{text},\n "states": [\n{body}\n ]\n}}\n', encoding="utf-8")
+    except OSError as exc:
+        raise SolutionFileError(f"{path}: cannot write: {exc.strerror or exc}") from exc
+
+
+# --- loading -------------------------------------------------------------------------------
+
+class _Reader:
+    """Checks of one file's fields, with messages naming the file and the field."""
+
+    def __init__(self, path: object, max_digits: int) -> None:
+        self.path = path
+        self.max_digits = max_digits
+
+    def fail(self, message: str) -> NoReturn:
+        raise SolutionFileError(f"{self.path}: {message}")
+
+    def keys(self, obj: object, expected: set[str], where: str) -> dict[str, Any]:
+        if not isinstance(obj, dict):
+            self.fail(f"{where} should be an object, found {type(obj).__name__}")
+        missing = sorted(expected - set(obj))
+        extra = sorted(set(obj) - expected)
+        if missing or extra:
+            self.fail(f"{where} has {'missing ' + ', '.join(missing) if missing else ''}"
+                      f"{'; ' if missing and extra else ''}"
+                      f"{'unexpected ' + ', '.join(shorten(k, 40) for k in extra) if extra else ''} "
+                      f"field(s)")
+        return obj
+
+    def get(self, obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+        value = obj[key]
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            name = getattr(kind, "__name__", None) or " or ".join(k.__name__ for k in kind)  # type: ignore[union-attr]
+            self.fail(f"{where}{key!r} should be {name}, found {type(value).__name__} "
+                      f"{shorten(repr(value), 60)}")
+        return value
+
+    def rational(self, text: object, where: str) -> Fraction:
+        if not isinstance(text, str):
+            self.fail(f"{where}: {shorten(repr(text), 60)} is not an exact rational 'p/q'")
+        if len(text) > self.max_digits:
+            self.fail(f"{where}: a number of {len(text):,} characters, more than max_digits="
+                      f"{self.max_digits:,} (raise it for a file you trust)")
+        if not _RATIONAL.fullmatch(text):
+            self.fail(f"{where}: value {shorten(repr(text), 60)} is not an exact rational 'p/q'")
+        x = bk.fraction_from_text(text)
+        if fraction_text(x) != text:
+            self.fail(f"{where}: value {shorten(text, 60)} is not in lowest terms")
+        return x
+
+
+def _rebuild_game(r: _Reader, info: dict[str, Any], game: object | None,
+                  import_game: bool) -> Game[Any, Any]:
+    module = r.get(info, "module", str, "game ")
+    cls_name = r.get(info, "class", str, "game ")
+    fields = info["fields"]
+    if fields is not None and not isinstance(fields, dict):
+        r.fail(f"game 'fields' should be an object or null, found {type(fields).__name__}")
+    if game is not None:
+        kind = type(game)
+        if kind.__qualname__ != cls_name or (kind.__module__ != module
+                                             and "__main__" not in (module, kind.__module__)):
+            r.fail(f"the file is for {module}.{cls_name}, the game given is "
+                   f"{kind.__module__}.{kind.__qualname__}")
+        if fields is not None and _game_record(game)["fields"] != fields:
+            r.fail(f"the file is for {cls_name} with fields {shorten(repr(fields), 200)}; the game "
+                   f"given has {shorten(repr(_game_record(game)['fields']), 200)}")
+        return game  # type: ignore[return-value]
+    if not (import_game or module.startswith(TRUSTED_MODULES)):
+        r.fail(f"the game is {module}.{cls_name}, outside tbsg: pass it (load(path, game=...); "
+               "tbsg verify FILE --game MODULE:CLASS) or, for a file you trust, "
+               "import_game=True")
+    if fields is None:
+        r.fail(f"the game {cls_name} has no fields recorded (not a dataclass of JSON values): "
+               "pass it with game=")
+    try:
+        cls = importlib.import_module(module)
+        for part in cls_name.split("."):
+            cls = getattr(cls, part)
+    except (ImportError, AttributeError) as exc:
+        r.fail(f"cannot find the game class {module}.{cls_name}: {exc}")
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        r.fail(f"{module}.{cls_name} is not a dataclass game")
+    decoded = {}
+    for name, value in fields.items():
+        if isinstance(value, dict) and set(value) == {"fraction"}:
+            decoded[name] = r.rational(value["fraction"], f"game field {name!r}")
+        elif value is None or isinstance(value, (bool, int, str)):
+            decoded[name] = value
+        else:
+            r.fail(f"game field {name!r} has an unsupported value {shorten(repr(value), 60)}")
+    try:
+        rebuilt: Game[Any, Any] = cls(**decoded)
+        return rebuilt
+    except (TbsgError, TypeError, ValueError) as exc:
+        r.fail(f"cannot rebuild {cls_name} from fields {shorten(repr(fields), 200)}: {exc}")
+
+
+def _read_json(r: _Reader, path: str | os.PathLike[str]) -> dict[str, Any]:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        r.fail(f"not a UTF-8 text file ({exc.reason} at byte {exc.start})")
+    except OSError as exc:
+        r.fail(f"cannot read: {exc.strerror or exc}")
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        r.fail(f"not valid JSON (truncated or edited?): {exc}")
+    except RecursionError:
+        r.fail("not a tbsg solution file (JSON nested too deeply)")
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        r.fail(f"not a tbsg solution file (no \"format\": {FORMAT!r})")
+    version = doc.get("format_version")
+    if version != FORMAT_VERSION:
+        r.fail(f"format_version {shorten(repr(version), 40)} is not supported (this tbsg reads "
+               f"{FORMAT_VERSION}; files of version 1 were written by development versions: "
+               "solve and save again)")
+    return r.keys(doc, _TOP_KEYS, "the file")
+
+
+def _compile(r: _Reader, game: Game[S, A], recorded: int, max_states: int) -> CompiledGame[S, A]:
+    limit = min(max_states, max(recorded, 1))
+    try:
+        return compile_game(game, max_states=limit)
+    except StateLimitError:
+        if limit < max_states:
+            r.fail(f"the rebuilt game has more than the {recorded} states the file records (edited "
+                   "parameters or another version of the game's rules?)")
+        raise
 
 
 @overload
 def load(path: str | os.PathLike[str], *, game: Game[S, A], check: bool = ...,
-         max_states: int = ...) -> Solution[S, A]: ...
+         max_states: int = ..., max_digits: int = ..., import_game: bool = ...) -> Solution[S, A]: ...
 @overload
 def load(path: str | os.PathLike[str], *, game: None = ..., check: bool = ...,
-         max_states: int = ...) -> Solution[Hashable, Hashable]: ...
+         max_states: int = ..., max_digits: int = ...,
+         import_game: bool = ...) -> Solution[Hashable, Hashable]: ...
 @unlimited_digits()
 def load(path: str | os.PathLike[str], *, game: Game[S, A] | None = None, check: bool = True,
-         max_states: int = DEFAULT_MAX_STATES) -> Solution[S, A] | Solution[Hashable, Hashable]:
-    """Read a solution written by :func:`save`, rebuild its game and re-check it.
+         max_states: int = DEFAULT_MAX_STATES, max_digits: int = MAX_DIGITS,
+         import_game: bool = False) -> Solution[S, A] | Solution[Hashable, Hashable]:
+    """Read a solution written by :func:`save`, rebuild its game and check every field.
 
     Parameters
     ----------
     path : str or path-like
     game : object, optional
-        The game, for a solution of a game outside the catalog (or to override).
+        The game, for a solution of a game outside tbsg (or to override).
     check : bool
-        Re-verify the certificate exactly (default). ``False`` still checks the graph
-        hash and every row against the rebuilt game.
+        Re-verify the certificate exactly (default). ``False`` still checks every field
+        against the rebuilt game (hashes, counts, rows).
+    max_states : int
+        Never enumerate more states than this (nor more than the file records).
+    max_digits : int
+        Refuse numbers longer than this many characters without parsing them.
+    import_game : bool
+        Import the module the file names to rebuild a game from outside tbsg. Importing
+        runs that module's code: only for files you trust.
 
     Returns
     -------
@@ -232,67 +386,120 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | None = None, check:
     ------
     SolutionFileError
         Unreadable, truncated or edited file, wrong format version, or a game that does
-        not match the file (hash, state count, a state, an action).
+        not match the file (class, fields, hash, a count, a state, an action).
     TamperedSolutionError, NonStoppingGameError
         If the certificate fails (``check=True``).
     """
     t0 = time.perf_counter()
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise _fail(path, f"cannot read: {exc.strerror or exc}") from exc
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise _fail(path, f"not valid JSON (truncated or edited?): {exc}") from exc
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise _fail(path, f"not a tbsg solution file (no \"format\": {FORMAT!r})")
-    version = _get(doc, "format_version", int, path, "")
-    if version != FORMAT_VERSION:
-        raise _fail(path, f"format_version {version} is not supported (this tbsg reads {FORMAT_VERSION})")
-    the_game: Game[Any, Any] = _rebuild_game(doc, path) if game is None else game
-    g: CompiledGame[Any, Any] = compile_game(the_game, max_states=max_states)
-    graph = _get(doc, "graph", dict, path, "")
-    digest = _get(graph, "sha256", str, path, "graph ")
-    if digest != graph_hash(g):
-        raise _fail(path, f"graph hash differs: the file is for another game, other parameters "
-                          f"or another version of the game's rules ({g.n_states} states now, "
-                          f"{graph.get('states')} in the file)")
-    rows = _get(doc, "states", list, path, "")
-    if len(rows) != g.n_states:
-        raise _fail(path, f"{len(rows)} state rows but the game has {g.n_states} states (truncated?)")
-    act_ptr = g.act_ptr.tolist()
-    values: list[Fraction] = []
-    choice = np.empty(g.n_states, dtype=np.int64)
-    for i, s in enumerate(g.states):
-        row = rows[i]
-        where = f"state row {i}"
-        if _get(row, "state", str, path, f"{where}: ") != repr(s):
-            raise _fail(path, f"{where} is {row['state']!r} but the game's state there is {s!r}")
-        values.append(_rational(row.get("value"), path, f"{where} ({s!r})"))
-        a = _get(row, "action", int, path, f"{where}: ")
-        n_actions = act_ptr[i + 1] - act_ptr[i]
-        if not 0 <= a < n_actions:
-            raise _fail(path, f"{where} ({s!r}): action {a} out of range, the state has {n_actions}")
-        k = act_ptr[i] + a
-        if row.get("label") != repr(g.act_labels[k]):
-            raise _fail(path, f"{where} ({s!r}): action {a} is {g.act_labels[k]!r}, "
-                              f"the file says {row.get('label')}")
-        choice[i] = k
-    q = action_values_exact(g, values)
-    v_at = [values[int(i)] for i in g.act_state.tolist()]
-    optimal = np.array([qk == vk for qk, vk in zip(q, v_at, strict=True)], dtype=bool)
-    raw_c = doc.get("infinite_play")
-    c = None if raw_c is None else _rational(raw_c, path, "infinite_play")
-    if c is not None:  # value-preserving is not enough where play can loop: keep safe switches
-        optimal = switch_safe_actions(g, [bk.from_fraction(v) for v in values], choice, c, optimal)
+    check_max_states(max_states)
+    if isinstance(max_digits, bool) or not isinstance(max_digits, int) or max_digits < 1:
+        raise InvalidArgumentError(f"max_digits must be an int >= 1, got {shorten(repr(max_digits))}")
+    r = _Reader(path, max_digits)
+    doc = _read_json(r, path)
+    written = r.get(doc, "tbsg_version", str, "")
+    if not _VERSION.fullmatch(written):
+        r.fail(f"'tbsg_version' {shorten(repr(written), 40)} is not a version number")
+    info = r.keys(doc["game"], _GAME_KEYS, "'game'")
+    the_game = _rebuild_game(r, info, game, import_game)
+    graph = r.keys(doc["graph"], _GRAPH_KEYS, "'graph'")
+    counts = {key: r.get(graph, key, int, "graph ") for key in
+              ("states", "actions", "components", "largest_component")}
+    g: CompiledGame[Any, Any] = _compile(r, the_game, counts["states"], max_states)
     comps = decompose(g)
-    method = f"{_get(doc, 'method', str, path, '')} (loaded from {os.fspath(path)})"
+    digest = r.get(graph, "sha256", str, "graph ")
+    unordered = r.get(graph, "sha256_unordered", str, "graph ")
+    if digest != graph_hash(g):
+        rows_in_order = isinstance(doc["states"], list) and len(doc["states"]) == g.n_states and all(
+            isinstance(row, dict) and row.get("state") == repr(s) for row, s in zip(doc["states"], g.states,
+                                                                                    strict=True))
+        if unordered == graph_hash(g, ordered=False) and not rows_in_order:
+            r.fail("the game lists its states or actions in another order than when the file was "
+                   "written (are actions returned from a set, or does a state's repr change?); "
+                   "return actions as a tuple in a fixed order")
+        if unordered == graph_hash(g, ordered=False):
+            r.fail("graph 'sha256' does not match the game (edited?)")
+        r.fail(f"graph hash differs: the file is for another game, other parameters or another "
+               f"version of the game's rules ({g.n_states} states now, {counts['states']} in the file)")
+    if unordered != graph_hash(g, ordered=False):
+        r.fail("graph 'sha256_unordered' does not match the game (edited?)")
+    actual = {"states": g.n_states, "actions": g.n_actions, "components": comps.count,
+              "largest_component": comps.largest}
+    for key, value in counts.items():
+        if value != actual[key]:
+            r.fail(f"graph {key!r} is {value} but the game has {actual[key]}")
+    kind_text = r.get(doc, "kind", str, "")
+    try:
+        kind = SolutionKind(kind_text)
+    except ValueError:
+        r.fail(f"'kind' {shorten(repr(kind_text), 40)} is not one of "
+               f"{', '.join(k.value for k in SolutionKind)}")
+    raw_players = r.get(doc, "optimizing", list, "")
+    if any(isinstance(p, bool) or not isinstance(p, int) for p in raw_players) \
+            or raw_players not in ([0, 1], [], [0], [1]):
+        r.fail(f"'optimizing' {shorten(repr(raw_players), 40)} is not [0, 1], [0], [1] or []")
+    optimizing = tuple(raw_players)
+    if SolutionKind.of(optimizing) is not kind:
+        r.fail(f"'kind' is {kind.value!r} but 'optimizing' is {raw_players!r}")
+    if r.get(doc, "method", str, "") != _METHOD[kind]:
+        r.fail(f"'method' {shorten(repr(doc['method']), 80)} does not describe a {kind.value!r} "
+               f"solution (expected {_METHOD[kind]!r})")
+    raw_c = doc["infinite_play"]
+    c = None if raw_c is None else r.rational(raw_c, "infinite_play")
+    if c is not None and not 0 <= c <= 1:
+        r.fail(f"infinite_play {shorten(str(c), 60)} is outside [0, 1]")
+    rows = r.get(doc, "states", list, "")
+    if len(rows) != g.n_states:
+        r.fail(f"{len(rows)} state rows but the game has {g.n_states} states (truncated?)")
+    values, choice = _read_rows(r, g, rows)
+    if r.rational(doc["value"], "'value'") != values[0]:
+        r.fail(f"'value' {shorten(str(doc['value']), 60)} is not the value of the initial state "
+               f"in the rows ({shorten(fraction_text(values[0]), 60)})")
+    optimal = _optimal_mask(g, values, choice, optimizing, c)
+    method = f"{_METHOD[kind]} (loaded from {os.fspath(path)})"
     sol: Solution[Any, Any] = Solution(
         graph=g, method=method, seconds=time.perf_counter() - t0, n_components=comps.count,
         largest_component=comps.largest, values_exact=[bk.from_fraction(v) for v in values],
         choice=choice, optimal=optimal, improvements=0, exact_solves=0, game=the_game,
-        infinite_play=c)
+        infinite_play=c, optimizing=optimizing)
     if check:
         verify(the_game, sol, max_states=max_states)
     return sol
+
+
+def _read_rows(r: _Reader, g: CompiledGame[Any, Any], rows: list[Any]
+               ) -> tuple[list[Fraction], np.ndarray[Any, np.dtype[np.int64]]]:
+    act_ptr = g.act_ptr.tolist()
+    values: list[Fraction] = []
+    choice = np.empty(g.n_states, dtype=np.int64)
+    for i, s in enumerate(g.states):
+        where = f"state row {i}"
+        row = r.keys(rows[i], _ROW_KEYS, where)
+        if r.get(row, "state", str, f"{where}: ") != repr(s):
+            r.fail(f"{where} is {shorten(row['state'], 80)} but the game's state there is "
+                   f"{shorten(repr(s), 80)}")
+        values.append(r.rational(row["value"], f"{where} ({shorten(repr(s), 60)})"))
+        a = r.get(row, "action", int, f"{where}: ")
+        n_actions = act_ptr[i + 1] - act_ptr[i]
+        if not 0 <= a < n_actions:
+            r.fail(f"{where} ({shorten(repr(s), 60)}): action {a} out of range, the state has {n_actions}")
+        k = act_ptr[i] + a
+        if row["label"] != repr(g.act_labels[k]):
+            r.fail(f"{where} ({shorten(repr(s), 60)}): action {a} is {shorten(repr(g.act_labels[k]), 60)}, "
+                   f"the file says {shorten(repr(row['label']), 60)}")
+        choice[i] = k
+    return values, choice
+
+
+def _optimal_mask(g: CompiledGame[Any, Any], values: list[Fraction], choice: np.ndarray[Any, Any],
+                  optimizing: tuple[int, ...], c: Fraction | None) -> np.ndarray[Any, Any]:
+    """The optimal actions the solution's kind implies (as the solvers define them)."""
+    allowed = np.isin(g.player[g.act_state], optimizing)
+    allowed[choice] = True
+    q = exact_action_values(g, values)
+    v_at = [values[int(i)] for i in g.act_state.tolist()]
+    optimal = np.array([qk == vk for qk, vk in zip(q, v_at, strict=True)], dtype=bool) & allowed
+    if c is not None and end_components(g, allowed).count:
+        # value-preserving is not enough where play can loop: keep safe switches only
+        optimal = switch_safe_actions(g, [bk.from_fraction(v) for v in values], choice, c, optimal,
+                                      allowed)
+    return optimal

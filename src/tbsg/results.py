@@ -3,14 +3,21 @@
 Values are *expected payoff to player 0* (P(player 0 wins) when there are no draws);
 ``value(state, player=1)`` gives player 1's view (``1 - v``) and
 :meth:`Solution.value_to_move` the view of the player who moves at ``state``.
+
+Every solution records what it is in :attr:`~Solution.kind` (a :class:`SolutionKind`):
+the optimal play of both players (:func:`tbsg.solve`), a fixed profile
+(:func:`tbsg.evaluate`) or one player's best response to the other's fixed strategy
+(:func:`tbsg.best_response`). The players who optimise are :attr:`~Solution.optimizing`;
+the others play the solution's strategy, and :func:`tbsg.verify` checks the certificate of
+that kind. ``method`` is prose for readers; code reads ``kind``.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Hashable, Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import Enum, StrEnum
 from fractions import Fraction
 from typing import Generic, TypeVar
 
@@ -20,10 +27,11 @@ import numpy.typing as npt
 from tbsg._digits import short_fraction
 from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
-from tbsg.engine.compile import CompiledGame
-from tbsg.errors import InvalidGameError
+from tbsg.engine.bellman import exact_action_values
+from tbsg.engine.compiled import CompiledGame
+from tbsg.errors import InvalidArgumentError, InvalidGameError, UnknownStateError, shorten
 
-__all__ = ["FloatSolution", "Solution"]
+__all__ = ["FloatSolution", "Solution", "SolutionKind"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -41,11 +49,32 @@ class _Initial(Enum):
 _INITIAL = _Initial.INITIAL
 
 
-class UnknownStateError(InvalidGameError, KeyError):
-    """A state that is not reachable in the solved game was looked up."""
+class SolutionKind(StrEnum):
+    """What a solution is (stable, machine-readable; saved in solution files).
 
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0])
+    Examples
+    --------
+    >>> SolutionKind("best_response"), str(SolutionKind.SOLVE)
+    (<SolutionKind.BEST_RESPONSE: 'best_response'>, 'solve')
+    """
+
+    SOLVE = "solve"
+    """Both players optimal (:func:`tbsg.solve`)."""
+    EVALUATE = "evaluate"
+    """Both players follow a given profile (:func:`tbsg.evaluate`)."""
+    BEST_RESPONSE = "best_response"
+    """One player optimal against the other's fixed strategy (:func:`tbsg.best_response`)."""
+
+    @staticmethod
+    def of(optimizing: tuple[int, ...]) -> SolutionKind:
+        """The kind of a solution in which the players ``optimizing`` optimise."""
+        if optimizing == (0, 1):
+            return SolutionKind.SOLVE
+        if optimizing == ():
+            return SolutionKind.EVALUATE
+        if optimizing in ((0,), (1,)):
+            return SolutionKind.BEST_RESPONSE
+        raise InvalidArgumentError(f"optimizing must be (0, 1), (0,), (1,) or (), got {optimizing!r}")
 
 
 class _StrategyView(Mapping[S, A]):
@@ -92,6 +121,19 @@ class _ValueView(Mapping[S, Fraction]):
         return f"<values of {self._g.n_states} states>"
 
 
+class _FractionValues(Sequence[Fraction]):
+    """Backend values seen as Fractions, converted on access (no copy)."""
+
+    def __init__(self, values: list[Rational]) -> None:
+        self._v = values
+
+    def __len__(self) -> int:
+        return len(self._v)
+
+    def __getitem__(self, i: int) -> Fraction:  # type: ignore[override]
+        return bk.to_fraction(self._v[i])
+
+
 @dataclass(frozen=True, eq=False)
 class _Base(Generic[S, A]):
     graph: CompiledGame[S, A]
@@ -104,6 +146,14 @@ class _Base(Generic[S, A]):
     infinite_play: Fraction | None = field(default=None, kw_only=True)
     """Payoff to player 0 of never-ending play the solution was computed with; ``None``:
     the game had to stop (see ``tbsg.solve(..., infinite_play=)``)."""
+    optimizing: tuple[int, ...] = field(default=(0, 1), kw_only=True)
+    """The players who optimise: ``(0, 1)`` for :func:`tbsg.solve`, ``()`` for
+    :func:`tbsg.evaluate`, ``(p,)`` for :func:`tbsg.best_response` of player ``p``."""
+
+    @property
+    def kind(self) -> SolutionKind:
+        """What the solution is: ``"solve"``, ``"evaluate"`` or ``"best_response"``."""
+        return SolutionKind.of(self.optimizing)
 
     @property
     def n_states(self) -> int:
@@ -126,11 +176,11 @@ class _Base(Generic[S, A]):
         try:
             i = self.graph.index.get(state)
         except TypeError as exc:
-            raise InvalidGameError(f"state {state!r} is not hashable") from exc
+            raise InvalidGameError(f"state {shorten(repr(state))} is not hashable") from exc
         if i is None:
             raise UnknownStateError(
-                f"state {state!r} is not reachable from the initial state "
-                f"{self.graph.states[0]!r} (the solution covers {self.n_states} states)")
+                f"state {shorten(repr(state))} is not reachable from the initial state "
+                f"{shorten(repr(self.graph.states[0]))} (the solution covers {self.n_states} states)")
         return i
 
     def player(self, state: S | _Initial = _INITIAL) -> int:
@@ -191,13 +241,9 @@ class Solution(_Base[S, A]):
         """Exact value to player 0 of each action at ``state`` (a fresh dict)."""
         i = self._index(state)
         g = self.graph
-        out: dict[A, Fraction] = {}
-        for k in g.actions_of(i):
-            q = g.act_const[k]
-            for o in range(int(g.out_ptr[k]), int(g.out_ptr[k + 1])):
-                q += g.out_prob[o] * bk.to_fraction(self.values_exact[int(g.out_target[o])])
-            out[g.act_labels[k]] = q
-        return out
+        ks = g.actions_of(i)
+        q = exact_action_values(g, _FractionValues(self.values_exact), ks)
+        return {g.act_labels[k]: x for k, x in zip(ks, q, strict=True)}
 
     @property
     def strategy(self) -> Mapping[S, A]:

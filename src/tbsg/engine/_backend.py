@@ -15,7 +15,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeAlias
 
-__all__ = ["BACKEND", "ONE", "ZERO", "Q", "from_fraction", "to_float", "to_fraction"]
+__all__ = ["BACKEND", "ONE", "ZERO", "Q", "fraction_from_text", "from_fraction", "to_float", "to_fraction"]
 
 # ``Q`` is typed as Any-free callable producing an opaque rational; the solver modules
 # only use +, -, *, /, comparisons and the helpers below on it.
@@ -75,3 +75,16 @@ def to_fraction(x: Rational) -> Fraction:
 def to_float(x: Rational) -> float:
     """Nearest float (correctly rounded for both backends)."""
     return float(x)
+
+
+def fraction_from_text(text: str) -> Fraction:
+    """Parse ``"p/q"`` (or ``"p"``; the caller has checked the syntax) of any size.
+
+    GMP parses big integers in subquadratic time; Python 3.11's ``int(str)`` is quadratic
+    (a million digits take seconds), so the fast backend parses when it is installed.
+    """
+    if _mpq is not None:
+        return to_fraction(_mpq(text))
+    from tbsg._digits import fraction_from_text as parse
+
+    return parse(text)

@@ -1,52 +1,55 @@
-"""Compilation: enumerate a game's reachable states into a compact indexed graph.
+"""Compilation: enumerate a game's reachable states into a :class:`CompiledGame`.
 
 Breadth-first search from ``game.initial`` visits every state reachable under *any*
-actions and numbers the states 0, 1, ... in visiting order. The result stores the game
-in compressed-sparse-row form: the actions of state ``i`` are ``act_ptr[i]:act_ptr[i+1]``,
-the outcomes of action ``k`` are ``out_ptr[k]:out_ptr[k+1]``, each outcome being a
-probability and a successor *state index*. Outcomes that end play are folded into a
-per-action constant ``act_const[k] = sum p(t) r(t)`` (expected terminal payoff) and
-``act_stop[k] = sum p(t)`` (probability of ending now), so the Bellman operator reads
+actions and numbers the states 0, 1, ... in visiting order; the result is the array form
+of :mod:`tbsg.engine.compiled` (actions and outcomes in compressed-sparse-row form,
+terminal outcomes folded into ``c_k`` and ``s_k``, every rational interned).
 
-.. math:: Q(k) = c_k + \\sum_{j} p_{kj} v(j), \\qquad v(i) = \\operatorname{opt}_k Q(k).
-
-Validation happens here, once: every probability exact (``int``/``Fraction``),
-non-negative and summing to exactly 1 per action; players 0 or 1; at least one action;
-hashable states whose hashes do not drift; payoffs in [0, 1]. Zero-probability outcomes
-are dropped (the state they name is not enumerated through them) and repeated
-successors of one action are merged by adding their probabilities. Errors raised inside
-user code are re-raised as :class:`~tbsg.errors.InvalidGameError` naming the state and
-action.
+Validation happens here, once, and names the state and action at fault: the game
+implements the protocol; every probability is exact (:func:`tbsg.model.exact`, which also
+turns numpy integers into Python ints), non-negative and the probabilities of an action
+sum to exactly 1; players are 0 or 1; every state has at least one action, none listed
+twice; states and actions are hashable, their hashes do not drift, comparing them does
+not raise, and they are equal to a fresh copy of themselves (a state that equals nothing,
+e.g. one whose class defines ``__hash__`` but not ``__eq__``, or that holds a fresh
+``float('nan')``, would make every returned state new and enumeration endless; an action
+that equals nothing would make a solution's own strategy unrecognisable); payoffs lie
+in [0, 1]. Zero-probability outcomes are dropped (the state they name is not enumerated
+through them, but must still be hashable) and repeated successors of one action are
+merged by adding their probabilities. Errors raised inside user code are re-raised as
+:class:`~tbsg.errors.InvalidGameError` naming the state and action.
 
 Cost: one pass over states, actions and outcomes in Python, doing per outcome little
 more than one dictionary probe (``setdefault`` both finds a known state and numbers a
 new one). Checks that need not be made outcome by outcome are batched: the probability
 sums are checked with integer arrays over a common denominator (:func:`_check_sums`),
-and the stability of hashes by looking the new states up again, each time the state
-table doubles and once at the end; states that are plain values (ints, strings,
-tuples of them) cannot drift and skip the look-ups.
+and the stability of states by looking the new ones up again and comparing a sample with
+copies of themselves, each time the state table doubles and once at the end; states that
+are plain values (ints, strings, tuples of them) cannot drift and skip the look-ups.
 """
 
 from __future__ import annotations
 
 import bisect
+import copy
 import math
+import pickle
 from array import array
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
 from itertools import chain
-from typing import Generic, NoReturn, TypeVar, cast, overload
+from typing import Any, NoReturn, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from tbsg._gc import paused
-from tbsg.errors import InvalidGameError, StateLimitError, TbsgError, exactness_error
-from tbsg.model import Game, Terminal
+from tbsg.engine.compiled import CompiledGame, Interner
+from tbsg.errors import InvalidArgumentError, InvalidGameError, StateLimitError, TbsgError, shorten
+from tbsg.model import Game, Terminal, exact
 
-__all__ = ["DEFAULT_MAX_STATES", "CompiledGame", "compile_game"]
+__all__ = ["DEFAULT_MAX_STATES", "check_max_states", "compile_game"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -57,129 +60,24 @@ DEFAULT_MAX_STATES = 20_000_000
 
 IntArray = npt.NDArray[np.int64]
 _ZERO = Fraction(0)
-FloatArray = npt.NDArray[np.float64]
+_PROTOCOL = ("initial", "player", "actions", "outcomes")
+_SAMPLE = 8  # states (and their actions) compared with copies of themselves per check
 
 
-@dataclass(frozen=True, eq=False)
-class CompiledGame(Generic[S, A]):
-    """A game as arrays. Solvers work on this, never on the user's object.
+def check_max_states(max_states: object) -> int:
+    """Validate a ``max_states`` argument: an int >= 1.
 
-    Attributes
-    ----------
-    states : list
-        State objects, indexed by state number; ``states[0]`` is the initial state.
-    index : dict
-        Inverse of ``states``.
-    player : ndarray of int8
-        Owner of each state.
-    act_ptr : ndarray of int64, length ``n_states + 1``
-        Actions of state ``i`` are the flat action numbers ``act_ptr[i]:act_ptr[i+1]``.
-    act_labels : list
-        The user's action object of each flat action number.
-    act_state : ndarray of int64
-        State each flat action belongs to.
-    act_const, act_stop : sequence of Fraction
-        Expected terminal payoff, and probability of ending play, of each action.
-    out_ptr : ndarray of int64, length ``n_actions + 1``
-        Outcomes of action ``k`` are ``out_ptr[k]:out_ptr[k+1]``.
-    out_target : ndarray of int64
-        Successor state of each outcome.
-    out_prob : sequence of Fraction
-        Probability of each outcome.
-    rationals : list of Fraction, optional
-        The distinct probabilities and terminal constants, each once (set by
-        :func:`compile_game`; games derived by other modules may leave it ``None``).
-    act_code, stop_code, out_code : ndarray of int64, optional
-        Index into ``rationals`` of each ``act_const``, ``act_stop`` and ``out_prob``
-        (with ``rationals``), so per-value work (conversion to float or to the exact
-        backend, tests for zero) is done once per distinct value.
+    >>> check_max_states(0)
+    Traceback (most recent call last):
+    ...
+    tbsg.errors.InvalidArgumentError: max_states must be an int >= 1 (the most reachable states \
+to enumerate), got 0
     """
-
-    states: list[S]
-    index: dict[S, int]
-    player: npt.NDArray[np.int8]
-    act_ptr: IntArray
-    act_labels: list[A]
-    act_state: IntArray
-    act_const: Sequence[Fraction]
-    act_stop: Sequence[Fraction]
-    out_ptr: IntArray
-    out_target: IntArray
-    out_prob: Sequence[Fraction]
-    rationals: list[Fraction] | None = None
-    act_code: IntArray | None = None
-    stop_code: IntArray | None = None
-    out_code: IntArray | None = None
-
-    @property
-    def n_states(self) -> int:
-        """Number of reachable non-terminal states."""
-        return len(self.states)
-
-    @property
-    def n_actions(self) -> int:
-        """Number of (state, action) pairs."""
-        return len(self.act_labels)
-
-    def actions_of(self, i: int) -> range:
-        """Flat action numbers of state ``i``."""
-        return range(int(self.act_ptr[i]), int(self.act_ptr[i + 1]))
-
-    @cached_property
-    def _float_arrays(self) -> tuple[FloatArray, FloatArray]:
-        if self.rationals is not None and self.act_code is not None and self.out_code is not None:
-            table = np.array([float(x) for x in self.rationals], dtype=np.float64)
-            return table[self.act_code], table[self.out_code]
-        memo: dict[int, float] = {}
-
-        def f(x: Fraction) -> float:
-            y = memo.get(id(x))
-            if y is None:
-                y = memo[id(x)] = float(x)
-            return y
-
-        return (
-            np.array([f(c) for c in self.act_const], dtype=np.float64),
-            np.array([f(p) for p in self.out_prob], dtype=np.float64),
-        )
-
-    @cached_property
-    def _stop_mask(self) -> npt.NDArray[np.bool_]:
-        if self.rationals is not None and self.stop_code is not None:
-            nonzero = np.array([x != 0 for x in self.rationals], dtype=bool)
-            return nonzero[self.stop_code]
-        return np.fromiter((x != 0 for x in self.act_stop), dtype=bool, count=self.n_actions)
-
-    @cached_property
-    def _out_action(self) -> IntArray:
-        return np.repeat(np.arange(self.n_actions, dtype=np.int64), np.diff(self.out_ptr))
-
-    @cached_property
-    def _out_source(self) -> IntArray:
-        return self.act_state[self._out_action]
-
-    def out_action(self) -> IntArray:
-        """Flat action number of each outcome (cached; do not modify)."""
-        return self._out_action
-
-    def out_source(self) -> IntArray:
-        """State each outcome leaves from (cached; do not modify)."""
-        return self._out_source
-
-    def stop_mask(self) -> npt.NDArray[np.bool_]:
-        """Actions that end play with positive probability (``act_stop != 0``; cached)."""
-        return self._stop_mask
-
-    def float_arrays(self) -> tuple[FloatArray, FloatArray]:
-        """``(act_const, out_prob)`` as float64 arrays (correctly rounded; cached)."""
-        return self._float_arrays
-
-    def action_index(self, i: int, action: object) -> int | None:
-        """Flat action number of ``action`` at state ``i``, or None if it is not legal."""
-        for k in self.actions_of(i):
-            if self.act_labels[k] == action:
-                return k
-        return None
+    if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
+        raise InvalidArgumentError(
+            f"max_states must be an int >= 1 (the most reachable states to enumerate), "
+            f"got {shorten(repr(max_states))}")
+    return max_states
 
 
 def _call(what: str, where: str, fn: Callable[[], R]) -> R:
@@ -207,37 +105,35 @@ def _user_error(what: str, where: str, exc: Exception) -> NoReturn:
 
 
 def _at(s: object) -> str:
-    return f"at state {s!r}"
+    return f"at state {_show(s)}"
 
 
 def _at_action(s: object, a: object) -> str:
-    return f"at state {s!r}, action {a!r}"
+    return f"at state {_show(s)}, action {_show(a)}"
 
 
-class _Rationals:
-    """Interning table: one shared ``Fraction`` and one integer code per distinct value.
+def _show(x: object) -> str:
+    """``repr(x)``, shortened; never raises (a user ``__repr__`` may)."""
+    try:
+        return shorten(repr(x))
+    except Exception as exc:
+        return f"<{type(x).__name__} object whose repr raised {type(exc).__name__}>"
+
+
+class _Rationals(Interner):
+    """The interning table of an enumeration, with validated probabilities known by identity.
 
     During enumeration it holds only probabilities (and 0), so the lowest common
     denominator of its values is a common denominator of every action's probabilities.
     """
 
-    __slots__ = ("by_id", "by_value", "values")
+    __slots__ = ("by_id",)
 
     def __init__(self) -> None:
+        super().__init__()
         # id of a validated *positive* probability object -> (the object, its code); the
         # object is kept so its id is not reused
         self.by_id: dict[int, tuple[object, int]] = {}
-        self.by_value: dict[tuple[int, int], tuple[Fraction, int]] = {}
-        self.values: list[Fraction] = []
-
-    def of_value(self, x: Fraction) -> tuple[Fraction, int]:
-        """Interned copy of ``x`` and its code."""
-        key = (x.numerator, x.denominator)
-        hit = self.by_value.get(key)
-        if hit is None:
-            hit = self.by_value[key] = (x, len(self.values))
-            self.values.append(x)
-        return hit
 
     def probability(self, p: object, nxt: object, s: object, a: object) -> int:
         """Code of the probability ``p`` of outcome ``nxt`` of action ``a`` at state ``s``.
@@ -245,50 +141,20 @@ class _Rationals:
         Returns -1 for a zero probability (the outcome is dropped); raises for a negative
         or inexact one. The slow path of the lookup by identity: first sight of ``p``.
         """
-        if isinstance(p, (int, Fraction)) and not isinstance(p, bool):
-            pf = p if type(p) is Fraction else Fraction(p)
-        else:
-            raise exactness_error(f"probability of outcome {nxt!r} {_at_action(s, a)}", p)
+        pf = exact(p, f"probability of outcome {_show(nxt)} {_at_action(s, a)}")
         if pf <= 0:
             if pf < 0:
                 raise InvalidGameError(
-                    f"negative probability {pf} for outcome {nxt!r} {_at_action(s, a)}")
+                    f"negative probability {shorten(str(pf))} for outcome {_show(nxt)} "
+                    f"{_at_action(s, a)}")
+            if not isinstance(nxt, Terminal):
+                _check_hashable(nxt, f"successor {_show(nxt)} (probability 0) {_at_action(s, a)}")
             return -1
-        code = self.of_value(pf)[1]
+        code = self.code(pf)
         if len(self.by_id) > 4096:
             self.by_id.clear()
         self.by_id[id(p)] = (p, code)
         return code
-
-
-class _Decoded(Sequence[Fraction]):
-    """Read-only sequence of the table values named by a sequence of codes (no copies)."""
-
-    __slots__ = ("_codes", "_values")
-
-    def __init__(self, values: list[Fraction], codes: Sequence[int]) -> None:
-        self._values = values
-        self._codes = codes
-
-    def __len__(self) -> int:
-        return len(self._codes)
-
-    @overload
-    def __getitem__(self, k: int) -> Fraction: ...
-
-    @overload
-    def __getitem__(self, k: slice) -> list[Fraction]: ...
-
-    def __getitem__(self, k: int | slice) -> Fraction | list[Fraction]:
-        if isinstance(k, slice):
-            return [self._values[c] for c in self._codes[k]]
-        return self._values[self._codes[k]]
-
-    def __iter__(self) -> Iterator[Fraction]:
-        return map(self._values.__getitem__, self._codes)
-
-    def __repr__(self) -> str:
-        return f"_Decoded({list(self)!r})"
 
 
 def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> CompiledGame[S, A]:
@@ -316,31 +182,129 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
     in integer arithmetic (:func:`_check_sums`) each time the state table doubles and at
     the end, so a game whose probabilities are wrong stops early with the first bad action.
     """
+    check_max_states(max_states)
+    missing = [name for name in _PROTOCOL if not hasattr(type(game), name) and not hasattr(game, name)]
+    if missing:
+        raise InvalidArgumentError(
+            f"{type(game).__name__} does not implement the tbsg.Game protocol: no "
+            f"{', '.join(missing)} (a game needs initial, player(state), actions(state) and "
+            "outcomes(state, action) -> [(probability, successor), ...])")
     with paused():  # millions of objects that all live on: collector passes are overhead
         return _compile(game, max_states)
 
 
 def _check_stable(states: Sequence[object], index_get: Callable[[object], int | None], start: int,
                   when: str) -> bool:
-    """Every state from ``start`` on must be found again at its own number.
+    """States from ``start`` on must be found again at their own number, and equal a copy.
 
     A state whose hash or equality changes after it was returned (a mutable object, a
-    hash of ``id`` or of a counter) would be enumerated again and again. Run on the new
-    states each time the table doubles and once at the end, at C speed (``map``).
-    Returns True if those states are plain values (:func:`_plain_values`), which no
-    later check needs to look at again.
+    hash of ``id`` or of a counter) would be enumerated again and again; so would a state
+    that is equal to nothing, not even to a copy of itself. Run on the new states each
+    time the table doubles and once at the end: the look-ups at C speed (``map``), the
+    copies on a sample (:func:`_check_copy`). Returns True if those states are plain
+    values (:func:`_plain_values`), which no later check needs to look at again.
     """
     part = states[start:]
     if _plain_values(part):
         return True  # hashes and equality of such values are fixed: nothing can drift
     found = list(map(index_get, part))
-    if found == list(range(start, start + len(found))):
-        return False
-    bad = next(i for i, k in enumerate(found, start) if k != i)
-    raise InvalidGameError(
-        f"state {states[bad]!r} cannot be found again in the state table (checked {when}): its hash "
-        "or equality changed (or it is not equal to itself); states must be immutable "
-        "values with consistent __hash__ and __eq__, e.g. tuples or NamedTuples")
+    if found != list(range(start, start + len(found))):
+        bad = next(i for i, k in enumerate(found, start) if k != i)
+        raise InvalidGameError(
+            f"state {_show(states[bad])} cannot be found again in the state table (checked {when}): "
+            "its hash or equality changed (or it is not equal to itself); states must be "
+            "immutable values with consistent __hash__ and __eq__, e.g. tuples or NamedTuples")
+    step = max(len(part) // _SAMPLE, 1)
+    for x in part[::step]:
+        _check_copy(x, "state")
+    return False
+
+
+def _copy_of(x: object) -> object | None:
+    """A fresh copy of ``x`` (pickled and unpickled, else deep-copied), or None."""
+    try:
+        copied: object = pickle.loads(pickle.dumps(x))
+        return copied
+    except Exception:
+        try:
+            return copy.deepcopy(x)
+        except Exception:
+            return None
+
+
+def _check_copy(x: object, what: str) -> None:
+    """``x`` must equal a fresh copy of itself, with the same hash.
+
+    Objects with identity semantics (``__eq__`` and ``__hash__`` both inherited from
+    ``object``) are exempt: a game may use such objects as states or actions as long as it
+    returns the same objects each time.
+    """
+    kind = type(x)
+    if kind.__eq__ is object.__eq__ and kind.__hash__ is object.__hash__:
+        return
+    y = _copy_of(x)
+    if y is None or y is x:
+        return
+    try:
+        same = bool(y == x) and hash(y) == hash(x)
+    except Exception as exc:
+        raise InvalidGameError(
+            f"comparing the {what} {_show(x)} with a copy of itself raised "
+            f"{type(exc).__name__}: {shorten(str(exc))}; {what}s must compare with == without "
+            "raising (e.g. hold tuples, not numpy arrays)") from exc
+    if same:
+        return
+    if kind.__eq__ is object.__eq__:
+        why = (f"its class {kind.__name__} defines __hash__ but not __eq__, so a copy, or the "
+               f"same {what} built again, is a different {what}; define __eq__ (e.g. a frozen "
+               "dataclass or a NamedTuple)")
+    else:
+        why = (f"does it hold a float('nan') (never equal to itself) or compare by identity? "
+               f"{what}s must be values: tuples, NamedTuples or frozen dataclasses of numbers "
+               "and strings")
+    raise InvalidGameError(f"the {what} {_show(x)} is not equal to a copy of itself: {why}")
+
+
+def _check_actions_again(actions_fn: Callable[[Any], object], s: object,
+                         acts: Sequence[object]) -> None:
+    """A second call of ``actions(s)`` must return equal actions, in the same order.
+
+    Otherwise a solution's strategy (the action objects of the solve) names actions that
+    the game, asked again, no longer recognises (e.g. ``Bet(1)`` objects without ``__eq__``,
+    rebuilt on every call), and the order, which saved solutions record, may change.
+    """
+    try:
+        again: Sequence[object] = _action_sequence(actions_fn(s), s)
+        same = len(again) == len(acts) and all(x == y for x, y in zip(again, acts, strict=True))
+    except TbsgError:
+        raise
+    except Exception as exc:
+        _user_error("game.actions()", _at(s), exc)
+    if not same:
+        raise InvalidGameError(
+            f"game.actions() returned {_show(tuple(acts))} and then {_show(tuple(again))} "
+            f"{_at(s)}: asked twice about one state it must return equal actions in the same "
+            "order (actions without __eq__, rebuilt on each call, are never equal: make them "
+            "values, e.g. ints, strings, NamedTuples or frozen dataclasses; return a tuple, "
+            "not a set)")
+
+
+def _action_sequence(acts: object, s: object) -> Sequence[A]:
+    """What ``game.actions(s)`` returned, as a sequence, or an error saying what it was."""
+    if type(acts) is tuple or type(acts) is list:
+        return cast("Sequence[A]", acts)
+    if isinstance(acts, (str, bytes)):
+        raise InvalidGameError(
+            f"game.actions() returned the string {_show(acts)} {_at(s)}; return a tuple of "
+            f"actions, e.g. ({_show(acts)},)")
+    if isinstance(acts, Sequence):
+        return cast("Sequence[A]", acts)
+    try:
+        return tuple(cast("Iterable[A]", acts))
+    except TypeError:
+        raise InvalidGameError(
+            f"game.actions() returned {_show(acts)} ({type(acts).__name__}) {_at(s)}; "
+            "expected a tuple or list of actions") from None
 
 
 @dataclass
@@ -448,7 +412,7 @@ def _first_bad_sum(acts: _Actions, values: list[Fraction], k0: int, k1: int, t: 
 def _terminal_codes(acts: _Actions, table: _Rationals, n_actions: int
                     ) -> tuple[IntArray, IntArray]:
     """Codes of ``act_const`` (expected terminal payoff) and ``act_stop`` per action."""
-    zero_code = table.of_value(_ZERO)[1]
+    zero_code = table.code(_ZERO)
     act_code = np.full(n_actions, zero_code, dtype=np.int64)
     stop_code = np.full(n_actions, zero_code, dtype=np.int64)
     values = table.values
@@ -462,7 +426,7 @@ def _terminal_codes(acts: _Actions, table: _Rationals, n_actions: int
             hit = memo.get(key)
             if hit is None:
                 q = values[term_code[t]]
-                hit = memo[key] = (table.of_value(q * term_pay[t])[1], term_code[t])
+                hit = memo[key] = (table.code(q * term_pay[t]), term_code[t])
             act_code[k], stop_code[k] = hit
             t += 1
             continue
@@ -472,12 +436,13 @@ def _terminal_codes(acts: _Actions, table: _Rationals, n_actions: int
             const += q * term_pay[t]
             stop += q
             t += 1
-        act_code[k] = table.of_value(const)[1]
-        stop_code[k] = table.of_value(stop)[1]
+        act_code[k] = table.code(const)
+        stop_code[k] = table.code(stop)
     return act_code, stop_code
 
 
 _PLAIN_ITEMS = frozenset({int, str, bytes, bool, float, type(None)})
+"""Item types of plain tuple states (floats are checked for NaN)."""
 
 
 def _plain_values(states: Sequence[object]) -> bool:
@@ -491,12 +456,30 @@ def _plain_values(states: Sequence[object]) -> bool:
     kinds = set(map(type, states))
     if kinds <= {int, str}:
         return True
+    if float in kinds:
+        _check_no_nan(cast("Sequence[object]", [x for x in states if type(x) is float]))
+        if kinds <= {int, str, float}:
+            return True
     for kind in kinds:
         if not issubclass(kind, tuple) or kind.__hash__ is not tuple.__hash__ \
                 or kind.__eq__ is not tuple.__eq__:
             return False
-    return set(map(type, chain.from_iterable(cast("Sequence[tuple[object, ...]]", states)))) \
-        <= _PLAIN_ITEMS
+    items = list(chain.from_iterable(cast("Sequence[tuple[object, ...]]", states)))
+    item_kinds = set(map(type, items))
+    if float in item_kinds:
+        _check_no_nan([x for x in items if type(x) is float])
+    return item_kinds <= _PLAIN_ITEMS
+
+
+def _check_no_nan(floats: Sequence[object]) -> None:
+    """No NaN in a state: a fresh ``float('nan')`` is equal to nothing, so every state
+    holding one is new and enumeration never ends."""
+    bad = next((x for x in floats if x != x), None)
+    if bad is not None:
+        raise InvalidGameError(
+            "a state holds float('nan'), which is not equal to itself: every state built with "
+            "a fresh NaN is a new state and enumeration would never end; use None or a "
+            "string for a missing number")
 
 
 def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
@@ -505,6 +488,10 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
     if isinstance(initial, Terminal):
         raise InvalidGameError("game.initial is a Terminal; the game must start in a state")
     _check_hashable(initial, "the initial state")
+    _check_copy(initial, "state")
+    _check_actions_again(game.actions, initial,
+                         _action_sequence(_call("game.actions()", _at(initial),
+                                                lambda: game.actions(initial)), initial))
 
     states: list[S] = [initial]
     index: dict[S, int] = {initial: 0}
@@ -524,7 +511,6 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
                           out_ptr, out_code, term_act, term_code, term_pay)
 
     table = _Rationals()
-    table.of_value(_ZERO)
     values = table.values
     by_id_get = table.by_id.get
     player_fn = game.player
@@ -555,9 +541,7 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
             except Exception as exc:
                 _user_error("game.player()", _at(s), exc)
             if type(who) is not int_t or (who != 0 and who != 1):
-                if isinstance(who, bool) or who not in (0, 1) or not isinstance(who, (int, np.integer)):
-                    raise InvalidGameError(f"game.player() returned {who!r} {_at(s)}; expected 0 or 1")
-                who = int(who)
+                who = _player_of(who, s)
             players.append(who)
             try:
                 acts = actions_fn(s)
@@ -567,10 +551,8 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
             if acts is last_acts or acts is prev_acts:  # a tuple object checked already
                 acts_seq = acts
             else:
-                if type(acts) is tuple_t or type(acts) is list_t:
-                    acts_seq = acts
-                else:
-                    acts_seq = tuple(acts) if not isinstance(acts, Sequence) else acts
+                acts_seq = acts if type(acts) is tuple_t or type(acts) is list_t \
+                    else _action_sequence(acts, s)
                 _check_actions(acts_seq, s)
                 if type(acts) is tuple_t:  # immutable: safe to recognise by identity
                     prev_acts, last_acts = last_acts, acts
@@ -608,9 +590,8 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
                     try:
                         # one hash and one probe both to look up and to number a new state
                         j = index_setdefault(nxt, n_states)
-                    except TypeError:
-                        _check_hashable(nxt, f"successor {nxt!r} {_at_action(s, a)}")
-                        raise
+                    except Exception as exc:
+                        _lookup_error(nxt, s, a, exc)
                     if j >= n_states:  # a new state, or a terminal met for the first time
                         if isinstance(nxt, terminal):
                             # terminals stay in the index under negative numbers until the end
@@ -618,15 +599,14 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
                             terminals.append(nxt)
                         else:
                             if j >= max_states:
-                                raise StateLimitError(
-                                    f"state limit reached: {j} states enumerated and more remain "
-                                    f"(max_states={max_states}; raise it or shrink the game)")
+                                raise _state_limit(max_states, nxt)
                             states.append(nxt)
                             n_states += 1
                             if j >= next_check:  # states whose hash drifts would grow the table forever
                                 plain = _check_stable(states, index_get, checked,
                                                       f"while enumerating {_at_action(s, a)}") and plain
                                 _check_sums(acts_lists, values, checked_acts, len(act_labels))
+                                _check_actions_again(actions_fn, s, acts_seq)
                                 checked, checked_acts = j + 1, len(act_labels)
                                 next_check *= 2
                             out_target.append(j)
@@ -647,7 +627,7 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
                         else:
                             dup_at = -1
                         if dup_at >= 0:
-                            out_code[dup_at] = table.of_value(values[out_code[dup_at]] + values[code])[1]
+                            out_code[dup_at] = table.code(values[out_code[dup_at]] + values[code])
                             continue
                     out_target.append(j)
                     out_code.append(code)
@@ -680,16 +660,42 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
         act_ptr=act_ptr_np,
         act_labels=act_labels,
         act_state=np.repeat(np.arange(len(states), dtype=np.int64), np.diff(act_ptr_np)),
-        act_const=_Decoded(values, act_code.tolist()),
-        act_stop=_Decoded(values, stop_code.tolist()),
         out_ptr=_ints(out_ptr),
         out_target=_ints(out_target),
-        out_prob=_Decoded(values, out_code),
         rationals=values,
         act_code=act_code,
         stop_code=stop_code,
         out_code=_ints(out_code),
     )
+
+
+def _player_of(who: object, s: object) -> int:
+    """What ``game.player(s)`` returned, as 0 or 1 (numpy integers accepted), or an error."""
+    if not isinstance(who, bool) and isinstance(who, (int, np.integer)) and int(who) in (0, 1):
+        return int(who)
+    raise InvalidGameError(f"game.player() returned {_show(who)} {_at(s)}; expected 0 or 1")
+
+
+def _lookup_error(nxt: object, s: object, a: object, exc: Exception) -> NoReturn:
+    """The error for a successor that could not be hashed or compared with the known states."""
+    if isinstance(exc, TypeError):
+        _check_hashable(nxt, f"successor {_show(nxt)} {_at_action(s, a)}")
+    raise InvalidGameError(
+        f"looking up the successor {_show(nxt)} {_at_action(s, a)} among the known states raised "
+        f"{type(exc).__name__}: {shorten(str(exc))}; states must hash and compare with == "
+        "without raising (e.g. no numpy arrays or numpy scalars mixed with Decimals in "
+        "states: use tuples of ints, strings and Fractions)") from exc
+
+
+def _state_limit(max_states: int, nxt: object) -> StateLimitError:
+    """The error for one state too many, with a hint when states compare by identity."""
+    hint = "raise max_states or shrink the game"
+    kind = type(nxt)
+    if kind.__eq__ is object.__eq__:
+        hint = (f"states of class {kind.__name__} compare by identity, so a state built again "
+                "is a new state: give the class __eq__ and __hash__ (a frozen dataclass or a "
+                "NamedTuple); else " + hint)
+    return StateLimitError(f"more than max_states={max_states} reachable states ({hint})")
 
 
 def _check_actions(acts: Sequence[object], s: object) -> None:
@@ -702,11 +708,13 @@ def _check_actions(acts: Sequence[object], s: object) -> None:
         try:
             dup = a in seen
             seen.add(a)
-        except TypeError:
-            _check_hashable(a, f"action {a!r} {_at(s)}")
-            raise
+        except Exception as exc:
+            _check_hashable(a, f"action {_show(a)} {_at(s)}")
+            raise InvalidGameError(
+                f"comparing the actions {_at(s)} raised {type(exc).__name__}: "
+                f"{shorten(str(exc))}; actions must hash and compare with == without raising") from exc
         if dup:
-            raise InvalidGameError(f"action {a!r} is listed twice {_at(s)}")
+            raise InvalidGameError(f"action {_show(a)} is listed twice {_at(s)}")
 
 
 def _check_hashable(x: object, what: str) -> None:
@@ -714,3 +722,5 @@ def _check_hashable(x: object, what: str) -> None:
         hash(x)
     except TypeError as exc:
         raise InvalidGameError(f"{what} is not hashable ({exc}); use tuples, not lists") from exc
+    except Exception as exc:
+        raise InvalidGameError(f"hashing {what} raised {type(exc).__name__}: {shorten(str(exc))}") from exc

@@ -44,13 +44,13 @@ proven. For each level:
    continues from the best proven bounds until the gap is at most ``tol`` or stalls
    (then ``converged`` is False).
 
-Float rounding is accounted for: each computed ``c_k + sum p v`` (with ``v >= 0``) is
-within ``(d+3) u`` of the exact value of the same expression (``u = 2**-53``;
-Higham 2002, section 3.1), so every computed action value used for a lower bound is
-lowered, and every one used for an upper bound raised, by ``(d + 4) u`` times the
-computed value (see :func:`_rounding_margins`). Entries of ``U`` equal to 1 (of ``L``
-equal to 0) need no check: ``T(U) <= 1`` whenever ``U <= 1``. The reported bounds
-therefore hold for the exact value, not just for the float computation.
+Float rounding is accounted for by the kernel's outward rounding
+(:mod:`tbsg.engine.bellman`, where the bound is derived once, underflow included): every
+computed action value used for a lower bound is lowered, and every one used for an upper
+bound raised, by its rounding allowance. Entries of ``U`` equal to 1 (of ``L`` equal to
+0) need no check: ``T(U) <= 1`` whenever ``U <= 1``. The reported bounds therefore hold
+for the exact value, not just for the float computation. The game must be stopping
+(the pipeline checks it first, :func:`tbsg.engine.graph.check_stopping`).
 """
 
 from __future__ import annotations
@@ -66,9 +66,9 @@ import numpy.typing as npt
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from tbsg.engine.compile import CompiledGame
-from tbsg.engine.exact import check_stopping
-from tbsg.engine.graph import Components, decompose
+from tbsg.engine.bellman import ETA, Rows, U, rounding_counts
+from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.graph import Components
 
 __all__ = ["FloatResult", "float_profile", "solve_float"]
 
@@ -78,12 +78,9 @@ A = TypeVar("A", bound=Hashable)
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
-_TINY = 2.0**-1060  # covers underflow of the relative margin
-_U = 2.0**-53
 _PI_ROUNDS = 40  # policy-iteration rounds per level before giving up on a candidate
 _CERT_TRIES = 4  # certificate attempts per bound (each doubles w, adapting delta)
 _Solver = Callable[[FloatArray], FloatArray]
-_FEW_ROWS = 4  # states with at most this many rows: per-state maxima without reduceat
 _NEAR_TIE = 1e-9  # rows this close to a state's value get their expected stay in delta
 
 
@@ -100,125 +97,22 @@ class FloatResult:
     seconds: float
 
 
-def _action_margins(g: CompiledGame[S, A]) -> FloatArray:
-    """:func:`_rounding_margins`, computed from the table of distinct rationals when the
-    game has one (sequential passes over the actions; no per-outcome pass at all when
-    every probability is a power of two)."""
-    if g.rationals is None or g.act_code is None or g.out_code is None:
-        return _rounding_margins(g)
-    vals = g.rationals
-    fl = [float(x) for x in vals]
-    exact = np.array([f == x for f, x in zip(fl, vals, strict=True)], dtype=bool)
-    pow2 = np.array([f > 0 and np.frexp(f)[0] == 0.5 for f in fl], dtype=bool)
-    nonzero = np.array([x != 0 for x in vals], dtype=bool)
-    code_cost = np.where(exact & pow2, 0.0, 2.0)
-    deg = np.diff(g.out_ptr).astype(np.float64)
-    has_c = nonzero[g.act_code]
-    count: FloatArray = deg + has_c + (has_c & ~exact[g.act_code]) + 1.0
-    count[deg + has_c == 0] += 1.0  # max(terms - 1, 0) + 2 with no term at all
-    used = np.bincount(g.out_code, minlength=len(vals)) > 0
-    if np.any(code_cost[used] > 0):  # not every probability is a power of two
-        running = np.zeros(len(g.out_code) + 1)
-        np.cumsum(code_cost[g.out_code], out=running[1:])
-        count += running[g.out_ptr[1:]] - running[g.out_ptr[:-1]]
-    return count
-
-
-def _rounding_margins(g: CompiledGame[S, A]) -> FloatArray:
-    """Number of roundings bounding ``fl(c + sum p v)``, per action (Higham 2002, 3.1).
-
-    A product ``p * v`` is exact when ``p`` is a power of two (dice and coin games are
-    full of 1/2); otherwise it costs two roundings (``float(p)`` and the product). Each
-    addition costs one, and two more cover applying the margin itself. Counted outcome
-    by outcome from the ``Fraction`` values (games derived without a table of distinct
-    rationals); :func:`_action_margins` is the fast count from the table.
-    """
-    oa = g.out_action()
-    deg = np.diff(g.out_ptr)
-    exact_p = {}
-    for p in set(g.out_prob):  # keyed by value: equal probabilities may be distinct objects
-        f = float(p)
-        exact_p[p] = f > 0 and np.frexp(f)[0] == 0.5 and f == p
-    cost = np.array([0 if exact_p[p] else 2 for p in g.out_prob], dtype=np.float64)
-    has_c = np.array([c != 0 for c in g.act_const], dtype=np.float64)
-    c_inexact = np.array([c != 0 and float(c) != c for c in g.act_const], dtype=np.float64)
-    terms = deg + has_c
-    count: FloatArray = (np.bincount(oa, weights=cost, minlength=g.n_actions) + c_inexact
-                         + np.maximum(terms - 1, 0) + 2)
-    return count
-
-
-class _Level:
+class _Level(Rows):
     """One level's rows in the level-sorted matrix: values, policies, certificates.
 
     States of the level are ``s0:s1`` in solving order; every state numbered below ``s0``
-    belongs to a lower level and has proven bounds already. ``rows`` are the allowed
-    actions of the level's states, grouped by state (``seg`` = first row of each state).
+    belongs to a lower level and has proven bounds already. The rows are the allowed
+    actions of the level's states, grouped by state; ``x`` in :meth:`q` is a vector over
+    the states ``0:s1`` (lower levels and this one).
     """
 
-    def __init__(self, full: sp.csr_matrix, c: FloatArray, e: FloatArray, maxi: BoolArray,
-                 seg: IntArray, row_state: IntArray, s0: int, s1: int, comp: IntArray) -> None:
+    def __init__(self, full: sp.csr_matrix, c: FloatArray, rel: FloatArray, absolute: FloatArray,
+                 maxi: BoolArray, seg: IntArray, s0: int, s1: int, comp: IntArray) -> None:
+        super().__init__(c, full, seg, maxi, rel, absolute)
         self.full = full  # rows x s1: all successors (lower levels and this level)
-        self.c, self.e, self.maxi, self.seg, self.row_state = c, e, maxi, seg, row_state
         self.comp = comp  # component of each state, numbered from 0 within the level
         self.s0, self.s1 = s0, s1
-        self.m = s1 - s0
         self.inner = full[:, s0:s1].tocsr()  # rows x m: successors inside the level
-        self.sign = np.where(maxi, 1.0, -1.0)
-        self.row_sign = self.sign[row_state]
-        self.sweeps = 0
-        # the k-th row of each state (its last row if it has fewer): with few rows per
-        # state, per-state maxima are a few elementwise maxima, much faster than reduceat
-        count = np.diff(np.append(seg, len(row_state)))
-        most = int(count.max()) if self.m else 0
-        self.kth: list[IntArray] | None = None
-        if most <= _FEW_ROWS:
-            self.kth = [seg + np.minimum(k, count - 1) for k in range(most)]
-
-    def _segmax(self, x: FloatArray) -> FloatArray:
-        """Largest entry of each state's rows."""
-        if self.kth is None:
-            top: FloatArray = np.maximum.reduceat(x, self.seg)
-            return top
-        top = x[self.kth[0]]
-        for idx in self.kth[1:]:
-            np.maximum(top, x[idx], out=top)
-        return top
-
-    def _segfirst(self, hit: BoolArray) -> IntArray:
-        """First row of each state where ``hit`` holds (-1 if none)."""
-        first = np.full(self.m, -1, dtype=np.int64)
-        if self.kth is None:
-            rows = np.flatnonzero(hit)[::-1]
-            first[self.row_state[rows]] = rows
-            return first
-        for idx in reversed(self.kth):
-            first = np.where(hit[idx], idx, first)
-        return first
-
-    # -- Bellman steps --------------------------------------------------------------------
-    def q(self, ext: FloatArray) -> FloatArray:
-        """Computed action values ``fl(c + P v)`` for ``v = ext`` (length ``s1``)."""
-        self.sweeps += 1
-        return np.asarray(self.c + self.full @ ext, dtype=np.float64)
-
-    def opt(self, q: FloatArray) -> FloatArray:
-        """Value of each state's best row (max or min by owner)."""
-        # one reduction: the minimiser's rows negated (exact), maximum taken, sign restored
-        best: FloatArray = self._segmax(q * self.row_sign) * self.sign
-        return best
-
-    def greedy(self, q: FloatArray) -> IntArray:
-        """First row attaining each state's optimum."""
-        return self._segfirst(q == self.opt(q)[self.row_state])
-
-    def down(self, q: FloatArray) -> FloatArray:
-        """``q`` lowered by its rounding margin: below the exact action values."""
-        return q - (self.e * np.abs(q) + _TINY)
-
-    def up(self, q: FloatArray) -> FloatArray:
-        """``q`` raised by its rounding margin: above the exact action values."""
-        return q + (self.e * np.abs(q) + _TINY)
 
     # -- policy evaluation ----------------------------------------------------------------
     def _transposed_system(self, pick: IntArray, sub: IntArray | None) -> sp.csc_matrix:
@@ -321,7 +215,8 @@ class _Level:
             self.sweeps += 1
             q = b + self.inner @ x
             best = self.greedy(q)
-            slack = 4.0 * (self.e[best] * np.abs(q[best]) + _TINY)
+            # switch only where the gain exceeds the rounding allowances (no cycling on ties)
+            slack = 4.0 * self.margin(q[best], best)
             switch = self.sign * (q[best] - q[pick]) > slack
             if not switch.any():
                 return pick, solve, x
@@ -346,8 +241,8 @@ class _Level:
         ext[s0:s1] = np.clip(x, 0.0, 1.0)
         q = self.q(ext)
         raw = self.opt(q) - ext[s0:s1]
-        margin = self.e[pick] * np.abs(q[pick]) + _TINY
-        w = 2.0 * (np.maximum(raw if upper else -raw, 0.0) + margin) + 4.0 * _U * _U
+        margin = self.margin(q[pick], pick)
+        w = 2.0 * (np.maximum(raw if upper else -raw, 0.0) + margin) + 4.0 * U * U
         # delta must dominate the expected stay of *every* near-tied row of the states whose
         # rows must all pass (maximiser for U, minimiser for L): policy iteration on delta
         adv = (self.maxi if upper else ~self.maxi)[self.row_state]
@@ -362,7 +257,7 @@ class _Level:
             cur = stay[dpick]
             best = self.greedy_max(pd)
             gain = pd[np.maximum(best, 0)] - cur
-            switch = (best >= 0) & (gain > 1e-9 * np.abs(cur) + _TINY)
+            switch = (best >= 0) & (gain > 1e-9 * np.abs(cur) + ETA)
             if not switch.any():
                 break
             dpick = np.where(switch, best, dpick)
@@ -385,11 +280,6 @@ class _Level:
             w = 2.0 * w
             delta = dsolve(w)
         return None
-
-    def greedy_max(self, key: FloatArray) -> IntArray:
-        """First row with the largest ``key`` per state (-1 where all are -inf)."""
-        top = self._segmax(key)
-        return self._segfirst((key == top[self.row_state]) & (key > -np.inf))
 
     def iterate(self, lower: FloatArray, upper: FloatArray, tol: float,
                 max_sweeps: int) -> bool:
@@ -448,7 +338,8 @@ class _Prepared:
         self.indices = pos[rows.indices]
         self.data = rows.data
         self.c = const_f[acts]
-        self.e = _action_margins(g)[acts] * _U
+        rel, absolute = rounding_counts(g)
+        self.rel, self.absolute = rel[acts], absolute[acts]
         self.maxi = g.player[order] == 0
         self.label = comps.label[order]  # component of each state, non-decreasing
         levels = comps.level
@@ -466,8 +357,8 @@ class _Prepared:
         full = sp.csr_matrix((self.data[p0:p1], self.indices[p0:p1],
                               self.indptr[r0 : r1 + 1] - p0), shape=(r1 - r0, s1))
         comp = self.label[s0:s1] - (self.label[s0] if s1 > s0 else 0)
-        return _Level(full, self.c[r0:r1], self.e[r0:r1], self.maxi[s0:s1],
-                      self.state_row[s0:s1] - r0, self.row_state[r0:r1] - s0, s0, s1, comp)
+        return _Level(full, self.c[r0:r1], self.rel[r0:r1], self.absolute[r0:r1], self.maxi[s0:s1],
+                      self.state_row[s0:s1] - r0, s0, s1, comp)
 
     def rows_to_actions(self, s0: int, pick: IntArray) -> IntArray:
         """Flat action numbers of the level rows ``pick`` (local to the level at ``s0``)."""
@@ -475,8 +366,8 @@ class _Prepared:
         return chosen
 
 
-def float_profile(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
-                  comps: Components) -> npt.NDArray[np.int64]:
+def float_profile(g: CompiledGame[S, A], comps: Components,
+                  allowed: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.int64]:
     """A near-optimal profile (flat action per state) by float policy iteration per level.
 
     Used by the exact solver as its starting profile: no bounds are proven here, each
@@ -496,6 +387,7 @@ def float_profile(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
 
 def solve_float(
     g: CompiledGame[S, A],
+    comps: Components,
     tol: float = 1e-12,
     max_sweeps: int = 1_000_000,
     allowed: npt.NDArray[np.bool_] | None = None,
@@ -506,8 +398,11 @@ def solve_float(
     Parameters
     ----------
     g : CompiledGame
+        A stopping game (restricted to ``allowed``).
+    comps : Components
+        ``decompose(g)``.
     tol : float
-        Target for ``upper - lower`` in every state (at least ``1e-15``).
+        Target for ``upper - lower`` in every state.
     max_sweeps : int
         Give up interval iteration on a level after this many sweeps (``converged`` is
         then False).
@@ -517,10 +412,6 @@ def solve_float(
         Called as ``progress(done_states, total_states)`` after each level.
     """
     t0 = time.perf_counter()
-    if not tol > 0:
-        raise ValueError(f"tol must be positive, got {tol}")
-    comps = decompose(g)
-    check_stopping(g, allowed, comps)
     n = g.n_states
     prep = _Prepared(g, allowed, comps)
     order = prep.order

@@ -16,27 +16,45 @@ with, for each state, a non-empty set of actions whose outcomes all stay in ``E`
 terminal mass), such that ``E`` is strongly connected under those actions. If one exists,
 the two players can cooperate to keep play in ``E`` forever, the Bellman equations have
 many fixed points and no value is well defined without a rule for infinite play. The
-game is *stopping* iff no end component exists. The maximal end components are found by
-the classical refinement (Courcoubetis and Yannakakis 1995; Chatterjee and Henzinger
-2011): repeatedly remove actions that can leave their SCC and states left without
-actions, recomputing SCCs, until nothing changes.
+game is *stopping* iff no end component exists. The maximal end components (MECs) are
+found by the classical refinement (Courcoubetis and Yannakakis 1995; Chatterjee and
+Henzinger 2011): repeatedly remove actions that stop or can leave their SCC and states
+left without actions, recomputing SCCs, until nothing changes. :func:`end_components`
+is the one implementation, used by the stopping check, the infinite-play solver and the
+certificate, on the whole game or on the actions a strategy allows.
+
+Cost. Removals are propagated backwards with a worklist (a state without actions dies;
+every action that can reach a dead state dies: the attractor computation of Chatterjee
+and Henzinger), and SCCs are recomputed only when they can split further, so a chain of
+``n`` states costs one round, not ``n``: near-linear in practice (each round is linear
+and rounds are bounded by the nesting depth of components that split).
+
+*The stopping check* (:func:`check_stopping`) raises
+:class:`~tbsg.errors.NonStoppingGameError` naming the maximal end components, computed
+once per game from the components of :func:`decompose`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from tbsg.engine.compile import CompiledGame
+from tbsg.engine.compiled import CompiledGame
+from tbsg.errors import NonStoppingGameError, shorten
 
-__all__ = ["Components", "decompose", "end_component_states"]
+__all__ = ["Components", "EndComponents", "Subgraph", "check_stopping", "decompose",
+           "end_components", "end_components_of", "raise_non_stopping", "subgraph"]
 
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
 IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
 
 
 @dataclass(frozen=True, eq=False)
@@ -153,36 +171,76 @@ def decompose(g: CompiledGame[Any, Any]) -> Components:
     return Components(label=label, ptr=ptr, members=members, level=level[order_arr])
 
 
-def end_component_states(
-    g: CompiledGame[Any, Any], allowed: npt.NDArray[np.bool_] | None = None, *,
-    scc: IntArray | None = None,
-) -> npt.NDArray[np.bool_]:
-    """Mask of states in some end component (all False iff the game is stopping).
+@dataclass(frozen=True, eq=False)
+class EndComponents:
+    """Maximal end components of a graph (restricted to some actions).
 
-    ``allowed`` (a mask over flat actions) restricts the actions considered, e.g. to the
-    actions of a fixed strategy. ``scc`` may give the strongly connected components of
-    the whole state graph (``decompose(g).label``), which saves the first round's
-    component computation: every end component lies inside one of them.
-
-    Notes
-    -----
-    The refinement of the module docstring, organised so that its cost does not grow with
-    the length of chains: each round computes the SCCs of the surviving actions once,
-    removes the actions that leave their SCC, and then propagates removals backwards with
-    a worklist (a state without actions dies; every action that can reach a dead state
-    dies), which is the attractor computation of Chatterjee and Henzinger (2011). Rounds
-    repeat only while SCCs split further.
+    Attributes
+    ----------
+    label : ndarray of int64
+        MEC number (``0 .. count - 1``) of each state, ``-1`` for states in no end component.
+    internal : ndarray of bool
+        Actions that belong to their state's MEC: allowed, no terminal mass, every
+        outcome in the same MEC. Every end component uses only such actions.
+    count : int
+        Number of MECs.
     """
-    n = g.n_states
-    oa = g.out_action()
-    src = g.out_source()
-    tgt = g.out_target
-    alive_act = ~g.stop_mask() if allowed is None else (~g.stop_mask() & allowed)
+
+    label: IntArray
+    internal: BoolArray
+    count: int
+
+    @property
+    def trapped(self) -> BoolArray:
+        """Mask of states in some end component (all False iff stopping)."""
+        mask: BoolArray = self.label >= 0
+        return mask
+
+    def members(self) -> list[list[int]]:
+        """States of each MEC, in increasing order."""
+        out: list[list[int]] = [[] for _ in range(self.count)]
+        for i, m in enumerate(self.label.tolist()):
+            if m >= 0:
+                out[m].append(i)
+        return out
+
+
+def end_components(g: CompiledGame[Any, Any], allowed: BoolArray | None = None, *,
+                   scc: IntArray | None = None) -> EndComponents:
+    """Maximal end components of ``g`` using only the ``allowed`` actions (default: all).
+
+    ``scc`` may give the strongly connected components of the whole state graph
+    (``decompose(g).label``), which saves the first round's component computation: every
+    end component lies inside one of them.
+
+    Examples
+    --------
+    >>> from tbsg import DRAW
+    >>> from tbsg.engine.compile import compile_game
+    >>> class Lobby:
+    ...     initial = 0
+    ...     def player(self, s): return 0
+    ...     def actions(self, s): return ("wait", "leave")
+    ...     def outcomes(self, s, a): return [(1, 0)] if a == "wait" else [(1, DRAW)]
+    >>> ec = end_components(compile_game(Lobby()))
+    >>> ec.count, ec.members(), ec.internal.tolist()
+    (1, [[0]], [True, False])
+    """
+    alive = ~g.stop_mask() if allowed is None else (~g.stop_mask() & allowed)
+    return end_components_of(g.n_states, g.act_state, g.out_action(), g.out_target, alive, scc=scc)
+
+
+def end_components_of(n: int, act_state: IntArray, out_action: IntArray, out_target: IntArray,
+                      alive: BoolArray, *, scc: IntArray | None = None) -> EndComponents:
+    """:func:`end_components` of a graph given by arrays (``alive``: actions without
+    terminal mass that may be used; ``act_state`` non-decreasing)."""
+    alive_act = alive.copy()
     alive_state = np.ones(n, dtype=bool)
+    src = act_state[out_action]
     # reverse adjacency: the action of each outcome entering each state, grouped by target
     # (the CSC form of the outcome-by-target matrix: a counting sort in C)
-    in_ptr, in_act = _group_by(tgt, oa, n)
-    n_alive = np.bincount(g.act_state[alive_act], minlength=n)  # surviving actions per state
+    in_ptr, in_act = _group_by(out_target, out_action, n)
+    n_alive = np.bincount(act_state[alive_act], minlength=n)  # surviving actions per state
     frontier = np.flatnonzero(n_alive == 0)
     while True:
         while len(frontier):  # backward propagation of deaths (worklist, level by level)
@@ -191,28 +249,33 @@ def end_component_states(
             cnt = ends - starts
             idx = np.repeat(starts - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()))
             cand = in_act[idx]
-            frontier = _kill(g.act_state, _distinct(cand[alive_act[cand]]), alive_act, alive_state,
+            frontier = _kill(act_state, _distinct(cand[alive_act[cand]]), alive_act, alive_state,
                              n_alive)
-        keep = alive_act[oa]
+        keep = alive_act[out_action]
         if not keep.any():
-            return alive_state
+            return EndComponents(label=np.full(n, -1, dtype=np.int64), internal=alive_act, count=0)
         coarse = scc is not None
         if scc is not None:  # first round: the components of the whole graph
             label, scc = scc, None
         else:
-            _, label = connected_components(_adjacency(n, src[keep], tgt[keep]), directed=True,
-                                            connection="strong")
-        leave = keep & (label[tgt] != label[src])
+            _, raw = connected_components(_adjacency(n, src[keep], out_target[keep]), directed=True,
+                                          connection="strong")
+            label = np.asarray(raw, dtype=np.int64)
+        leave = keep & (label[out_target] != label[src])
         if not leave.any():
             if coarse:  # coarser than the surviving graph's components: refine them
                 frontier = np.zeros(0, dtype=np.int64)
                 continue
-            return alive_state
-        frontier = _kill(g.act_state, _distinct(oa[leave]), alive_act, alive_state, n_alive)
+            out = np.full(n, -1, dtype=np.int64)
+            _, dense = np.unique(label[alive_state], return_inverse=True)
+            out[alive_state] = dense.astype(np.int64).reshape(-1)
+            count = int(out.max()) + 1 if alive_state.any() else 0
+            return EndComponents(label=out, internal=alive_act, count=count)
+        frontier = _kill(act_state, _distinct(out_action[leave]), alive_act, alive_state, n_alive)
 
 
-def _kill(act_state: IntArray, acts: IntArray, alive_act: npt.NDArray[np.bool_],
-          alive_state: npt.NDArray[np.bool_], n_alive: IntArray) -> IntArray:
+def _kill(act_state: IntArray, acts: IntArray, alive_act: BoolArray,
+          alive_state: BoolArray, n_alive: IntArray) -> IntArray:
     """Remove the (alive, distinct) actions ``acts``; return the states left without any."""
     alive_act[acts] = False
     st = act_state[acts]  # non-decreasing: acts is sorted and actions are grouped by state
@@ -223,3 +286,70 @@ def _kill(act_state: IntArray, acts: IntArray, alive_act: npt.NDArray[np.bool_],
     n_alive[st] -= cnt
     dead: IntArray = st[(n_alive[st] == 0) & alive_state[st]]
     return dead
+
+
+@dataclass(frozen=True, eq=False)
+class Subgraph:
+    """Some actions of some states, renumbered ``0 .. len - 1`` (e.g. one end component's
+    internal actions), in the array form :func:`end_components_of` takes."""
+
+    states: IntArray  # global state numbers
+    owner: IntArray  # player of each local state
+    acts: IntArray  # global action number of each local action
+    act_state: IntArray  # local state of each local action (non-decreasing)
+    out_action: IntArray  # local action of each outcome
+    out_target: IntArray  # local target state of each outcome (every target in ``states``)
+
+
+def subgraph(g: CompiledGame[Any, Any], states: list[int], acts: BoolArray) -> Subgraph:
+    """The actions ``acts`` (a mask over flat actions) of the sorted ``states``, renumbered.
+
+    Every outcome of a selected action must lead into ``states`` (true of an end
+    component's internal actions).
+    """
+    st = np.array(states, dtype=np.int64)
+    pos = np.full(g.n_states, -1, dtype=np.int64)
+    pos[st] = np.arange(len(st), dtype=np.int64)
+    starts = g.act_ptr[st]
+    counts = g.act_ptr[st + 1] - starts
+    cand = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+    chosen = cand[acts[cand]]
+    o_start = g.out_ptr[chosen]
+    deg = g.out_ptr[chosen + 1] - o_start
+    outs = np.repeat(o_start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
+    target = pos[g.out_target[outs]]
+    if np.any(target < 0):  # pragma: no cover - callers pass closed sets
+        raise RuntimeError("internal error: subgraph: an outcome leaves the given states")
+    return Subgraph(states=st, owner=g.player[st].astype(np.int64), acts=chosen,
+                    act_state=pos[g.act_state[chosen]],
+                    out_action=np.repeat(np.arange(len(chosen), dtype=np.int64), deg),
+                    out_target=target)
+
+
+def check_stopping(g: CompiledGame[S, A], ec: EndComponents) -> None:
+    """Raise :class:`NonStoppingGameError` naming the end components ``ec`` of ``g``, if any."""
+    if ec.count:
+        raise_non_stopping(g, ec)
+
+
+def raise_non_stopping(g: CompiledGame[S, A], ec: EndComponents) -> NoReturn:
+    """Raise :class:`NonStoppingGameError` naming the (non-empty) end components ``ec``.
+
+    The message names up to three maximal end components (a few states of each) and says
+    how to give never-ending play a payoff (``infinite_play=``).
+    """
+    members = ec.members()
+    shown = []
+    for states in members[:3]:
+        names = ", ".join(shorten(repr(g.states[i]), 80) for i in states[:4])
+        more = f", ... ({len(states)} states)" if len(states) > 4 else ""
+        shown.append("{" + names + more + "}")
+    others = f" and {len(members) - 3} more" if len(members) > 3 else ""
+    trapped = np.flatnonzero(ec.trapped)
+    sample = tuple(g.states[int(i)] for i in trapped[:8])
+    raise NonStoppingGameError(
+        f"the game is not stopping: from {len(trapped)} state(s) the players can choose "
+        "actions that keep play among non-terminal states forever, so no value is defined "
+        f"without a rule for infinite play; maximal end component(s): {'; '.join(shown)}"
+        f"{others}. Give never-ending play a payoff to player 0 with infinite_play= (e.g. 0, "
+        "or Fraction(1, 2)) to solve it", sample)

@@ -64,11 +64,9 @@ stopping game (c) is empty and the certificate is the usual one of
 
 The algorithm
 -------------
-1. *Maximal end components* (MECs) by the classical refinement (Courcoubetis and
-   Yannakakis 1995; Chatterjee and Henzinger 2011): repeatedly drop actions that stop
-   or leave their strongly connected component, and states left without actions.
-   :func:`maximal_end_components` also returns the MECs' *internal* actions (no terminal
-   mass, every outcome in the same MEC); every end component uses only those.
+1. *Maximal end components* (MECs), :func:`tbsg.engine.graph.end_components`, with the
+   MECs' *internal* actions (no terminal mass, every outcome in the same MEC); every end
+   component uses only those.
 2. *Candidate profile* from the perturbed game ``G_ε``: every internal action ends play
    with probability ``ε``, paying ``c``, and follows its outcomes with the probabilities
    scaled by ``1 - ε`` (:func:`perturbed_game`). ``G_ε`` has no end component, so
@@ -93,13 +91,13 @@ The algorithm
 3. *Exact values of the candidate in G* (:func:`profile_values`): the BSCCs without
    terminal mass of its Markov chain become terminals paying ``c``; the rest of the chain
    then stops with probability 1 and is solved exactly.
-4. *Certification*: (a), (b), (c) are checked exactly (a float filter only skips clear
-   comparisons). If they hold the theorem makes the answer the value; if not, ``ε`` was not
-   below ``ε_0``, which is not known in advance (it can be exponentially small in the size
-   of the game): ``ε ← ε²`` and back to 2, at most :data:`MAX_ATTEMPTS` times.
-   The first ``ε`` is ``2^-(32 + 2B)``, ``B`` the largest bit length of a denominator in
-   the game (probabilities, payoff masses, ``c``), since tiny probabilities and close
-   payoffs need a smaller ``ε``.
+4. *Certification*: (a), (b), (c) are checked exactly (the kernel's float filter,
+   :mod:`tbsg.engine.bellman`, only skips clear comparisons). If they hold the theorem
+   makes the answer the value; if not, ``ε`` was not below ``ε_0``, which is not known in
+   advance (it can be exponentially small in the size of the game): ``ε ← ε²`` and back
+   to 2, at most :data:`MAX_ATTEMPTS` times. The first ``ε`` is ``2^-(32 + 2B)``, ``B``
+   the largest bit length of a denominator in the game (probabilities, payoff masses,
+   ``c``), since tiny probabilities and close payoffs need a smaller ``ε``.
 
 The exact solve of ``G_ε`` is the expensive step: its rationals are far longer than those
 of ``G`` (``1 - ε`` enters every perturbed coefficient). So before it, a *float candidate*
@@ -188,193 +186,55 @@ from __future__ import annotations
 
 import time
 import warnings
-from collections.abc import Callable, Hashable
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
-from scipy.sparse.csgraph import connected_components
 
 from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
-from tbsg.engine.compile import CompiledGame
+from tbsg.engine.bellman import Segments, action_signs
+from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.exact import solve_exact
-from tbsg.errors import InvalidGameError, TbsgError, exactness_error
+from tbsg.engine.graph import (
+    EndComponents,
+    Subgraph,
+    decompose,
+    end_components,
+    end_components_of,
+    subgraph,
+)
+from tbsg.errors import InfinitePlayError
 
 __all__ = [
     "FLOAT_EPSILON",
-    "INFINITE_PLAY_METHOD",
     "MAX_ATTEMPTS",
-    "EndComponents",
-    "InfinitePlayError",
     "InfinitePlayResult",
     "best_response_mdp",
     "certify_profile",
-    "check_infinite_play",
     "initial_epsilon",
-    "maximal_end_components",
     "perturbed_game",
     "profile_values",
     "solve_infinite_play",
     "switch_safe_actions",
 ]
 
-S = TypeVar("S", bound=Hashable)
-A = TypeVar("A", bound=Hashable)
-
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
-
-INFINITE_PLAY_METHOD = "exact: candidates from ε-perturbed games, end-component certificate"
-"""Start of ``Solution.method`` for non-stopping games solved with ``infinite_play``."""
 
 MAX_ATTEMPTS = 8
 """Most values of ``ε`` tried (``ε`` is squared after each failed certification)."""
 
-_FILTER = 2.0**-50  # float filter margin per term (generous: the rounding bound is 2**-53)
-
-
-class InfinitePlayError(TbsgError, RuntimeError):
-    """No candidate profile could be certified within :data:`MAX_ATTEMPTS` perturbations."""
-
-
-def check_infinite_play(c: object) -> Fraction | None:
-    """Validate an ``infinite_play`` argument: ``None`` or an exact rational in [0, 1].
-
-    Raises
-    ------
-    ExactnessError
-        For a float (or any other non-``int``, non-``Fraction`` value).
-    InvalidGameError
-        Outside [0, 1].
-
-    Examples
-    --------
-    >>> check_infinite_play(Fraction(1, 2)), check_infinite_play(None)
-    (Fraction(1, 2), None)
-    """
-    if c is None:
-        return None
-    if isinstance(c, bool) or not isinstance(c, (int, Fraction)):
-        raise exactness_error("infinite_play", c)
-    value = Fraction(c)
-    if not 0 <= value <= 1:
-        raise InvalidGameError(
-            f"infinite_play must lie in [0, 1] (a payoff to player 0 for play that never ends), "
-            f"got {value}")
-    return value
-
-
-# --- end components ------------------------------------------------------------------------
-
-@dataclass(frozen=True, eq=False)
-class EndComponents:
-    """Maximal end components of a compiled game (restricted to some actions).
-
-    Attributes
-    ----------
-    label : ndarray of int64
-        MEC number (``0 .. count - 1``) of each state, ``-1`` for states in no end component.
-    internal : ndarray of bool
-        Flat actions that belong to their state's MEC: allowed, no terminal mass, every
-        outcome in the same MEC. Every end component uses only such actions.
-    count : int
-        Number of MECs.
-    """
-
-    label: IntArray
-    internal: BoolArray
-    count: int
-
-    def members(self) -> list[list[int]]:
-        """States of each MEC, in increasing order."""
-        out: list[list[int]] = [[] for _ in range(self.count)]
-        for i, m in enumerate(self.label.tolist()):
-            if m >= 0:
-                out[m].append(i)
-        return out
-
-
-def maximal_end_components(g: CompiledGame[Any, Any],
-                           allowed: BoolArray | None = None) -> EndComponents:
-    """Maximal end components of ``g``, using only the ``allowed`` actions (default: all).
-
-    Examples
-    --------
-    >>> from tbsg import DRAW
-    >>> from tbsg.engine.compile import compile_game
-    >>> class Lobby:
-    ...     initial = 0
-    ...     def player(self, s): return 0
-    ...     def actions(self, s): return ("wait", "leave")
-    ...     def outcomes(self, s, a): return [(1, 0)] if a == "wait" else [(1, DRAW)]
-    >>> mec = maximal_end_components(compile_game(Lobby()))
-    >>> mec.count, mec.members(), mec.internal.tolist()
-    (1, [[0]], [True, False])
-    """
-    act = np.fromiter((x == 0 for x in g.act_stop), dtype=bool, count=g.n_actions)
-    if allowed is not None:
-        act &= allowed
-    label, internal = _mec_core(g.n_states, g.act_state, g.out_action(), g.out_target, act)
-    count = int(label.max()) + 1 if g.n_states else 0
-    return EndComponents(label=label, internal=internal, count=count)
-
-
-def _mec_core(n: int, act_state: IntArray, out_action: IntArray, out_target: IntArray,
-              act: BoolArray) -> tuple[IntArray, BoolArray]:
-    """MEC refinement on a graph of ``n`` states using the actions ``act`` (no terminal mass).
-
-    Returns the MEC number of each state (``-1``: none, MECs numbered ``0, 1, ...``) and the
-    internal actions.
-    """
-    m = len(act)
-    src = act_state[out_action]
-    state = np.bincount(act_state[act], minlength=n) > 0
-    while True:
-        keep = act[out_action]
-        adj = sp.csr_matrix((np.ones(int(keep.sum()), dtype=np.int32),
-                             (src[keep], out_target[keep])), shape=(n, n))
-        _, label = connected_components(adj, directed=True, connection="strong")
-        label = np.asarray(label, dtype=np.int64)
-        bad = (label[out_target] != label[src]) | ~state[out_target]
-        new_act = act & (np.bincount(out_action[bad], minlength=m) == 0) & state[act_state]
-        new_state = np.bincount(act_state[new_act], minlength=n) > 0
-        if np.array_equal(new_act, act) and np.array_equal(new_state, state):
-            break
-        act, state = new_act, new_state
-    out = np.full(n, -1, dtype=np.int64)
-    if state.any():
-        _, dense = np.unique(label[state], return_inverse=True)
-        out[state] = dense.astype(np.int64).reshape(-1)
-    return out, act
-
 
 # --- derived games -------------------------------------------------------------------------
 
-def _derive(g: CompiledGame[S, A], const: list[Fraction], stop: list[Fraction],
-            prob: list[Fraction], keep: BoolArray | None = None) -> CompiledGame[S, A]:
-    """``g`` with new per-action terminal masses and outcome probabilities.
-
-    ``keep`` (a mask over outcomes) drops outcomes; ``prob`` is indexed like ``g``'s.
-    """
-    out_ptr, target, probs = g.out_ptr, g.out_target, prob
-    if keep is not None:
-        counts = np.bincount(g.out_action()[keep], minlength=g.n_actions)
-        out_ptr = np.zeros(g.n_actions + 1, dtype=np.int64)
-        np.cumsum(counts, out=out_ptr[1:])
-        target = g.out_target[keep]
-        probs = [p for p, k in zip(prob, keep.tolist(), strict=True) if k]
-    return CompiledGame(states=g.states, index=g.index, player=g.player, act_ptr=g.act_ptr,
-                        act_labels=g.act_labels, act_state=g.act_state, act_const=const,
-                        act_stop=stop, out_ptr=out_ptr, out_target=target, out_prob=probs)
-
-
-def perturbed_game(g: CompiledGame[S, A], eps: Fraction, c: Fraction,
-                   perturb: BoolArray) -> CompiledGame[S, A]:
+def perturbed_game(g: CompiledGame[Any, Any], eps: Fraction, c: Fraction,
+                   perturb: BoolArray) -> CompiledGame[Any, Any]:
     """``G_ε``: each action in ``perturb`` ends play w.p. ``eps`` paying ``c``, else as before.
 
     An action with terminal mass ``c_k``, stop probability ``s_k`` and outcome probabilities
@@ -399,16 +259,24 @@ def perturbed_game(g: CompiledGame[S, A], eps: Fraction, c: Fraction,
         stop[k] = scaled(stop[k], eps)
         for o in range(out_ptr[k], out_ptr[k + 1]):
             prob[o] = scaled(prob[o], zero)
-    return _derive(g, const, stop, prob)
+    return g.derive(const, stop, prob)
 
 
 def initial_epsilon(g: CompiledGame[Any, Any], c: Fraction) -> Fraction:
     """First perturbation: ``2^-(32 + 2B)``, ``B`` the largest denominator bit length."""
     bits = c.denominator.bit_length()
-    for seq in (g.out_prob, g.act_const, g.act_stop):
-        for d in {x.denominator for x in seq}:
-            bits = max(bits, d.bit_length())
+    for x in g.rationals:
+        bits = max(bits, x.denominator.bit_length())
     return Fraction(1, 2 ** (32 + 2 * bits))
+
+
+def _solve_stopping(g: CompiledGame[Any, Any], allowed: BoolArray | None = None,
+                    progress: Callable[[int, int], None] | None = None) -> tuple[list[Rational], IntArray,
+                                                                                  int, int]:
+    """Exact values, choice, improvements and exact solves of a game stopping by construction
+    (a perturbed game, a quotient, a chain whose traps became terminals)."""
+    r = solve_exact(g, decompose(g), allowed, progress)
+    return r.values, r.choice, r.improvements, r.exact_solves
 
 
 # --- exact evaluation and certification ----------------------------------------------------
@@ -436,44 +304,24 @@ def profile_values(g: CompiledGame[Any, Any], choice: IntArray, c: Fraction,
     profile = np.zeros(g.n_actions, dtype=bool)
     profile[choice] = True
     if traps is None:
-        traps = maximal_end_components(g, profile)
+        traps = end_components(g, profile)
     if traps.count == 0:
-        r = solve_exact(g, profile)
-        return r.values, r.exact_solves
+        values, _, _, solves = _solve_stopping(g, profile)
+        return values, solves
     trap_act = profile & (traps.label[g.act_state] >= 0)
     const, stop = list(g.act_const), list(g.act_stop)
     one = Fraction(1)
     for k in np.flatnonzero(trap_act).tolist():
         const[k], stop[k] = c, one
     keep = ~trap_act[g.out_action()]
-    r = solve_exact(_derive(g, const, stop, list(g.out_prob), keep), profile)
-    return r.values, r.exact_solves
+    values, _, _, solves = _solve_stopping(g.derive(const, stop, list(g.out_prob), keep), profile)
+    return values, solves
 
 
 def _action_signs(g: CompiledGame[Any, Any], values: list[Rational]) -> npt.NDArray[np.int8]:
-    """``sign(Q_v(k) - v(s))`` for every flat action ``k`` of state ``s``, decided exactly.
-
-    Floats decide comparisons whose margin exceeds a bound far above the rounding error
-    (values and action values lie in [0, 1]); the others are evaluated exactly.
-    """
+    """``sign(Q_v(k) - v(s))`` for every flat action ``k`` of state ``s``, decided exactly."""
     vf = np.array([bk.to_float(x) for x in values], dtype=np.float64)
-    const_f, prob_f = g.float_arrays()
-    oa = g.out_action()
-    qf = const_f + np.bincount(oa, weights=prob_f * vf[g.out_target], minlength=g.n_actions)
-    diff = qf - vf[g.act_state]
-    tol = (np.diff(g.out_ptr) + 8).astype(np.float64) * _FILTER
-    sign = np.where(diff > tol, 1, np.where(diff < -tol, -1, 0)).astype(np.int8)
-    memo: dict[int, Rational] = {}
-    out_ptr = g.out_ptr.tolist()
-    target = g.out_target.tolist()
-    act_state = g.act_state.tolist()
-    for k in np.flatnonzero(np.abs(diff) <= tol).tolist():
-        q = _conv(memo, g.act_const[k])
-        for o in range(out_ptr[k], out_ptr[k + 1]):
-            q = q + _conv(memo, g.out_prob[o]) * values[target[o]]
-        v = values[act_state[k]]
-        sign[k] = 1 if q > v else (-1 if q < v else 0)
-    return sign
+    return action_signs(g, values, vf)
 
 
 def certify_profile(g: CompiledGame[Any, Any], values: list[Rational], choice: IntArray,
@@ -504,7 +352,7 @@ def certify_profile(g: CompiledGame[Any, Any], values: list[Rational], choice: I
     for fixed, at_least in ((1, True), (0, False)):
         # player ``fixed`` follows the profile; the other player may keep play going forever
         mask = chosen | (owner != fixed)
-        ec = maximal_end_components(g, mask).label >= 0
+        ec = end_components(g, mask).trapped
         for i in np.flatnonzero(ec).tolist():
             if (values[i] < cq) if at_least else (values[i] > cq):
                 return (f"(c) fails at state {g.states[i]!r}: player {1 - fixed} can keep play "
@@ -527,7 +375,7 @@ def switch_safe_actions(g: CompiledGame[Any, Any], values: list[Rational], choic
     """
     mask = value_preserving.copy()
     mask[choice] = True
-    mecs = maximal_end_components(g, allowed)
+    mecs = end_components(g, allowed)
     cand = value_preserving & mecs.internal
     cand[choice] = False
     if not cand.any():
@@ -538,7 +386,7 @@ def switch_safe_actions(g: CompiledGame[Any, Any], values: list[Rational], choic
     members = mecs.members()
     above = [any(values[i] > cq for i in ms) for ms in members]
     below = [any(values[i] < cq for i in ms) for ms in members]
-    local: dict[int, _LocalGraph] = {}
+    local: dict[int, Subgraph] = {}
     for k in np.flatnonzero(cand).tolist():
         i = int(g.act_state[k])
         p = int(owner[i])
@@ -546,54 +394,19 @@ def switch_safe_actions(g: CompiledGame[Any, Any], values: list[Rational], choic
         if not (above[m] if p == 0 else below[m]):
             continue  # no state of this MEC is on the wrong side of c for player p
         if m not in local:
-            local[m] = _local_graph(g, members[m], mecs.internal)
+            local[m] = subgraph(g, members[m], mecs.internal)
         lg = local[m]
         # player p plays its strategy switched to k at i; the other player any internal action
         plays = choice[lg.states].copy()
         plays[members[m].index(i)] = k
         alive = (lg.owner[lg.act_state] != p) | (plays[lg.act_state] == lg.acts)
-        lab, _ = _mec_core(len(lg.states), lg.act_state, lg.out_action, lg.out_target, alive)
+        lab = end_components_of(len(lg.states), lg.act_state, lg.out_action, lg.out_target,
+                                alive).label
         for w in lg.states[lab >= 0].tolist():
             if (values[w] > cq) if p == 0 else (values[w] < cq):
                 mask[k] = False
                 break
     return mask
-
-
-@dataclass(frozen=True, eq=False)
-class _LocalGraph:
-    """The internal actions of one MEC, on its states renumbered ``0 .. len - 1``."""
-
-    states: IntArray  # global state numbers
-    owner: IntArray  # player of each local state
-    acts: IntArray  # global action number of each local action
-    act_state: IntArray  # local state of each local action
-    out_action: IntArray  # local action of each outcome
-    out_target: IntArray  # local target state of each outcome
-
-
-def _local_graph(g: CompiledGame[Any, Any], states: list[int], internal: BoolArray) -> _LocalGraph:
-    pos = {i: r for r, i in enumerate(states)}
-    acts: list[int] = []
-    a_state: list[int] = []
-    o_act: list[int] = []
-    o_target: list[int] = []
-    act_ptr, out_ptr, target = g.act_ptr.tolist(), g.out_ptr.tolist(), g.out_target.tolist()
-    for i in states:
-        for k in range(act_ptr[i], act_ptr[i + 1]):
-            if internal[k]:
-                for o in range(out_ptr[k], out_ptr[k + 1]):
-                    o_act.append(len(acts))
-                    o_target.append(pos[target[o]])
-                acts.append(k)
-                a_state.append(pos[i])
-    st = np.array(states, dtype=np.int64)
-
-    def arr(x: list[int]) -> IntArray:
-        return np.array(x, dtype=np.int64)
-
-    return _LocalGraph(states=st, owner=g.player[st].astype(np.int64), acts=arr(acts),
-                       act_state=arr(a_state), out_action=arr(o_act), out_target=arr(o_target))
 
 
 # --- solving -------------------------------------------------------------------------------
@@ -645,9 +458,9 @@ def solve_infinite_play(g: CompiledGame[Any, Any], c: Fraction, *,
     ----------
     g : CompiledGame
     c : Fraction
-        Payoff of infinite play, in [0, 1] (validated by :func:`check_infinite_play`).
+        Payoff of infinite play, in [0, 1] (validated by :func:`tbsg.model.infinite_play_payoff`).
     mecs : EndComponents, optional
-        ``maximal_end_components(g)`` if already computed.
+        ``end_components(g)`` if already computed.
     progress : callable, optional
         Passed to :func:`tbsg.engine.exact.solve_exact` for each perturbed game.
     max_attempts : int
@@ -662,7 +475,7 @@ def solve_infinite_play(g: CompiledGame[Any, Any], c: Fraction, *,
     """
     t0 = time.perf_counter()
     if mecs is None:
-        mecs = maximal_end_components(g)
+        mecs = end_components(g)
     improvements = solves = 0
     failure: str | None = None
 
@@ -686,13 +499,13 @@ def solve_infinite_play(g: CompiledGame[Any, Any], c: Fraction, *,
     eps = initial_epsilon(g, c)
     for attempt in range(1, max_attempts + 1):
         ge = perturbed_game(g, eps, c, mecs.internal) if mecs.count else g
-        r = solve_exact(ge, progress=progress)
-        improvements += r.improvements
-        solves += r.exact_solves
-        done = certified(r.choice)
+        _, choice_e, improved, solved = _solve_stopping(ge, progress=progress)
+        improvements += improved
+        solves += solved
+        done = certified(choice_e)
         if done is not None:
             return InfinitePlayResult(
-                values=done[0], choice=r.choice, optimal=done[1],
+                values=done[0], choice=choice_e, optimal=done[1],
                 epsilon=eps if mecs.count else None, attempts=attempt,
                 improvements=improvements, exact_solves=solves,
                 seconds=time.perf_counter() - t0)
@@ -725,9 +538,7 @@ def _float_candidate(g: CompiledGame[Any, Any], c: Fraction, perturb: BoolArray,
     b = const_f * scale + np.where(perturb, e * float(c), 0.0)
     oa = g.out_action()
     pmat = sp.csr_matrix((prob_f * scale[oa], (oa, g.out_target)), shape=(m, n))
-    owner = g.player[g.act_state].astype(np.int64)
-    seg = g.act_ptr[:-1]
-    row = g.act_state
+    segs = Segments(g.act_ptr[:-1], m, g.player == 0)
     eye = sp.identity(n, format="csc")
 
     def evaluate(choice: IntArray) -> npt.NDArray[np.float64] | None:
@@ -740,16 +551,12 @@ def _float_candidate(g: CompiledGame[Any, Any], c: Fraction, perturb: BoolArray,
         return x if np.all(np.isfinite(x)) else None
 
     def improve(choice: IntArray, q: npt.NDArray[np.float64], who: int) -> bool:
-        signed = np.where(owner == 0, q, -q)
-        best = np.maximum.reduceat(signed, seg)
-        gain = best - signed[choice]
+        best = segs.greedy(q)
+        gain = segs.sign * (q[best] - q[choice])
         switch = (gain > _FLOAT_GAIN) & (g.player == who)
         if not switch.any():
             return False
-        hit = np.flatnonzero(signed == best[row])
-        first = np.full(n, -1, dtype=np.int64)
-        first[row[hit[::-1]]] = hit[::-1]
-        choice[switch] = first[switch]
+        choice[switch] = best[switch]
         return True
 
     q0 = b + pmat @ np.full(n, float(c))
@@ -780,13 +587,13 @@ def best_response_mdp(g: CompiledGame[Any, Any], allowed: BoolArray, player: int
     quotient (module docstring, *best responses*).
     """
     t0 = time.perf_counter()
-    mec = maximal_end_components(g, allowed)
+    mec = end_components(g, allowed)
     if mec.count == 0:
-        r = solve_exact(g, allowed)
-        sign = _action_signs(g, r.values)
-        return InfinitePlayResult(values=r.values, choice=r.choice, optimal=(sign == 0) & allowed,
-                                  epsilon=None, attempts=0, improvements=r.improvements,
-                                  exact_solves=r.exact_solves, seconds=time.perf_counter() - t0)
+        values, choice0, improved, solved = _solve_stopping(g, allowed)
+        sign = _action_signs(g, values)
+        return InfinitePlayResult(values=values, choice=choice0, optimal=(sign == 0) & allowed,
+                                  epsilon=None, attempts=0, improvements=improved,
+                                  exact_solves=solved, seconds=time.perf_counter() - t0)
     n = g.n_states
     label = mec.label
     node = np.empty(n, dtype=np.int64)
@@ -805,7 +612,6 @@ def best_response_mdp(g: CompiledGame[Any, Any], allowed: BoolArray, player: int
     q_player: list[int] = []
     q_act_ptr: list[int] = [0]
     q_labels: list[int] = []
-    q_state: list[int] = []
     q_const: list[Fraction] = []
     q_stop: list[Fraction] = []
     q_out_ptr: list[int] = [0]
@@ -817,15 +623,15 @@ def best_response_mdp(g: CompiledGame[Any, Any], allowed: BoolArray, player: int
         q_player.append(player if is_mec else int(g.player[members[j][0]]))
         for i in members[j]:
             ks = [k for k in range(act_ptr[i], act_ptr[i + 1]) if allowed_l[k] and not internal_l[k]]
-            if is_mec and ks and int(g.player[i]) != player and act_ptr[i + 1] - act_ptr[i] > 1:
-                raise ValueError("best_response_mdp: the other player's actions are not fixed")
+            if is_mec and ks and int(g.player[i]) != player and sum(allowed_l[act_ptr[i]:act_ptr[i + 1]]) > 1:
+                raise RuntimeError("internal error: best_response_mdp: the other player's actions "
+                                   "are not fixed")
             for k in ks:
                 merged: dict[int, Fraction] = {}
                 for o in range(out_ptr[k], out_ptr[k + 1]):
                     t = node_l[target[o]]
                     merged[t] = merged.get(t, Fraction(0)) + g.out_prob[o]
                 q_labels.append(k)
-                q_state.append(j)
                 q_const.append(g.act_const[k])
                 q_stop.append(g.act_stop[k])
                 q_target.extend(merged)
@@ -833,21 +639,18 @@ def best_response_mdp(g: CompiledGame[Any, Any], allowed: BoolArray, player: int
                 q_out_ptr.append(len(q_target))
         if is_mec:  # stay in the MEC forever
             q_labels.append(-1)
-            q_state.append(j)
             q_const.append(c)
             q_stop.append(one)
             q_out_ptr.append(len(q_target))
         q_act_ptr.append(len(q_labels))
-    quotient: CompiledGame[int, int] = CompiledGame(
-        states=list(range(n_nodes)), index={j: j for j in range(n_nodes)},
-        player=np.array(q_player, dtype=np.int8), act_ptr=np.array(q_act_ptr, dtype=np.int64),
-        act_labels=q_labels, act_state=np.array(q_state, dtype=np.int64), act_const=q_const,
-        act_stop=q_stop, out_ptr=np.array(q_out_ptr, dtype=np.int64),
-        out_target=np.array(q_target, dtype=np.int64), out_prob=q_prob)
-    r = solve_exact(quotient)
-    values = [r.values[j] for j in node_l]
+    quotient: CompiledGame[int, int] = CompiledGame.from_values(
+        list(range(n_nodes)), {j: j for j in range(n_nodes)}, np.array(q_player, dtype=np.int8),
+        np.array(q_act_ptr, dtype=np.int64), q_labels, np.array(q_out_ptr, dtype=np.int64),
+        np.array(q_target, dtype=np.int64), q_const, q_stop, q_prob)
+    q_values, q_choice, improved, solved = _solve_stopping(quotient)
+    values = [q_values[j] for j in node_l]
     choice = np.empty(n, dtype=np.int64)
-    picked = [q_labels[int(k)] for k in r.choice.tolist()]
+    picked = [q_labels[int(k)] for k in q_choice.tolist()]
     for j in range(mec.count, n_nodes):
         choice[members[j][0]] = picked[j]
     for j in range(mec.count):
@@ -855,8 +658,8 @@ def best_response_mdp(g: CompiledGame[Any, Any], allowed: BoolArray, player: int
     sign = _action_signs(g, values)
     optimal = switch_safe_actions(g, values, choice, c, (sign == 0) & allowed, allowed)
     return InfinitePlayResult(values=values, choice=choice, optimal=optimal,
-                              epsilon=None, attempts=0, improvements=r.improvements,
-                              exact_solves=r.exact_solves, seconds=time.perf_counter() - t0)
+                              epsilon=None, attempts=0, improvements=improved,
+                              exact_solves=solved, seconds=time.perf_counter() - t0)
 
 
 def _lift_mec(g: CompiledGame[Any, Any], members: list[int], internal: list[bool],

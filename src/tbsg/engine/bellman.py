@@ -1,0 +1,387 @@
+"""The Bellman step, written once: action values, per-state optima, and the float filter.
+
+Mathematics
+-----------
+For a compiled game (:mod:`tbsg.engine.compiled`) and state values ``v``, the value of the
+flat action ``k`` of state ``i`` and the Bellman operator are
+
+.. math::
+
+    Q_v(k) = c_k + \\sum_{o \\in O(k)} p_o\\, v(t_o), \\qquad
+    (Tv)(i) = \\operatorname{opt}_{k \\in A(i)} Q_v(k),
+
+``opt = max`` where player 0 moves and ``min`` where player 1 moves. Every solver, the
+certificate, solutions and tables compute ``Q`` through this module: exactly
+(:func:`exact_action_values`, :class:`ExactActions`) or in floating point with a proven
+error bound (:func:`q_float`, :class:`Rows`).
+
+The rounding bound (one derivation, used everywhere)
+----------------------------------------------------
+Let ``u = 2**-53`` (unit roundoff) and ``eta = 2**-1074`` (smallest subnormal). IEEE
+double arithmetic with gradual underflow satisfies (Higham 2002, *Accuracy and Stability
+of Numerical Algorithms*, sections 2.2 and 2.4): ``fl(x + y) = (x + y)(1 + d)`` (exact
+when the result is subnormal), ``fl(x y) = x y (1 + d) + e``, and a correctly rounded
+conversion ``fl(r) = r (1 + d) + e``, with ``|d| <= u``, ``|e| <= eta / 2``.
+
+Take an action with ``n`` outcomes, ``c_k >= 0``, ``p_o > 0``, values ``v in [0, 1]``
+and ``c_k + sum p_o <= 1``. Each term ``fl(fl(p_o) v_o)`` (``v_o`` a float) equals
+``p_o v_o`` up to two relative roundings and an absolute error of at most ``eta``
+(``e`` of the conversion times ``v_o <= 1``, plus ``e`` of the product). Summing the
+``n + 1`` terms in any order adds at most ``n`` relative roundings and no absolute error.
+Hence, with ``r_k`` the number of relative roundings met by a term and
+``gamma_r = r u / (1 - r u)``,
+
+.. math::
+
+    |\\mathrm{fl}(Q_v(k)) - Q_v(k)| \\le \\gamma_{r_k}\\, Q_v(k) + a_k\\, \\eta,
+    \\qquad r_k \\le n + 3, \\qquad a_k = 2n + 2 .
+
+:func:`rounding_counts` counts ``r_k`` more tightly per action (a probability that is a
+power of two converts and multiplies exactly, a term with an exact float costs nothing
+to convert) and gives ``a_k`` for the absolute (underflow) part, which no relative bound
+covers: values near ``1e-319`` with tens of thousands of outcomes need it.
+
+*Outward rounding* (float bounds). :meth:`Rows.down` and :meth:`Rows.up` move a computed
+``q`` by ``m = (r_k + 2) u |q| + (a_k + 2) eta``; the two extra relative roundings cover
+``gamma`` against ``u`` and the computation of ``m`` and of ``q - m`` themselves (a
+difference of subnormal numbers is exact), so ``down(q) <= Q <= up(q)`` for the exact
+``Q`` of the float inputs. Bounds derived this way hold for the exact game value.
+
+*The float filter* (exact solvers). To decide the sign of ``Q_v(k) - v(i)`` for exact
+``v`` from the correctly rounded floats ``fl(v)``, the computed difference
+``D = fl(fl(Q) - fl(v(i)))`` errs by at most ``gamma_{n+3} + 2u + (2n + 4) eta``
+(``Q, v <= 1``). :func:`filter_bound` returns ``B_k = 2 (n + 6) u + (2n + 6) eta``, at
+least that for ``n < 2**50``: where ``|D| > B_k`` the sign of ``D`` is the exact sign;
+only the others are evaluated exactly (:func:`action_signs`). This is the floating-point
+filter of exact geometric predicates (Shewchuk 1997): it only skips work, every decision
+it makes is the exact one.
+
+Per-state optima over rows grouped by state (``seg``: first row of each state) are
+:class:`Segments`: the maximum (minimiser's rows negated, an exact operation) and the
+first row attaining it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from fractions import Fraction
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+import scipy.sparse as sp
+
+from tbsg.engine import _backend as bk
+from tbsg.engine._backend import Rational
+from tbsg.engine.compiled import CompiledGame
+
+__all__ = [
+    "ETA",
+    "ExactActions",
+    "Rows",
+    "Segments",
+    "U",
+    "action_bounds",
+    "action_signs",
+    "exact_action_values",
+    "filter_bound",
+    "q_float",
+    "rounding_counts",
+]
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+BoolArray = npt.NDArray[np.bool_]
+
+U = 2.0**-53
+"""Unit roundoff of IEEE double precision."""
+ETA = 2.0**-1074
+"""Smallest positive (subnormal) double: the absolute error unit of an underflow."""
+
+_FEW_ROWS = 4  # states with at most this many rows: per-state maxima without reduceat
+
+
+# --- the bounds --------------------------------------------------------------------------
+
+def rounding_counts(g: CompiledGame[Any, Any]) -> tuple[FloatArray, FloatArray]:
+    """``(r, a)`` per flat action: relative roundings and underflow units of ``fl(Q)``.
+
+    ``r_k`` counts, for the worst term of action ``k``, the relative roundings of its
+    conversion and product (0 if the probability is a power of two, else 2) and of the
+    ``n`` additions, plus 1 for a constant ``c_k`` that is not exactly a float; ``a_k =
+    2 n + 2`` (module docstring). Computed from the table of distinct rationals, so
+    the work per outcome is an array lookup.
+    """
+    vals = g.rationals
+    fl = [float(x) for x in vals]
+    exact = np.array([f == x for f, x in zip(fl, vals, strict=True)], dtype=bool)
+    pow2 = np.array([f > 0 and np.frexp(f)[0] == 0.5 for f in fl], dtype=bool)
+    nonzero = np.array([x != 0 for x in vals], dtype=bool)
+    deg = g.degrees().astype(np.float64)
+    has_c = nonzero[g.act_code]
+    # additions: one per term beyond the first; the constant is a term when non-zero
+    count: FloatArray = np.maximum(deg + has_c - 1.0, 0.0) + (has_c & ~exact[g.act_code])
+    code_cost = np.where(exact & pow2, 0.0, 2.0)
+    used = np.bincount(g.out_code, minlength=len(vals)) > 0
+    if np.any(code_cost[used] > 0):  # not every probability is a power of two
+        inexact = np.bincount(g.out_action(), weights=code_cost[g.out_code], minlength=g.n_actions)
+        count += np.where(inexact > 0, 2.0, 0.0)  # the worst term's conversion and product
+    return count, 2.0 * deg + 2.0
+
+
+def filter_bound(degree: IntArray | int) -> FloatArray:
+    """``B_k``: bound on the error of a computed ``Q_v(k) - v(i)`` (module docstring).
+
+    ``degree`` is the number of outcomes of each action.
+    """
+    d = np.asarray(degree, dtype=np.float64)
+    bound: FloatArray = 2.0 * (d + 6.0) * U + (2.0 * d + 6.0) * ETA
+    return bound
+
+
+# --- float action values -----------------------------------------------------------------
+
+def q_float(g: CompiledGame[Any, Any], v: FloatArray, acts: IntArray | None = None) -> FloatArray:
+    """Computed ``fl(Q_v(k))`` for every flat action (or the actions ``acts``), vectorised."""
+    const_f, prob_f = g.float_arrays()
+    if acts is None:
+        q: FloatArray = const_f + np.bincount(g.out_action(), weights=prob_f * v[g.out_target],
+                                              minlength=g.n_actions)
+        return q
+    o_start = g.out_ptr[acts]
+    deg = g.out_ptr[acts + 1] - o_start
+    outs = np.repeat(o_start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
+    rows = np.repeat(np.arange(len(acts)), deg)
+    q = const_f[acts] + np.bincount(rows, weights=prob_f[outs] * v[g.out_target[outs]],
+                                    minlength=len(acts))
+    return q
+
+
+def action_bounds(g: CompiledGame[Any, Any], lower: FloatArray, upper: FloatArray
+                  ) -> tuple[FloatArray, FloatArray]:
+    """Proven bounds ``(lo, hi)`` on every action's exact ``Q`` given state-value bounds.
+
+    ``lower <= v <= upper`` (floats) implies ``lo <= Q_v(k) <= hi`` for the exact game
+    data, by monotonicity of ``Q`` in ``v`` and outward rounding.
+    """
+    r, a = rounding_counts(g)
+    rel = (r + 2.0) * U
+    absolute = (a + 2.0) * ETA
+    q_lo = q_float(g, lower)
+    q_hi = q_float(g, upper)
+    return q_lo - (rel * np.abs(q_lo) + absolute), q_hi + (rel * np.abs(q_hi) + absolute)
+
+
+# --- exact action values ------------------------------------------------------------------
+
+def exact_action_values(g: CompiledGame[Any, Any], v: Sequence[Fraction],
+                        acts: Sequence[int] | None = None) -> list[Fraction]:
+    """``Q_v(k)`` in :class:`~fractions.Fraction` arithmetic only, for every flat action
+    (or those in ``acts``): no filter, no backend (the certificate's arithmetic)."""
+    target = g.out_target
+    out_ptr = g.out_ptr
+    prob = g.out_prob
+    const = g.act_const
+    out: list[Fraction] = []
+    for k in (range(g.n_actions) if acts is None else acts):
+        q = const[k]
+        for o in range(int(out_ptr[k]), int(out_ptr[k + 1])):
+            q += prob[o] * v[int(target[o])]
+        out.append(q)
+    return out
+
+
+class ExactActions:
+    """Per-action exact and float data of one game as Python lists: the exact solvers'
+    scalar Bellman step (the hot loops of strategy iteration).
+
+    ``values`` and ``vf`` are the solver's own lists of exact values (backend rationals)
+    and their correctly rounded floats, read (not copied) by :meth:`qx` and :meth:`qf`.
+    """
+
+    def __init__(self, g: CompiledGame[Any, Any], values: list[Rational], vf: list[float]) -> None:
+        self.out_ptr: list[int] = g.out_ptr.tolist()
+        self.target: list[int] = g.out_target.tolist()
+        table = [bk.from_fraction(x) for x in g.rationals]  # one conversion per value
+        self.const_q: list[Rational] = [table[c] for c in g.act_code.tolist()]
+        self.prob_q: list[Rational] = [table[c] for c in g.out_code.tolist()]
+        # exact 0 and 1 are common (no terminal payoff; a sure successor): the hot loops
+        # skip the big-rational operations they would cost
+        zero = [not x for x in table]
+        one = [x == 1 for x in table]
+        self.const_zero: list[bool] = [zero[c] for c in g.act_code.tolist()]
+        self.prob_one: list[bool] = [one[c] for c in g.out_code.tolist()]
+        const_f, prob_f = g.float_arrays()
+        self.const_f: list[float] = const_f.tolist()
+        self.prob_f: list[float] = prob_f.tolist()
+        self.bound: list[float] = filter_bound(g.degrees()).tolist()
+        self.values = values
+        self.vf = vf
+
+    def qf(self, k: int) -> float:
+        """Computed ``fl(Q(k))`` from the float values."""
+        total = self.const_f[k]
+        vf, target, prob = self.vf, self.target, self.prob_f
+        for o in range(self.out_ptr[k], self.out_ptr[k + 1]):
+            total += prob[o] * vf[target[o]]
+        return total
+
+    def qx(self, k: int) -> Rational:
+        """Exact ``Q(k)`` from the exact values of its successors."""
+        total = self.const_q[k]
+        values, target, prob = self.values, self.target, self.prob_q
+        for o in range(self.out_ptr[k], self.out_ptr[k + 1]):
+            total += prob[o] * values[target[o]]
+        return total
+
+    def sign(self, k: int, ref_f: float, ref_q: Rational) -> int:
+        """Exact sign of ``Q(k) - ref`` (``ref`` exact, ``ref_f`` its rounded float), filtered."""
+        d = self.qf(k) - ref_f
+        b = self.bound[k]
+        if d > b:
+            return 1
+        if d < -b:
+            return -1
+        q = self.qx(k)
+        return 1 if q > ref_q else (-1 if q < ref_q else 0)
+
+
+def action_signs(g: CompiledGame[Any, Any], values: Sequence[Rational], vf: FloatArray,
+                 acts: IntArray | None = None,
+                 exact_q: Callable[[int], Rational] | None = None) -> npt.NDArray[np.int8]:
+    """Exact ``sign(Q_v(k) - v(i))`` for the flat actions ``acts`` (default: all), filtered.
+
+    ``values`` are exact (backend rationals), ``vf`` their correctly rounded floats;
+    ``exact_q(k)`` computes one action's exact ``Q`` (default: from ``values`` and the
+    game's rationals). The float filter (module docstring) decides where it can; the
+    rest is computed exactly.
+    """
+    ks = np.arange(g.n_actions, dtype=np.int64) if acts is None else acts
+    qf = q_float(g, vf, None if acts is None else ks)
+    diff = qf - vf[g.act_state[ks]]
+    bound = filter_bound(g.degrees()[ks])
+    sign = np.where(diff > bound, 1, np.where(diff < -bound, -1, 0)).astype(np.int8)
+    unsure = np.flatnonzero(np.abs(diff) <= bound)
+    if len(unsure):
+        if exact_q is None:
+            table = [bk.from_fraction(x) for x in g.rationals]
+            const = g.act_code.tolist()
+            code = g.out_code
+            out_ptr = g.out_ptr
+            target = g.out_target
+
+            def exact_q(k: int) -> Rational:
+                q = table[const[k]]
+                for o in range(int(out_ptr[k]), int(out_ptr[k + 1])):
+                    q = q + table[int(code[o])] * values[int(target[o])]
+                return q
+
+        act_state = g.act_state
+        for r in unsure.tolist():
+            k = int(ks[r])
+            q, ref = exact_q(k), values[int(act_state[k])]
+            sign[r] = 1 if q > ref else (-1 if q < ref else 0)
+    return sign
+
+
+# --- rows grouped by state ---------------------------------------------------------------
+
+class Segments:
+    """Per-state reductions over rows grouped by state.
+
+    Rows ``seg[i]:seg[i+1]`` (the last state's rows run to the end) belong to state ``i``;
+    ``maxi[i]`` says whether state ``i`` maximises.
+    """
+
+    def __init__(self, seg: IntArray, n_rows: int, maxi: BoolArray) -> None:
+        self.seg = seg
+        self.m = len(seg)
+        count = np.diff(np.append(seg, n_rows))
+        self.row_state = np.repeat(np.arange(self.m, dtype=np.int64), count)
+        self.sign = np.where(maxi, 1.0, -1.0)
+        self.row_sign = self.sign[self.row_state]
+        self.maxi = maxi
+        # the k-th row of each state (its last row if it has fewer): with few rows per
+        # state, per-state maxima are a few elementwise maxima, much faster than reduceat
+        most = int(count.max()) if self.m else 0
+        self.kth: list[IntArray] | None = None
+        if most <= _FEW_ROWS:
+            self.kth = [seg + np.minimum(k, count - 1) for k in range(most)]
+
+    def segmax(self, x: FloatArray) -> FloatArray:
+        """Largest entry of each state's rows."""
+        if self.kth is None:
+            top: FloatArray = np.maximum.reduceat(x, self.seg)
+            return top
+        top = x[self.kth[0]]
+        for idx in self.kth[1:]:
+            np.maximum(top, x[idx], out=top)
+        return top
+
+    def segfirst(self, hit: BoolArray) -> IntArray:
+        """First row of each state where ``hit`` holds (-1 if none)."""
+        first = np.full(self.m, -1, dtype=np.int64)
+        if self.kth is None:
+            rows = np.flatnonzero(hit)[::-1]
+            first[self.row_state[rows]] = rows
+            return first
+        for idx in reversed(self.kth):
+            first = np.where(hit[idx], idx, first)
+        return first
+
+    def opt(self, q: FloatArray) -> FloatArray:
+        """Value of each state's best row (max or min by owner)."""
+        # one reduction: the minimiser's rows negated (exact), maximum taken, sign restored
+        best: FloatArray = self.segmax(q * self.row_sign) * self.sign
+        return best
+
+    def greedy(self, q: FloatArray) -> IntArray:
+        """First row attaining each state's optimum."""
+        return self.segfirst(q == self.opt(q)[self.row_state])
+
+    def greedy_max(self, key: FloatArray) -> IntArray:
+        """First row with the largest ``key`` per state (-1 where all are -inf)."""
+        top = self.segmax(key)
+        return self.segfirst((key == top[self.row_state]) & (key > -np.inf))
+
+
+class Rows(Segments):
+    """A block of actions ("rows") grouped by state, with ``q(x) = c + P x`` in floats.
+
+    ``P`` is a sparse (CSR) or dense matrix whose columns are the states ``x`` indexes;
+    ``rel`` and ``absolute`` are each row's relative and absolute rounding allowances
+    (from :func:`rounding_counts`), used by :meth:`down` and :meth:`up`.
+    """
+
+    def __init__(self, c: FloatArray, p: sp.csr_matrix | FloatArray, seg: IntArray, maxi: BoolArray,
+                 rel: FloatArray, absolute: FloatArray) -> None:
+        super().__init__(seg, len(c), maxi)
+        self.c = c
+        self.p = p
+        self.rel = (rel + 2.0) * U
+        self.absolute = (absolute + 2.0) * ETA
+        self.sweeps = 0
+
+    def q(self, x: FloatArray) -> FloatArray:
+        """Computed action values ``fl(c + P x)``."""
+        self.sweeps += 1
+        return np.asarray(self.c + self.p @ x, dtype=np.float64)
+
+    def margin(self, q: FloatArray, rows: IntArray | None = None) -> FloatArray:
+        """Rounding allowance of the computed ``q`` (of the rows ``rows``, default all)."""
+        if rows is None:
+            m: FloatArray = self.rel * np.abs(q) + self.absolute
+            return m
+        m = self.rel[rows] * np.abs(q) + self.absolute[rows]
+        return m
+
+    def down(self, q: FloatArray) -> FloatArray:
+        """``q`` lowered by its rounding allowance: below the exact action values."""
+        return q - self.margin(q)
+
+    def up(self, q: FloatArray) -> FloatArray:
+        """``q`` raised by its rounding allowance: above the exact action values."""
+        return q + self.margin(q)

@@ -1,0 +1,269 @@
+"""The compiled game: a game's reachable states as arrays, the only form solvers see.
+
+States are numbered ``0 .. n-1`` (``0`` the initial state) and actions ``0 .. m-1`` in
+state order, in compressed-sparse-row form: the actions of state ``i`` are
+``act_ptr[i]:act_ptr[i+1]``, the outcomes of action ``k`` are ``out_ptr[k]:out_ptr[k+1]``,
+each a probability and a successor state. Outcomes that end play are folded into two
+numbers per action: ``c_k = sum p(t) r(t)`` (expected terminal payoff, ``act_const``) and
+``s_k = sum p(t)`` (probability of ending now, ``act_stop``), so the Bellman operator reads
+
+.. math:: Q(k) = c_k + \\sum_{o} p_o\\, v(t_o), \\qquad v(i) = \\operatorname{opt}_{k \\in A(i)} Q(k).
+
+Every number is *interned*: the distinct rationals of a game are stored once, in
+``rationals``, and each action and outcome holds an integer code into that table
+(``act_code``, ``stop_code``, ``out_code``). Per-value work (conversion to float or to
+the exact backend, tests for zero) is then done once per distinct value, and a game
+of a million states with a handful of distinct probabilities stores 8 bytes per
+outcome. :func:`tbsg.engine.compile.compile_game` builds the table while enumerating;
+games derived inside the engine (perturbed games, quotients, restricted chains) go
+through :meth:`CompiledGame.from_values` or :meth:`CompiledGame.derive`, which intern
+in the same way, so there is a single representation and no second code path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import Generic, TypeVar, overload
+
+import numpy as np
+import numpy.typing as npt
+
+__all__ = ["CompiledGame", "Interner"]
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+
+class Interner:
+    """Table of distinct rationals: one shared ``Fraction`` and one integer code per value.
+
+    ``values[0]`` is always 0.
+    """
+
+    __slots__ = ("by_value", "values")
+
+    def __init__(self, values: Sequence[Fraction] = ()) -> None:
+        self.values: list[Fraction] = []
+        self.by_value: dict[tuple[int, int], int] = {}
+        self.code(Fraction(0))
+        for x in values:
+            self.code(x)
+
+    def code(self, x: Fraction) -> int:
+        """Code of ``x`` (added to the table if new)."""
+        key = (x.numerator, x.denominator)
+        c = self.by_value.get(key)
+        if c is None:
+            c = self.by_value[key] = len(self.values)
+            self.values.append(x)
+        return c
+
+    def codes(self, xs: Sequence[Fraction]) -> IntArray:
+        """Codes of a sequence of values, memoised by object identity (values repeat)."""
+        memo: dict[int, int] = {}
+        out = np.empty(len(xs), dtype=np.int64)
+        code = self.code
+        for i, x in enumerate(xs):
+            c = memo.get(id(x))
+            if c is None:
+                c = memo[id(x)] = code(x)
+            out[i] = c
+        return out
+
+
+class _Decoded(Sequence[Fraction]):
+    """Read-only sequence of the table values named by a sequence of codes (no copies)."""
+
+    __slots__ = ("_codes", "_values")
+
+    def __init__(self, values: list[Fraction], codes: Sequence[int]) -> None:
+        self._values = values
+        self._codes = codes
+
+    def __len__(self) -> int:
+        return len(self._codes)
+
+    @overload
+    def __getitem__(self, k: int) -> Fraction: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> list[Fraction]: ...
+
+    def __getitem__(self, k: int | slice) -> Fraction | list[Fraction]:
+        if isinstance(k, slice):
+            return [self._values[c] for c in self._codes[k]]
+        return self._values[self._codes[k]]
+
+    def __iter__(self) -> Iterator[Fraction]:
+        return map(self._values.__getitem__, self._codes)
+
+    def __repr__(self) -> str:
+        return f"_Decoded({list(self)!r})"
+
+
+@dataclass(frozen=True, eq=False)
+class CompiledGame(Generic[S, A]):
+    """A game as arrays. Solvers work on this, never on the user's object.
+
+    Attributes
+    ----------
+    states : list
+        State objects, indexed by state number; ``states[0]`` is the initial state.
+    index : dict
+        Inverse of ``states``.
+    player : ndarray of int8
+        Owner of each state.
+    act_ptr : ndarray of int64, length ``n_states + 1``
+        Actions of state ``i`` are the flat action numbers ``act_ptr[i]:act_ptr[i+1]``.
+    act_labels : list
+        The user's action object of each flat action number.
+    act_state : ndarray of int64
+        State each flat action belongs to.
+    out_ptr : ndarray of int64, length ``n_actions + 1``
+        Outcomes of action ``k`` are ``out_ptr[k]:out_ptr[k+1]``.
+    out_target : ndarray of int64
+        Successor state of each outcome.
+    rationals : list of Fraction
+        The distinct probabilities and terminal constants, each once; ``rationals[0] == 0``.
+    act_code, stop_code, out_code : ndarray of int64
+        Index into ``rationals`` of each action's ``c_k``, each action's ``s_k`` and each
+        outcome's probability.
+    """
+
+    states: list[S]
+    index: dict[S, int]
+    player: npt.NDArray[np.int8]
+    act_ptr: IntArray
+    act_labels: list[A]
+    act_state: IntArray
+    out_ptr: IntArray
+    out_target: IntArray
+    rationals: list[Fraction]
+    act_code: IntArray
+    stop_code: IntArray
+    out_code: IntArray
+
+    # -- constructors for derived games --------------------------------------------------
+    @classmethod
+    def from_values(cls, states: list[S], index: dict[S, int], player: npt.NDArray[np.int8],
+                    act_ptr: IntArray, act_labels: list[A], out_ptr: IntArray, out_target: IntArray,
+                    act_const: Sequence[Fraction], act_stop: Sequence[Fraction],
+                    out_prob: Sequence[Fraction]) -> CompiledGame[S, A]:
+        """A compiled game from plain sequences of ``Fraction`` (interned here)."""
+        table = Interner()
+        act_state = np.repeat(np.arange(len(states), dtype=np.int64), np.diff(act_ptr))
+        return cls(states=states, index=index, player=player, act_ptr=act_ptr,
+                   act_labels=act_labels, act_state=act_state, out_ptr=out_ptr,
+                   out_target=out_target, rationals=table.values,
+                   act_code=table.codes(act_const), stop_code=table.codes(act_stop),
+                   out_code=table.codes(out_prob))
+
+    def derive(self, act_const: Sequence[Fraction], act_stop: Sequence[Fraction],
+               out_prob: Sequence[Fraction], keep: BoolArray | None = None) -> CompiledGame[S, A]:
+        """The same states and actions with new numbers (``keep``: outcomes to keep).
+
+        ``out_prob`` is indexed like this game's outcomes; outcomes outside ``keep`` are
+        dropped (their mass must have moved into ``act_const``/``act_stop``).
+        """
+        out_ptr, target, probs = self.out_ptr, self.out_target, out_prob
+        if keep is not None:
+            counts = np.bincount(self.out_action()[keep], minlength=self.n_actions)
+            out_ptr = np.zeros(self.n_actions + 1, dtype=np.int64)
+            np.cumsum(counts, out=out_ptr[1:])
+            target = self.out_target[keep]
+            probs = [p for p, k in zip(out_prob, keep.tolist(), strict=True) if k]
+        return CompiledGame.from_values(self.states, self.index, self.player, self.act_ptr,
+                                        self.act_labels, out_ptr, target, act_const, act_stop,
+                                        probs)
+
+    # -- sizes and lookups ---------------------------------------------------------------
+    @property
+    def n_states(self) -> int:
+        """Number of reachable non-terminal states."""
+        return len(self.states)
+
+    @property
+    def n_actions(self) -> int:
+        """Number of (state, action) pairs."""
+        return len(self.act_labels)
+
+    def actions_of(self, i: int) -> range:
+        """Flat action numbers of state ``i``."""
+        return range(int(self.act_ptr[i]), int(self.act_ptr[i + 1]))
+
+    def action_index(self, i: int, action: object) -> int | None:
+        """Flat action number of ``action`` at state ``i`` (matched with ``==``), or None."""
+        for k in self.actions_of(i):
+            if self.act_labels[k] == action:
+                return k
+        return None
+
+    # -- exact numbers, decoded lazily ---------------------------------------------------
+    @cached_property
+    def act_const(self) -> Sequence[Fraction]:
+        """``c_k``: expected terminal payoff of each action (read-only)."""
+        return _Decoded(self.rationals, self.act_code.tolist())
+
+    @cached_property
+    def act_stop(self) -> Sequence[Fraction]:
+        """``s_k``: probability that each action ends play (read-only)."""
+        return _Decoded(self.rationals, self.stop_code.tolist())
+
+    @cached_property
+    def out_prob(self) -> Sequence[Fraction]:
+        """Probability of each outcome (read-only)."""
+        return _Decoded(self.rationals, self.out_code)  # type: ignore[arg-type]  # int64 codes
+
+    # -- cached derived arrays (do not modify) -------------------------------------------
+    @cached_property
+    def _float_arrays(self) -> tuple[FloatArray, FloatArray]:
+        table = np.array([float(x) for x in self.rationals], dtype=np.float64)
+        return table[self.act_code], table[self.out_code]
+
+    @cached_property
+    def _stop_mask(self) -> BoolArray:
+        nonzero = np.array([x != 0 for x in self.rationals], dtype=bool)
+        return nonzero[self.stop_code]
+
+    @cached_property
+    def _out_action(self) -> IntArray:
+        return np.repeat(np.arange(self.n_actions, dtype=np.int64), np.diff(self.out_ptr))
+
+    @cached_property
+    def _out_source(self) -> IntArray:
+        return self.act_state[self._out_action]
+
+    def out_action(self) -> IntArray:
+        """Flat action number of each outcome (cached; do not modify)."""
+        return self._out_action
+
+    def out_source(self) -> IntArray:
+        """State each outcome leaves from (cached; do not modify)."""
+        return self._out_source
+
+    def stop_mask(self) -> BoolArray:
+        """Actions that end play with positive probability (``act_stop != 0``; cached)."""
+        return self._stop_mask
+
+    def float_arrays(self) -> tuple[FloatArray, FloatArray]:
+        """``(act_const, out_prob)`` as float64 arrays (correctly rounded; cached)."""
+        return self._float_arrays
+
+    def degrees(self) -> IntArray:
+        """Number of outcomes of each action (cached; do not modify)."""
+        return self._degrees
+
+    @cached_property
+    def _degrees(self) -> IntArray:
+        return np.diff(self.out_ptr)
+
+    def __repr__(self) -> str:
+        return (f"<CompiledGame: {self.n_states} states, {self.n_actions} actions, "
+                f"{len(self.out_target)} outcomes, {len(self.rationals)} distinct rationals>")
