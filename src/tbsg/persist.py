@@ -409,10 +409,7 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | None = None, check:
     digest = r.get(graph, "sha256", str, "graph ")
     unordered = r.get(graph, "sha256_unordered", str, "graph ")
     if digest != graph_hash(g):
-        rows_in_order = isinstance(doc["states"], list) and len(doc["states"]) == g.n_states and all(
-            isinstance(row, dict) and row.get("state") == repr(s) for row, s in zip(doc["states"], g.states,
-                                                                                    strict=True))
-        if unordered == graph_hash(g, ordered=False) and not rows_in_order:
+        if unordered == graph_hash(g, ordered=False) and not _rows_in_game_order(g, doc["states"]):
             r.fail("the game lists its states or actions in another order than when the file was "
                    "written (are actions returned from a set, or does a state's repr change?); "
                    "return actions as a tuple in a fixed order")
@@ -464,6 +461,21 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | None = None, check:
     if check:
         verify(the_game, sol, max_states=max_states)
     return sol
+
+
+def _rows_in_game_order(g: CompiledGame[Any, Any], rows: object) -> bool:
+    """Whether the rows name the game's states and actions in the game's present order."""
+    if not isinstance(rows, list) or len(rows) != g.n_states:
+        return False
+    act_ptr = g.act_ptr.tolist()
+    for i, (row, s) in enumerate(zip(rows, g.states, strict=True)):
+        if not isinstance(row, dict) or row.get("state") != repr(s):
+            return False
+        a = row.get("action")
+        if not isinstance(a, int) or not 0 <= a < act_ptr[i + 1] - act_ptr[i] \
+                or row.get("label") != repr(g.act_labels[act_ptr[i] + a]):
+            return False
+    return True
 
 
 def _read_rows(r: _Reader, g: CompiledGame[Any, Any], rows: list[Any]
