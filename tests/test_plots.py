@@ -30,7 +30,8 @@ from tbsg.games import (  # noqa: E402
     super_six_continue_gain,
     unspeakable_words_tables,
 )
-from tbsg.tables import NOTEBOOK_EXTRA, Pivot, state_table  # noqa: E402
+from tbsg.outputs.pivot import Pivot  # noqa: E402
+from tbsg.outputs.tables import NOTEBOOK_EXTRA, state_table  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""Per-state tables, pivots and their exports (tbsg.tables).
+"""Per-state tables, pivots and their exports (tbsg.outputs.tables, tbsg.outputs.pivot).
 
 Oracles: Risk or Safety's Table 1 as printed in seed 000 (R. Jehn, "Optimal strategy in
 the game Risk or Safety", arXiv 2603.01002, 2026, section 5), kept in
@@ -25,7 +25,8 @@ from tbsg.games import (
     unspeakable_words_tables,
 )
 from tbsg.games.risk_or_safety import _TABLE1_PRINTED
-from tbsg.tables import NOTEBOOK_EXTRA, Pivot, Row, StateTable, state_table
+from tbsg.outputs.pivot import Pivot
+from tbsg.outputs.tables import NOTEBOOK_EXTRA, Row, StateTable, state_table
 
 
 @pytest.fixture(scope="module")
@@ -390,7 +391,7 @@ def test_core_imports_without_optional_dependencies() -> None:
     import subprocess
 
     code = ("import sys; sys.modules['pandas'] = None; sys.modules['matplotlib'] = None\n"
-            "import tbsg, tbsg.tables, tbsg.plots\n"
+            "import tbsg, tbsg.outputs.tables, tbsg.outputs.pivot, tbsg.plots\n"
             "try:\n    tbsg.plots.plot_risk_or_safety_table1(4)\n"
             "except ImportError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -3,15 +3,15 @@
 Why: the published analyses of the catalog games are tables and figures (Risk or
 Safety's Table 1, the Unspeakable Words ``aMove``/``aValue`` grids, Super Six's
 Figure 5); these functions redraw them from exact solutions and draw the same views
-for any game through :mod:`tbsg.tables`.
+for any game through :mod:`tbsg.outputs.tables`.
 
-* :func:`heatmap`: a :class:`~tbsg.tables.Pivot` as coloured cells, numbers in the cells
+* :func:`heatmap`: a :class:`~tbsg.outputs.pivot.Pivot` as coloured cells, numbers in the cells
   when they fit. Numeric cells get a continuous colour scale; strategies (strings,
   tuples of actions) and small integers get one colour per value, with a legend bar.
 * :func:`margin_curves`: one curve per value of a state variable, e.g. the gain of
   continuing over stopping against the mover's sticks, one curve per opponent's sticks
   (Super Six, Figure 5). The margin itself (best action minus best other action, see
-  :mod:`tbsg.tables`) is the default quantity.
+  :mod:`tbsg.outputs.tables`) is the default quantity.
 * One function per catalog game, returning a new Figure:
   :func:`plot_risk_or_safety_table1`, :func:`plot_unspeakable_words`,
   :func:`plot_coinball`, :func:`plot_the_race`, :func:`plot_super_six_figure5`,
@@ -35,7 +35,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
-from tbsg.tables import Pivot, Row, RowKey, StateTable, optional_import, state_table
+from tbsg.outputs._optional import optional_import
+from tbsg.outputs.pivot import Pivot
+from tbsg.outputs.tables import Row, RowKey, StateTable, state_table
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -148,7 +150,7 @@ def heatmap(pivot: Pivot, ax: Axes | None = None, *, annotate: bool | None = Non
             origin: Literal["upper", "lower"] = "upper", columns_on_top: bool = False,
             max_ticks: int = 26, fontsize: float | None = None,
             figsize: tuple[float, float] | None = None) -> Axes:
-    """Draw a :class:`~tbsg.tables.Pivot` as a heat map.
+    """Draw a :class:`~tbsg.outputs.pivot.Pivot` as a heat map.
 
     Parameters
     ----------
@@ -335,7 +337,7 @@ def margin_curves(table: StateTable[Any, Any], *, x: RowKey, curve: RowKey,
     Parameters
     ----------
     table : StateTable
-        The rows to draw (see :func:`tbsg.tables.state_table`).
+        The rows to draw (see :func:`tbsg.outputs.tables.state_table`).
     x, curve : str or callable
         Column name or function of a row: the horizontal position and the curve a row
         belongs to.
