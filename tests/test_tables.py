@@ -361,6 +361,31 @@ def test_float_ties_are_all_listed() -> None:
     assert set(t.row(game.position(2, 1, 1)).optimal) == {"rush", "pass"}
 
 
+def test_float_action_bounds_contain_the_exact_action_values() -> None:
+    # the contract of the one function float tables read action values from (its body is
+    # to become the engine's rounding-safe kernel): flat action k's exact value to
+    # player 0 lies in [lower[k], upper[k]], and the rows are built from those bounds
+    from tbsg.outputs.tables import _float_action_bounds
+
+    for game in (risk_or_safety(5), coinball(6)):
+        exact = tbsg.solve(game)
+        approx = tbsg.solve(game, exact=False, tol=1e-12)
+        lower, upper = _float_action_bounds(approx)
+        g = approx.graph
+        assert lower.shape == upper.shape == (g.n_actions,)
+        table = state_table(approx)
+        for s in exact.states:
+            if s not in table:
+                continue  # terminal
+            q = exact.action_values(s)
+            row = table.row(s)
+            for k in g.actions_of(g.index[s]):
+                a = g.act_labels[k]
+                assert float(lower[k]) <= q[a] <= float(upper[k])
+                mid = (float(lower[k]) + float(upper[k])) / 2
+                assert abs(row.action_values[a] - (mid if row.player == 0 else 1 - mid)) <= 1e-15
+
+
 # --- pandas --------------------------------------------------------------------------------
 
 

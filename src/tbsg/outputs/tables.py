@@ -92,6 +92,7 @@ from functools import cached_property
 from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
 from tbsg.outputs._optional import NOTEBOOK_EXTRA, optional_import
 from tbsg.outputs.formats import (
@@ -123,7 +124,8 @@ _COMPUTED = ("player", "value", "lower", "upper", "value_to_move", "optimal", "a
              "margin", "action_values")
 _EXACT_COLUMNS = ("value", "value_to_move", "margin")
 _FLOAT_SLACK = 1e-13
-"""Allowance for rounding when float action values are compared (``optimal``)."""
+"""Guessed allowance for rounding when float action values are compared (``optimal``):
+two actions whose values differ by less are both kept (see :func:`_float_action_bounds`)."""
 _REPR_ROWS = 40
 
 
@@ -246,18 +248,27 @@ def _margin(q: Mapping[A, Number]) -> Number | None:
     return first - second
 
 
-def _float_q(sol: FloatSolution[S, A]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """Bounds on every action's value to player 0: ``c + sum p lower``, ``c + sum p upper``."""
-    g = sol.graph
+def _float_action_bounds(solution: FloatSolution[Any, Any]
+                         ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Lower and upper bounds on every action's value to player 0, over the flat actions.
+
+    ``c + sum p lower`` and ``c + sum p upper`` from the states' proven bounds, each
+    widened by half of :data:`_FLOAT_SLACK`: a guessed allowance for the rounding of
+    these float sums, not a proof. Every use of float action values in the tables reads
+    these two arrays and nothing else (to be replaced by the engine's rounding-safe
+    bounds).
+    """
+    g = solution.graph
     const, prob = g.float_arrays()
-    owner = np.repeat(np.arange(g.n_actions), np.diff(g.out_ptr))
-    lo = const + np.bincount(owner, weights=prob * sol.lower[g.out_target], minlength=g.n_actions)
-    hi = const + np.bincount(owner, weights=prob * sol.upper[g.out_target], minlength=g.n_actions)
-    return lo, hi
+    owner = g.out_action()
+    lo = const + np.bincount(owner, weights=prob * solution.lower[g.out_target], minlength=g.n_actions)
+    hi = const + np.bincount(owner, weights=prob * solution.upper[g.out_target], minlength=g.n_actions)
+    half = _FLOAT_SLACK / 2
+    return lo - half, hi + half
 
 
-def _float_row(sol: FloatSolution[S, A], s: S, q_lo: np.ndarray[Any, Any],
-               q_hi: np.ndarray[Any, Any]) -> Row[S, A]:
+def _float_row(sol: FloatSolution[S, A], s: S, q_lo: npt.NDArray[np.float64],
+               q_hi: npt.NDArray[np.float64]) -> Row[S, A]:
     g = sol.graph
     i = g.index[s]
     player = int(g.player[i])
@@ -275,7 +286,7 @@ def _float_row(sol: FloatSolution[S, A], s: S, q_lo: np.ndarray[Any, Any],
     best_lower = max(mine_lo)
     chosen = sol.action(s)
     possible = tuple(a for a, y in zip(labels, mine_hi, strict=True)
-                     if y >= best_lower - _FLOAT_SLACK and a != chosen)
+                     if y >= best_lower and a != chosen)
     return Row(state=s, player=player, value=v, value_to_move=v if player == 0 else 1.0 - v,
                optimal=(chosen, *possible), action=chosen, margin=_margin(q),
                action_values=q, lower=lo, upper=hi)
@@ -336,7 +347,7 @@ def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable
         rows = tuple(_exact_row(solution, s) for s in chosen)
         exact = True
     else:
-        q_lo, q_hi = _float_q(solution)
+        q_lo, q_hi = _float_action_bounds(solution)
         rows = tuple(_float_row(solution, s, q_lo, q_hi) for s in chosen)
         exact = False
     return StateTable(fields=_fields_of(chosen), rows=rows, exact=exact)
