@@ -8,8 +8,12 @@ of a cell (:class:`Fmt`) and of how a header and rows of cells become a document
 the two kinds of tables cannot drift apart.
 
 Exact values are written in full: ``p/q`` (``p`` when the denominator is 1), ``$p/q$``
-or ``$\\frac{p}{q}$`` in LaTeX. Only the notebook views (``Fmt(abbreviate=True)``) and
-``repr`` shorten a fraction longer than :data:`REPR_CHARS` characters.
+or ``$\\frac{p}{q}$`` in LaTeX, whatever their size: Python refuses to turn an integer of
+more than 4300 digits into text by default, and exact values of long games pass that
+easily (Pig to 100 has denominators of about 20,000 digits), so the digit limit is lifted
+for each such conversion (:func:`tbsg._digits.fraction_text`). Only the notebook views
+(``Fmt(abbreviate=True)``) and ``repr`` shorten a number longer than :data:`REPR_CHARS`
+characters, to a decimal and a digit count computed without building the text.
 """
 
 from __future__ import annotations
@@ -19,10 +23,13 @@ import html
 import io
 import math
 import os
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, TypeAlias
+
+from tbsg._digits import approx_digits, fraction_text, unlimited_digits
 
 __all__ = [
     "REPR_CHARS",
@@ -31,11 +38,14 @@ __all__ = [
     "Target",
     "abbreviate",
     "csv_table",
+    "decimal_text",
     "html_table",
     "latex_escape",
     "latex_table",
     "markdown_table",
+    "safe_repr",
     "short",
+    "text_size",
     "write_text",
 ]
 
@@ -50,20 +60,78 @@ REPR_CHARS = 30
 
 
 def short(x: object) -> str:
-    """A value as ``repr`` shows it: long fractions abbreviated, floats to 6 digits."""
-    if isinstance(x, Fraction):
-        return abbreviate(x)
+    """A value as the ``repr`` of a row shows it.
+
+    Exact numbers (``Fraction``, ``int``) as ``p/q``, abbreviated past
+    :data:`REPR_CHARS` characters (:func:`abbreviate`); floats to 6 significant digits;
+    anything else as its ``repr``.
+    """
+    if isinstance(x, Fraction) or type(x) is int:
+        return abbreviate(Fraction(x))
     if isinstance(x, float):
         return f"{x:.6g}"
-    return repr(x)
+    return safe_repr(x)
+
+
+def safe_repr(x: object) -> str:
+    """``repr(x)``, also when it holds an integer beyond Python's int-to-str digit limit."""
+    try:
+        return repr(x)
+    except ValueError:  # "Exceeds the limit (4300 digits) for integer string conversion"
+        with unlimited_digits():
+            return repr(x)
+
+
+def text_size(x: Fraction) -> int:
+    """Length of ``str(x)``, counted without building the string (any size)."""
+    n = approx_digits(x.numerator) + (x.numerator < 0)
+    return n if x.denominator == 1 else n + 1 + approx_digits(x.denominator)
 
 
 def abbreviate(x: Fraction, limit: int = REPR_CHARS) -> str:
-    """``str(x)`` when it has at most ``limit`` characters, else a decimal and its size."""
-    s = str(x)
-    if len(s) <= limit:
-        return s
-    return f"≈{float(x):.6g} (exact: {len(str(x.denominator))}-digit denominator)"
+    """``str(x)`` when it has at most ``limit`` characters, else a decimal and its size.
+
+    The size is counted without building the text, so numbers beyond Python's 4300-digit
+    int-to-str limit are abbreviated too.
+
+    >>> abbreviate(Fraction(1, 3) + Fraction(1, 10**40))
+    '≈0.333333 (exact: 41-digit denominator)'
+    >>> abbreviate(Fraction(1, 3**9000))
+    '≈8.10415e-4295 (exact: 4295-digit denominator)'
+    >>> abbreviate(Fraction(7 * 10**5000))
+    '≈7e+5000 (exact: 5001-digit integer)'
+    """
+    if text_size(x) <= limit:
+        return fraction_text(x)
+    if x.denominator == 1:
+        return f"≈{decimal_text(x)} (exact: {approx_digits(x.numerator)}-digit integer)"
+    return f"≈{decimal_text(x)} (exact: {approx_digits(x.denominator)}-digit denominator)"
+
+
+def decimal_text(x: Fraction, digits: int = 6) -> str:
+    """``x`` to ``digits`` significant digits, as ``format(float(x), "g")`` writes it.
+
+    Values outside the range of normal floats (an exact value of ``1/3**9000`` would
+    round to 0.0, ``3**9000`` overflows) are scaled exactly instead, so the digits and
+    the exponent are right at any size.
+
+    >>> decimal_text(Fraction(2, 3)), decimal_text(Fraction(-1, 3 * 10**400), 3)
+    ('0.666667', '-3.33e-401')
+    """
+    try:
+        y = float(x)
+    except OverflowError:
+        y = math.inf
+    if x == 0 or (math.isfinite(y) and abs(y) >= sys.float_info.min):
+        return f"{y:.{digits}g}"
+    e = approx_digits(x.numerator) - approx_digits(x.denominator)
+    m = x / Fraction(10) ** e  # now 0.1 < |m| < 10
+    if abs(m) < 1:
+        m, e = m * 10, e - 1
+    mant = f"{float(m):.{digits}g}"
+    if abs(float(mant)) >= 10:  # rounded up to 10
+        mant, e = f"{float(m) / 10:.{digits}g}", e + 1
+    return f"{mant}e{e:+03d}"
 
 
 @dataclass(frozen=True)
@@ -106,23 +174,40 @@ class Fmt:
                 return repr(y)
             return self.number(f"{y:.{self.digits}g}")
         if kind == "actions" and isinstance(x, tuple):
-            return self.text(", ".join(str(a) for a in x))
-        return self.text(str(x))
+            return self.text(", ".join(self.plain(a) for a in x))
+        return self.text(self.plain(x))
 
     def fraction(self, x: Fraction) -> str:
-        """An exact value (or its decimal when ``exact`` is False)."""
+        """An exact value in full, of any size (or its decimal when ``exact`` is False)."""
         if not self.exact:
-            return self.number(f"{float(x):.{self.digits}g}")
-        if self.abbreviate and len(str(x)) > REPR_CHARS:
+            return self.number(decimal_text(x, self.digits))
+        if self.abbreviate and text_size(x) > REPR_CHARS:
             return self.text(abbreviate(x))
+        s = fraction_text(x)
         if self.target != "latex":
-            return str(x)
+            return s
         if x.denominator == 1:
-            return str(x.numerator) if x >= 0 else f"${x.numerator}$"
+            return s if x >= 0 else f"${s}$"
         if self.fractions == "frac":
+            p, _, q = s.lstrip("-").partition("/")
             sign = "-" if x < 0 else ""
-            return f"${sign}\\frac{{{abs(x.numerator)}}}{{{x.denominator}}}$"
-        return f"${x.numerator}/{x.denominator}$"
+            return f"${sign}\\frac{{{p}}}{{{q}}}$"
+        return f"${s}$"
+
+    def plain(self, x: object) -> str:
+        """``str(x)`` of a value that is not written as a number (a label, an action).
+
+        Integers and fractions beyond Python's int-to-str digit limit are written in
+        full, or abbreviated past :data:`REPR_CHARS` characters in notebook views.
+        """
+        if self.abbreviate and (isinstance(x, Fraction) or type(x) is int) \
+                and text_size(Fraction(x)) > REPR_CHARS:
+            return abbreviate(Fraction(x))
+        try:
+            return str(x)
+        except ValueError:  # "Exceeds the limit (4300 digits) for integer string conversion"
+            with unlimited_digits():
+                return str(x)
 
     def number(self, s: str) -> str:
         """A formatted decimal; LaTeX puts signs and exponents in math mode."""

@@ -26,6 +26,7 @@ from tbsg.outputs.formats import (
     latex_escape,
     latex_table,
     markdown_table,
+    safe_repr,
     write_text,
 )
 
@@ -128,8 +129,9 @@ class Pivot:
         try:
             i, j = self._pos[key]
         except KeyError:
-            raise KeyError(f"{key!r} is not a (row, column) label pair of this pivot; rows "
-                           f"{self.row_labels!r}, columns {self.col_labels!r}") from None
+            raise KeyError(f"{safe_repr(key)} is not a (row, column) label pair of this pivot; "
+                           f"rows {safe_repr(self.row_labels)}, columns {safe_repr(self.col_labels)}"
+                           ) from None
         return self.cells[i][j]
 
     def to_dict(self) -> dict[tuple[Hashable, Hashable], Any]:

@@ -39,11 +39,14 @@ difference of midpoint estimates, whose error is at most the bounds' gap.
 Exact values in exports
 -----------------------
 A ``Fraction`` is written ``p/q`` (``p`` when the denominator is 1) in CSV, Markdown and
-HTML, and ``$p/q$`` in LaTeX (``fractions="frac"`` gives ``$\\frac{p}{q}$``); exact
-columns ``value``, ``value_to_move`` and ``margin`` come with a decimal column
-``<name>_decimal`` next to them. CSV decimals are ``repr(float)`` (shortest round-trip);
-``Fraction(cell)`` reads every exact CSV cell back. Only the notebook views
-(``_repr_markdown_``, ``_repr_html_``) shorten very long fractions and long tables.
+HTML, and ``$p/q$`` in LaTeX (``fractions="frac"`` gives ``$\\frac{p}{q}$``), in full
+whatever its size (also beyond Python's 4300-digit int-to-str limit: Pig to 100 has
+values of about 20,000 digits); exact columns ``value``, ``value_to_move`` and
+``margin`` come with a decimal column ``<name>_decimal`` next to them. CSV decimals are
+``repr(float)`` (shortest round-trip); ``Fraction(cell)`` reads every exact CSV cell
+back (for numbers of more than 4300 digits, after ``sys.set_int_max_str_digits(0)``).
+Only the notebook views (``_repr_markdown_``, ``_repr_html_``) and ``repr`` shorten
+long fractions (past 30 characters, to a decimal and a digit count) and long tables.
 
 pandas is an optional dependency (the ``notebook`` extra): it is imported only by
 :meth:`StateTable.to_pandas` and :meth:`~tbsg.outputs.pivot.Pivot.to_pandas`.
@@ -103,6 +106,7 @@ from tbsg.outputs.formats import (
     latex_escape,
     latex_table,
     markdown_table,
+    safe_repr,
     short,
     write_text,
 )
@@ -191,8 +195,8 @@ class Row(Generic[S, A]):
         """
         for a in (action, other):
             if a not in self.action_values:
-                raise KeyError(f"{a!r} is not an action at {self.state!r}; actions: "
-                               f"{', '.join(map(repr, self.action_values))}")
+                raise KeyError(f"{safe_repr(a)} is not an action at {safe_repr(self.state)}; actions: "
+                               f"{', '.join(map(safe_repr, self.action_values))}")
         return self.action_values[action] - self.action_values[other]
 
     def __getitem__(self, name: str) -> Any:
@@ -219,12 +223,17 @@ class Row(Generic[S, A]):
 
     def __repr__(self) -> str:
         if _is_namedtuple(self.state):
-            key = ", ".join(f"{f}={getattr(self.state, f)!r}" for f in self._field_names())
+            key = ", ".join(f"{f}={_key_repr(getattr(self.state, f))}" for f in self._field_names())
         else:
-            key = f"state={self.state!r}"
+            key = f"state={_key_repr(self.state)}"
         shown = ", ".join(f"{k}={short(getattr(self, k))}" for k in
                           ("player", "value", "optimal", "margin"))
         return f"Row({key}, {shown})"
+
+
+def _key_repr(x: object) -> str:
+    """``repr`` of a state's field, ints longer than ``REPR_CHARS`` abbreviated like values."""
+    return short(x) if type(x) is int else safe_repr(x)
 
 
 # --- building ------------------------------------------------------------------------------
@@ -427,7 +436,7 @@ class StateTable(Generic[S, A]):
         try:
             return self._by_state[state]
         except KeyError:
-            raise KeyError(f"state {state!r} is not in this table ({len(self)} rows)") from None
+            raise KeyError(f"state {safe_repr(state)} is not in this table ({len(self)} rows)") from None
 
     def column(self, name: str) -> list[Any]:
         """The values of one column (a field or a computed column), row by row."""
@@ -514,7 +523,7 @@ class StateTable(Generic[S, A]):
             k = (rkey(r), ckey(r))
             if k in grouped and agg is None:
                 raise ValueError(
-                    f"rows {first[k]!r} and {r!r} both fall in cell {k!r}; select rows with "
+                    f"rows {first[k]!r} and {r!r} both fall in cell {short(k)}; select rows with "
                     "where= or combine them with agg= (e.g. agg=min)")
             grouped.setdefault(k, []).append(vkey(r))
             first.setdefault(k, r)
