@@ -14,7 +14,9 @@ read and publish, without knowing which game it came from.
 * :mod:`tbsg.outputs.plots`: heat maps of pivots and margin curves (matplotlib).
 
 Layering (issue 11): these modules import only the layers below (``tbsg.results``,
-``tbsg.engine``, ``tbsg.model``) and never a catalog game, ``tbsg.catalog``, the sources,
-``tbsg.reproduce``, ``tbsg.cli`` or the names of ``tbsg/__init__``. The sources' own
-figures live in the catalog (:mod:`tbsg.games.figures`); :mod:`tbsg.plots` shows both.
+``tbsg.engine``, ``tbsg.model``) and shared private helpers (``tbsg._digits``), never a
+catalog game, ``tbsg.catalog``, the sources, ``tbsg.reproduce``, ``tbsg.cli`` or the
+names of ``tbsg/__init__`` (a test in ``tests/test_tables.py`` checks the imports).
+The sources' own figures live in the catalog (:mod:`tbsg.games.figures`);
+:mod:`tbsg.plots` shows both.
 """
