@@ -27,7 +27,7 @@ from _output import Output, pyplot, run
 
 import tbsg
 from tbsg.games import CoinballState, coinball, coinball_summary_check
-from tbsg.tables import state_table
+from tbsg.outputs.tables import state_table
 
 PRINTED = {"always rush": "0.601766458853", "always pass": "0.558341814467",
            "optimal": "0.489818590457"}  # seed 001, solution

@@ -32,7 +32,8 @@ from _output import Output, pyplot, run
 import tbsg
 from tbsg.games import RoSState, risk_or_safety, risk_or_safety_coin_table
 from tbsg.games.risk_or_safety import _TABLE1_PRINTED
-from tbsg.tables import Pivot, StateTable, state_table
+from tbsg.outputs.pivot import Pivot
+from tbsg.outputs.tables import StateTable, state_table
 
 PRINTED_P000 = {1: "2/3", 2: "4/7", 3: "6/11", 4: "2236/4165", 5: "1026/1925",
                 6: "275848876/521145625"}  # seed 000, sections 2 and 3.3

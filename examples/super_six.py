@@ -24,7 +24,7 @@ from _output import Output, pyplot, run
 import tbsg
 from tbsg.games import super_six_strategy
 from tbsg.games.super_six import SuperSix, published
-from tbsg.tables import state_table
+from tbsg.outputs.tables import state_table
 
 
 def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:

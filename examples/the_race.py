@@ -25,7 +25,7 @@ from _output import Output, pyplot, run
 import tbsg
 from tbsg.games import RaceState, the_race
 from tbsg.games.the_race import PLAYER_1, PLAYER_2
-from tbsg.tables import state_table
+from tbsg.outputs.tables import state_table
 
 PRINTED = "0.83648556"  # seed 003: the answer
 

@@ -28,7 +28,8 @@ from _output import Output, pyplot, run
 import tbsg
 from tbsg.games import UWState, unspeakable_words_tables
 from tbsg.games.unspeakable_words import UnspeakableWords, published
-from tbsg.tables import Pivot, state_table
+from tbsg.outputs.pivot import Pivot
+from tbsg.outputs.tables import state_table
 
 
 class EveryPosition:

@@ -1,5 +1,8 @@
 """Plots (tbsg.plots): heat maps, margin curves and the catalog's redrawn figures.
 
+The generic plots are tbsg.outputs.plots, the figures tbsg.games.figures; both are used
+here through the tbsg.plots facade, as users do.
+
 Each plot is saved as a PNG and checked for non-trivial content; the numbers drawn in
 cells and the curve data are compared with the exact tables they come from (Risk or
 Safety Table 1, seed 000; Unspeakable Words aMove, seed 004; Super Six Figure 5's
@@ -30,7 +33,8 @@ from tbsg.games import (  # noqa: E402
     super_six_continue_gain,
     unspeakable_words_tables,
 )
-from tbsg.tables import NOTEBOOK_EXTRA, Pivot, state_table  # noqa: E402
+from tbsg.outputs.pivot import Pivot  # noqa: E402
+from tbsg.outputs.tables import NOTEBOOK_EXTRA, state_table  # noqa: E402
 
 
 @pytest.fixture(autouse=True)

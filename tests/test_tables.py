@@ -1,4 +1,4 @@
-"""Per-state tables, pivots and their exports (tbsg.tables).
+"""Per-state tables, pivots and their exports (tbsg.outputs.tables, tbsg.outputs.pivot).
 
 Oracles: Risk or Safety's Table 1 as printed in seed 000 (R. Jehn, "Optimal strategy in
 the game Risk or Safety", arXiv 2603.01002, 2026, section 5), kept in
@@ -25,7 +25,8 @@ from tbsg.games import (
     unspeakable_words_tables,
 )
 from tbsg.games.risk_or_safety import _TABLE1_PRINTED
-from tbsg.tables import NOTEBOOK_EXTRA, Pivot, Row, StateTable, state_table
+from tbsg.outputs.pivot import Pivot
+from tbsg.outputs.tables import NOTEBOOK_EXTRA, Row, StateTable, state_table
 
 
 @pytest.fixture(scope="module")
@@ -360,6 +361,31 @@ def test_float_ties_are_all_listed() -> None:
     assert set(t.row(game.position(2, 1, 1)).optimal) == {"rush", "pass"}
 
 
+def test_float_action_bounds_contain_the_exact_action_values() -> None:
+    # the contract of the one function float tables read action values from (its body is
+    # to become the engine's rounding-safe kernel): flat action k's exact value to
+    # player 0 lies in [lower[k], upper[k]], and the rows are built from those bounds
+    from tbsg.outputs.tables import _float_action_bounds
+
+    for game in (risk_or_safety(5), coinball(6)):
+        exact = tbsg.solve(game)
+        approx = tbsg.solve(game, exact=False, tol=1e-12)
+        lower, upper = _float_action_bounds(approx)
+        g = approx.graph
+        assert lower.shape == upper.shape == (g.n_actions,)
+        table = state_table(approx)
+        for s in exact.states:
+            if s not in table:
+                continue  # terminal
+            q = exact.action_values(s)
+            row = table.row(s)
+            for k in g.actions_of(g.index[s]):
+                a = g.act_labels[k]
+                assert float(lower[k]) <= q[a] <= float(upper[k])
+                mid = (float(lower[k]) + float(upper[k])) / 2
+                assert abs(row.action_values[a] - (mid if row.player == 0 else 1 - mid)) <= 1e-15
+
+
 # --- pandas --------------------------------------------------------------------------------
 
 
@@ -390,12 +416,38 @@ def test_core_imports_without_optional_dependencies() -> None:
     import subprocess
 
     code = ("import sys; sys.modules['pandas'] = None; sys.modules['matplotlib'] = None\n"
-            "import tbsg, tbsg.tables, tbsg.plots\n"
+            "import tbsg, tbsg.outputs.tables, tbsg.outputs.plots, tbsg.plots\n"
             "try:\n    tbsg.plots.plot_risk_or_safety_table1(4)\n"
             "except ImportError as e:\n    print(e)\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, env={"PYTHONPATH": ":".join(sys.path)})
     assert "needs matplotlib" in out.stdout and NOTEBOOK_EXTRA in out.stdout
+
+
+def test_outputs_import_nothing_above_their_layer() -> None:
+    # issue 11, the one-way pipeline: tables, pivots and plots are generic, so they import
+    # no catalog game and nothing of the catalog or face layers (not even tbsg's names)
+    import ast
+    from pathlib import Path
+
+    import tbsg.outputs
+
+    above = ("tbsg.games", "tbsg.catalog", "tbsg.sources", "tbsg.reproduce", "tbsg.published",
+             "tbsg.cli", "tbsg.plots")
+    files = sorted(Path(tbsg.outputs.__file__).parent.glob("*.py"))
+    assert {f.name for f in files} >= {"formats.py", "tables.py", "pivot.py", "plots.py"}
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                assert name != "tbsg", f"{path.name} imports from tbsg/__init__"
+                assert not any(name == m or name.startswith(m + ".") for m in above), \
+                    f"{path.name} imports {name}"
 
 
 # --- catalog tables as pivots ------------------------------------------------------------

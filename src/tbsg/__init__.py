@@ -24,9 +24,10 @@ from tbsg.errors import (
     UnsupportedError,
 )
 from tbsg.model import DRAW, Game, Terminal, win
+from tbsg.outputs.pivot import Pivot
+from tbsg.outputs.tables import Row, StateTable, state_table
 from tbsg.persist import load, save
 from tbsg.results import FloatSolution, Solution, SolutionKind
-from tbsg.tables import Pivot, Row, StateTable, state_table
 
 __all__ = [
     "DRAW",

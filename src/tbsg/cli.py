@@ -151,7 +151,7 @@ def _print_table(game: object, args: argparse.Namespace, parser: argparse.Argume
     import json
 
     import tbsg
-    from tbsg.tables import state_table
+    from tbsg.outputs.tables import state_table
 
     if args.save:
         parser.error("--save and --table do not combine; save first, then print the table")

@@ -1,12 +1,13 @@
-"""Per-state tables of a solved game, pivots of them, and their exports.
+"""Per-state tables of a solved game (one row per state) and their exports.
 
 Why: a solution answers questions one state at a time; papers and blog posts print
 *tables* ("rows: points I need, columns: points the opponent needs, cell: coins to
 toss"). :func:`state_table` turns a :class:`~tbsg.results.Solution` (or
 :class:`~tbsg.results.FloatSolution`) into one row per non-terminal state, keyed by
 the game's own variables (the fields of its ``NamedTuple`` states), and
-:meth:`StateTable.pivot` rearranges any quantity of the rows over two of them. Both
-export to Markdown, LaTeX (booktabs), CSV, HTML and pandas with exact values kept exact.
+:meth:`StateTable.pivot` rearranges any quantity of the rows over two of them (a
+:class:`~tbsg.outputs.pivot.Pivot`). Both export to Markdown, LaTeX (booktabs), CSV,
+HTML and pandas with exact values kept exact.
 
 Columns of a :class:`StateTable`
 --------------------------------
@@ -38,14 +39,17 @@ difference of midpoint estimates, whose error is at most the bounds' gap.
 Exact values in exports
 -----------------------
 A ``Fraction`` is written ``p/q`` (``p`` when the denominator is 1) in CSV, Markdown and
-HTML, and ``$p/q$`` in LaTeX (``fractions="frac"`` gives ``$\\frac{p}{q}$``); exact
-columns ``value``, ``value_to_move`` and ``margin`` come with a decimal column
-``<name>_decimal`` next to them. CSV decimals are ``repr(float)`` (shortest round-trip);
-``Fraction(cell)`` reads every exact CSV cell back. Only the notebook views
-(``_repr_markdown_``, ``_repr_html_``) shorten very long fractions and long tables.
+HTML, and ``$p/q$`` in LaTeX (``fractions="frac"`` gives ``$\\frac{p}{q}$``), in full
+whatever its size (also beyond Python's 4300-digit int-to-str limit: Pig to 100 has
+values of about 20,000 digits); exact columns ``value``, ``value_to_move`` and
+``margin`` come with a decimal column ``<name>_decimal`` next to them. CSV decimals are
+``repr(float)`` (shortest round-trip); ``Fraction(cell)`` reads every exact CSV cell
+back (for numbers of more than 4300 digits, after ``sys.set_int_max_str_digits(0)``).
+Only the notebook views (``_repr_markdown_``, ``_repr_html_``) and ``repr`` shorten
+long fractions (past 30 characters, to a decimal and a digit count) and long tables.
 
 pandas is an optional dependency (the ``notebook`` extra): it is imported only by
-:meth:`StateTable.to_pandas` and :meth:`Pivot.to_pandas`.
+:meth:`StateTable.to_pandas` and :meth:`~tbsg.outputs.pivot.Pivot.to_pandas`.
 
 Examples
 --------
@@ -81,24 +85,35 @@ mover,open,saved,other,player,value,value_decimal,value_to_move,value_to_move_de
 
 from __future__ import annotations
 
-import csv
 import html
-import importlib
-import io
 import math
 import os
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
-from types import ModuleType
 from typing import Any, Generic, Literal, TypeAlias, TypeVar
 
 import numpy as np
+import numpy.typing as npt
 
+from tbsg.outputs._optional import NOTEBOOK_EXTRA, optional_import
+from tbsg.outputs.formats import (
+    Fmt,
+    Kind,
+    csv_table,
+    html_table,
+    latex_escape,
+    latex_table,
+    markdown_table,
+    safe_repr,
+    short,
+    write_text,
+)
+from tbsg.outputs.pivot import Pivot
 from tbsg.results import FloatSolution, Solution
 
-__all__ = ["NOTEBOOK_EXTRA", "ColumnSpec", "Pivot", "Row", "StateTable", "state_table"]
+__all__ = ["NOTEBOOK_EXTRA", "ColumnSpec", "Row", "RowKey", "StateTable", "row_key", "state_table"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -109,40 +124,13 @@ Number: TypeAlias = Fraction | float
 RowKey: TypeAlias = "str | Callable[[Row[Any, Any]], Any]"
 """A column name of the rows, or a function of a :class:`Row`."""
 
-NOTEBOOK_EXTRA = "pip install 'tbsg[notebook]'"
-"""How to install the optional dependencies (pandas, matplotlib, tqdm)."""
-
 _COMPUTED = ("player", "value", "lower", "upper", "value_to_move", "optimal", "action",
              "margin", "action_values")
 _EXACT_COLUMNS = ("value", "value_to_move", "margin")
 _FLOAT_SLACK = 1e-13
-"""Allowance for rounding when float action values are compared (``optimal``)."""
+"""Guessed allowance for rounding when float action values are compared (``optimal``):
+two actions whose values differ by less are both kept (see :func:`_float_action_bounds`)."""
 _REPR_ROWS = 40
-_REPR_CHARS = 30
-
-
-def optional_import(module: str, what: str) -> ModuleType:
-    """Import an optional dependency or raise an ImportError that says how to install it.
-
-    Parameters
-    ----------
-    module : str
-        Module name, e.g. ``"pandas"``.
-    what : str
-        What needs it, for the message (e.g. ``"StateTable.to_pandas"``).
-
-    Raises
-    ------
-    ImportError
-        Naming the module and the ``notebook`` extra.
-    """
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        top = module.split(".")[0]
-        raise ImportError(
-            f"{what} needs {top}, an optional dependency of tbsg that is not installed; "
-            f"install it with: {NOTEBOOK_EXTRA}") from exc
 
 
 # --- rows ---------------------------------------------------------------------------------
@@ -207,8 +195,8 @@ class Row(Generic[S, A]):
         """
         for a in (action, other):
             if a not in self.action_values:
-                raise KeyError(f"{a!r} is not an action at {self.state!r}; actions: "
-                               f"{', '.join(map(repr, self.action_values))}")
+                raise KeyError(f"{safe_repr(a)} is not an action at {safe_repr(self.state)}; actions: "
+                               f"{', '.join(map(safe_repr, self.action_values))}")
         return self.action_values[action] - self.action_values[other]
 
     def __getitem__(self, name: str) -> Any:
@@ -235,27 +223,17 @@ class Row(Generic[S, A]):
 
     def __repr__(self) -> str:
         if _is_namedtuple(self.state):
-            key = ", ".join(f"{f}={getattr(self.state, f)!r}" for f in self._field_names())
+            key = ", ".join(f"{f}={_key_repr(getattr(self.state, f))}" for f in self._field_names())
         else:
-            key = f"state={self.state!r}"
-        shown = ", ".join(f"{k}={_short(getattr(self, k))}" for k in
+            key = f"state={_key_repr(self.state)}"
+        shown = ", ".join(f"{k}={short(getattr(self, k))}" for k in
                           ("player", "value", "optimal", "margin"))
         return f"Row({key}, {shown})"
 
 
-def _short(x: object) -> str:
-    if isinstance(x, Fraction):
-        return _abbrev(x)
-    if isinstance(x, float):
-        return f"{x:.6g}"
-    return repr(x)
-
-
-def _abbrev(x: Fraction, limit: int = _REPR_CHARS) -> str:
-    s = str(x)
-    if len(s) <= limit:
-        return s
-    return f"≈{float(x):.6g} (exact: {len(str(x.denominator))}-digit denominator)"
+def _key_repr(x: object) -> str:
+    """``repr`` of a state's field, ints longer than ``REPR_CHARS`` abbreviated like values."""
+    return short(x) if type(x) is int else safe_repr(x)
 
 
 # --- building ------------------------------------------------------------------------------
@@ -279,18 +257,27 @@ def _margin(q: Mapping[A, Number]) -> Number | None:
     return first - second
 
 
-def _float_q(sol: FloatSolution[S, A]) -> tuple[np.ndarray[Any, Any], np.ndarray[Any, Any]]:
-    """Bounds on every action's value to player 0: ``c + sum p lower``, ``c + sum p upper``."""
-    g = sol.graph
+def _float_action_bounds(solution: FloatSolution[Any, Any]
+                         ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Lower and upper bounds on every action's value to player 0, over the flat actions.
+
+    ``c + sum p lower`` and ``c + sum p upper`` from the states' proven bounds, each
+    widened by half of :data:`_FLOAT_SLACK`: a guessed allowance for the rounding of
+    these float sums, not a proof. Every use of float action values in the tables reads
+    these two arrays and nothing else (to be replaced by the engine's rounding-safe
+    bounds).
+    """
+    g = solution.graph
     const, prob = g.float_arrays()
-    owner = np.repeat(np.arange(g.n_actions), np.diff(g.out_ptr))
-    lo = const + np.bincount(owner, weights=prob * sol.lower[g.out_target], minlength=g.n_actions)
-    hi = const + np.bincount(owner, weights=prob * sol.upper[g.out_target], minlength=g.n_actions)
-    return lo, hi
+    owner = g.out_action()
+    lo = const + np.bincount(owner, weights=prob * solution.lower[g.out_target], minlength=g.n_actions)
+    hi = const + np.bincount(owner, weights=prob * solution.upper[g.out_target], minlength=g.n_actions)
+    half = _FLOAT_SLACK / 2
+    return lo - half, hi + half
 
 
-def _float_row(sol: FloatSolution[S, A], s: S, q_lo: np.ndarray[Any, Any],
-               q_hi: np.ndarray[Any, Any]) -> Row[S, A]:
+def _float_row(sol: FloatSolution[S, A], s: S, q_lo: npt.NDArray[np.float64],
+               q_hi: npt.NDArray[np.float64]) -> Row[S, A]:
     g = sol.graph
     i = g.index[s]
     player = int(g.player[i])
@@ -308,7 +295,7 @@ def _float_row(sol: FloatSolution[S, A], s: S, q_lo: np.ndarray[Any, Any],
     best_lower = max(mine_lo)
     chosen = sol.action(s)
     possible = tuple(a for a, y in zip(labels, mine_hi, strict=True)
-                     if y >= best_lower - _FLOAT_SLACK and a != chosen)
+                     if y >= best_lower and a != chosen)
     return Row(state=s, player=player, value=v, value_to_move=v if player == 0 else 1.0 - v,
                optimal=(chosen, *possible), action=chosen, margin=_margin(q),
                action_values=q, lower=lo, upper=hi)
@@ -369,7 +356,7 @@ def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable
         rows = tuple(_exact_row(solution, s) for s in chosen)
         exact = True
     else:
-        q_lo, q_hi = _float_q(solution)
+        q_lo, q_hi = _float_action_bounds(solution)
         rows = tuple(_float_row(solution, s, q_lo, q_hi) for s in chosen)
         exact = False
     return StateTable(fields=_fields_of(chosen), rows=rows, exact=exact)
@@ -386,142 +373,6 @@ def _fields_of(states: Sequence[object]) -> tuple[str, ...]:
             (only,) = names
             return tuple(f"state.{f}" if f in _COMPUTED or f == "state" else f for f in only)
     return ("state",)
-
-
-# --- formatting ----------------------------------------------------------------------------
-
-Target: TypeAlias = Literal["csv", "markdown", "latex", "html"]
-Kind: TypeAlias = Literal["exact", "float", "actions", "other"]
-
-
-@dataclass(frozen=True)
-class _Fmt:
-    target: Target
-    digits: int = 6
-    fractions: Literal["slash", "frac"] = "slash"
-    exact: bool = True       # False: show Fractions as decimals (pivots)
-    abbreviate: bool = False  # notebook views: shorten long fractions
-
-    def cell(self, x: object, kind: Kind | None = None) -> str:
-        if kind is None:
-            kind = _kind_of(x)
-        if x is None:
-            return ""
-        if kind == "exact" and isinstance(x, Fraction | int) and not isinstance(x, bool):
-            return self.fraction(Fraction(x))
-        if kind == "float" or isinstance(x, float):
-            y = float(x)  # type: ignore[arg-type]
-            if math.isnan(y):
-                return ""
-            if self.target == "csv":
-                return repr(y)
-            return self.number(f"{y:.{self.digits}g}")
-        if kind == "actions" and isinstance(x, tuple):
-            return self.text(", ".join(str(a) for a in x))
-        return self.text(str(x))
-
-    def fraction(self, x: Fraction) -> str:
-        if not self.exact:
-            return self.number(f"{float(x):.{self.digits}g}")
-        if self.abbreviate and len(str(x)) > _REPR_CHARS:
-            return self.text(_abbrev(x))
-        if self.target != "latex":
-            return str(x)
-        if x.denominator == 1:
-            return str(x.numerator) if x >= 0 else f"${x.numerator}$"
-        if self.fractions == "frac":
-            sign = "-" if x < 0 else ""
-            return f"${sign}\\frac{{{abs(x.numerator)}}}{{{x.denominator}}}$"
-        return f"${x.numerator}/{x.denominator}$"
-
-    def number(self, s: str) -> str:
-        if self.target == "latex" and (s.startswith("-") or "e" in s):
-            mant, _, exp = s.partition("e")
-            return f"${mant}\\times 10^{{{int(exp)}}}$" if exp else f"${s}$"
-        return s
-
-    def text(self, s: str) -> str:
-        if self.target == "markdown":
-            return s.replace("|", "\\|")
-        if self.target == "latex":
-            return _latex_escape(s)
-        if self.target == "html":
-            return html.escape(s)
-        return s
-
-
-def _kind_of(x: object) -> Kind:
-    if isinstance(x, bool):
-        return "other"
-    if isinstance(x, Fraction | int):
-        return "exact"
-    if isinstance(x, float):
-        return "float"
-    if isinstance(x, tuple):
-        return "actions"
-    return "other"
-
-
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                  "^": r"\textasciicircum{}"}
-
-
-def _latex_escape(s: str) -> str:
-    return "".join(_LATEX_SPECIAL.get(c, c) for c in s)
-
-
-def _markdown(header: Sequence[str], body: Sequence[Sequence[str]], align: Sequence[str]) -> str:
-    lines = ["| " + " | ".join(header) + " |",
-             "| " + " | ".join("---:" if a == "r" else ":---" for a in align) + " |"]
-    lines += ["| " + " | ".join(r) + " |" for r in body]
-    return "\n".join(lines)
-
-
-def _latex(header_lines: Sequence[str], body: Sequence[Sequence[str]], align: str,
-           caption: str | None, label: str | None) -> str:
-    lines = [f"\\begin{{tabular}}{{{align}}}", "\\toprule", *header_lines, "\\midrule"]
-    lines += [" & ".join(r) + " \\\\" for r in body]
-    lines += ["\\bottomrule", "\\end{tabular}"]
-    if caption is None and label is None:
-        return "\n".join(lines)
-    env = ["\\begin{table}", "\\centering"]
-    if caption is not None:
-        env.append(f"\\caption{{{_latex_escape(caption)}}}")
-    if label is not None:
-        env.append(f"\\label{{{label}}}")
-    return "\n".join([*env, *lines, "\\end{table}"])
-
-
-def _html(header: Sequence[str], body: Sequence[Sequence[str]], caption: str | None,
-          row_header: bool = False) -> str:
-    out = ["<table>"]
-    if caption:
-        out.append(f"<caption>{html.escape(caption)}</caption>")
-    out.append("<thead><tr>" + "".join(f"<th>{h}</th>" for h in header) + "</tr></thead>")
-    out.append("<tbody>")
-    for r in body:
-        if row_header and r:
-            out.append(f"<tr><th>{r[0]}</th>" + "".join(f"<td>{c}</td>" for c in r[1:]) + "</tr>")
-        else:
-            out.append("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>")
-    out.append("</tbody></table>")
-    return "".join(out)
-
-
-def _csv(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:
-    buf = io.StringIO()
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(header)
-    w.writerows(body)
-    return buf.getvalue()
-
-
-def _write(text: str, path: str | os.PathLike[str] | None) -> str:
-    if path is not None:
-        with open(path, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-    return text
 
 
 def _cut(n: int, max_rows: int | None) -> tuple[list[int], int]:
@@ -585,7 +436,7 @@ class StateTable(Generic[S, A]):
         try:
             return self._by_state[state]
         except KeyError:
-            raise KeyError(f"state {state!r} is not in this table ({len(self)} rows)") from None
+            raise KeyError(f"state {safe_repr(state)} is not in this table ({len(self)} rows)") from None
 
     def column(self, name: str) -> list[Any]:
         """The values of one column (a field or a computed column), row by row."""
@@ -661,9 +512,9 @@ class StateTable(Generic[S, A]):
         >>> p
         <Pivot 'cell': 5 rows (caller_lead) x 4 columns (toss)>
         """
-        rkey, rdefault = _key(rows, "row")
-        ckey, cdefault = _key(columns, "column")
-        vkey, vdefault = _key(cell, "cell")
+        rkey, rdefault = row_key(rows, "row")
+        ckey, cdefault = row_key(columns, "column")
+        vkey, vdefault = row_key(cell, "cell")
         grouped: dict[tuple[Any, Any], list[Any]] = {}
         first: dict[tuple[Any, Any], Row[S, A]] = {}
         for r in self.rows:
@@ -672,7 +523,7 @@ class StateTable(Generic[S, A]):
             k = (rkey(r), ckey(r))
             if k in grouped and agg is None:
                 raise ValueError(
-                    f"rows {first[k]!r} and {r!r} both fall in cell {k!r}; select rows with "
+                    f"rows {first[k]!r} and {r!r} both fall in cell {short(k)}; select rows with "
                     "where= or combine them with agg= (e.g. agg=min)")
             grouped.setdefault(k, []).append(vkey(r))
             first.setdefault(k, r)
@@ -703,7 +554,7 @@ class StateTable(Generic[S, A]):
                 out.append((c, getter, "other"))
         return out
 
-    def _body(self, cols: list[_Column], fmt: _Fmt, positions: Iterable[int]) -> list[list[str]]:
+    def _body(self, cols: list[_Column], fmt: Fmt, positions: Iterable[int]) -> list[list[str]]:
         return [[fmt.cell(get(self.rows[i]), kind) for _, get, kind in cols] for i in positions]
 
     def to_csv(self, path: str | os.PathLike[str] | None = None, *,
@@ -722,8 +573,8 @@ class StateTable(Generic[S, A]):
             Add ``<name>_decimal`` after each exact column (default True).
         """
         cols = self._export_columns(columns, decimals)
-        body = self._body(cols, _Fmt("csv"), range(len(self.rows)))
-        return _write(_csv([c for c, _, _ in cols], body), path)
+        body = self._body(cols, Fmt("csv"), range(len(self.rows)))
+        return write_text(csv_table([c for c, _, _ in cols], body), path)
 
     def to_markdown(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
                     digits: int = 6, max_rows: int | None = None) -> str:
@@ -732,16 +583,16 @@ class StateTable(Generic[S, A]):
         ``max_rows`` shows only the first and last rows with a line saying how many are
         left out (default: all rows).
         """
-        return self._markdown(_Fmt("markdown", digits=digits), columns, decimals, max_rows)
+        return self._markdown(Fmt("markdown", digits=digits), columns, decimals, max_rows)
 
-    def _markdown(self, fmt: _Fmt, columns: Sequence[ColumnSpec] | None, decimals: bool,
+    def _markdown(self, fmt: Fmt, columns: Sequence[ColumnSpec] | None, decimals: bool,
                   max_rows: int | None) -> str:
         cols = self._export_columns(columns, decimals)
         body = self._shown_body(cols, fmt, max_rows)
         align = ["l" if _left(c, k) else "r" for c, _, k in cols]
-        return _markdown([fmt.text(c) for c, _, _ in cols], body, align)
+        return markdown_table([fmt.text(c) for c, _, _ in cols], body, align)
 
-    def _shown_body(self, cols: list[_Column], fmt: _Fmt, max_rows: int | None) -> list[list[str]]:
+    def _shown_body(self, cols: list[_Column], fmt: Fmt, max_rows: int | None) -> list[list[str]]:
         """Formatted rows, the middle ones replaced by one "… n more rows …" line past ``max_rows``."""
         positions, left = _cut(len(self.rows), max_rows)
         body = self._body(cols, fmt, positions)
@@ -760,23 +611,23 @@ class StateTable(Generic[S, A]):
         Needs ``\\usepackage{booktabs}``.
         """
         cols = self._export_columns(columns, decimals)
-        fmt = _Fmt("latex", digits=digits, fractions=fractions)
+        fmt = Fmt("latex", digits=digits, fractions=fractions)
         body = self._body(cols, fmt, range(len(self.rows)))
-        header = " & ".join(_latex_escape(c.replace("_", " ")) for c, _, _ in cols) + " \\\\"
+        header = " & ".join(latex_escape(c.replace("_", " ")) for c, _, _ in cols) + " \\\\"
         align = "".join("l" if _left(c, k) else "r" for c, _, k in cols)
-        return _latex([header], body, align, caption, label)
+        return latex_table([header], body, align, caption, label)
 
     def to_html(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
                 digits: int = 6, max_rows: int | None = None) -> str:
         """An HTML table (exact values in full; ``max_rows`` as in :meth:`to_markdown`)."""
-        return self._html(_Fmt("html", digits=digits), columns, decimals, max_rows)
+        return self._html(Fmt("html", digits=digits), columns, decimals, max_rows)
 
-    def _html(self, fmt: _Fmt, columns: Sequence[ColumnSpec] | None, decimals: bool,
+    def _html(self, fmt: Fmt, columns: Sequence[ColumnSpec] | None, decimals: bool,
               max_rows: int | None) -> str:
         cols = self._export_columns(columns, decimals)
         body = self._shown_body(cols, fmt, max_rows)
         kind = "exact" if self.exact else "float (proven bounds)"
-        return _html([html.escape(c) for c, _, _ in cols], body,
+        return html_table([html.escape(c) for c, _, _ in cols], body,
                      f"tbsg state table: {len(self.rows)} states, {kind}")
 
     def to_pandas(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
@@ -804,10 +655,10 @@ class StateTable(Generic[S, A]):
         return f"<StateTable: {len(self.rows)} rows, {kind}, columns {', '.join(self.columns)}>"
 
     def _repr_markdown_(self) -> str:
-        return self._markdown(_Fmt("markdown", abbreviate=True), None, True, _REPR_ROWS)
+        return self._markdown(Fmt("markdown", abbreviate=True), None, True, _REPR_ROWS)
 
     def _repr_html_(self) -> str:
-        return self._html(_Fmt("html", abbreviate=True), None, True, _REPR_ROWS)
+        return self._html(Fmt("html", abbreviate=True), None, True, _REPR_ROWS)
 
 
 def _left(column: str, kind: Kind | None) -> bool:
@@ -828,199 +679,15 @@ def _decimal(getter: Callable[[Row[Any, Any]], object]) -> Callable[[Row[Any, An
     return get
 
 
-def _key(key: RowKey, default: str) -> tuple[Callable[[Row[Any, Any]], Any], str]:
+def row_key(key: RowKey, default: str) -> tuple[Callable[[Row[Any, Any]], Any], str]:
+    """A column name or a function of a row, as ``(function of a row, name)``.
+
+    The name is the column name, the function's ``__name__``, or ``default`` for a
+    lambda (shared by :meth:`StateTable.pivot` and the plots of tables).
+    """
     if isinstance(key, str):
         return _getter(key), key
     if callable(key):
         fn_name = getattr(key, "__name__", "")
         return key, fn_name if fn_name and fn_name != "<lambda>" else default
     raise TypeError(f"expected a column name or a function of a row, got {key!r}")
-
-
-# --- pivots --------------------------------------------------------------------------------
-
-
-def _ordered(labels: Iterable[Hashable], sort: bool) -> tuple[Hashable, ...]:
-    seen = tuple(dict.fromkeys(labels))
-    if sort:
-        try:
-            return tuple(sorted(seen))  # type: ignore[type-var]
-        except TypeError:
-            pass
-    return seen
-
-
-@dataclass(frozen=True, repr=False)
-class Pivot:
-    """A grid of values: ``cells[i][j]`` belongs to ``row_labels[i]`` and ``col_labels[j]``.
-
-    Built by :meth:`StateTable.pivot` or :meth:`Pivot.from_dict`; empty cells are
-    ``None``. Read cells with ``pivot[row, column]``.
-
-    Attributes
-    ----------
-    row_labels, col_labels : tuple
-        Labels down and across.
-    cells : tuple of tuple
-        The values, row by row.
-    row_name, col_name : str
-        What the rows and columns are (e.g. ``"I need"``, ``"opponent needs"``).
-    name : str
-        What the cells are (e.g. ``"coins"``).
-
-    Examples
-    --------
-    >>> p = Pivot.from_dict({(1, "a"): Fraction(1, 3), (2, "b"): 5}, row_name="n",
-    ...                     col_name="letter", name="x")
-    >>> p[1, "a"], p[1, "b"], p.shape
-    (Fraction(1, 3), None, (2, 2))
-    >>> print(p.to_latex())
-    \\begin{tabular}{rrr}
-    \\toprule
-     & \\multicolumn{2}{c}{letter} \\\\
-    \\cmidrule(l){2-3}
-    n & a & b \\\\
-    \\midrule
-    1 & $1/3$ &  \\\\
-    2 &  & 5 \\\\
-    \\bottomrule
-    \\end{tabular}
-    """
-
-    row_labels: tuple[Hashable, ...]
-    col_labels: tuple[Hashable, ...]
-    cells: tuple[tuple[Any, ...], ...]
-    row_name: str = "row"
-    col_name: str = "column"
-    name: str = "cell"
-    _pos: dict[tuple[Hashable, Hashable], tuple[int, int]] = field(
-        default_factory=dict, init=False, repr=False, compare=False, hash=False)
-
-    def __post_init__(self) -> None:
-        if len(self.cells) != len(self.row_labels) or any(
-                len(r) != len(self.col_labels) for r in self.cells):
-            raise ValueError(f"cells must be {len(self.row_labels)} rows of "
-                             f"{len(self.col_labels)} values")
-        self._pos.update({(r, c): (i, j) for i, r in enumerate(self.row_labels)
-                          for j, c in enumerate(self.col_labels)})
-
-    @classmethod
-    def from_dict(cls, cells: Mapping[tuple[Any, Any], Any], *, row_name: str = "row",
-                  col_name: str = "column", name: str = "cell",
-                  rows: Sequence[Hashable] | None = None, columns: Sequence[Hashable] | None = None,
-                  sort: bool = True) -> Pivot:
-        """A pivot from ``{(row label, column label): value}``, e.g. a catalog table.
-
-        ``rows`` and ``columns`` fix the labels and their order (default: every label
-        present, sorted if ``sort``); cells missing from ``cells`` are ``None``.
-
-        >>> from tbsg.games import risk_or_safety_coin_table
-        >>> p = Pivot.from_dict(risk_or_safety_coin_table(4), row_name="I need",
-        ...                     col_name="opponent needs", name="coins")
-        >>> p.row_labels, p.cells[0]
-        ((2, 3, 4), (2, 2, 1))
-        """
-        rlabels = tuple(rows) if rows is not None else _ordered((k[0] for k in cells), sort)
-        clabels = tuple(columns) if columns is not None else _ordered((k[1] for k in cells), sort)
-        grid = tuple(tuple(cells.get((r, c)) for c in clabels) for r in rlabels)
-        return cls(rlabels, clabels, grid, row_name, col_name, name)
-
-    @property
-    def shape(self) -> tuple[int, int]:
-        """``(number of rows, number of columns)``."""
-        return len(self.row_labels), len(self.col_labels)
-
-    def __getitem__(self, key: tuple[Hashable, Hashable]) -> Any:
-        try:
-            i, j = self._pos[key]
-        except KeyError:
-            raise KeyError(f"{key!r} is not a (row, column) label pair of this pivot; rows "
-                           f"{self.row_labels!r}, columns {self.col_labels!r}") from None
-        return self.cells[i][j]
-
-    def to_dict(self) -> dict[tuple[Hashable, Hashable], Any]:
-        """``{(row label, column label): value}`` for every non-empty cell."""
-        return {(r, c): v for r, row in zip(self.row_labels, self.cells, strict=True)
-                for c, v in zip(self.col_labels, row, strict=True) if v is not None}
-
-    def transpose(self) -> Pivot:
-        """Rows and columns swapped."""
-        return Pivot(self.col_labels, self.row_labels, tuple(zip(*self.cells, strict=True))
-                     if self.row_labels else tuple(() for _ in self.col_labels),
-                     self.col_name, self.row_name, self.name)
-
-    def map(self, fn: Callable[[Any], Any], name: str | None = None) -> Pivot:
-        """``fn`` applied to every non-empty cell (e.g. ``float``), as a new pivot."""
-        cells = tuple(tuple(None if v is None else fn(v) for v in row) for row in self.cells)
-        return Pivot(self.row_labels, self.col_labels, cells, self.row_name, self.col_name,
-                     self.name if name is None else name)
-
-    # --- exports -------------------------------------------------------------------------
-
-    def _corner(self) -> str:
-        return f"{self.row_name} \\ {self.col_name}"
-
-    def _grid(self, fmt: _Fmt) -> list[list[str]]:
-        return [[fmt.cell(r), *(fmt.cell(v) for v in row)]
-                for r, row in zip(self.row_labels, self.cells, strict=True)]
-
-    def to_csv(self, path: str | os.PathLike[str] | None = None) -> str:
-        """CSV: a header of column labels (corner: ``"rows \\ columns"``), then one line per
-        row label; exact values as ``p/q``, empty cells empty."""
-        fmt = _Fmt("csv")
-        return _write(_csv([self._corner(), *(fmt.cell(c) for c in self.col_labels)],
-                           self._grid(fmt)), path)
-
-    def to_markdown(self, *, exact: bool = True, digits: int = 6) -> str:
-        """A Markdown table; ``exact=False`` shows Fractions as decimals (``digits`` digits)."""
-        fmt = _Fmt("markdown", digits=digits, exact=exact)
-        return self._markdown(fmt)
-
-    def _markdown(self, fmt: _Fmt) -> str:
-        header = [fmt.text(self._corner()), *(fmt.cell(c) for c in self.col_labels)]
-        return _markdown(header, self._grid(fmt), ["r"] * len(header))
-
-    def to_latex(self, *, exact: bool = True, digits: int = 6,
-                 fractions: Literal["slash", "frac"] = "slash", caption: str | None = None,
-                 label: str | None = None) -> str:
-        """A booktabs ``tabular``: a spanning column title, the column labels, the rows.
-
-        Exact values are ``$p/q$`` (``fractions="frac"``: ``$\\frac{p}{q}$``);
-        ``exact=False`` shows decimals. Needs ``\\usepackage{booktabs}``.
-        """
-        fmt = _Fmt("latex", digits=digits, fractions=fractions, exact=exact)
-        m = len(self.col_labels)
-        head = [f" & \\multicolumn{{{m}}}{{c}}{{{_latex_escape(self.col_name)}}} \\\\",
-                f"\\cmidrule(l){{2-{m + 1}}}",
-                " & ".join([_latex_escape(self.row_name), *(fmt.cell(c) for c in self.col_labels)])
-                + " \\\\"]
-        return _latex(head, self._grid(fmt), "r" * (m + 1), caption, label)
-
-    def to_html(self, *, exact: bool = True, digits: int = 6) -> str:
-        """An HTML table with row labels as row headers."""
-        return self._html(_Fmt("html", digits=digits, exact=exact))
-
-    def _html(self, fmt: _Fmt) -> str:
-        header = [fmt.text(self._corner()), *(fmt.cell(c) for c in self.col_labels)]
-        return _html(header, self._grid(fmt), self.name, row_header=True)
-
-    def to_pandas(self) -> Any:
-        """A pandas DataFrame indexed by the row labels (needs ``pip install 'tbsg[notebook]'``).
-
-        Cells keep their Python objects (Fractions stay exact, dtype ``object``).
-        """
-        pd = optional_import("pandas", "Pivot.to_pandas")
-        df = pd.DataFrame([list(r) for r in self.cells],
-                          index=pd.Index(list(self.row_labels), name=self.row_name),
-                          columns=pd.Index(list(self.col_labels), name=self.col_name))
-        return df
-
-    def __repr__(self) -> str:
-        return (f"<Pivot {self.name!r}: {len(self.row_labels)} rows ({self.row_name}) x "
-                f"{len(self.col_labels)} columns ({self.col_name})>")
-
-    def _repr_markdown_(self) -> str:
-        return self._markdown(_Fmt("markdown", abbreviate=True))
-
-    def _repr_html_(self) -> str:
-        return self._html(_Fmt("html", abbreviate=True))

@@ -1,0 +1,307 @@
+"""Cells and writers shared by every table export: Markdown, LaTeX, HTML and CSV.
+
+Why: :class:`~tbsg.outputs.tables.StateTable` and :class:`~tbsg.outputs.pivot.Pivot`
+print the same kinds of values (exact fractions, floats, tuples of actions, labels) to the
+same four formats. This module holds the one definition of how a value becomes the text
+of a cell (:class:`Fmt`) and of how a header and rows of cells become a document
+(:func:`markdown_table`, :func:`latex_table`, :func:`html_table`, :func:`csv_table`), so
+the two kinds of tables cannot drift apart.
+
+Exact values are written in full: ``p/q`` (``p`` when the denominator is 1), ``$p/q$``
+or ``$\\frac{p}{q}$`` in LaTeX, whatever their size: Python refuses to turn an integer of
+more than 4300 digits into text by default, and exact values of long games pass that
+easily (Pig to 100 has denominators of about 20,000 digits), so the digit limit is lifted
+for each such conversion (:func:`tbsg._digits.fraction_text`). Only the notebook views
+(``Fmt(abbreviate=True)``) and ``repr`` shorten a number longer than :data:`REPR_CHARS`
+characters, to a decimal and a digit count computed without building the text.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import math
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Literal, TypeAlias
+
+from tbsg._digits import approx_digits, fraction_text, unlimited_digits
+
+__all__ = [
+    "REPR_CHARS",
+    "Fmt",
+    "Kind",
+    "Target",
+    "abbreviate",
+    "csv_table",
+    "decimal_text",
+    "html_table",
+    "latex_escape",
+    "latex_table",
+    "markdown_table",
+    "safe_repr",
+    "short",
+    "text_size",
+    "write_text",
+]
+
+Target: TypeAlias = Literal["csv", "markdown", "latex", "html"]
+"""The format a cell is written for."""
+
+Kind: TypeAlias = Literal["exact", "float", "actions", "other"]
+"""What a column holds, which decides how its cells are written."""
+
+REPR_CHARS = 30
+"""Longest fraction shown in full by ``repr`` and the notebook views."""
+
+
+def short(x: object) -> str:
+    """A value as the ``repr`` of a row shows it.
+
+    Exact numbers (``Fraction``, ``int``) as ``p/q``, abbreviated past
+    :data:`REPR_CHARS` characters (:func:`abbreviate`); floats to 6 significant digits;
+    anything else as its ``repr``.
+    """
+    if isinstance(x, Fraction) or type(x) is int:
+        return abbreviate(Fraction(x))
+    if isinstance(x, float):
+        return f"{x:.6g}"
+    return safe_repr(x)
+
+
+def safe_repr(x: object) -> str:
+    """``repr(x)``, also when it holds an integer beyond Python's int-to-str digit limit."""
+    try:
+        return repr(x)
+    except ValueError:  # "Exceeds the limit (4300 digits) for integer string conversion"
+        with unlimited_digits():
+            return repr(x)
+
+
+def text_size(x: Fraction) -> int:
+    """Length of ``str(x)``, counted without building the string (any size)."""
+    n = approx_digits(x.numerator) + (x.numerator < 0)
+    return n if x.denominator == 1 else n + 1 + approx_digits(x.denominator)
+
+
+def abbreviate(x: Fraction, limit: int = REPR_CHARS) -> str:
+    """``str(x)`` when it has at most ``limit`` characters, else a decimal and its size.
+
+    The size is counted without building the text, so numbers beyond Python's 4300-digit
+    int-to-str limit are abbreviated too.
+
+    >>> abbreviate(Fraction(1, 3) + Fraction(1, 10**40))
+    '≈0.333333 (exact: 41-digit denominator)'
+    >>> abbreviate(Fraction(1, 3**9000))
+    '≈8.10415e-4295 (exact: 4295-digit denominator)'
+    >>> abbreviate(Fraction(7 * 10**5000))
+    '≈7e+5000 (exact: 5001-digit integer)'
+    """
+    if text_size(x) <= limit:
+        return fraction_text(x)
+    if x.denominator == 1:
+        return f"≈{decimal_text(x)} (exact: {approx_digits(x.numerator)}-digit integer)"
+    return f"≈{decimal_text(x)} (exact: {approx_digits(x.denominator)}-digit denominator)"
+
+
+def decimal_text(x: Fraction, digits: int = 6) -> str:
+    """``x`` to ``digits`` significant digits, as ``format(float(x), "g")`` writes it.
+
+    Values outside the range of normal floats (an exact value of ``1/3**9000`` would
+    round to 0.0, ``3**9000`` overflows) are scaled exactly instead, so the digits and
+    the exponent are right at any size.
+
+    >>> decimal_text(Fraction(2, 3)), decimal_text(Fraction(-1, 3 * 10**400), 3)
+    ('0.666667', '-3.33e-401')
+    """
+    try:
+        y = float(x)
+    except OverflowError:
+        y = math.inf
+    if x == 0 or (math.isfinite(y) and abs(y) >= sys.float_info.min):
+        return f"{y:.{digits}g}"
+    e = approx_digits(x.numerator) - approx_digits(x.denominator)
+    m = x / Fraction(10) ** e  # now 0.1 < |m| < 10
+    if abs(m) < 1:
+        m, e = m * 10, e - 1
+    mant = f"{float(m):.{digits}g}"
+    if abs(float(mant)) >= 10:  # rounded up to 10
+        mant, e = f"{float(m) / 10:.{digits}g}", e + 1
+    return f"{mant}e{e:+03d}"
+
+
+@dataclass(frozen=True)
+class Fmt:
+    """How the cells of one export are written.
+
+    Attributes
+    ----------
+    target : {"csv", "markdown", "latex", "html"}
+        The format (decides escaping and how exact values and exponents look).
+    digits : int
+        Significant digits of decimals.
+    fractions : {"slash", "frac"}
+        LaTeX only: ``$p/q$`` or ``$\\frac{p}{q}$``.
+    exact : bool
+        False: show Fractions as decimals (pivots).
+    abbreviate : bool
+        Notebook views: shorten fractions longer than :data:`REPR_CHARS` characters.
+    """
+
+    target: Target
+    digits: int = 6
+    fractions: Literal["slash", "frac"] = "slash"
+    exact: bool = True
+    abbreviate: bool = False
+
+    def cell(self, x: object, kind: Kind | None = None) -> str:
+        """The text of one cell (``None`` and NaN are empty); ``kind`` defaults to the value's type."""
+        if kind is None:
+            kind = _kind_of(x)
+        if x is None:
+            return ""
+        if kind == "exact" and isinstance(x, Fraction | int) and not isinstance(x, bool):
+            return self.fraction(Fraction(x))
+        if kind == "float" or isinstance(x, float):
+            y = float(x)  # type: ignore[arg-type]
+            if math.isnan(y):
+                return ""
+            if self.target == "csv":
+                return repr(y)
+            return self.number(f"{y:.{self.digits}g}")
+        if kind == "actions" and isinstance(x, tuple):
+            return self.text(", ".join(self.plain(a) for a in x))
+        return self.text(self.plain(x))
+
+    def fraction(self, x: Fraction) -> str:
+        """An exact value in full, of any size (or its decimal when ``exact`` is False)."""
+        if not self.exact:
+            return self.number(decimal_text(x, self.digits))
+        if self.abbreviate and text_size(x) > REPR_CHARS:
+            return self.text(abbreviate(x))
+        s = fraction_text(x)
+        if self.target != "latex":
+            return s
+        if x.denominator == 1:
+            return s if x >= 0 else f"${s}$"
+        if self.fractions == "frac":
+            p, _, q = s.lstrip("-").partition("/")
+            sign = "-" if x < 0 else ""
+            return f"${sign}\\frac{{{p}}}{{{q}}}$"
+        return f"${s}$"
+
+    def plain(self, x: object) -> str:
+        """``str(x)`` of a value that is not written as a number (a label, an action).
+
+        Integers and fractions beyond Python's int-to-str digit limit are written in
+        full, or abbreviated past :data:`REPR_CHARS` characters in notebook views.
+        """
+        if self.abbreviate and (isinstance(x, Fraction) or type(x) is int) \
+                and text_size(Fraction(x)) > REPR_CHARS:
+            return abbreviate(Fraction(x))
+        try:
+            return str(x)
+        except ValueError:  # "Exceeds the limit (4300 digits) for integer string conversion"
+            with unlimited_digits():
+                return str(x)
+
+    def number(self, s: str) -> str:
+        """A formatted decimal; LaTeX puts signs and exponents in math mode."""
+        if self.target == "latex" and (s.startswith("-") or "e" in s):
+            mant, _, exp = s.partition("e")
+            return f"${mant}\\times 10^{{{int(exp)}}}$" if exp else f"${s}$"
+        return s
+
+    def text(self, s: str) -> str:
+        """Plain text, escaped for the target."""
+        if self.target == "markdown":
+            return s.replace("|", "\\|")
+        if self.target == "latex":
+            return latex_escape(s)
+        if self.target == "html":
+            return html.escape(s)
+        return s
+
+
+def _kind_of(x: object) -> Kind:
+    if isinstance(x, bool):
+        return "other"
+    if isinstance(x, Fraction | int):
+        return "exact"
+    if isinstance(x, float):
+        return "float"
+    if isinstance(x, tuple):
+        return "actions"
+    return "other"
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                  "^": r"\textasciicircum{}"}
+
+
+def latex_escape(s: str) -> str:
+    """``s`` with LaTeX's special characters escaped."""
+    return "".join(_LATEX_SPECIAL.get(c, c) for c in s)
+
+
+def markdown_table(header: Sequence[str], body: Sequence[Sequence[str]], align: Sequence[str]) -> str:
+    """A GitHub Markdown table; ``align`` holds ``"l"`` or ``"r"`` per column."""
+    lines = ["| " + " | ".join(header) + " |",
+             "| " + " | ".join("---:" if a == "r" else ":---" for a in align) + " |"]
+    lines += ["| " + " | ".join(r) + " |" for r in body]
+    return "\n".join(lines)
+
+
+def latex_table(header_lines: Sequence[str], body: Sequence[Sequence[str]], align: str,
+                caption: str | None, label: str | None) -> str:
+    """A booktabs ``tabular``, wrapped in a ``table`` environment with a caption or label."""
+    lines = [f"\\begin{{tabular}}{{{align}}}", "\\toprule", *header_lines, "\\midrule"]
+    lines += [" & ".join(r) + " \\\\" for r in body]
+    lines += ["\\bottomrule", "\\end{tabular}"]
+    if caption is None and label is None:
+        return "\n".join(lines)
+    env = ["\\begin{table}", "\\centering"]
+    if caption is not None:
+        env.append(f"\\caption{{{latex_escape(caption)}}}")
+    if label is not None:
+        env.append(f"\\label{{{label}}}")
+    return "\n".join([*env, *lines, "\\end{table}"])
+
+
+def html_table(header: Sequence[str], body: Sequence[Sequence[str]], caption: str | None,
+               row_header: bool = False) -> str:
+    """An HTML table of escaped cells; ``row_header`` makes each row's first cell a ``<th>``."""
+    out = ["<table>"]
+    if caption:
+        out.append(f"<caption>{html.escape(caption)}</caption>")
+    out.append("<thead><tr>" + "".join(f"<th>{h}</th>" for h in header) + "</tr></thead>")
+    out.append("<tbody>")
+    for r in body:
+        if row_header and r:
+            out.append(f"<tr><th>{r[0]}</th>" + "".join(f"<td>{c}</td>" for c in r[1:]) + "</tr>")
+        else:
+            out.append("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def csv_table(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:
+    """CSV text (``\\n`` line ends, quoting as the ``csv`` module does)."""
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(header)
+    w.writerows(body)
+    return buf.getvalue()
+
+
+def write_text(text: str, path: str | os.PathLike[str] | None) -> str:
+    """Write ``text`` to ``path`` (UTF-8) when a path is given; return ``text``."""
+    if path is not None:
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            f.write(text)
+    return text
