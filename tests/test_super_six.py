@@ -488,3 +488,17 @@ def test_bad_parameters() -> None:
     for text in ["", "(12/11/1)", "(11/11)", "11/11/1/0", 5]:
         with pytest.raises(InvalidGameError):
             super_six_evaluate(text)  # type: ignore[arg-type]
+    with pytest.raises(InvalidGameError, match="elsewhere must be 'optimal' or 'roll'"):
+        super_six_evaluate("(11/11/1)", elsewhere="stop")  # type: ignore[arg-type]
+
+
+def test_evaluate_rolling_elsewhere() -> None:
+    # with elsewhere="roll" both players continue at every decision the string does not
+    # cover. Up to 7 sticks that is optimal play (seed 002, sections 3 to 5: continue in
+    # every situation with at most 6 sticks), so the values agree; with 8 sticks they
+    # differ, since optimal play with 7 stops with 4 or 5 on the lid (section 6)
+    for s7 in ("(1111/1111/111/00/0)", "(0101/1010/110/10/1)"):
+        assert super_six_evaluate(s7, elsewhere="roll").values == super_six_evaluate(s7).values
+    s8 = "(11111/11111/1111/000/00)"
+    rolling, optimal = super_six_evaluate(s8, elsewhere="roll"), super_six_evaluate(s8)
+    assert rolling.value_to_move(_roll(4, 1, 2)) != optimal.value_to_move(_roll(4, 1, 2))

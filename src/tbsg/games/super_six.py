@@ -473,20 +473,26 @@ def _parse_strategy(strategy: str) -> tuple[int, dict[Situation, bool]]:
     return total, {s: d == "1" for s, d in zip(situations, digits, strict=True)}
 
 
-def super_six_evaluate(strategy: str) -> Solution[SuperSixState, Action]:
+def super_six_evaluate(strategy: str, *,
+                       elsewhere: Literal["optimal", "roll"] = "optimal") -> Solution[SuperSixState, Action]:
     """Exact values when both players play the strategy string ``S_i`` (seed 002, section 6).
 
     Both players follow ``strategy`` at the situations of
     :func:`super_six_decision_situations` with ``i`` sticks (``i`` read from the
     string's group lengths); everywhere else (``(1/k/1)`` and fewer sticks) they play
-    optimally. The game solved starts at ``(0/i-1/1)``, so every situation with at most
-    ``i`` sticks can be looked up with :meth:`SuperSix.situation`.
+    optimally, or roll on with ``elsewhere="roll"``. The game solved starts at
+    ``(0/i-1/1)``, so every situation with at most ``i`` sticks can be looked up with
+    :meth:`SuperSix.situation`.
 
     Parameters
     ----------
     strategy : str
         Digits ``0``/``1`` grouped by sticks on the lid, e.g. ``'(0101/1010/110/10/1)'``
         (parentheses optional).
+    elsewhere : {"optimal", "roll"}
+        What both players do at the decisions the string does not cover: play optimally
+        (default) or continue (roll on). With 7 sticks the two agree, since continuing
+        is optimal at every decision with at most 6 sticks and at ``(1/5/1)``.
 
     Returns
     -------
@@ -504,6 +510,9 @@ def super_six_evaluate(strategy: str) -> Solution[SuperSixState, Action]:
     >>> sol = super_six_evaluate('(0101/1010/110/10/1)')
     >>> round(float(sol.value_to_move(SuperSixState(0, 4, 1, 2, False))), 4)
     0.6683
+    >>> rolling = super_six_evaluate('(0101/1010/110/10/1)', elsewhere="roll")
+    >>> rolling.values == sol.values
+    True
     >>> super_six_evaluate('(11/11/1/1)')
     Traceback (most recent call last):
     ...
@@ -513,8 +522,10 @@ need 2/2/1 digits
     """
     from tbsg.api import evaluate
 
+    if elsewhere not in ("optimal", "roll"):
+        raise InvalidGameError(f"elsewhere must be 'optimal' or 'roll', got {elsewhere!r}")
     total, digits = _parse_strategy(strategy)
-    opt = _solution(total)
+    opt = _solution(total) if elsewhere == "optimal" else None
 
     def act(s: SuperSixState) -> Action:
         if not s.decision:
@@ -522,6 +533,8 @@ need 2/2/1 digits
         chosen = digits.get((s.lid, s.hand, s.other))
         if chosen is not None:
             return "roll" if chosen else "stop"
+        if opt is None:
+            return "roll"
         return opt.action(s._replace(mover=0))  # same optimal action for either mover
 
     return evaluate(SuperSix(total - 1, 1), act)
