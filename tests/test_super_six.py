@@ -487,6 +487,7 @@ def test_start_reaches_every_situation() -> None:
 
 
 def test_rules_by_hand() -> None:
+    # seed 002, sections 1 and 2: the rules, worked by hand from (1/2/3)
     game = SuperSix(2, 3, 1)
     s = game.situation(1, 2, 3)
     assert game.outcomes(s, "roll") == [

@@ -91,7 +91,7 @@ Examples
 '(1111/1111/111/00/0)'
 >>> super_six_strategy(13)
 '(1111111111/1111111111/111000111/00000000/0000000)'
->>> super_six_pyramid(4)[0, 3, 1]                # printed "(0.657)" in Figure 1
+>>> super_six_pyramid(4)[0, 3, 1]                # (0/3/1), in parentheses in Figure 1
 Fraction(727, 1107)
 """
 
@@ -476,7 +476,7 @@ def super_six_evaluate(strategy: str, *,
     ------
     InvalidGameError
         If the string is not digits in groups of the right lengths (the message names
-        them), e.g. for the paper's printed ``S_13``.
+        them), e.g. for a group one digit too long.
 
     Examples
     --------
