@@ -23,8 +23,7 @@ from _output import Output, pyplot, run
 import tbsg
 from tbsg.games import pig, piglet, risk_or_safety
 from tbsg.games.pig import pig_hold_boundary
-
-PRINTED = "0.5306"  # Neller and Presser 2004, p. 34: "the first player wins 53.06%"
+from tbsg.sources.pig import OPTIMAL as PRINTED  # Neller and Presser 2004, p. 34: 53.06%
 
 
 def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:

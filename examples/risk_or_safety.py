@@ -31,12 +31,9 @@ from _output import Output, pyplot, run
 
 import tbsg
 from tbsg.games import RoSState, risk_or_safety, risk_or_safety_coin_table
-from tbsg.games.risk_or_safety import _TABLE1_PRINTED
 from tbsg.outputs.pivot import Pivot
 from tbsg.outputs.tables import StateTable, state_table
-
-PRINTED_P000 = {1: "2/3", 2: "4/7", 3: "6/11", 4: "2236/4165", 5: "1026/1925",
-                6: "275848876/521145625"}  # seed 000, sections 2 and 3.3
+from tbsg.sources.risk_or_safety import P000, TABLE_1
 
 
 def coins_table(table: StateTable[RoSState, str], n: int) -> Pivot:
@@ -60,7 +57,7 @@ def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
 
     # 1. the exact values of sections 2 and 3.3
     print("P(0,0,0), exact (seed 000, sections 2 and 3.3):")
-    for n, printed in PRINTED_P000.items():
+    for n, (_, printed) in P000.items():  # as printed (tbsg.sources.risk_or_safety)
         v = tbsg.solve(risk_or_safety(n)).value()
         status = "matches" if v == Fraction(printed) else "DIFFERS"
         print(f"  n = {n}: {v} ≈ {float(v):.9f}  (printed {printed}: {status})")
@@ -71,7 +68,7 @@ def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
     coins = coins_table(table, n)
     assert coins.to_dict() == risk_or_safety_coin_table(n)
     wrong = [(need, opp) for need in range(2, n + 1) for opp in range(2, n + 1)
-             if coins[need, opp] != int(_TABLE1_PRINTED[need].split()[opp - 2])]
+             if coins[need, opp] != int(TABLE_1[need].split()[opp - 2])]
     print(f"\nTable 1 (coins to toss), {n - 1} x {n - 1} cells: "
           + ("all match the printed table" if not wrong else f"differ at {wrong}"))
     print(coins.to_markdown())

@@ -27,9 +27,10 @@ from _output import Output, pyplot, run
 
 import tbsg
 from tbsg.games import UWState, unspeakable_words_tables
-from tbsg.games.unspeakable_words import UnspeakableWords, published
+from tbsg.games.unspeakable_words import UnspeakableWords
 from tbsg.outputs.pivot import Pivot
 from tbsg.outputs.tables import state_table
+from tbsg.sources.unspeakable_words import checks
 
 
 class EveryPosition:
@@ -70,7 +71,7 @@ def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
     shown = Pivot.from_dict({k: f"{float(v):.3f}" for k, v in values.items()}, name="aValue", **kw)
     print("\naValue (d6; P(a wins)), 3 decimals as printed:")
     print(shown.to_markdown())
-    for check in published():
+    for check in checks():  # the post's printed tables (tbsg.sources.unspeakable_words)
         print(f"{check.quantity}: {'matches' if check.match else 'DIFFERS'}")
     exact = Pivot.from_dict(values, name="aValue", **kw)
     write("unspeakable_words_d6_values.csv", exact.to_csv())

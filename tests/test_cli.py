@@ -1,4 +1,4 @@
-"""The ``tbsg`` command line and the ``tbsg reproduce`` report."""
+"""The ``tbsg`` command line (``tbsg reproduce`` is tested in ``test_reproduce.py``)."""
 
 from __future__ import annotations
 
@@ -6,80 +6,8 @@ import json
 
 import pytest
 
-import tbsg.reproduce
 from tbsg.catalog import CATALOG
 from tbsg.cli import main
-from tbsg.published import Check
-
-
-def test_reproduce_one_game_prints_rows_and_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["reproduce", "--only", "unspeakable_words"]) == 0
-    out = capsys.readouterr().out
-    assert out.splitlines()[0].split() == ["source", "quantity", "published", "computed", "match"]
-    assert "[unspeakable_words: seed 004 (Win-Vector, Unspeakable bets)]" in out
-    assert "2/2 published quantities reproduced; 0 known" in out
-
-
-def test_reproduce_json_is_machine_readable(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["reproduce", "--only", "unspeakable_words", "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert data["ok"] is True
-    assert set(data["seconds"]) == {"unspeakable_words"}
-    assert len(data["rows"]) == 2
-    assert set(data["rows"][0]) == {"game", "source", "quantity", "published", "computed", "match",
-                                    "note", "known"}
-    assert all(row["match"] is True for row in data["rows"])
-
-
-def test_reproduce_mismatch_exits_one(monkeypatch: pytest.MonkeyPatch,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
-    bad = Check("the_race", "somewhere", "a number", "1/2", "1/3", False)
-    monkeypatch.setattr(tbsg.reproduce, "_published", lambda name: lambda: [bad])
-    assert main(["reproduce", "--only", "the_race"]) == 1
-    out = capsys.readouterr().out
-    assert "NO" in out.split()
-    assert "0/1 published quantities reproduced; 0 known discrepancies" in out
-    assert "; 1 unexpected" in out
-
-
-def test_reproduce_known_discrepancy_is_reported_but_passes(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    misprint = Check("the_race", "somewhere", "a string", "(00)", "(0)", False, "one zero too many",
-                     known=True)
-    monkeypatch.setattr(tbsg.reproduce, "_published", lambda name: lambda: [misprint])
-    assert main(["reproduce", "--only", "the_race"]) == 0
-    out = capsys.readouterr().out
-    assert "no (known, see note)" in out
-    assert "note (the_race: a string): one zero too many" in out
-    assert "1 known discrepancies of the sources (see the notes); 0 unexpected" in out
-
-
-def test_reproduce_known_row_that_matches_is_unexpected(
-        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    stale = Check("the_race", "somewhere", "a number", "1/2", "1/2", True, "was a misprint", known=True)
-    monkeypatch.setattr(tbsg.reproduce, "_published", lambda name: lambda: [stale])
-    assert main(["reproduce", "--only", "the_race"]) == 1
-    assert "UNEXPECTED" in capsys.readouterr().out
-
-
-def test_known_row_needs_a_note() -> None:
-    with pytest.raises(ValueError, match="needs a note"):
-        Check("g", "s", "q", "1", "2", False, known=True)
-
-
-def test_reproduce_unknown_game_lists_valid_ones(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exc:
-        main(["reproduce", "--only", "chess"])
-    assert exc.value.code == 2
-    err = capsys.readouterr().err
-    assert "unknown game chess" in err
-    for name in CATALOG:
-        assert name in err
-
-
-def test_reproduce_function_rejects_unknown_game() -> None:
-    with pytest.raises(tbsg.InvalidGameError, match=r"'chess'.*choose from risk_or_safety"):
-        tbsg.reproduce.reproduce(["chess"])
 
 
 def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
@@ -101,13 +29,6 @@ def test_risk_or_safety_command_rejects_bad_target(capsys: pytest.CaptureFixture
     with pytest.raises(SystemExit):
         main(["risk-or-safety", "0"])
     assert "target must be at least 1" in capsys.readouterr().err
-
-
-@pytest.mark.slow
-def test_full_reproduce_passes(capsys: pytest.CaptureFixture[str]) -> None:
-    # every published number of every seed: the README's main job
-    assert main(["reproduce"]) == 0
-    assert " NO" not in capsys.readouterr().out
 
 
 # --- tbsg list / solve / verify ----------------------------------------------------------------

@@ -1,6 +1,9 @@
 """Known answers for Risk or Safety (seed 000: R. Jehn, "Optimal strategy in the game Risk
 or Safety", arXiv 2603.01002, 2026). Every test names the section it checks.
 
+Values the paper does not print, pinned from tbsg's own output to catch regressions, are
+marked ``# regression pin: tbsg's own output, not a source value``.
+
 Notation: the paper's position ``(a0, a1, b)`` is (open points, saved points of the
 player to move, saved points of the opponent) and ``P(a0, a1, b)`` the mover's chance
 to win; in tbsg that is ``RoSState(mover, a0, a1, b)`` and ``solution.value_to_move``.
@@ -16,7 +19,7 @@ import pytest
 
 import tbsg
 from tbsg.games import RiskOrSafety, RoSState, risk_or_safety, risk_or_safety_coin_table
-from tbsg.games.risk_or_safety import _TABLE1_PRINTED, published
+from tbsg.sources import risk_or_safety as source
 
 H = Fraction(1, 2)
 Pos = tuple[int, int, int]
@@ -250,6 +253,7 @@ def test_section33_literal_reading_fails_only_off_the_path_of_play() -> None:
     # seed 000 (Jehn 2026), section 3.3, read literally ("else continue" at *every* position)
     # the sentence is wrong at positions never reached under optimal play, e.g. (3,0,0):
     # once (2,0,0) is a stop, stopping at (3,0,0) (15/17) beats continuing (3047/4165).
+    # regression pin: tbsg's own output, not a source value (15/17 and 3047/4165)
     game = risk_or_safety(4)
     sol = tbsg.solve(game)
     paper = stop_at(N4_STOPS)
@@ -302,8 +306,8 @@ def test_section5_all_in_probability(n: int) -> None:
 
 def test_section5_table1() -> None:
     # seed 000 (Jehn 2026), section 5, Table 1
-    # (the printed table is kept, as oracle data, in the module for `tbsg reproduce`)
-    expected = {(need, opp): int(cell) for need, row in _TABLE1_PRINTED.items()
+    # (the printed table is kept, as oracle data, in tbsg.sources.risk_or_safety)
+    expected = {(need, opp): int(cell) for need, row in source.TABLE_1.items()
                 for opp, cell in enumerate(row.split(), start=2)}
     assert len(expected) == 19 * 19
     table = risk_or_safety_coin_table(20)
@@ -339,10 +343,11 @@ def test_float_bounds_contain_exact_values(n: int) -> None:
         assert approx.converged
 
 
-def test_published_rows_all_match() -> None:
+def test_source_rows_all_match() -> None:
     # every number seed 000 prints (sections 2-3.3, Table 1), as `tbsg reproduce` shows them
-    rows = published()
+    rows = source.checks()
     assert len(rows) == 51
     assert {r.game for r in rows} == {"risk_or_safety"}
     assert [r.quantity for r in rows if not r.match] == []
     assert sum(r.source.endswith("Table 1") for r in rows) == 19
+    assert source.KNOWN_DISCREPANCIES == ()

@@ -1,5 +1,10 @@
 """Super Six (seed 002, R. Jehn 2021): published values recomputed exactly, the paper's
-linear systems and brute force re-derived independently, and checks beyond the paper."""
+linear systems and brute force re-derived independently, and checks beyond the paper.
+
+Known answers name where the paper prints them (section, figure). Values the paper does
+not print, pinned from tbsg's own output to catch regressions, are marked
+``# regression pin: tbsg's own output, not a source value``.
+"""
 
 # The paper's notation (j/k/l) is kept in variable names, so ``l`` is used throughout.
 # ruff: noqa: E741
@@ -20,7 +25,6 @@ from tbsg.games.super_six import (
     Action,
     SuperSix,
     SuperSixState,
-    published,
     super_six,
     super_six_continue_gain,
     super_six_decision_situations,
@@ -29,7 +33,8 @@ from tbsg.games.super_six import (
     super_six_strategy,
     super_six_summary_check,
 )
-from tbsg.published import decimal_match
+from tbsg.sources import super_six as source
+from tbsg.sources.check import decimal_match
 
 F = Fraction
 Sit = tuple[int, int, int]
@@ -64,6 +69,9 @@ def test_three_and_four_sticks(sol15: tbsg.Solution[SuperSixState, Action]) -> N
 
 def test_figure_1() -> None:
     # seed 002, Figure 1 (4 sticks): every printed decimal, (0/3/1) in parentheses
+    # exact values: section 3 (1, 36/41, 35/41, 88/123, and 101/164 = 1/6 * 5/6 + 4/6 *
+    # 88/123 from its formula for P_C); (0/3/1) is printed only as (0.657):
+    # regression pin: tbsg's own output, not a source value (727/1107)
     pyramid = super_six_pyramid(4)
     assert pyramid == {(0, 1, 3): 1, (0, 2, 2): F(36, 41), (0, 3, 1): F(727, 1107),
                        (1, 1, 2): F(35, 41), (1, 2, 1): F(101, 164), (2, 1, 1): F(88, 123)}
@@ -266,11 +274,12 @@ def test_section_6_three_on_the_lid() -> None:
     assert super_six_pyramid(7) == by_digits["111"]
 
 
-def test_section_6_printed_probabilities_not_reproduced() -> None:
+def test_section_6_printed_probabilities_not_reproduced_literally() -> None:
     # seed 002, section 6 prints P_(4,1,2) = 0.1759 under (0101/1010/110/10/1) and 0.1765
     # under (0101/1010/010/10/1). Both players following the string at 7 sticks (optimal
-    # below) gives 0.6683 and 0.6641 at the roll (4/1/2): NOT reproduced (see module doc);
-    # the tbsg values agree with the independent solver.
+    # below) gives 0.6683 and 0.6641 at the roll (4/1/2): NOT reproduced literally (see
+    # tbsg.sources.super_six); the tbsg values agree with the independent solver.
+    # (0.6683 and 0.6641 are regression pins: tbsg's own output, not source values.)
     values6 = _independent_optimum(6)[0][6]
     for digits, printed, ours in [("0101101011010", "0.1759", "0.6683"),
                                   ("0101101001010", "0.1765", "0.6641")]:
@@ -287,9 +296,52 @@ def test_section_6_printed_probabilities_not_reproduced() -> None:
     assert first.value_to_move(_roll(3, 1, 3)) > 1 - first.value_to_move(_roll(3, 3, 1))
 
 
+def _reverse_groups_and_fix_first_digit(printed: str) -> str:
+    """The printed profile read with the digits of each lid group in order of the mover's
+    sticks descending, and its first digit (at (1/4/2)) taken as 1: in the paper's order."""
+    groups = printed.strip("()").split("/")
+    assert groups[0][0] == "0"
+    groups[0] = "1" + groups[0][1:]
+    return "(" + "/".join(g[::-1] for g in groups) + ")"
+
+
+def test_section_6_reconstruction() -> None:
+    # seed 002, section 6: 0.1759 and 0.1765 reproduce when "(4,1,2)" is read as (mover's
+    # sticks, opponent's sticks, lid), i.e. the roll (2/4/1), the digits of each lid group
+    # run in order of the mover's sticks descending, and the first printed digit is 1; both
+    # players follow the string at 7 sticks and continue everywhere else. Checked with the
+    # independent solver (which continues wherever the profile says nothing) and with tbsg,
+    # continuing or optimal elsewhere (the same: continuing is optimal there).
+    values6 = _independent_optimum(6)[0][6]
+    exact = {"0.1759": F(99034769631786605, 563168094091149096),
+             "0.1765": F(31241691634460480867, 177030122297190441048)}
+    by_x = {}
+    for case in source.SECTION_6:
+        assert case.reconstructed == _reverse_groups_and_fix_first_digit(case.profile)
+        digits = case.reconstructed.strip("()").replace("/", "")
+        here = {s: c == "1" for s, c in zip(_string_situations(7), digits, strict=True)}
+        v = _solve_rolls(7, values6, _profile(here))[2, 4, 1]
+        assert decimal_match(case.printed, v)
+        assert v == exact[case.printed]  # regression pin: tbsg's own output (exact), not a source value
+        rolling = super_six_evaluate(case.reconstructed, elsewhere="roll")
+        optimal = super_six_evaluate(case.reconstructed)
+        assert rolling.value_to_move(_roll(2, 4, 1)) == optimal.value_to_move(_roll(2, 4, 1)) == v
+        by_x[case.reconstructed.split("/")[2]] = v
+    # "when you go from (4,1,2) to (3,1,3) it would be slightly better to stop": read as
+    # (3/3/1), the only digit where the two profiles differ, stopping raises 0.1759 to 0.1765
+    assert by_x["011"] < by_x["010"]
+    # without the changed first digit the reading gives 0.1718 and 0.1724
+    # (regression pins: tbsg's own output, not source values)
+    for case, shown in zip(source.SECTION_6, ("0.1718", "0.1724"), strict=True):
+        unfixed = "(" + "/".join(g[::-1] for g in case.profile.strip("()").split("/")) + ")"
+        v = super_six_evaluate(unfixed).value_to_move(_roll(2, 4, 1))
+        assert decimal_match(shown, v) and not decimal_match(case.printed, v)
+
+
 # --- sections 6 to 8: the strategy strings --------------------------------------------------
 
 PRINTED = {  # seed 002, sections 6 (S_7), 7 (S_8 .. S_12) and 8 (S_13 .. S_15), as printed
+    # (written out again here, independently of tbsg.sources.super_six.STRATEGIES)
     7: "(1111/1111/111/00/0)",
     8: "(11111/11111/1111/000/00)",
     9: "(111111/111111/11111/0000/000)",
@@ -336,6 +388,8 @@ def test_section_8_statements() -> None:
                 assert (g < 0) == (limit is not None and k >= limit), (j, k, l)
     # seed 002, section 8: the difference is "mostly below 5e-4" with 15 sticks
     g15 = [abs(g) for s, g in super_six_continue_gain(15).items() if s[0] == 3]
+    assert 2 * sum(g < F(5, 10**4) for g in g15) > len(g15)
+    # regression pin: tbsg's own output, not a source value (9 of the 11 below 5e-4)
     assert sum(g < F(5, 10**4) for g in g15) == 9 and len(g15) == 11
 
 
@@ -347,12 +401,17 @@ def test_summary_rules_to_20_sticks() -> None:
     c15 = super_six_summary_check(15)
     assert c15.summary_holds and c15.first_lid_3_stop == 13 and c15.figure_5_wrong == ()
     c20 = super_six_summary_check(20)
+    # regression pin: tbsg's own output, not a source value (beyond the paper's 15 sticks)
     assert c20.summary_holds and c20.figure_5_wrong == ((3, 15, 2),)
     assert super_six_strategy(6).strip("()").split("/")[3] == "1"  # (4/1/1): the exception
 
 
 def _lid_3_limit(total: int) -> int:
-    """Beyond the paper: continue at (3/k/l) iff min(k, l) <= this (found by computation)."""
+    """Beyond the paper: continue at (3/k/l) iff min(k, l) <= this (found by computation).
+
+    Regression pin: tbsg's own output, not a source value (the paper's 13 to 15 sticks
+    agree with section 8 and Figure 5, checked above).
+    """
     return total if total <= 12 else 3 if total == 13 else 2 if total <= 19 else 1
 
 
@@ -365,6 +424,7 @@ def test_lid_3_pattern_to_20_sticks() -> None:
 
 @pytest.mark.slow
 def test_rules_and_pattern_to_40_sticks() -> None:
+    # regression pin: tbsg's own output, not a source value (beyond the paper's 15 sticks)
     c = super_six_summary_check(40)
     assert c.summary_holds
     assert c.figure_5_wrong == tuple((3, k, 2) for k in range(15, 36))
@@ -379,6 +439,7 @@ def test_rules_and_pattern_to_40_sticks() -> None:
 @pytest.mark.parametrize("total", [30, 40])
 def test_strings_scale(total: int) -> None:
     # beyond the paper (it ran out of memory at 16 sticks): exact strings at 30 and 40
+    # regression pin: tbsg's own output, not a source value (the pattern of the strings)
     t0 = time.perf_counter()
     s = super_six_strategy(total)
     assert time.perf_counter() - t0 < 120
@@ -426,6 +487,7 @@ def test_start_reaches_every_situation() -> None:
 
 
 def test_rules_by_hand() -> None:
+    # seed 002, sections 1 and 2: the rules, worked by hand from (1/2/3)
     game = SuperSix(2, 3, 1)
     s = game.situation(1, 2, 3)
     assert game.outcomes(s, "roll") == [
@@ -440,23 +502,33 @@ def test_rules_by_hand() -> None:
         (F(1), SuperSixState(1, 2, 3, 1, False))]
 
 
-# --- published rows -------------------------------------------------------------------------
+# --- the source's rows (tbsg.sources.super_six) ----------------------------------------------
 
 
-def test_published_rows() -> None:
-    rows = published()
+def test_source_rows() -> None:
+    rows = source.checks()
     assert all(r.game == "super_six" and r.source.startswith("seed 002") for r in rows)
     mismatches = {r.quantity for r in rows if not r.match}
     assert mismatches == {
         "P(1/1/2)",                                      # Figure 1: 0.853 for 0.85366
         "equation for (0/4/2), continuing",              # section 5: 1/6 for 1/6 P(0/3/2)
-        "P_(4,1,2) under (0101/1010/110/10/1)",          # section 6: not reproduced
+        "P_(4,1,2) under (0101/1010/110/10/1)",          # section 6: not reproduced literally
         "P_(4,1,2) under (0101/1010/010/10/1)",
         "optimal strategy S_13",                         # section 8: extra zero
         "optimal strategy S_15",
     }
-    assert all(r.note for r in rows if not r.match)
+    declared = {d.quantity: d for d in source.KNOWN_DISCREPANCIES}
+    assert set(declared) == mismatches
+    assert all(declared[r.quantity].excuses(r) for r in rows if not r.match)
     assert len(rows) == 65
+    # section 6: each row reports both computations, literal and reconstructed, exactly
+    for r in rows:
+        if r.quantity.startswith("P_(4,1,2)"):
+            assert isinstance(r.value, tuple)
+            literal, reconstructed = r.value
+            assert not decimal_match(r.published, literal) and decimal_match(r.published, reconstructed)
+            assert str(literal) in r.computed and str(reconstructed) in r.computed
+            assert str(literal) in r.note and str(reconstructed) in r.note
 
 
 # --- bad input --------------------------------------------------------------------------
@@ -488,3 +560,17 @@ def test_bad_parameters() -> None:
     for text in ["", "(12/11/1)", "(11/11)", "11/11/1/0", 5]:
         with pytest.raises(InvalidGameError):
             super_six_evaluate(text)  # type: ignore[arg-type]
+    with pytest.raises(InvalidGameError, match="elsewhere must be 'optimal' or 'roll'"):
+        super_six_evaluate("(11/11/1)", elsewhere="stop")  # type: ignore[arg-type]
+
+
+def test_evaluate_rolling_elsewhere() -> None:
+    # with elsewhere="roll" both players continue at every decision the string does not
+    # cover. Up to 7 sticks that is optimal play (seed 002, sections 3 to 5: continue in
+    # every situation with at most 6 sticks), so the values agree; with 8 sticks they
+    # differ, since optimal play with 7 stops with 4 or 5 on the lid (section 6)
+    for s7 in ("(1111/1111/111/00/0)", "(0101/1010/110/10/1)"):
+        assert super_six_evaluate(s7, elsewhere="roll").values == super_six_evaluate(s7).values
+    s8 = "(11111/11111/1111/000/00)"
+    rolling, optimal = super_six_evaluate(s8, elsewhere="roll"), super_six_evaluate(s8)
+    assert rolling.value_to_move(_roll(4, 1, 2)) != optimal.value_to_move(_roll(4, 1, 2))

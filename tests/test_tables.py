@@ -2,7 +2,7 @@
 
 Oracles: Risk or Safety's Table 1 as printed in seed 000 (R. Jehn, "Optimal strategy in
 the game Risk or Safety", arXiv 2603.01002, 2026, section 5), kept in
-``tbsg.games.risk_or_safety._TABLE1_PRINTED``, and the action values of section 3.3
+``tbsg.sources.risk_or_safety.TABLE_1``, and the action values of section 3.3
 (``n = 4``, position ``(3, 0, 0)``: tossing wins 3047/4165, stopping 15/17).
 """
 
@@ -24,9 +24,9 @@ from tbsg.games import (
     risk_or_safety_coin_table,
     unspeakable_words_tables,
 )
-from tbsg.games.risk_or_safety import _TABLE1_PRINTED
 from tbsg.outputs.pivot import Pivot
 from tbsg.outputs.tables import NOTEBOOK_EXTRA, Row, StateTable, state_table
+from tbsg.sources.risk_or_safety import TABLE_1 as _TABLE1_PRINTED
 
 
 @pytest.fixture(scope="module")

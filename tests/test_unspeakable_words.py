@@ -1,4 +1,9 @@
-"""Unspeakable Words end game (seed 004): the printed d6 tables recomputed exactly."""
+"""Unspeakable Words end game (seed 004): the printed d6 tables recomputed exactly.
+
+Known answers name where the post prints them (seed 004: its tables and remarks). Values
+it does not print, pinned from tbsg's own output to catch regressions, are marked
+``# regression pin: tbsg's own output, not a source value``.
+"""
 
 from __future__ import annotations
 
@@ -13,13 +18,14 @@ from tbsg.errors import InvalidGameError
 from tbsg.games.unspeakable_words import (
     UnspeakableWords,
     UWState,
-    published,
     unspeakable_words,
     unspeakable_words_tables,
 )
-from tbsg.published import decimal_match
+from tbsg.sources import unspeakable_words as source
+from tbsg.sources.check import decimal_match
 
-# seed 004, table "aMove" (rows a = 0..6, columns b = 0..6), as printed
+# seed 004, table "aMove" (rows a = 0..6, columns b = 0..6), as printed (written out
+# again here, independently of tbsg.sources.unspeakable_words.A_MOVE)
 A_MOVE = [
     [0, 0, 0, 0, 0, 0, 0],
     [1, 1, 1, 1, 1, 1, 1],
@@ -56,10 +62,14 @@ def test_avalue_table_d6() -> None:
             assert decimal_match(printed, values[a, b]), (a, b, printed, values[a, b])
 
 
-def test_published_rows() -> None:
-    rows = published()
+def test_source_rows() -> None:
+    # seed 004's two d6 tables, as `tbsg reproduce` shows them
+    rows = source.checks()
     assert len(rows) == 2
     assert all(r.match for r in rows), [r for r in rows if not r.match]
+    assert source.KNOWN_DISCREPANCIES == ()
+    assert source.A_VALUE.splitlines() == A_VALUE
+    assert [[int(x) for x in row.split()] for row in source.A_MOVE.splitlines()] == A_MOVE
 
 
 def test_diagonal_claims_d6() -> None:
@@ -67,15 +77,18 @@ def test_diagonal_claims_d6() -> None:
     # the less-than bust rule "you do always want to move first" (weakly: (4, 4) is 1/2)
     _, values = unspeakable_words_tables(6)
     assert [a for a in range(1, 7) if values[a, a] < Fraction(1, 2)] == [4, 5, 6]
-    assert values[3, 3] == Fraction(1, 2)
+    assert values[3, 3] == Fraction(1, 2)  # printed 0.500; exactly 1/2 is tbsg's own finding
     _, less = unspeakable_words_tables(6, bust="less_than")
     assert all(less[a, a] >= Fraction(1, 2) for a in range(1, 7))
+    # regression pin: tbsg's own output, not a source value (the post says nothing of (4, 4))
     assert [a for a in range(1, 7) if less[a, a] == Fraction(1, 2)] == [4]
 
 
 def test_exact_values() -> None:
     _, values = unspeakable_words_tables(6)
-    assert values[1, 1] == Fraction(5, 6)
+    assert values[1, 1] == Fraction(5, 6)  # by hand: a bets 1 and busts on a 1 only
+    # regression pins: tbsg's own output, not source values (seed 004 prints 0.470 for
+    # aValue[6, 6] and 0.694 for aValue[2, 5], checked above)
     assert values[6, 6] == Fraction(43835, 93312)
     sol = tbsg.solve(unspeakable_words(2, 5))
     assert sol.value() == Fraction(25, 36) and sol.optimal_actions() == (1,)
@@ -157,6 +170,7 @@ def test_matches_post_code(die: int, bust: str) -> None:
 
 
 # cells where the post's code (floats) keeps a larger bet than the smallest exactly optimal
+# regression pin: tbsg's own output, not a source value (the post does not print them)
 FLOAT_TIE_BREAKS = {
     (6, "at_most"): [], (4, "at_most"): [], (20, "at_most"): [],  # no exact ties at all
     (6, "less_than"): [(3, 5), (5, 3)],
@@ -167,6 +181,7 @@ FLOAT_TIE_BREAKS = {
 def test_d20_diagonal() -> None:
     # beyond the source: with the real game's d20, moving first at a = b is a disadvantage
     # from 11 points up and exactly even at 10; under less_than it is never a disadvantage
+    # regression pin: tbsg's own output, not a source value
     _, values = unspeakable_words_tables(20, die=20)
     assert values[10, 10] == Fraction(1, 2)
     assert [a for a in range(1, 21) if values[a, a] < Fraction(1, 2)] == list(range(11, 21))

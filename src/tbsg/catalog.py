@@ -1,8 +1,9 @@
 """The registry of catalog games: names, constructors, parameters and sources.
 
-One entry per game of :mod:`tbsg.games`. The command line (``tbsg list``, ``tbsg solve``,
-``tbsg reproduce``) and saved solutions (:mod:`tbsg.persist`) find games here. Modules are
-imported only when an entry is used, so listing the catalog stays cheap.
+One entry per game of :mod:`tbsg.games`, with the module of :mod:`tbsg.sources` that holds
+its source. The command line (``tbsg list``, ``tbsg solve``, ``tbsg reproduce``) and saved
+solutions (:mod:`tbsg.persist`) find games here. Modules are imported only when an entry is
+used, so listing the catalog stays cheap.
 
 Parameters are read from the constructor's signature (names, annotations, defaults), so
 there is one place where a game's parameters are defined: its constructor.
@@ -14,6 +15,8 @@ Examples
 [('target', 'int', None)]
 >>> entry.make({"target": "3"})
 RiskOrSafety(target=3)
+>>> CATALOG["piglet"].source_module          # Piglet's source is the Pig paper
+'tbsg.sources.pig'
 """
 
 from __future__ import annotations
@@ -75,17 +78,40 @@ class Parameter:
 
 @dataclass(frozen=True)
 class CatalogEntry:
-    """A catalog game: where its code lives and what its source is."""
+    """A catalog game: where its code lives and what its source is.
+
+    Attributes
+    ----------
+    name : str
+        Catalog name, e.g. ``"piglet"``.
+    module : str
+        The game's module, e.g. ``"tbsg.games.pig"``.
+    constructor : str
+        Name of the constructor function in ``module``.
+    cls : str
+        Name of the game's class in ``module``.
+    source : str
+        The published source, as a citation.
+    source_module : str
+        The module of :mod:`tbsg.sources` holding the source's printed numbers, their
+        recomputation and its known discrepancies, e.g. ``"tbsg.sources.pig"`` (``tbsg
+        reproduce`` runs it).
+    """
 
     name: str
     module: str
     constructor: str
     cls: str
     source: str
+    source_module: str
 
     def load_module(self) -> Any:
         """Import the game's module (``tbsg.games.<name>``)."""
         return importlib.import_module(self.module)
+
+    def load_source(self) -> Any:
+        """Import the source's module (``tbsg.sources.<name>``)."""
+        return importlib.import_module(self.source_module)
 
     def make_function(self) -> Callable[..., Any]:
         """The constructor function, e.g. :func:`tbsg.games.risk_or_safety`."""
@@ -137,7 +163,8 @@ class CatalogEntry:
 
 
 def _entry(name: str, cls: str, source: str, module: str | None = None) -> CatalogEntry:
-    return CatalogEntry(name, f"tbsg.games.{module or name}", name, cls, source)
+    return CatalogEntry(name, f"tbsg.games.{module or name}", name, cls, source,
+                        f"tbsg.sources.{module or name}")
 
 
 #: Catalog game name -> entry, in the order ``tbsg list`` and ``tbsg reproduce`` use.

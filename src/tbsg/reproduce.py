@@ -1,10 +1,22 @@
 """Reproduce every published number of the catalog: the engine of ``tbsg reproduce``.
 
-Each catalog module (:mod:`tbsg.games`) has a ``published()`` function returning one
-:class:`~tbsg.published.Check` per quantity its source prints: the value as printed and
-the value tbsg computes, compared exactly (fractions with ``==``; decimals to every printed
-digit; tables cell by cell). This module runs them, times them, and formats the rows as a
-text table or as JSON.
+Each catalog game names its source module (:attr:`tbsg.catalog.CatalogEntry.source_module`,
+in :mod:`tbsg.sources`), which returns one :class:`~tbsg.sources.check.Check` per
+quantity the source prints (the value as printed and the value tbsg computes, compared
+exactly: fractions with ``==``, decimals to every printed digit, strings and tables
+character for character) and declares the source's known discrepancies in advance, as
+data (``KNOWN_DISCREPANCIES``). This module runs the sources, times them, judges every
+row against the declarations, and formats the rows as a text table or as JSON.
+
+A row is *expected* when
+
+* no discrepancy is declared for its quantity and it matches; or
+* a :class:`~tbsg.sources.check.KnownDiscrepancy` is declared for it, it does not match,
+  and its computed value is ``==`` the declared one.
+
+Everything else fails the run: an unexplained mismatch, a declared discrepancy whose row
+now matches (the declaration is out of date) or computes another value (a regression
+behind a known discrepancy), and a declaration that names no row (stale).
 
 Examples
 --------
@@ -17,18 +29,127 @@ True
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import textwrap
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from tbsg.catalog import CATALOG
 from tbsg.errors import InvalidGameError
-from tbsg.published import Check
+from tbsg.sources.check import Check, KnownDiscrepancy, Value, value_text
 
-__all__ = ["Report", "format_json", "format_table", "reproduce"]
+__all__ = ["Report", "Row", "Source", "Stale", "format_json", "format_table", "judge", "reproduce"]
+
+
+@dataclass(frozen=True)
+class Source:
+    """What ``tbsg reproduce`` reads from a source module.
+
+    Attributes
+    ----------
+    module : str
+        The module, e.g. ``tbsg.sources.super_six``.
+    checks : callable
+        Returns the rows (the module's ``checks``).
+    known : tuple of KnownDiscrepancy
+        The module's ``KNOWN_DISCREPANCIES``.
+    """
+
+    module: str
+    checks: Callable[[], list[Check]]
+    known: tuple[KnownDiscrepancy, ...]
+
+
+@dataclass(frozen=True)
+class Row:
+    """A recomputed row and the discrepancy declared for its quantity, if any.
+
+    Attributes
+    ----------
+    check : Check
+        The row as the source module computed it.
+    declared : KnownDiscrepancy or None
+        The known discrepancy declared for ``check.quantity``.
+    """
+
+    check: Check
+    declared: KnownDiscrepancy | None = None
+
+    @property
+    def game(self) -> str:
+        return self.check.game
+
+    @property
+    def source(self) -> str:
+        return self.check.source
+
+    @property
+    def quantity(self) -> str:
+        return self.check.quantity
+
+    @property
+    def published(self) -> str:
+        return self.check.published
+
+    @property
+    def computed(self) -> str:
+        return self.check.computed
+
+    @property
+    def match(self) -> bool:
+        return self.check.match
+
+    @property
+    def value(self) -> Value:
+        return self.check.value
+
+    @property
+    def known(self) -> bool:
+        """A discrepancy is declared for this row's quantity."""
+        return self.declared is not None
+
+    @property
+    def reason(self) -> str:
+        """The declared reason ("" when nothing is declared)."""
+        return "" if self.declared is None else self.declared.reason
+
+    @property
+    def expected(self) -> bool:
+        """A match with nothing declared, or a declared discrepancy computed as declared."""
+        if self.declared is None:
+            return self.match
+        return self.declared.excuses(self.check)
+
+    @property
+    def problem(self) -> str:
+        """Why the row fails ("" when it is expected)."""
+        if self.expected:
+            return ""
+        if self.declared is None:
+            return "mismatch with no known discrepancy declared"
+        if self.match:
+            return "declared as a known discrepancy, but it now matches (out-of-date declaration)"
+        return (f"declared as a known discrepancy with value {_value_repr(self.declared.value)}, "
+                f"but tbsg now computes {_value_repr(self.value)}")
+
+    @property
+    def note(self) -> str:
+        """The declared reason (for a known discrepancy), then how the row was computed."""
+        if self.reason and self.check.note:
+            return f"{self.reason}. Computed: {self.check.note}"
+        return self.reason or self.check.note
+
+
+@dataclass(frozen=True)
+class Stale:
+    """A declared discrepancy that names no row of its source."""
+
+    game: str
+    module: str
+    declared: KnownDiscrepancy
+
 
 @dataclass(frozen=True)
 class Report:
@@ -36,34 +157,68 @@ class Report:
 
     Attributes
     ----------
-    rows : tuple of Check
+    rows : tuple of Row
         One row per published quantity, in catalog order.
     seconds : dict
         Wall-clock seconds spent per game.
+    stale : tuple of Stale
+        Declared discrepancies that name no row (each fails the run).
     """
 
-    rows: tuple[Check, ...]
+    rows: tuple[Row, ...]
     seconds: dict[str, float]
+    stale: tuple[Stale, ...] = ()
 
     @property
     def ok(self) -> bool:
-        """True when every row is as expected: it matches, or is a documented discrepancy."""
-        return all(r.expected for r in self.rows)
+        """True when every row is as expected and no declaration is stale."""
+        return all(r.expected for r in self.rows) and not self.stale
 
     @property
-    def unexpected(self) -> tuple[Check, ...]:
-        """Rows that fail: a mismatch nobody explained, or a 'known' one that now matches."""
+    def unexpected(self) -> tuple[Row, ...]:
+        """Rows that fail: an unexplained mismatch, or a declaration they do not fit."""
         return tuple(r for r in self.rows if not r.expected)
 
     @property
-    def known(self) -> tuple[Check, ...]:
-        """Documented discrepancies of the sources (misprints, values not reproduced)."""
-        return tuple(r for r in self.rows if r.known and not r.match)
+    def known(self) -> tuple[Row, ...]:
+        """Declared discrepancies of the sources, computed as declared."""
+        return tuple(r for r in self.rows if r.known and r.expected)
 
 
-def _published(game: str) -> Callable[[], list[Check]]:
-    fn: Callable[[], list[Check]] = CATALOG[game].load_module().published
-    return fn
+def _value_repr(value: Value) -> str:
+    text = value_text(value)
+    return text if isinstance(text, str) else "(" + ", ".join(text) + ")"
+
+
+def _load(name: str) -> Source:
+    """The source module of catalog game ``name``."""
+    entry = CATALOG[name]
+    module = entry.load_source()
+    return Source(entry.source_module, module.checks, tuple(module.KNOWN_DISCREPANCIES))
+
+
+def judge(source: Source, checks: Sequence[Check]) -> tuple[list[Row], list[KnownDiscrepancy]]:
+    """Pair each row with the discrepancy declared for its quantity; list declarations left over.
+
+    Raises
+    ------
+    ValueError
+        When two rows of the source, or two declarations, name the same quantity (the
+        quantity is the key that ties a declaration to its row).
+    """
+    declared: dict[str, KnownDiscrepancy] = {}
+    for d in source.known:
+        if d.quantity in declared:
+            raise ValueError(f"{source.module}: two known discrepancies for {d.quantity!r}")
+        declared[d.quantity] = d
+    seen: set[str] = set()
+    rows: list[Row] = []
+    for c in checks:
+        if c.quantity in seen:
+            raise ValueError(f"{source.module}: two rows for the quantity {c.quantity!r}")
+        seen.add(c.quantity)
+        rows.append(Row(c, declared.get(c.quantity)))
+    return rows, [d for q, d in declared.items() if q not in seen]
 
 
 def reproduce(only: Sequence[str] | None = None,
@@ -74,6 +229,7 @@ def reproduce(only: Sequence[str] | None = None,
     ----------
     only : sequence of str, optional
         Catalog game names (keys of :data:`tbsg.catalog.CATALOG`); all games when omitted.
+        Games that share a source (Pig and Piglet) run it once.
     progress : callable, optional
         Called with each game's name before it runs.
 
@@ -87,27 +243,30 @@ def reproduce(only: Sequence[str] | None = None,
     if unknown:
         raise InvalidGameError(f"unknown catalog game(s) {', '.join(map(repr, unknown))}; "
                                f"choose from {', '.join(CATALOG)}")
-    rows: list[Check] = []
+    rows: list[Row] = []
+    stale: list[Stale] = []
     seconds: dict[str, float] = {}
     done: set[str] = set()
     for name in names:
-        module = CATALOG[name].module
-        if module in done:  # e.g. piglet: its published numbers are in the pig module
+        if CATALOG[name].source_module in done:  # e.g. piglet: its rows are pig's source's
             continue
-        done.add(module)
+        done.add(CATALOG[name].source_module)
         if progress is not None:
             progress(name)
         start = time.perf_counter()
-        rows.extend(_published(name)())
+        source = _load(name)
+        judged, left = judge(source, source.checks())
+        rows.extend(judged)
+        stale.extend(Stale(name, source.module, d) for d in left)
         seconds[name] = time.perf_counter() - start
-    return Report(tuple(rows), seconds)
+    return Report(tuple(rows), seconds, tuple(stale))
 
 
 def _shorten(text: str, width: int) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _split_sources(rows: Sequence[Check]) -> tuple[str, list[str]]:
+def _split_sources(rows: Sequence[Row]) -> tuple[str, list[str]]:
     """Common leading part of the rows' sources (at ", " boundaries) and the rest of each."""
     parts = [r.source.split(", ") for r in rows]
     common = 0
@@ -121,7 +280,8 @@ def format_table(report: Report, width: int = 32) -> str:
 
     Cells longer than ``width`` characters are shortened with an ellipsis (``--json``
     keeps them whole); the source column shows what differs between a game's rows, the
-    block's heading the rest.
+    block's heading the rest. Notes follow: for a known discrepancy its declared reason,
+    for a failing row what is wrong, and for a stale declaration that it names no row.
     """
     head = ("source", "quantity", "published", "computed", "match")
     blocks: list[tuple[str, list[tuple[str, ...]]]] = []
@@ -139,27 +299,52 @@ def format_table(report: Report, width: int = 32) -> str:
     def line(row: tuple[str, ...]) -> str:
         return "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
 
+    def wrap(text: str) -> str:
+        return textwrap.fill(text, 100, subsequent_indent="    ")
+
     lines = [line(head), "  ".join("-" * w for w in widths)]
     for title, body in blocks:
         lines += ["", f"[{title}]", *map(line, body)]
-    notes = [textwrap.fill(f"note ({r.game}: {r.quantity}): {r.note}", 100, subsequent_indent="    ")
-             for r in report.rows if r.note]
+    notes = [wrap(f"note ({r.game}: {r.quantity}): {r.note}") for r in report.rows if r.note]
+    notes += [wrap(f"UNEXPECTED ({r.game}: {r.quantity}): {r.problem}")
+              for r in report.rows if not r.expected]
+    notes += [wrap(f"UNEXPECTED ({s.game}: {s.declared.quantity}): a known discrepancy is "
+                   f"declared in {s.module} but no row has this quantity (stale declaration)")
+              for s in report.stale]
     total = sum(report.seconds.values())
     timing = ", ".join(f"{g} {s:.1f} s" for g, s in report.seconds.items())
     summary = (f"{sum(r.match for r in report.rows)}/{len(report.rows)} published quantities "
                f"reproduced; {len(report.known)} known discrepancies of the sources (see the "
-               f"notes); {len(report.unexpected)} unexpected ({timing}; total {total:.1f} s)")
+               f"notes); {len(report.unexpected) + len(report.stale)} unexpected ({timing}; "
+               f"total {total:.1f} s)")
     return "\n".join([*lines, "", *notes, *([""] if notes else []), summary])
 
 
-def _verdict(r: Check) -> str:
-    if r.match:
-        return "yes" if not r.known else "yes (UNEXPECTED: marked known)"
-    return "no (known, see note)" if r.known else "NO"
+def _verdict(r: Row) -> str:
+    if r.expected:
+        return "no (known, see note)" if r.known else "yes"
+    if r.declared is None:
+        return "NO"
+    return "yes (UNEXPECTED: declared known)" if r.match else "NO (UNEXPECTED: value changed)"
+
+
+def _row_json(r: Row) -> dict[str, Any]:
+    return {"game": r.game, "source": r.source, "quantity": r.quantity, "published": r.published,
+            "computed": r.computed, "value": value_text(r.value), "match": r.match,
+            "known": r.known, "reason": r.reason, "expected": r.expected, "note": r.check.note,
+            "problem": r.problem}
 
 
 def format_json(report: Report) -> str:
-    """The same rows as JSON: ``{"ok": ..., "seconds": {...}, "rows": [{...}, ...]}``."""
+    """The same rows as JSON: ``{"ok": ..., "seconds": {...}, "rows": [...], "stale": [...]}``.
+
+    Each row has the fields of its :class:`~tbsg.sources.check.Check` (``value`` as exact
+    text), ``known`` (a discrepancy is declared for it), ``reason`` (the declared reason),
+    ``expected`` and ``problem`` (why it fails, when it does).
+    """
     return json.dumps({"ok": report.ok, "seconds": report.seconds,
-                       "rows": [dataclasses.asdict(r) for r in report.rows]}, indent=2,
-                      ensure_ascii=False)
+                       "rows": [_row_json(r) for r in report.rows],
+                       "stale": [{"game": s.game, "module": s.module,
+                                  "quantity": s.declared.quantity, "reason": s.declared.reason}
+                                 for s in report.stale]},
+                      indent=2, ensure_ascii=False)

@@ -1,9 +1,10 @@
 """The catalog: published games encoded as their sources state the rules.
 
 Each module holds one game: its rules (with the source) in the docstring, a constructor
-with the source's parameters, lookups in the source's notation, the source's tables as
-functions returning exact data, and ``published()``: the rows checked by
-``tbsg reproduce``.
+with the source's parameters, lookups in the source's notation, and analysis functions
+(the source's tables as functions returning exact data, checks of its summary rules).
+What each source prints, its recomputation for ``tbsg reproduce`` and its known
+discrepancies live apart, in :mod:`tbsg.sources`; the games do not import it.
 """
 
 from tbsg.games.coinball import (

@@ -15,31 +15,15 @@ caller ("I") has ``m`` points and the opponent ``y``; :meth:`Coinball.position` 
 that to a state, and ``solution.value_to_move(game.position(t, m, y))`` is the
 source's ``E(t, m, y)``.
 
-Findings (computed exactly; the published numbers are only compared with):
+The source's verbal summary of optimal play is :func:`coinball_summary_rule`;
+:func:`coinball_summary_check` compares it with the exact optimal actions in every
+reachable state. What the source prints and how it compares (all of it reproduces) is
+in :mod:`tbsg.sources.coinball`.
 
-* Against an opponent who always rushes, the first player's best response wins
-  ``0.601766458853...``; against one who always passes, ``0.558341814467...``; with
-  both optimal the first player gets ``0.489818590457...``. All three are exact
-  rationals agreeing with the source to all 12 printed digits (respectively
-  ``762829612762455217982392080553 / 2**100``, ``176945584060402258950511066335 /
-  2**98`` and ``620918830196319197178795393871 / 2**100``), and the last one is below
-  1/2: it is better to go second (the source's answer).
-* The source's verbal summary of the optimal strategy ("If you're losing, pass. If
-  you're winning, rush. If it's tied, then if the number of completed turns is
-  divisible by 4, pass; otherwise, if it's after turn 92 and you went first or it's
-  the very last turn, it's a wash; otherwise, rush.") is *never wrong* for 100 tosses:
-  in all 19,899 reachable states, for both players, every action it names is exactly
-  optimal, and every "wash" it declares (tied at t = 94, 98 and 99) is an exact tie.
-  It is *incomplete* in 11,184 states, where a second action is exactly optimal too:
-  11,172 of them are already decided (the mover's value is 0 or 1), and 12 are not:
-  tied at t = 92 and t = 96 (the rule says pass; both are optimal: a wash, as for
-  every tie with t >= 92 and player 0 to call), losing by 1 at t = 91, 93, 95, 97, 98
-  (rush is as good as pass) and winning by 1 at t = 96, 98 and by 2 or 3 at t = 97, 98
-  (pass is as good as rush). See :func:`coinball_summary_check`.
-* Beyond the source: read with turns counted from the end (``r = tosses - t`` tosses
-  left: pass at a tie when ``r`` is divisible by 4; a wash when ``r`` is even and below
-  8, or ``r = 1``; else rush), the same summary is never wrong for every number of
-  tosses checked (1 to 100 and 200); see :func:`coinball_summary_rule`.
+Beyond the source: read with turns counted from the end (``r = tosses - t`` tosses left:
+pass at a tie when ``r`` is divisible by 4; a wash when ``r`` is even and below 8, or
+``r = 1``; else rush), the summary is never wrong for every number of tosses checked (1
+to 100 and 200); see :func:`coinball_summary_rule`.
 
 Examples
 --------
@@ -71,7 +55,6 @@ from typing import Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError
 from tbsg.model import DRAW, Terminal, win
-from tbsg.published import Check, decimal_check
 
 __all__ = [
     "Coinball",
@@ -80,7 +63,6 @@ __all__ = [
     "coinball",
     "coinball_summary_check",
     "coinball_summary_rule",
-    "published",
 ]
 
 Action = Literal["rush", "pass"]
@@ -271,43 +253,3 @@ def coinball_summary_check(tosses: int = 100, *,
         missed_tie=counts["missed_tie"] + decided, missed_tie_decided=decided,
         false_wash=counts["false_wash"], wrong=counts["wrong"],
         examples={k: tuple(v) for k, v in examples.items()})
-
-
-_SOURCE = "seed 001 (Riddler Coinball), solution"
-
-
-def _best_response_value(game: Coinball, opponent_action: Action) -> Fraction:
-    """Exact value to player 0 of player 0's best response to a constant opponent."""
-    from tbsg.api import best_response
-
-    return best_response(game, 0, lambda s: opponent_action).value()
-
-
-def published() -> list[Check]:
-    """The source's published quantities, recomputed (100 tosses)."""
-    from tbsg.api import solve
-
-    game = Coinball(100)
-    rush = _best_response_value(game, "rush")
-    passing = _best_response_value(game, "pass")
-    sol = solve(game)
-    optimal = sol.value()
-    summary = coinball_summary_check(100)
-    first = "yes" if optimal > _HALF else "no (go second)" if optimal < _HALF else "equal"
-    return [
-        decimal_check("coinball", _SOURCE, "first player's best response vs always rush",
-                      "0.601766458853", rush),
-        decimal_check("coinball", _SOURCE, "first player's best response vs always pass",
-                      "0.558341814467", passing),
-        decimal_check("coinball", _SOURCE, "first player, both optimal",
-                      "0.489818590457", optimal),
-        Check("coinball", _SOURCE, "is it better to go first? (both optimal)",
-              "no: better to go second", f"{first}: first player gets {float(optimal):.12f}",
-              optimal < _HALF),
-        Check("coinball", _SOURCE,
-              "verbal summary of the optimal strategy: every recommended action optimal",
-              "pass when losing, rush when winning, tie rules by turn number",
-              f"never wrong in {summary.states} states; exact in {summary.exact}, misses "
-              f"a tie in {summary.missed_tie} ({summary.missed_tie_decided} decided)",
-              summary.never_wrong),
-    ]

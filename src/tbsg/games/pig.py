@@ -111,14 +111,18 @@ is still solvable exactly, in minutes and gigabytes; use the float path there.
 Findings
 --------
 * The first player's chance with optimal play to 100 is ``0.530592725273...`` (certified
-  interval ``[0.530592725273577, 0.530592725273912]``): the paper's 53.06% (p. 34).
-* The paper's "optimal player" against "hold at 20" (58.74% first, 47.76% for "hold at
-  20" first, 55.49% with a fair coin, p. 34) is the *best response* to "hold at 20":
-  ``0.587367621237``, ``0.477618027609``, ``0.554874796814``. The minimax-optimal policy
-  of the game, which does not exploit the opponent, gets ``0.5715``, ``0.4917`` and
-  ``0.5399`` against "hold at 20". Two "hold at 20" players: the first wins ``0.5347``.
+  interval ``[0.530592725273577, 0.530592725273912]``).
+* Against "hold at 20" (:func:`pig_hold_at`), the best response wins ``0.587367621237``
+  when it starts, "hold at 20" wins ``0.477618027609`` when it starts, and the best
+  response wins ``0.554874796814`` when a fair coin picks the starter. The
+  minimax-optimal policy of the game, which does not exploit the opponent, gets
+  ``0.5715``, ``0.4917`` and ``0.5399`` against "hold at 20". Two "hold at 20" players:
+  the first wins ``0.5347``.
 * The optimal policy is not a threshold in the turn total: to 100, at 41 against 49 the
   optimal player holds at turn totals 22 to 26, rolls again at 27 and holds from 28.
+
+What the paper prints and how these compare (everything reproduces; its "optimal player"
+against "hold at 20" is the best response) is in :mod:`tbsg.sources.pig`.
 
 Examples
 --------
@@ -144,7 +148,6 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError, InvalidStrategyError
 from tbsg.model import Terminal, win
-from tbsg.published import Check, decimal_match, fraction_check
 
 if TYPE_CHECKING:
     from tbsg.results import FloatSolution, Solution
@@ -159,7 +162,6 @@ __all__ = [
     "pig_hold_boundary",
     "pig_versus",
     "piglet",
-    "published",
 ]
 
 PigAction = Literal["roll", "hold"]
@@ -439,101 +441,3 @@ def pig_versus(game: Pig | Piglet, first: StrategyLike, second: StrategyLike, *,
 
     sol = solve(_Profile(game, as_function(first), as_function(second)), exact=False, tol=tol)
     return sol.bounds()
-
-
-# --- published quantities, for ``tbsg reproduce`` ------------------------------------------
-
-_SOURCE = "Neller and Presser 2004, The UMAP Journal 25(1) 25-47"
-_TOL = 1e-12
-
-# p. 30 ("Applying Value Iteration to Piglet"): the exact solution of system (1), Piglet to 2
-_PIGLET2_PRINTED = {(0, 0, 0): "4/7", (0, 0, 1): "5/7", (0, 1, 0): "2/5", (0, 1, 1): "3/5",
-                    (1, 0, 0): "4/5", (1, 1, 0): "2/3"}
-
-
-_INTERVAL_NOTE = "both ends of the certified float interval round to the printed digits"
-_BR_NOTE = ("the optimal player is the best response to 'hold at 20' (computed with that "
-            "policy fixed); " + _INTERVAL_NOTE)
-
-
-def _interval_check(where: str, quantity: str, printed: str, lo: float | Fraction,
-                    hi: float | Fraction, note: str = _INTERVAL_NOTE) -> Check:
-    """Row for a printed decimal against a certified interval: both ends must round to it."""
-    ok = decimal_match(printed, Fraction(lo)) and decimal_match(printed, Fraction(hi))
-    return Check("pig", f"{_SOURCE}, {where}", quantity, printed,
-                 f"in [{float(lo):.12f}, {float(hi):.12f}] (certified)", ok, note=note)
-
-
-def published() -> list[Check]:
-    """Every number the paper prints about Pig and Piglet, recomputed.
-
-    Piglet to 2: the six exact win probabilities and the policy "always keep flipping"
-    (pp. 30-31). Pig to 100, by the float path with certified bounds: the first player's
-    chance with optimal play, 53.06% (p. 34); the number of equations, 505,000 (p. 31);
-    "an optimal player with a score of 0 will never hold with a turn total less than 21"
-    (p. 34); and the "optimal player" against "hold at 20": 58.74% when the optimal
-    player starts, 47.76% for the "hold at 20" player when it starts, 55.49% for the
-    optimal player when a fair coin picks the starter (p. 34). These three are reproduced
-    by the *best response* to "hold at 20" (:func:`pig_versus` with ``None``), not by the
-    minimax-optimal policy, which wins less against "hold at 20" (about 0.5715, 0.4917
-    and 0.5399): the paper computes them with value iteration ("the same technique")
-    against the fixed "hold at 20" policy.
-
-    Cost: one float solve of Pig to 100 and two best responses against "hold at 20"
-    (about 40 s in all when last measured; 110 s with an earlier engine under load).
-    """
-    from tbsg.api import solve
-
-    rows: list[Check] = []
-    g2 = Piglet(2)
-    s2 = solve(g2)
-    for (i, j, k), printed in _PIGLET2_PRINTED.items():
-        rows.append(fraction_check("pig", f"{_SOURCE}, p. 30", f"Piglet to 2: P({i},{j},{k})",
-                                   Fraction(printed), s2.value_to_move(g2.position(i, j, k))))
-    choices = {s: s2.optimal_actions(s) for s in s2.states if s.turn_total > 0}
-    always = all(a == ("roll",) for a in choices.values())
-    rows.append(Check("pig", f"{_SOURCE}, p. 31", "Piglet to 2: optimal policy",
-                      "one should always keep flipping",
-                      "flip (roll) is the only optimal action in all "
-                      f"{len(choices)} states with a choice" if always else
-                      f"hold is optimal somewhere: {choices}", always))
-
-    game = Pig(100, 6)
-    sol = solve(game, exact=False, tol=_TOL)
-    lo, hi = sol.bounds()
-    rows.append(_interval_check("p. 34", "P(0,0,0), goal 100, both optimal (53.06%)",
-                                "0.5306", lo, hi))
-
-    triples = sum(game.goal - i for i in range(game.goal)) * game.goal
-    rows.append(Check("pig", f"{_SOURCE}, p. 31", "number of equations (states (i, j, k))",
-                      "505,000", f"{triples:,}", triples == 505_000,
-                      note=f"triples 0 <= i, j < 100, k < 100 - i; tbsg solves {sol.n_states:,} "
-                           "reachable states (both players to move; no score or turn total 1)"))
-
-    boundary = pig_hold_boundary(sol)
-    first_hold = min(k for (i, _), k in boundary.items() if i == 0)
-    rows.append(Check("pig", f"{_SOURCE}, p. 34",
-                      "score 0: smallest turn total at which an optimal player holds",
-                      "never less than 21", f"{first_hold} (smallest over all opponent scores)",
-                      first_hold >= 21))
-
-    # "Optimal player" here is the best response to "hold at 20": the paper computes these
-    # numbers with "the same technique" (value iteration) with the opponent's policy fixed,
-    # and only the best response reproduces them. The minimax-optimal policy of the game
-    # does worse against "hold at 20": about 0.5715 when it starts, 0.4917 for "hold at
-    # 20" when that starts, 0.5399 on average (tests/test_pig.py).
-    hold20 = pig_hold_at(20)
-    a_lo, a_hi = pig_versus(game, None, hold20, tol=_TOL)
-    b_lo, b_hi = pig_versus(game, hold20, None, tol=_TOL)
-    rows.append(_interval_check(
-        "p. 34", "optimal player (first) vs hold at 20: optimal wins (58.74%)", "0.5874",
-        a_lo, a_hi, note=_BR_NOTE))
-    rows.append(_interval_check(
-        "p. 34", "hold at 20 (first) vs optimal player: hold at 20 wins (47.76%)", "0.4776",
-        b_lo, b_hi, note=_BR_NOTE))
-    mean_lo = (Fraction(a_lo) + 1 - Fraction(b_hi)) / 2
-    mean_hi = (Fraction(a_hi) + 1 - Fraction(b_lo)) / 2
-    rows.append(_interval_check(
-        "p. 34", "optimal player vs hold at 20, fair coin for the start: optimal wins (55.49%)",
-        "0.5549", mean_lo, mean_hi, note=_BR_NOTE))
-    return rows

@@ -63,34 +63,9 @@ sticks and ``5 i - 21`` for ``i >= 6`` (5 more per stick), as the paper states. 
 tie (``P(j/k/l) + P(j/l/k) = 1``) would be written ``1``, the paper's default of rolling
 on; none occurs for 4 to 60 sticks (the tests check 4 to 20, the slow tests to 40).
 
-Printed strings versus the computation (all exact; see :func:`published`): ``S_7`` to
-``S_12`` and ``S_14`` agree digit for digit. ``S_13`` and ``S_15`` as printed have one
-digit too many in the last group (``j = 5``): 8 zeros for 13 sticks and 10 for 15, where
-there are only 7 and 9 situations ``(5/k/l)`` (``k + l = 8`` resp. 10, ``k, l >= 1``);
-the paper's own count (``5 i - 21``: 44 and 54 digits) and all other groups agree with
-the computed strings, and every stop/continue decision the paper states in words for 13
-to 15 sticks ("stop at (3/4/6), (3/5/5) and (3/6/4)", Figure 5's list) matches. These
-are slips in the length of a run of zeros, not errors in the strategy. :func:`published`
-compares the strings *literally* (so the rows for ``S_13`` and ``S_15`` say "no match",
-with a note), because a row's ``match`` states whether the printed value is what tbsg
-computes; a second row per string compares it with the ``j = 5`` group cut to its true
-length, which matches. :func:`super_six_evaluate` rejects the printed ``S_13`` and
-``S_15`` (wrong group length), naming the expected lengths. Figure 1 prints 0.853 for
-``P(1/1/2) = 35/41 = 0.85366``, which rounds to 0.854 (the same figure rounds ``P(1/2/1) =
-101/164 = 0.61585`` up to 0.616, so 0.853 is a truncation); section 3 gives the exact
-35/41, which matches.
-
-Other things that do not reproduce. Section 5 prints ``P(0/4/2) = 1/6 + 5/6 P(1/3/2)``
-(and ``1/6 + 5/6 (1 - P(1/2/3))`` when stopping) where the rules give ``1/6 P(0/3/2) +
-...``: a 6 on an empty lid with four sticks in hand does not win. Section 6's
-``P_(4,1,2) = 0.1759`` and ``0.1765`` (7 sticks, both players playing ``(0101/1010/110/10/
-1)`` resp. ``(0101/1010/010/10/1)``, optimal play with fewer sticks) come out as 0.6683
-and 0.6641 at the roll ``(4/1/2)`` (0.1715 and 0.1724 at ``(2/4/1)``, i.e. reading the
-triple as ``(k, l, j)``). Under these two profiles (digits in either order inside a
-group, played by both players or by one) no roll or decision state of the 7-stick game
-has the value 0.1759 resp. 0.1765, for the mover or for the opponent. Nor is the claim
-around them reproduced: under the first profile continuing at ``(3/1/3)`` is better than
-stopping (0.7976 against 0.7654 there, 0.6882 against 0.6728 at ``(2/2/3)``).
+What the paper prints and how it compares with these functions (including the
+misprints and the values of section 6 that need a reading of their own) is in
+:mod:`tbsg.sources.super_six`.
 
 Beyond the paper (computed exactly up to 60 sticks; see :func:`super_six_summary_check`):
 the summary rules for 1, 2, 4 and 5 sticks on the lid hold for every total from 4 to 60.
@@ -116,7 +91,7 @@ Examples
 '(1111/1111/111/00/0)'
 >>> super_six_strategy(13)
 '(1111111111/1111111111/111000111/00000000/0000000)'
->>> super_six_pyramid(4)[0, 3, 1]                # printed "(0.657)" in Figure 1
+>>> super_six_pyramid(4)[0, 3, 1]                # (0/3/1), in parentheses in Figure 1
 Fraction(727, 1107)
 """
 
@@ -129,7 +104,6 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError
 from tbsg.model import Terminal, win
-from tbsg.published import Check, decimal_check, fraction_check
 
 if TYPE_CHECKING:
     from tbsg.results import Solution
@@ -138,7 +112,6 @@ __all__ = [
     "SuperSix",
     "SuperSixState",
     "SuperSixSummaryCheck",
-    "published",
     "super_six",
     "super_six_continue_gain",
     "super_six_decision_situations",
@@ -473,20 +446,26 @@ def _parse_strategy(strategy: str) -> tuple[int, dict[Situation, bool]]:
     return total, {s: d == "1" for s, d in zip(situations, digits, strict=True)}
 
 
-def super_six_evaluate(strategy: str) -> Solution[SuperSixState, Action]:
+def super_six_evaluate(strategy: str, *,
+                       elsewhere: Literal["optimal", "roll"] = "optimal") -> Solution[SuperSixState, Action]:
     """Exact values when both players play the strategy string ``S_i`` (seed 002, section 6).
 
     Both players follow ``strategy`` at the situations of
     :func:`super_six_decision_situations` with ``i`` sticks (``i`` read from the
     string's group lengths); everywhere else (``(1/k/1)`` and fewer sticks) they play
-    optimally. The game solved starts at ``(0/i-1/1)``, so every situation with at most
-    ``i`` sticks can be looked up with :meth:`SuperSix.situation`.
+    optimally, or roll on with ``elsewhere="roll"``. The game solved starts at
+    ``(0/i-1/1)``, so every situation with at most ``i`` sticks can be looked up with
+    :meth:`SuperSix.situation`.
 
     Parameters
     ----------
     strategy : str
         Digits ``0``/``1`` grouped by sticks on the lid, e.g. ``'(0101/1010/110/10/1)'``
         (parentheses optional).
+    elsewhere : {"optimal", "roll"}
+        What both players do at the decisions the string does not cover: play optimally
+        (default) or continue (roll on). With 7 sticks the two agree, since continuing
+        is optimal at every decision with at most 6 sticks and at ``(1/5/1)``.
 
     Returns
     -------
@@ -497,13 +476,16 @@ def super_six_evaluate(strategy: str) -> Solution[SuperSixState, Action]:
     ------
     InvalidGameError
         If the string is not digits in groups of the right lengths (the message names
-        them), e.g. for the paper's printed ``S_13``.
+        them), e.g. for a group one digit too long.
 
     Examples
     --------
     >>> sol = super_six_evaluate('(0101/1010/110/10/1)')
     >>> round(float(sol.value_to_move(SuperSixState(0, 4, 1, 2, False))), 4)
     0.6683
+    >>> rolling = super_six_evaluate('(0101/1010/110/10/1)', elsewhere="roll")
+    >>> rolling.values == sol.values
+    True
     >>> super_six_evaluate('(11/11/1/1)')
     Traceback (most recent call last):
     ...
@@ -513,8 +495,10 @@ need 2/2/1 digits
     """
     from tbsg.api import evaluate
 
+    if elsewhere not in ("optimal", "roll"):
+        raise InvalidGameError(f"elsewhere must be 'optimal' or 'roll', got {elsewhere!r}")
     total, digits = _parse_strategy(strategy)
-    opt = _solution(total)
+    opt = _solution(total) if elsewhere == "optimal" else None
 
     def act(s: SuperSixState) -> Action:
         if not s.decision:
@@ -522,6 +506,8 @@ need 2/2/1 digits
         chosen = digits.get((s.lid, s.hand, s.other))
         if chosen is not None:
             return "roll" if chosen else "stop"
+        if opt is None:
+            return "roll"
         return opt.action(s._replace(mover=0))  # same optimal action for either mover
 
     return evaluate(SuperSix(total - 1, 1), act)
@@ -628,237 +614,3 @@ def super_six_summary_check(max_total: int = 15) -> SuperSixSummaryCheck:
     return SuperSixSummaryCheck(
         max_total=top, lid_1_2_stop=tuple(lid_1_2), lid_4_wrong=tuple(lid_4),
         lid_5_continue=tuple(lid_5), lid_3_stop=tuple(lid_3), figure_5_wrong=tuple(figure_5))
-
-
-# --- published numbers --------------------------------------------------------------------
-
-_SOURCE = "seed 002 (Jehn, Super Six)"
-_GAME = "super_six"
-
-_PRINTED_STRATEGIES = {
-    7: ("section 6", "(1111/1111/111/00/0)"),
-    8: ("section 7", "(11111/11111/1111/000/00)"),
-    9: ("section 7", "(111111/111111/11111/0000/000)"),
-    10: ("section 7", "(1111111/1111111/111111/00000/0000)"),
-    11: ("section 7", "(11111111/11111111/1111111/000000/00000)"),
-    12: ("section 7", "(111111111/111111111/11111111/0000000/000000)"),
-    13: ("section 8", "(1111111111/1111111111/111000111/00000000/00000000)"),
-    14: ("section 8", "(11111111111/11111111111/1100000011/000000000/00000000)"),
-    15: ("section 8", "(111111111111/111111111111/11000000011/0000000000/0000000000)"),
-}
-
-
-def _cut_to_true_length(printed: str, total: int) -> str:
-    """``printed`` with every group cut to the number of situations it stands for."""
-    groups = printed.strip("()").split("/")
-    sizes = [len(_group(total, j)) for j in range(1, len(groups) + 1)]
-    return "(" + "/".join(g[:n] for g, n in zip(groups, sizes, strict=True)) + ")"
-
-
-def _describe(situations: Sequence[Situation]) -> str:
-    return ", ".join("({}/{}/{})".format(*s) for s in situations) or "none"
-
-
-def published() -> list[Check]:
-    """Every number and statement seed 002 prints, recomputed (rows for ``tbsg reproduce``).
-
-    Sections 3 and 4 (the 3-, 4- and 5-stick values, the bounds used in the arguments and
-    the solution of the printed 5 x 5 system), Figure 1, section 5 (counts, the printed
-    equations, (4/1/1) at 6 sticks), section 6 (the two sub-optimal profiles, the
-    comparisons that fix the 3-on-the-lid digits, ``S_7``), sections 7 and 8 (``S_8`` to
-    ``S_15``, the 13-stick stops, Figure 5) and the abstract/conclusion's summary.
-    Literal comparisons throughout; rows that do not match carry a ``note`` explaining
-    the discrepancy (a misprint, a truncated decimal, a value not reproduced) and are
-    marked ``known``, so that ``tbsg reproduce`` reports them without failing.
-    """
-    from tbsg.api import solve
-
-    rows: list[Check] = []
-    sol = _solution(15)
-
-    def p(j: int, k: int, l: int) -> Fraction:  # noqa: E741
-        return sol.value_to_move(SuperSixState(0, j, k, l, False))
-
-    def src(where: str) -> str:
-        return f"{_SOURCE}, {where}"
-
-    def frac(where: str, quantity: str, printed: Fraction, computed: Fraction) -> None:
-        rows.append(fraction_check(_GAME, src(where), quantity, printed, computed))
-
-    def dec(where: str, quantity: str, printed: str, computed: Fraction) -> None:
-        rows.append(decimal_check(_GAME, src(where), quantity, printed, computed))
-
-    def claim(where: str, quantity: str, printed: str, computed: str, ok: bool,
-              note: str = "", known: bool = False) -> None:
-        rows.append(Check(_GAME, src(where), quantity, printed, computed, ok, note, known))
-
-    def cmp(x: Fraction, y: Fraction) -> str:
-        return f"{float(x):.4f} {'>' if x > y else '<' if x < y else '='} {float(y):.4f}"
-
-    # section 3: three and four sticks
-    s3 = "section 3"
-    frac(s3, "P(0/1/2)", Fraction(1), p(0, 1, 2))
-    frac(s3, "P(0/2/1)", Fraction(31, 36), p(0, 2, 1))
-    frac(s3, "P(1/1/1)", Fraction(5, 6), p(1, 1, 1))
-    claim(s3, "4 sticks: best action at A = (1/1/2) and B = (2/1/1)", "continue at both",
-          f"S_4 = {super_six_strategy(4)}", super_six_strategy(4) == "(1/1)")
-    claim(s3, "P_A = P(1/1/2) > 5/6", "> 5/6", cmp(p(1, 1, 2), Fraction(5, 6)),
-          p(1, 1, 2) > Fraction(5, 6))
-    claim(s3, "P_C = P(1/2/1) > 1/6 * 5/6 + 4/6 * 4/6 = 21/36", "> 21/36",
-          cmp(p(1, 2, 1), Fraction(21, 36)), p(1, 2, 1) > Fraction(21, 36))
-    claim(s3, "stopping at (1/1/2) leaves 1 - P_C < 15/36", "< 15/36",
-          cmp(1 - p(1, 2, 1), Fraction(15, 36)), 1 - p(1, 2, 1) < Fraction(15, 36))
-    frac(s3, "P_D = P(0/2/2), solution of the 2 x 2 system", Fraction(36, 41), p(0, 2, 2))
-    frac(s3, "P_A = P(1/1/2), solution of the 2 x 2 system", Fraction(35, 41), p(1, 1, 2))
-    frac(s3, "P_B = P(2/1/1)", Fraction(88, 123), p(2, 1, 1))
-    dec(s3, "P_C = P(1/2/1)", "0.616", p(1, 2, 1))
-    fig1 = "Figure 1"
-    for (j, k, l), printed in [((2, 1, 1), "0.715"), ((1, 2, 1), "0.616"),  # noqa: E741
-                               ((1, 1, 2), "0.853"), ((0, 3, 1), "0.657"),
-                               ((0, 2, 2), "0.878"), ((0, 1, 3), "1.000")]:
-        quantity = f"P({j}/{k}/{l})"
-        if (j, k, l) == (0, 3, 1):
-            printed = "(0.657)"
-            quantity += ", printed in parentheses: reached only by stopping on an empty lid"
-        row = decimal_check(_GAME, src(fig1), quantity, printed.strip("()"), p(j, k, l))
-        note = ""
-        if not row.match:
-            note = (f"{p(j, k, l)} rounds to {float(p(j, k, l)):.3f}; the printed value is "
-                    "truncated, while the same figure rounds 101/164 = 0.61585 up to 0.616. "
-                    "Section 3 gives the exact value, which matches")
-        rows.append(Check(row.game, row.source, row.quantity, printed, row.computed, row.match,
-                          note, known=bool(note)))
-
-    # section 4: five sticks
-    s4 = "section 4"
-    claim(s4, "P(3/1/1) > 0.5", "> 0.5", cmp(p(3, 1, 1), Fraction(1, 2)), p(3, 1, 1) > Fraction(1, 2))
-    claim(s4, "P(2/1/2) > 4/6", "> 4/6", cmp(p(2, 1, 2), Fraction(4, 6)), p(2, 1, 2) > Fraction(4, 6))
-    bound = _SIXTH * p(2, 1, 1) + Fraction(1, 4)
-    dec(s4, "bound 1/6 * P(2/1/1) + 0.5 * 0.5", "0.369", bound)
-    claim(s4, "P(2/2/1) > 0.369 > 2/6", "> 0.369 > 2/6",
-          f"{float(p(2, 2, 1)):.4f} > {float(bound):.4f} > {float(Fraction(2, 6)):.4f}",
-          p(2, 2, 1) > bound > Fraction(2, 6))
-    claim(s4, "5 sticks: continuing is best in all 5 decision situations", "continue at all 5",
-          f"S_5 = {super_six_strategy(5)}", super_six_strategy(5) == "(11/11/1)")
-    frac(s4, "right-hand side, row 1: 6 * P(0/2/2) / 6", Fraction(36, 41), p(0, 2, 2))
-    frac(s4, "right-hand side, row 2: 6 * P(1/1/2) / 6 + 1", Fraction(76, 41), p(1, 1, 2) + 1)
-    for at, num in zip([(0, 3, 2), (1, 2, 2), (2, 1, 2), (0, 2, 3), (1, 1, 3)],
-                       [45324, 43164, 49531, 57624, 56365], strict=True):
-        frac(s4, f"P{_describe([at])}, solution vector of the 5 x 5 system", Fraction(num, 63919),
-             p(*at))
-
-    # section 5: six sticks
-    s5 = "section 5"
-    six = super_six_pyramid(6)
-    start = solve(SuperSix(3, 3))
-    reached = {(s.lid, s.hand, s.other) for s in start.states
-               if not s.decision and s.lid + s.hand + s.other == 6}
-    iterating = {s for s in reached if six[s] != 1}
-    claim(s5, "6 sticks: possible situations", "15", str(len(six)), len(six) == 15)
-    claim(s5, "6 sticks: situations a game from (0/3/3) can iterate through "
-          "(without the unreachable (0/5/1) and the trivial (0/1/5))", "13",
-          f"{len(iterating)}; unreachable: {_describe(sorted(set(six) - reached))}; "
-          f"trivial: {_describe(sorted(reached - iterating))}", len(iterating) == 13)
-    claim(s5, "6 sticks: decision situations", "9", str(len(super_six_decision_situations(6))),
-          len(super_six_decision_situations(6)) == 9)
-    claim(s5, "6 sticks: best strategy", "continue in all 9 situations",
-          f"S_6 = {super_six_strategy(6)}", super_six_strategy(6) == "(111/111/11/1)")
-    rules_042 = _SIXTH * p(0, 3, 2) + 5 * _SIXTH * p(1, 3, 2)
-    printed_042 = _SIXTH + 5 * _SIXTH * p(1, 3, 2)
-    claim(s5, "equation for (0/4/2), continuing", "P(0/4/2) = 1/6 + 5/6 P(1/3/2)",
-          f"P(0/4/2) = {float(p(0, 4, 2)):.4f} = 1/6 P(0/3/2) + 5/6 P(1/3/2); "
-          f"1/6 + 5/6 P(1/3/2) = {float(printed_042):.4f}",
-          printed_042 == p(0, 4, 2) and rules_042 == p(0, 4, 2),
-          "the printed first term 1/6 counts a 6 as a win; with 4 sticks in hand a 6 on an "
-          "empty lid leads to (0/3/2), so the term is 1/6 P(0/3/2) (same slip in the "
-          "printed 'stop' equation); the rules' equation holds exactly", known=True)
-    cont_141 = _SIXTH * p(1, 3, 1) + 4 * _SIXTH * p(2, 3, 1)
-    stop_141 = _SIXTH * p(1, 3, 1) + 4 * _SIXTH * (1 - p(2, 1, 3))
-    claim(s5, "equations for (1/4/1): continue 1/6 P(1/3/1) + 4/6 P(2/3/1), "
-          "stop 1/6 P(1/3/1) + 4/6 (1 - P(2/1/3))", "continue is better (section 5)",
-          f"P(1/4/1) = {float(p(1, 4, 1)):.4f} = continue; stop {float(stop_141):.4f}",
-          cont_141 == p(1, 4, 1) and cont_141 > stop_141)
-    claim(s5, "P(4/1/1) = 2/6 + 4/6 (1 - P(3/1/2))", "equation",
-          f"{float(p(4, 1, 1)):.4f} = {float(Fraction(2, 6) + Fraction(4, 6) * (1 - p(3, 1, 2))):.4f}",
-          p(4, 1, 1) == Fraction(2, 6) + Fraction(4, 6) * (1 - p(3, 1, 2)))
-    dec(s5, "(4/1/1), 6 sticks: winning probability when continuing", "0.524", p(4, 1, 1))
-    dec(s5, "(4/1/1), 6 sticks: winning probability when stopping", "0.476", 1 - p(4, 1, 1))
-
-    # section 6: seven sticks
-    s6 = "section 6"
-    not_reproduced = (
-        "not reproduced: both players play the string at the 7-stick decision situations "
-        "and optimally elsewhere (all continue below 7 sticks); P is the mover's winning "
-        "probability at the roll (4/1/2). Under these profiles no state (roll or decision, "
-        "either player's view, digits in either order within a group, one or both players "
-        "following the string) has the printed value; reading the triple as (k, l, j), "
-        "i.e. (2/4/1), gives 0.1715 and 0.1724")
-    for printed, digits in [("0.1759", "(0101/1010/110/10/1)"), ("0.1765", "(0101/1010/010/10/1)")]:
-        value = super_six_evaluate(digits).value_to_move(SuperSixState(0, 4, 1, 2, False))
-        row = decimal_check(_GAME, src(s6), f"P_(4,1,2) under {digits}", printed, value)
-        rows.append(Check(row.game, row.source, row.quantity, row.published, row.computed,
-                          row.match, not_reproduced, known=True))
-    claim(s6, "7 sticks: decision situations (shaded in Figure 4)", "14",
-          str(len(super_six_decision_situations(7))), len(super_six_decision_situations(7)) == 14)
-    three = {d: super_six_evaluate(f"(1111/1111/{d}/00/0)") for d in
-             ("000", "001", "010", "011", "100", "101", "110", "111")}
-    for at, pairs in [((2, 2, 3), [("100", "000"), ("101", "001"), ("110", "010"), ("111", "011")]),
-                      ((2, 3, 2), [("110", "100"), ("111", "101")]),
-                      ((2, 4, 1), [("111", "110")])]:
-        values = {d: three[d].value_to_move(_state(at, False)) for pair in pairs for d in pair}
-        claim(s6, f"P at ({at[0]}/{at[1]}/{at[2]}), 3-on-the-lid digits compared (others "
-              "1111/1111/.../00/0)", ", ".join(f"({a}) wins over ({b})" for a, b in pairs),
-              ", ".join(f"({a}) {float(values[a]):.5f} vs ({b}) {float(values[b]):.5f}"
-                        for a, b in pairs),
-              all(values[a] > values[b] for a, b in pairs))
-
-    # sections 6 to 8: the optimal strings
-    for total, (where, printed) in _PRINTED_STRATEGIES.items():
-        computed = super_six_strategy(total)
-        note = ""
-        if printed != computed:
-            note = (f"the printed j = 5 group has {len(printed.strip('()').split('/')[4])} digits "
-                    f"but there are only {len(_group(total, 5))} situations (5/k/l) with "
-                    f"{total} sticks ({len(super_six_decision_situations(total))} digits in "
-                    f"all, the paper's 5i - 21); every other digit agrees")
-        claim(where, f"optimal strategy S_{total}", printed, computed, printed == computed, note,
-              known=bool(note))
-        if printed != computed:
-            cut = _cut_to_true_length(printed, total)
-            claim(where, f"optimal strategy S_{total}, each group cut to its number of "
-                  "situations", cut, computed, cut == computed,
-                  "compares the printed digits that stand for a situation; the extra zero "
-                  "in the j = 5 group is dropped")
-    stops13 = [s for s, g in super_six_continue_gain(13).items() if s[0] == 3 and g < 0]
-    claim("section 8", "13 sticks, 3 on the lid: where stopping is optimal",
-          "(3/4/6), (3/5/5), (3/6/4); continue elsewhere", _describe(stops13),
-          stops13 == [(3, 4, 6), (3, 5, 5), (3, 6, 4)])
-    gains15 = [abs(g) for s, g in super_six_continue_gain(15).items() if s[0] == 3]
-    small = sum(g < Fraction(5, 10**4) for g in gains15)
-    claim("section 8", "15 sticks, 3 on the lid: |P(continue) - P(stop)| mostly below 5e-4",
-          "mostly below 5e-4", f"{small} of {len(gains15)} below; largest {float(max(gains15)):.2e}",
-          2 * small > len(gains15))
-    gains = {s: g for total in range(6, 16)
-             for s, g in super_six_continue_gain(total).items() if s[0] == 3}
-    for l, first in _FIGURE_5.items():  # noqa: E741
-        ks = [k for k in range(1, 13 - l)]
-        stops = [k for k in ks if gains[3, k, l] < 0]
-        claim("section 8, Figure 5", f"3 on the lid, opponent holds {l}: stopping is better",
-              f"when player 1 has {first} or more sticks",
-              f"for k = {', '.join(map(str, stops)) or 'none'} (k = 1 .. {ks[-1]}, up to 15 sticks)",
-              stops == [k for k in ks if k >= first])
-
-    # abstract and section 9: the summary, up to 15 sticks
-    summary = super_six_summary_check(15)
-    s9 = "abstract and section 9"
-    claim(s9, "1 or 2 sticks on the lid (4 to 15 sticks)", "always continue",
-          f"stopping optimal at: {_describe(summary.lid_1_2_stop)}", not summary.lid_1_2_stop)
-    claim(s9, "5 sticks on the lid (7 to 15 sticks)", "stop",
-          f"continuing optimal at: {_describe(summary.lid_5_continue)}", not summary.lid_5_continue)
-    claim(s9, "4 sticks on the lid (6 to 15 sticks)", "stop unless both players have one stick",
-          f"rule wrong at: {_describe(summary.lid_4_wrong)}", not summary.lid_4_wrong)
-    claim(s9, "3 sticks on the lid (5 to 15 sticks)",
-          "continue with not too many sticks; from 13 sticks stop in some situations",
-          f"first stop at {summary.first_lid_3_stop} sticks; {len(summary.lid_3_stop)} stops "
-          "up to 15 sticks", summary.first_lid_3_stop == 13)
-    return rows

@@ -45,7 +45,6 @@ from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError
 from tbsg.model import Terminal, win
-from tbsg.published import Check, decimal_check
 
 if TYPE_CHECKING:
     from tbsg.results import Solution
@@ -55,7 +54,6 @@ __all__ = [
     "PLAYER_2",
     "RaceState",
     "TheRace",
-    "published",
     "the_race",
     "the_race_strategy",
     "the_race_ties",
@@ -169,14 +167,3 @@ def the_race_strategy(goal: int = 100) -> dict[tuple[int, int], int]:
     for goals 1 to 40 and 100) the smallest is given, the least risky toss count.
     """
     return {k: v[0] for k, v in the_race_ties(goal).items()}
-
-
-_SOURCE = "seed 003 (Project Euler 232, The Race), answer"
-
-
-def published() -> list[Check]:
-    """The published answer, P(player 2 wins) to 8 places, recomputed exactly."""
-    from tbsg.api import solve
-
-    return [decimal_check("the_race", _SOURCE, "P(player 2 wins), goal 100",
-                          "0.83648556", solve(TheRace(100)).value())]

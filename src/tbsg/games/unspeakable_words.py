@@ -26,32 +26,20 @@ default when a has already emptied their count), and ``b = 0`` with ``a > 0`` ha
 0 and move 1 (the code still loops over bets, every bet worth 0 as b has already won,
 and keeps the first, 1).
 
-Findings: both printed d6 tables are reproduced exactly (every value to its 3 printed
-decimals, every move, including the smallest-bet tie-breaking); the values are exact
-rationals, e.g. ``aValue[6, 6] = 43835/93312``. The post's remarks check out with one
-qualification. With a d6 the diagonal values for ``a = b >= 4`` are below 1/2 (moving
-first is a disadvantage); ``aValue[3, 3]`` is exactly 1/2. Under the ``less_than``
-variant ("you do always want to move first") no diagonal value is below 1/2, but
-``aValue[4, 4]`` is *exactly* 1/2 (d6), so there moving first is merely as good.
-With the real game's d20 the diagonal is exactly 1/2 at ``a = b = 10`` and below 1/2
-for ``a = b = 11, ..., 20`` (``at_most``); under ``less_than`` it is exactly 1/2 at
-``a = b = 11`` and above 1/2 elsewhere.
+Findings (exact): the values are exact rationals, e.g. ``aValue[6, 6] = 43835/93312``.
+With a d6 the diagonal values for ``a = b >= 4`` are below 1/2 (moving first is a
+disadvantage); ``aValue[3, 3]`` is exactly 1/2. Under ``less_than`` no diagonal value is
+below 1/2, but ``aValue[4, 4]`` is *exactly* 1/2 (d6). With the real game's d20 the
+diagonal is exactly 1/2 at ``a = b = 10`` and below 1/2 for ``a = b = 11, ..., 20``
+(``at_most``); under ``less_than`` it is exactly 1/2 at ``a = b = 11`` and above 1/2
+elsewhere. Under ``at_most`` no position of the d6 or d20 tables has two exactly optimal
+bets; under ``less_than`` exact ties are common (e.g. bets 1 and 3 at ``(3, 5)``, d6),
+and the tables here give the smallest exactly optimal bet. In the one-player warm-up (no
+opponent; bet until you have emptied your count or bust) betting 1 is always optimal and
+``value(a) = (1-1/n)^a``.
 
-Ties and the post's code: under ``at_most`` no position of the d6 or d20 tables has two
-exactly optimal bets, so the tie-breaking rule does not affect the printed tables.
-Under ``less_than`` exact ties are common (e.g. bets 1 and 3 at ``(3, 5)``, d6); the
-post's code, comparing floats, then keeps a larger bet than the smallest optimal one
-wherever rounding makes it look strictly better: at ``(3, 5)`` and ``(5, 3)`` for a d6,
-``(15, 7)``, ``(18, 4)`` and ``(20, 2)`` for a d20. The tables here always give the
-smallest exactly optimal bet.
-
-The one-player warm-up (no opponent; bet until you have emptied your count or bust):
-the post's claim that betting 1 is always optimal is right (checked exactly in the
-tests), but its formula ``value(a) = (1-1/n)^(a-1)`` is off by one under its own bust
-rule: a bet of 1 busts on a roll of 1, so ``value(1) = 1 - 1/n`` and ``value(a) =
-(1-1/n)^a``, which is what its bet-value expression ``(1-d/n)(1-1/n)^(k+1-d)`` and its
-remark "value(n) is near e^(-1)" actually use (its "approximately e^((a-1)/n)" also
-lacks a minus sign).
+What the post prints and how it compares (its tables reproduce; its warm-up formula and
+its float tie-breaking do not quite) is in :mod:`tbsg.sources.unspeakable_words`.
 
 Examples
 --------
@@ -74,13 +62,11 @@ from typing import Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError
 from tbsg.model import Terminal, win
-from tbsg.published import Check, decimal_match
 
 __all__ = [
     "Bust",
     "UWState",
     "UnspeakableWords",
-    "published",
     "unspeakable_words",
     "unspeakable_words_tables",
 ]
@@ -233,48 +219,3 @@ def unspeakable_words_tables(
                 moves[a, b] = min(sol.optimal_actions(s))
                 values[a, b] = sol.value(s)
     return moves, values
-
-
-_SOURCE = "seed 004 (Win-Vector, Unspeakable bets), d6 table"
-
-_PRINTED_MOVES = """\
-0 0 0 0 0 0 0
-1 1 1 1 1 1 1
-1 2 2 2 2 1 1
-1 3 3 3 1 1 1
-1 4 4 1 1 1 1
-1 5 1 1 1 1 1
-1 1 1 1 1 1 1"""
-
-_PRINTED_VALUES = """\
-1.000 1.000 1.000 1.000 1.000 1.000 1.000
-0.000 0.833 0.833 0.833 0.833 0.833 0.833
-0.000 0.667 0.667 0.667 0.667 0.694 0.718
-0.000 0.500 0.500 0.500 0.556 0.602 0.621
-0.000 0.333 0.333 0.417 0.486 0.525 0.557
-0.000 0.167 0.278 0.370 0.428 0.476 0.503
-0.000 0.139 0.255 0.332 0.396 0.436 0.470"""
-
-
-def _table(printed: str) -> list[list[str]]:
-    return [row.split() for row in printed.splitlines()]
-
-
-def published() -> list[Check]:
-    """The post's two d6 tables (``aMove``, ``aValue``), one row each, recomputed."""
-    moves, values = unspeakable_words_tables(6)
-    pm, pv = _table(_PRINTED_MOVES), _table(_PRINTED_VALUES)
-    cells = [(a, b) for a in range(7) for b in range(7)]
-    bad_moves = [(a, b) for a, b in cells if int(pm[a][b]) != moves[a, b]]
-    bad_values = [(a, b) for a, b in cells if not decimal_match(pv[a][b], values[a, b])]
-    shown_m = "/".join("".join(str(moves[a, b]) for b in range(7)) for a in range(7))
-    shown_v = "/".join(" ".join(f"{float(values[a, b]):.3f}" for b in range(7))
-                       for a in range(7))
-    return [
-        Check("unspeakable_words", _SOURCE, "aMove[a, b] for 0 <= a, b <= 6 (smallest "
-              "optimal bet)", "/".join("".join(r) for r in pm),
-              shown_m + (f"; differs at {bad_moves}" if bad_moves else ""), not bad_moves),
-        Check("unspeakable_words", _SOURCE, "aValue[a, b] for 0 <= a, b <= 6 (3 decimals)",
-              "/".join(" ".join(r) for r in pv),
-              shown_v + (f"; differs at {bad_values}" if bad_values else ""), not bad_values),
-    ]
