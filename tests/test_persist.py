@@ -14,7 +14,7 @@ import tbsg
 from strategies import TableGame
 from tbsg.catalog import CATALOG
 from tbsg.cli import main
-from tbsg.persist import graph_hash, load, save
+from tbsg.outputs.persist import graph_hash, load, save
 
 SMALL = {
     "risk_or_safety": {"target": "5"},

@@ -7,13 +7,11 @@ tests below break each of those conditions on real rows of the real sources.
 
 from __future__ import annotations
 
-import ast
 import dataclasses
 import importlib
 import json
 from collections.abc import Callable
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -27,7 +25,6 @@ from tbsg.reproduce import Row, Source, judge, reproduce
 from tbsg.sources.check import Check, KnownDiscrepancy, Value
 
 SOURCE_MODULES = sorted({e.source_module for e in CATALOG.values()})
-GAMES_DIR = Path(tbsg.reproduce.__file__).parent / "games"
 
 
 def _row(quantity: str = "a number", match: bool = False, value: Value = Fraction(1, 3)) -> Check:
@@ -306,12 +303,3 @@ def test_every_catalog_game_names_a_source_module() -> None:
         assert isinstance(module.KNOWN_DISCREPANCIES, tuple)
         assert all(isinstance(d, KnownDiscrepancy) for d in module.KNOWN_DISCREPANCIES)
     assert CATALOG["piglet"].source_module == CATALOG["pig"].source_module == "tbsg.sources.pig"
-
-
-@pytest.mark.parametrize("path", sorted(GAMES_DIR.glob("*.py")), ids=lambda p: p.name)
-def test_games_do_not_import_sources(path: Path) -> None:
-    # sources import games, never the reverse
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    imported = [n.module or "" for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
-    imported += [a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names]
-    assert not [m for m in imported if m.startswith(("tbsg.sources", "tbsg.published"))]

@@ -424,32 +424,6 @@ def test_core_imports_without_optional_dependencies() -> None:
     assert "needs matplotlib" in out.stdout and NOTEBOOK_EXTRA in out.stdout
 
 
-def test_outputs_import_nothing_above_their_layer() -> None:
-    # issue 11, the one-way pipeline: tables, pivots and plots are generic, so they import
-    # no catalog game and nothing of the catalog or face layers (not even tbsg's names)
-    import ast
-    from pathlib import Path
-
-    import tbsg.outputs
-
-    above = ("tbsg.games", "tbsg.catalog", "tbsg.sources", "tbsg.reproduce", "tbsg.published",
-             "tbsg.cli", "tbsg.plots")
-    files = sorted(Path(tbsg.outputs.__file__).parent.glob("*.py"))
-    assert {f.name for f in files} >= {"formats.py", "tables.py", "pivot.py", "plots.py"}
-    for path in files:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names = [node.module]
-            else:
-                continue
-            for name in names:
-                assert name != "tbsg", f"{path.name} imports from tbsg/__init__"
-                assert not any(name == m or name.startswith(m + ".") for m in above), \
-                    f"{path.name} imports {name}"
-
-
 # --- catalog tables as pivots ------------------------------------------------------------
 
 

@@ -24,9 +24,9 @@ from tbsg.errors import (
     UnsupportedError,
 )
 from tbsg.model import DRAW, Game, Terminal, win
+from tbsg.outputs.persist import load, save
 from tbsg.outputs.pivot import Pivot
 from tbsg.outputs.tables import Row, StateTable, state_table
-from tbsg.persist import load, save
 from tbsg.results import FloatSolution, Solution, SolutionKind
 
 __all__ = [

@@ -1,9 +1,9 @@
 """The registry of catalog games: names, constructors, parameters and sources.
 
 One entry per game of :mod:`tbsg.games`, with the module of :mod:`tbsg.sources` that holds
-its source. The command line (``tbsg list``, ``tbsg solve``, ``tbsg reproduce``) and saved
-solutions (:mod:`tbsg.persist`) find games here. Modules are imported only when an entry is
-used, so listing the catalog stays cheap.
+its source. The command line (``tbsg list``, ``tbsg solve``, ``tbsg reproduce``) finds
+games here. Modules are imported only when an entry is used, so listing the catalog stays
+cheap. (Saved solutions record a game by its class and fields, and need no registry.)
 
 Parameters are read from the constructor's signature (names, annotations, defaults), so
 there is one place where a game's parameters are defined: its constructor.
@@ -21,10 +21,8 @@ RiskOrSafety(target=3)
 
 from __future__ import annotations
 
-import dataclasses
 import importlib
 import inspect
-import sys
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -32,7 +30,7 @@ from typing import Any
 
 from tbsg.errors import InvalidGameError
 
-__all__ = ["CATALOG", "CatalogEntry", "Parameter", "entry_for"]
+__all__ = ["CATALOG", "CatalogEntry", "Parameter"]
 
 
 @dataclass(frozen=True)
@@ -118,11 +116,6 @@ class CatalogEntry:
         fn: Callable[..., Any] = getattr(self.load_module(), self.constructor)
         return fn
 
-    def game_class(self) -> type:
-        """The game's class (its instances are what saved solutions record)."""
-        cls: type = getattr(self.load_module(), self.cls)
-        return cls
-
     def parameters(self) -> tuple[Parameter, ...]:
         """The constructor's parameters, from its signature."""
         fn = self.make_function()
@@ -153,14 +146,6 @@ class CatalogEntry:
         kwargs = {k: params[k].convert(v) for k, v in values.items()}
         return self.make_function()(**kwargs)
 
-    def rebuild(self, fields: Mapping[str, object]) -> Any:
-        """Build the game from its class's dataclass fields (as saved by :mod:`tbsg.persist`)."""
-        cls = self.game_class()
-        names = {f.name for f in dataclasses.fields(cls)}
-        if set(fields) != names:
-            raise InvalidGameError(f"{self.cls} has fields {sorted(names)}, got {sorted(fields)}")
-        return cls(**fields)
-
 
 def _entry(name: str, cls: str, source: str, module: str | None = None) -> CatalogEntry:
     return CatalogEntry(name, f"tbsg.games.{module or name}", name, cls, source,
@@ -180,15 +165,3 @@ CATALOG: dict[str, CatalogEntry] = {e.name: e for e in [
     _entry("piglet", "Piglet", "T. Neller and C. Presser, Optimal Play of the Dice Game Pig (2004)",
            module="pig"),
 ]}
-
-
-def entry_for(game: object) -> CatalogEntry | None:
-    """The catalog entry whose class ``game`` is an instance of (exact type), if any.
-
-    Only modules already imported are looked at: a game object's module is.
-    """
-    for e in CATALOG.values():
-        module = sys.modules.get(e.module)
-        if module is not None and type(game) is getattr(module, e.cls, None):
-            return e
-    return None

@@ -103,7 +103,7 @@ def _solve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from tbsg._digits import fraction_text, short_fraction
     from tbsg.catalog import CATALOG
     from tbsg.errors import InvalidGameError
-    from tbsg.persist import save
+    from tbsg.outputs.persist import save
 
     entry = CATALOG.get(args.game)
     if entry is None:
@@ -170,7 +170,7 @@ def _print_table(game: object, args: argparse.Namespace, parser: argparse.Argume
 
 def _verify(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from tbsg.errors import TbsgError
-    from tbsg.persist import load
+    from tbsg.outputs.persist import load
 
     try:
         sol = load(args.file, check=False)

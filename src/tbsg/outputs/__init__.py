@@ -11,12 +11,13 @@ read and publish, without knowing which game it came from.
   variables;
 * :mod:`tbsg.outputs.formats`: cell formatting and the Markdown, LaTeX, HTML and CSV
   writers both share;
-* :mod:`tbsg.outputs.plots`: heat maps of pivots and margin curves (matplotlib).
+* :mod:`tbsg.outputs.plots`: heat maps of pivots and margin curves (matplotlib);
+* :mod:`tbsg.outputs.persist`: exact solutions saved as checked JSON files.
 
 Layering (issue 11): these modules import only the layers below (``tbsg.results``,
 ``tbsg.engine``, ``tbsg.model``) and shared private helpers (``tbsg._digits``), never a
 catalog game, ``tbsg.catalog``, the sources, ``tbsg.reproduce``, ``tbsg.cli`` or the
-names of ``tbsg/__init__`` (a test in ``tests/test_tables.py`` checks the imports).
+names of ``tbsg/__init__`` (``tests/test_layers.py`` checks the imports of the package).
 The sources' own figures live in the catalog (:mod:`tbsg.games.figures`);
 :mod:`tbsg.plots` shows both.
 """

@@ -97,6 +97,7 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from tbsg.engine.bellman import action_bounds
 from tbsg.outputs._optional import NOTEBOOK_EXTRA, optional_import
 from tbsg.outputs.formats import (
     Fmt,
@@ -127,9 +128,6 @@ RowKey: TypeAlias = "str | Callable[[Row[Any, Any]], Any]"
 _COMPUTED = ("player", "value", "lower", "upper", "value_to_move", "optimal", "action",
              "margin", "action_values")
 _EXACT_COLUMNS = ("value", "value_to_move", "margin")
-_FLOAT_SLACK = 1e-13
-"""Guessed allowance for rounding when float action values are compared (``optimal``):
-two actions whose values differ by less are both kept (see :func:`_float_action_bounds`)."""
 _REPR_ROWS = 40
 
 
@@ -259,21 +257,14 @@ def _margin(q: Mapping[A, Number]) -> Number | None:
 
 def _float_action_bounds(solution: FloatSolution[Any, Any]
                          ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """Lower and upper bounds on every action's value to player 0, over the flat actions.
+    """Proven lower and upper bounds on every action's value to player 0 (flat actions).
 
-    ``c + sum p lower`` and ``c + sum p upper`` from the states' proven bounds, each
-    widened by half of :data:`_FLOAT_SLACK`: a guessed allowance for the rounding of
-    these float sums, not a proof. Every use of float action values in the tables reads
-    these two arrays and nothing else (to be replaced by the engine's rounding-safe
-    bounds).
+    From the states' proven bounds through the engine's outward-rounded Bellman step
+    (:func:`tbsg.engine.bellman.action_bounds`): an action is ruled out of ``optimal``
+    only when its upper bound is below another action's lower bound, which no rounding
+    can make wrong.
     """
-    g = solution.graph
-    const, prob = g.float_arrays()
-    owner = g.out_action()
-    lo = const + np.bincount(owner, weights=prob * solution.lower[g.out_target], minlength=g.n_actions)
-    hi = const + np.bincount(owner, weights=prob * solution.upper[g.out_target], minlength=g.n_actions)
-    half = _FLOAT_SLACK / 2
-    return lo - half, hi + half
+    return action_bounds(solution.graph, solution.lower, solution.upper)
 
 
 def _float_row(sol: FloatSolution[S, A], s: S, q_lo: npt.NDArray[np.float64],

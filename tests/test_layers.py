@@ -1,0 +1,93 @@
+"""The package's structure: a pipeline that flows one way (issue 11).
+
+Every module of ``src/tbsg`` has a rank; a module may import only modules of a strictly
+lower rank (function-level imports included). A strict order makes cycles impossible, and
+the ranks follow the layers: model -> engine (compile -> graph -> kernel -> solvers) ->
+results -> front and certificate -> outputs -> catalog (rules -> sources -> registry,
+reproduce) -> face (``tbsg/__init__``, the plots facade, the command line).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parent.parent / "src"
+
+GAMES = ("coinball", "pig", "risk_or_safety", "super_six", "the_race", "unspeakable_words")
+
+RANKS: dict[str, int] = {
+    # shared utilities, no tbsg imports above them
+    "tbsg._version": 0, "tbsg.errors": 0, "tbsg._digits": 0, "tbsg._gc": 0, "tbsg._progress": 0,
+    # the game model
+    "tbsg.model": 1,
+    # the engine, in pipeline order
+    "tbsg.engine": 2, "tbsg.engine._backend": 2,
+    "tbsg.engine.compiled": 3,
+    "tbsg.engine.compile": 4,
+    "tbsg.engine.graph": 5,
+    "tbsg.engine.bellman": 6,
+    "tbsg.engine.floating": 7,
+    "tbsg.engine.exact": 8,
+    "tbsg.engine.infinite": 9,
+    # results, then the front doors and the certificate
+    "tbsg.results": 10,
+    "tbsg.api": 11,
+    "tbsg.certificate": 12,
+    # outputs: generic, no game names
+    "tbsg.outputs": 13, "tbsg.outputs._optional": 13, "tbsg.outputs.formats": 13,
+    "tbsg.outputs.pivot": 14,
+    "tbsg.outputs.tables": 15,
+    "tbsg.outputs.plots": 16, "tbsg.outputs.persist": 16,
+    # the catalog: rules, then the sources' printed numbers, then the registry and reproduce
+    **{f"tbsg.games.{g}": 17 for g in GAMES},
+    "tbsg.games": 18, "tbsg.games.figures": 18,
+    "tbsg.sources.check": 19, "tbsg.sources": 20,
+    **{f"tbsg.sources.{g}": 20 for g in GAMES},
+    "tbsg.catalog": 21,
+    "tbsg.reproduce": 22,
+    # the face
+    "tbsg": 23, "tbsg.plots": 23,
+    "tbsg.cli": 24,
+}
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in (SRC / "tbsg").rglob("*.py"):
+        name = ".".join(path.relative_to(SRC).with_suffix("").parts)
+        out[name.removesuffix(".__init__")] = path
+    return out
+
+
+def _imports(name: str, path: Path, modules: set[str]) -> set[str]:
+    """The tbsg modules ``name`` imports (anywhere in the file)."""
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {a.name for a in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")
+                parts = parts[: len(parts) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                found.add(sub if sub in modules else base)
+    return {m for m in found if m in modules and m != name}
+
+
+def test_every_module_has_a_rank() -> None:
+    # a new module must be placed in a layer
+    assert set(_modules()) == set(RANKS)
+
+
+@pytest.mark.parametrize("name", sorted(RANKS))
+def test_no_module_imports_one_above_or_beside_it(name: str) -> None:
+    modules = _modules()
+    bad = sorted(m for m in _imports(name, modules[name], set(modules)) if RANKS[m] >= RANKS[name])
+    assert not bad, f"{name} (rank {RANKS[name]}) imports {bad}"
