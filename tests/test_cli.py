@@ -109,3 +109,42 @@ def test_solve_format_md_needs_table(capsys: pytest.CaptureFixture[str]) -> None
     with pytest.raises(SystemExit):
         main(["solve", "risk_or_safety", "-p", "target=2", "--format", "md"])
     assert "--format md needs --table" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["solve", "risk_or_safety", "-p", "target=3", "--float", "--tol", "-1"], "tol must be a positive"),
+    (["solve", "risk_or_safety", "-p", "target=3", "--float", "--tol", "nan"], "tol must be a positive"),
+    (["solve", "pig", "-p", "goal=3", "-p", "die=1"], "die"),
+])
+def test_bad_input_is_one_line_not_a_traceback(argv: list[str], message: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    # issue 12: the command line never prints a traceback for bad input
+    try:
+        status = main(argv)
+    except SystemExit as exc:  # argparse's own usage errors
+        status = int(exc.code or 0)
+    assert status != 0
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_verify_own_game_with_import(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    import tbsg
+    from oracles import Wait
+
+    path = f"{tmp_path}/wait.json"
+    tbsg.save(tbsg.solve(Wait(), infinite_play=0), path)
+    assert main(["verify", path]) == 1
+    assert "--import-game" in capsys.readouterr().err
+    assert main(["verify", path, "--import-game"]) == 0
+    assert "end-component bounds for infinite play worth 0" in capsys.readouterr().out
+
+
+def test_table_json_with_values_beyond_the_digit_limit() -> None:
+    # exact values of more than 4,300 digits print in full in JSON tables
+    from fractions import Fraction
+
+    from tbsg.cli import _json_value
+
+    big = Fraction(1, 3**9100)
+    assert _json_value(big).endswith(str(3**9100 % 10**20))  # type: ignore[union-attr]

@@ -8,11 +8,16 @@ Commands
     Solve a catalog game: value, sizes, time, and (exact) the verified certificate;
     ``--table`` prints the per-state table (value, optimal actions, margin) instead, as
     ``md``, ``latex``, ``csv`` or ``json``.
-``tbsg verify FILE``
-    Rebuild the game of a saved solution, check its graph hash, re-verify it exactly.
+``tbsg verify FILE [--import-game]``
+    Rebuild the game of a saved solution, check every field of the file, re-verify it
+    exactly; exit status 1 if the file is rejected.
 ``tbsg reproduce [--only GAME ...] [--json]``
     Recompute every published number of the catalog and compare it with the source;
-    the exit status is 1 if any row does not match.
+    the exit status is 1 on an undeclared mismatch, or on a declared discrepancy that now
+    matches, computes another value, or names no row.
+
+Errors in the input (a bad parameter, a game that breaks the model, an unreadable file)
+are reported in one line on standard error with exit status 1, never as a traceback.
 ``tbsg risk-or-safety N [--float]``
     Solve Risk or Safety to ``N`` points and print the value, the coin table and the
     verification of the certificate.
@@ -164,24 +169,34 @@ def _print_table(game: object, args: argparse.Namespace, parser: argparse.Argume
     elif args.format == "csv":
         print(table.to_csv(), end="")
     else:
-        print(json.dumps(table.records(), default=str, indent=1))
+        print(json.dumps(table.records(), default=_json_value, indent=1))
     return 0
 
 
+def _json_value(x: object) -> object:
+    """JSON for the values of table records: exact fractions as ``"p/q"`` of any size."""
+    from fractions import Fraction
+
+    from tbsg._digits import fraction_text
+
+    return fraction_text(x) if isinstance(x, Fraction) else str(x)
+
+
 def _verify(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    from tbsg._digits import short_fraction
     from tbsg.errors import TbsgError
     from tbsg.outputs.persist import load
 
     try:
-        sol = load(args.file, check=False)
+        sol = load(args.file, check=False, import_game=args.import_game)
         from tbsg.certificate import verify
 
         check = verify(sol.game, sol)  # type: ignore[arg-type]
     except TbsgError as exc:
         print(f"tbsg verify: REJECTED: {exc}", file=sys.stderr)
         return 1
-    print(f"{args.file}: {sol.game!r}, value {sol.value()}")
-    print(f"graph hash matches; {check}")
+    print(f"{args.file}: {sol.game!r}, {sol.kind.value}, value {short_fraction(sol.value(), 2000)}")
+    print(f"every field checked, graph hash matches; {check}")
     return 0
 
 
@@ -216,11 +231,16 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "hash and every row, and re-verify the certificate in exact arithmetic. "
                     "Exit status 1 if the file is rejected.")
     ver.add_argument("file", metavar="FILE", help="a file written by tbsg solve --save or tbsg.save")
+    ver.add_argument("--import-game", action="store_true",
+                     help="import the module the file names to rebuild a game from outside tbsg "
+                          "(runs that module's code: only for files you trust)")
     ver.set_defaults(run=_verify)
     rep = sub.add_parser(
         "reproduce", help="recompute every published number of the catalog",
         description="Solve every catalog game and compare each published number with the "
-                    "computed one. Exit status 1 if any row does not match.")
+                    "computed one. Exit status 1 on an undeclared mismatch, or on a declared "
+                    "discrepancy of a source that now matches, computes another value or names "
+                    "no row.")
     rep.add_argument("--only", action="append", metavar="GAME",
                      help=f"restrict to this game (repeatable): {', '.join(CATALOG)}")
     rep.add_argument("--json", action="store_true", help="print the rows as JSON")
@@ -230,11 +250,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     ros.add_argument("--float", action="store_true", help="float bounds instead of exact values")
     ros.set_defaults(run=_risk_or_safety)
     args = parser.parse_args(argv)
+    from tbsg.errors import TbsgError
+
     try:
         status: int = args.run(args, parser)
     except BrokenPipeError:  # output piped into e.g. `head`: stop quietly
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (must outlive this function)
         return 0
+    except TbsgError as exc:  # bad input: one line, no traceback
+        print(f"tbsg {args.command}: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"tbsg {args.command}: interrupted", file=sys.stderr)
+        return 130
     return status
 
 

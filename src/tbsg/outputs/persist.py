@@ -285,9 +285,9 @@ def _rebuild_game(r: _Reader, info: dict[str, Any], game: object | None,
                    f"given has {shorten(repr(_game_record(game)['fields']), 200)}")
         return game  # type: ignore[return-value]
     if not (import_game or module.startswith(TRUSTED_MODULES)):
-        r.fail(f"the game is {module}.{cls_name}, outside tbsg: pass it (load(path, game=...); "
-               "tbsg verify FILE --game MODULE:CLASS) or, for a file you trust, "
-               "import_game=True")
+        r.fail(f"the game is {module}.{cls_name}, outside tbsg: pass it (load(path, game=...)) "
+               "or, for a file you trust, rebuild it from the file (import_game=True; "
+               "tbsg verify FILE --import-game)")
     if fields is None:
         r.fail(f"the game {cls_name} has no fields recorded (not a dataclass of JSON values): "
                "pass it with game=")
