@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -240,3 +241,27 @@ def wrong_sums(draw: st.DrawFn, game: TableGame
     moves = (*game.moves[:s], acts, *game.moves[s + 1:])
     total = sum((q for q, _ in broken), Fraction(0))
     return TableGame(game.players, moves, game.initial), s, label, total
+
+
+def numpy_numbers(game: TableGame) -> TableGame:
+    """``game`` with every probability and payoff rebuilt from numpy integers where they fit
+    in int64, as ``Fraction(counts[i], counts.sum())`` builds them: ``Fraction`` s whose
+    numerator and denominator stay ``numpy.int64`` (their arithmetic overflows silently),
+    and probability 1 as a bare ``numpy.int64``."""
+    import numpy as np
+
+    limit = 2**62
+
+    def num(x: Fraction) -> Any:
+        if abs(x.numerator) >= limit or x.denominator >= limit:
+            return x
+        if x.denominator == 1:
+            return np.int64(x.numerator)
+        return Fraction(np.int64(x.numerator), np.int64(x.denominator))
+
+    def succ(x: Successor) -> Successor:
+        return Terminal(num(x.payoff)) if isinstance(x, Terminal) else x
+
+    moves = tuple(tuple((label, tuple((num(p), succ(x)) for p, x in outs)) for label, outs in acts)
+                  for acts in game.moves)
+    return TableGame(game.players, moves, game.initial)

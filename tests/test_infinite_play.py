@@ -651,3 +651,48 @@ def test_passing_race() -> None:
         assert set(sol.strategy.values()) == {"roll"}
         exact = solve_infinite_play(sol.graph, c, float_candidate=False)
         assert exact.values == sol.values_exact and not exact.float_candidate
+
+
+@dataclass(frozen=True)
+class Line:
+    """A deterministic stopping line of ``n`` states: 0 -> 1 -> ... -> n-1 -> a draw."""
+
+    n: int
+    initial: int = 0
+
+    def player(self, s: int) -> int:
+        return s % 2
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("on",)
+
+    def outcomes(self, s: int, a: str) -> list[tuple[int, object]]:
+        return [(1, s + 1 if s + 1 < self.n else tbsg.DRAW)]
+
+
+def test_infinite_play_on_a_stopping_game_costs_no_more(monkeypatch: pytest.MonkeyPatch) -> None:
+    # issue 11: a deterministic stopping line of 8,000 states solved in 2.1 s, but in 3.4 s
+    # with infinite_play=0 (a second, quadratic end-component refinement). The pipeline now
+    # runs the same steps either way: one decomposition, one end-component refinement, one
+    # exact solve and no infinite-play solver. Counted, not timed.
+    import tbsg.api as api
+
+    calls: list[str] = []
+
+    def counted(name: str) -> None:
+        real = getattr(api, name)
+
+        def wrapper(*args: object, **kwargs: object) -> object:
+            calls.append(name)
+            return real(*args, **kwargs)
+        monkeypatch.setattr(api, name, wrapper)
+
+    for name in ("decompose", "end_components", "solve_exact", "solve_infinite_play",
+                 "best_response_mdp", "profile_values"):
+        counted(name)
+    plain = tbsg.solve(Line(8000))
+    without = list(calls)
+    calls.clear()
+    ruled = tbsg.solve(Line(8000), infinite_play=0)
+    assert calls == without == ["decompose", "end_components", "solve_exact"]
+    assert ruled.values == plain.values and ruled.value() == H

@@ -21,7 +21,15 @@ from hypothesis import strategies as st
 
 import tbsg
 from oracles import Profile, all_profiles, gauss_jordan, max_min
-from strategies import TableGame, any_games, relabel, relabellings, stopping_games, wrong_sums
+from strategies import (
+    TableGame,
+    any_games,
+    numpy_numbers,
+    relabel,
+    relabellings,
+    stopping_games,
+    wrong_sums,
+)
 from tbsg.engine import _backend as bk
 
 # TBSG_EXAMPLES=1000 runs a longer search (the default keeps the file to a few seconds)
@@ -389,3 +397,17 @@ def test_a_wrong_probability_sum_is_reported_at_its_state_and_action(data: st.Da
         tbsg.solve(broken)
     assert str(info.value).startswith(
         f"probabilities sum to {total}, not 1, at state {state!r}, action {action!r}")
+
+
+@SETTINGS
+@given(stopping_games())
+def test_probabilities_built_from_numpy_integers_give_the_same_exact_values(game: TableGame) -> None:
+    # issue 12: Fraction(np.int64(1), np.int64(3)) keeps int64 parts; tbsg converts them
+    # exactly at the boundary, so the values are those of the Python-int game, with int parts
+    built = numpy_numbers(game)
+    sol, plain = tbsg.solve(built), tbsg.solve(game)
+    assert sol.values == plain.values
+    assert all(type(v.numerator) is int and type(v.denominator) is int for v in sol.values.values())
+    tbsg.verify(built, sol)
+    lo, hi = tbsg.solve(built, exact=False).bounds()
+    assert Fraction(lo) <= plain.value() <= Fraction(hi)
