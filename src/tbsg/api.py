@@ -272,12 +272,7 @@ def _restrict(g: CompiledGame[S, A], strategy: StrategyLike[S, A], players: tupl
             raise InvalidStrategyError(
                 f"{name} raised {type(exc).__name__}: {shorten(str(exc))} at state "
                 f"{shorten(repr(s))}") from exc
-        try:
-            k = g.action_index(i, a)
-        except Exception as exc:
-            raise InvalidStrategyError(
-                f"comparing {name}'s action {shorten(repr(a))} with the legal actions at state "
-                f"{shorten(repr(s))} raised {type(exc).__name__}: {shorten(str(exc))}") from exc
+        k = g.action_index(i, a)
         if k is None:
             legal = [g.act_labels[j] for j in ks]
             raise InvalidStrategyError(

@@ -236,12 +236,7 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A], optimizing: tuple[int
             raise TamperedSolutionError(f"value at state {_show(s)} is {shorten(str(x))}, outside [0, 1]")
         v.append(x)
         a = strat[s]
-        try:
-            k = g.action_index(i, a)
-        except Exception as exc:
-            raise TamperedSolutionError(
-                f"comparing the strategy's action {_show(a)} at state {_show(s)} with the legal "
-                f"actions raised {type(exc).__name__}") from exc
+        k = g.action_index(i, a)
         if k is None:
             raise TamperedSolutionError(
                 f"strategy plays {_show(a)} at state {_show(s)}, not a legal action")

@@ -199,10 +199,17 @@ class CompiledGame(Generic[S, A]):
         return range(int(self.act_ptr[i]), int(self.act_ptr[i + 1]))
 
     def action_index(self, i: int, action: object) -> int | None:
-        """Flat action number of ``action`` at state ``i`` (matched with ``==``), or None."""
+        """Flat action number of ``action`` at state ``i`` (matched with ``==``), or None.
+
+        A comparison that raises (a user ``__eq__`` meeting a foreign object) counts as
+        "not equal": the compiler has checked that the game's own actions compare.
+        """
         for k in self.actions_of(i):
-            if self.act_labels[k] == action:
-                return k
+            try:
+                if self.act_labels[k] == action:
+                    return k
+            except Exception:
+                continue
         return None
 
     # -- exact numbers, decoded lazily ---------------------------------------------------
