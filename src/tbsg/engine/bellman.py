@@ -63,6 +63,7 @@ first row attaining it.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -94,6 +95,7 @@ A = TypeVar("A", bound=Hashable)
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
+IntArray32 = npt.NDArray[np.int32]
 BoolArray = npt.NDArray[np.bool_]
 
 U = 2.0**-53
@@ -106,30 +108,41 @@ _FEW_ROWS = 4  # states with at most this many rows: per-state maxima without re
 
 # --- the bounds --------------------------------------------------------------------------
 
-def rounding_counts(g: CompiledGame[Any, Any]) -> tuple[FloatArray, FloatArray]:
+def rounding_counts(g: CompiledGame[Any, Any]) -> tuple[IntArray32, IntArray32]:
     """``(r, a)`` per flat action: relative roundings and underflow units of ``fl(Q)``.
 
     ``r_k`` counts, for the worst term of action ``k``, the relative roundings of its
     conversion and product (0 if the probability is a power of two, else 2) and of the
     ``n`` additions, plus 1 for a constant ``c_k`` that is not exactly a float; ``a_k =
-    2 n + 2`` (module docstring). Computed from the table of distinct rationals, so
-    the work per outcome is an array lookup.
+    2 n + 2`` (module docstring). Computed once per game (then cached) from the table of
+    distinct rationals, so the work per outcome is an array lookup; small integers, kept
+    as int32 (convert to float64 before scaling by ``U`` or ``ETA``).
     """
+    hit = _COUNTS.get(g)
+    if hit is not None:
+        return hit
     vals = g.rationals
     fl = [float(x) for x in vals]
     exact = np.array([f == x for f, x in zip(fl, vals, strict=True)], dtype=bool)
     pow2 = np.array([f > 0 and np.frexp(f)[0] == 0.5 for f in fl], dtype=bool)
     nonzero = np.array([x != 0 for x in vals], dtype=bool)
-    deg = g.degrees().astype(np.float64)
+    deg = g.degrees().astype(np.int32)
     has_c = nonzero[g.act_code]
     # additions: one per term beyond the first; the constant is a term when non-zero
-    count: FloatArray = np.maximum(deg + has_c - 1.0, 0.0) + (has_c & ~exact[g.act_code])
-    code_cost = np.where(exact & pow2, 0.0, 2.0)
+    count = np.maximum(deg + has_c - 1, 0).astype(np.int32) + (has_c & ~exact[g.act_code])
     used = np.bincount(g.out_code, minlength=len(vals)) > 0
-    if np.any(code_cost[used] > 0):  # not every probability is a power of two
-        inexact = np.bincount(g.out_action(), weights=code_cost[g.out_code], minlength=g.n_actions)
-        count += np.where(inexact > 0, 2.0, 0.0)  # the worst term's conversion and product
-    return count, 2.0 * deg + 2.0
+    costly = ~(exact & pow2)
+    if np.any(costly[used]):  # not every probability is a power of two
+        inexact = np.bincount(g.out_action(), weights=costly[g.out_code], minlength=g.n_actions)
+        count += np.where(inexact > 0, 2, 0).astype(np.int32)  # the worst term's conversion and product
+    result = (count.astype(np.int32), (2 * deg + 2).astype(np.int32))
+    _COUNTS[g] = result
+    return result
+
+
+_COUNTS: weakref.WeakKeyDictionary[CompiledGame[Any, Any], tuple[IntArray32, IntArray32]] = \
+    weakref.WeakKeyDictionary()
+"""Rounding counts of each live compiled game (computed once; dropped with the game)."""
 
 
 def filter_bound(degree: IntArray | int) -> FloatArray:
@@ -168,8 +181,8 @@ def action_bounds(g: CompiledGame[Any, Any], lower: FloatArray, upper: FloatArra
     data, by monotonicity of ``Q`` in ``v`` and outward rounding.
     """
     r, a = rounding_counts(g)
-    rel = (r + 2.0) * U
-    absolute = (a + 2.0) * ETA
+    rel = (r.astype(np.float64) + 2.0) * U
+    absolute = (a.astype(np.float64) + 2.0) * ETA
     q_lo = q_float(g, lower)
     q_hi = q_float(g, upper)
     return q_lo - (rel * np.abs(q_lo) + absolute), q_hi + (rel * np.abs(q_hi) + absolute)
@@ -217,9 +230,13 @@ class ExactActions:
         const_f, prob_f = g.float_arrays()
         self.const_f: list[float] = const_f.tolist()
         self.prob_f: list[float] = prob_f.tolist()
-        self.bound: list[float] = filter_bound(g.degrees()).tolist()
         self.values = values
         self.vf = vf
+
+    def bound(self, k: int) -> float:
+        """:func:`filter_bound` of action ``k`` (computed on demand: no per-action list)."""
+        n = self.out_ptr[k + 1] - self.out_ptr[k]
+        return 2.0 * (n + 6.0) * U + (2.0 * n + 6.0) * ETA
 
     def qf(self, k: int) -> float:
         """Computed ``fl(Q(k))`` from the float values."""
@@ -240,7 +257,7 @@ class ExactActions:
     def sign(self, k: int, ref_f: float, ref_q: Rational) -> int:
         """Exact sign of ``Q(k) - ref`` (``ref`` exact, ``ref_f`` its rounded float), filtered."""
         d = self.qf(k) - ref_f
-        b = self.bound[k]
+        b = self.bound(k)
         if d > b:
             return 1
         if d < -b:
@@ -260,7 +277,8 @@ def action_signs(g: CompiledGame[Any, Any], values: Sequence[Rational], vf: Floa
     rest is computed exactly.
     """
     ks = np.arange(g.n_actions, dtype=np.int64) if acts is None else acts
-    qf = q_float(g, vf, None if acts is None else ks)
+    # most actions: one pass over all outcomes beats gathering the outcomes of a subset
+    qf = q_float(g, vf)[ks] if acts is None or 2 * len(acts) > g.n_actions else q_float(g, vf, ks)
     diff = qf - vf[g.act_state[ks]]
     bound = filter_bound(g.degrees()[ks])
     sign = np.where(diff > bound, 1, np.where(diff < -bound, -1, 0)).astype(np.int8)
@@ -352,17 +370,17 @@ class Rows(Segments):
     """A block of actions ("rows") grouped by state, with ``q(x) = c + P x`` in floats.
 
     ``P`` is a sparse (CSR) or dense matrix whose columns are the states ``x`` indexes;
-    ``rel`` and ``absolute`` are each row's relative and absolute rounding allowances
-    (from :func:`rounding_counts`), used by :meth:`down` and :meth:`up`.
+    ``rel`` and ``absolute`` are each row's rounding counts (from :func:`rounding_counts`),
+    turned into the allowances that :meth:`down` and :meth:`up` apply.
     """
 
     def __init__(self, c: FloatArray, p: sp.csr_matrix | FloatArray, seg: IntArray, maxi: BoolArray,
-                 rel: FloatArray, absolute: FloatArray) -> None:
+                 rel: IntArray32, absolute: IntArray32) -> None:
         super().__init__(seg, len(c), maxi)
         self.c = c
         self.p = p
-        self.rel = (rel + 2.0) * U
-        self.absolute = (absolute + 2.0) * ETA
+        self.rel = (rel.astype(np.float64) + 2.0) * U
+        self.absolute = (absolute.astype(np.float64) + 2.0) * ETA
         self.sweeps = 0
 
     def q(self, x: FloatArray) -> FloatArray:

@@ -140,8 +140,8 @@ class _Engine:
         best_f = max(qfs) if maximise else min(qfs)
         # candidates: the actions whose float value may equal the best one's exactly
         # (within the sum of the two filter bounds)
-        widest = max(kernel.bound[k] for k in acts)
-        cands = [k for k, q in zip(acts, qfs, strict=True) if abs(q - best_f) <= kernel.bound[k] + widest]
+        widest = max(kernel.bound(k) for k in acts)
+        cands = [k for k, q in zip(acts, qfs, strict=True) if abs(q - best_f) <= kernel.bound(k) + widest]
         best_k = cands[0]
         best_q = kernel.qx(best_k)
         for k in cands[1:]:
@@ -278,8 +278,12 @@ class _Engine:
             rows.append(row)
             rhs.append(b)
         values = _eliminate(rows, rhs, users)
-        for r, i in enumerate(states):
-            self._set(i, values[r])
+        vf, vf_np = self.vf, self.vf_np
+        to_float = bk.to_float
+        for r, i in enumerate(states):  # _set inlined: this loop runs once per state
+            v = values[r]
+            values_all[i] = v
+            vf[i] = vf_np[i] = to_float(v)
 
 
 class _Component:

@@ -66,7 +66,7 @@ import numpy.typing as npt
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from tbsg.engine.bellman import ETA, Rows, U, rounding_counts
+from tbsg.engine.bellman import ETA, IntArray32, Rows, U, rounding_counts
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.graph import Components
 
@@ -106,7 +106,7 @@ class _Level(Rows):
     the states ``0:s1`` (lower levels and this one).
     """
 
-    def __init__(self, full: sp.csr_matrix, c: FloatArray, rel: FloatArray, absolute: FloatArray,
+    def __init__(self, full: sp.csr_matrix, c: FloatArray, rel: IntArray32, absolute: IntArray32,
                  maxi: BoolArray, seg: IntArray, s0: int, s1: int, comp: IntArray) -> None:
         super().__init__(c, full, seg, maxi, rel, absolute)
         self.full = full  # rows x s1: all successors (lower levels and this level)
