@@ -577,9 +577,9 @@ def test_none_is_a_legal_state() -> None:
 def test_verify_solution_of_another_game() -> None:
     sol = tbsg.solve(risk_or_safety(2))
     with pytest.raises(tbsg.TamperedSolutionError,
-                       match=r"covers 12 states but the game has more reachable states"):
+                       match=r"covers 12 states .* but the game has more"):
         tbsg.verify(risk_or_safety(3), sol)
-    with pytest.raises(tbsg.TamperedSolutionError, match=r"covers 36 states but the game has 12"):
+    with pytest.raises(tbsg.TamperedSolutionError, match=r"covers 36 states .* but the game has 12"):
         tbsg.verify(risk_or_safety(2), tbsg.solve(risk_or_safety(3)))
 
 

@@ -38,7 +38,7 @@ from tbsg.engine.exact import solve_exact
 from tbsg.engine.floating import solve_float
 from tbsg.engine.graph import EndComponents, decompose, end_components, raise_non_stopping
 from tbsg.engine.infinite import best_response_mdp, profile_values, solve_infinite_play
-from tbsg.errors import InvalidArgumentError, InvalidStrategyError, UnsupportedError, shorten
+from tbsg.errors import InvalidArgumentError, InvalidStrategyError, UnsupportedError, shorten, show
 from tbsg.model import Game, infinite_play_payoff
 from tbsg.results import FloatSolution, Solution
 
@@ -65,19 +65,19 @@ def _check_tol(tol: object) -> float:
             or not tol >= _MIN_TOL:
         raise InvalidArgumentError(
             f"tol must be a positive finite number (the largest proven gap upper - lower "
-            f"wanted), got {shorten(repr(tol))}")
+            f"wanted), got {show(tol)}")
     return float(tol)
 
 
 def _check_exact(exact: object) -> bool:
     if not isinstance(exact, bool):
-        raise InvalidArgumentError(f"exact must be True or False, got {shorten(repr(exact))}")
+        raise InvalidArgumentError(f"exact must be True or False, got {show(exact)}")
     return exact
 
 
 def _check_progress(progress: object) -> bool | None:
     if progress is not None and not isinstance(progress, bool):
-        raise InvalidArgumentError(f"progress must be True, False or None, got {shorten(repr(progress))}")
+        raise InvalidArgumentError(f"progress must be True, False or None, got {show(progress)}")
     return progress
 
 
@@ -250,7 +250,7 @@ def _restrict(g: CompiledGame[S, A], strategy: StrategyLike[S, A], players: tupl
                 return mapping[s]
             except KeyError:
                 raise InvalidStrategyError(
-                    f"{name} has no action for state {shorten(repr(s))} (player "
+                    f"{name} has no action for state {show(s)} (player "
                     f"{int(g.player[g.index[s]])} moves there)") from None
     elif callable(strategy):
         lookup = strategy
@@ -271,13 +271,13 @@ def _restrict(g: CompiledGame[S, A], strategy: StrategyLike[S, A], players: tupl
         except Exception as exc:
             raise InvalidStrategyError(
                 f"{name} raised {type(exc).__name__}: {shorten(str(exc))} at state "
-                f"{shorten(repr(s))}") from exc
+                f"{show(s)}") from exc
         k = g.action_index(i, a)
         if k is None:
             legal = [g.act_labels[j] for j in ks]
             raise InvalidStrategyError(
-                f"{name} chooses {shorten(repr(a))} at state {shorten(repr(s))}, which is not a "
-                f"legal action there; legal actions: {shorten(repr(legal))}")
+                f"{name} chooses {show(a)} at state {show(s)}, which is not a "
+                f"legal action there; legal actions: {show(legal)}")
         allowed[ks.start:ks.stop] = False
         allowed[k] = True
     return allowed
@@ -364,8 +364,9 @@ def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *
         ``value()`` is to player 0 as always; ``kind`` is ``"best_response"`` and
         ``optimizing`` is ``(player,)``.
     """
-    if isinstance(player, bool) or player not in (0, 1):
-        raise InvalidArgumentError(f"player must be 0 or 1, got {shorten(repr(player))}")
+    if isinstance(player, bool) or not isinstance(player, (int, np.integer)) or int(player) not in (0, 1):
+        raise InvalidArgumentError(f"player must be 0 or 1, got {show(player)}")
+    player = int(player)
     t0 = time.perf_counter()
     opts = _Options(exact, tol, progress, infinite_play)
     g = compile_game(game, max_states=max_states)

@@ -44,6 +44,7 @@ counts and the kind.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -69,7 +70,9 @@ from tbsg.errors import (
     NonStoppingGameError,
     StateLimitError,
     TamperedSolutionError,
+    TbsgError,
     shorten,
+    show,
 )
 from tbsg.model import Game, infinite_play_payoff
 from tbsg.results import Solution, SolutionKind
@@ -103,7 +106,7 @@ class Verification:
 
 
 def _show(x: object) -> str:
-    return shorten(repr(x), 120)
+    return show(x, 120)
 
 
 def verify(game: Game[S, A], solution: Solution[S, A], *,
@@ -149,12 +152,25 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
             "a FloatSolution's bounds are proven as they are computed: solve with exact=True "
             "for a certificate to re-check")
     check_max_states(max_states)
-    c = infinite_play_payoff(infinite_play if infinite_play is not None else solution.infinite_play)
-    optimizing = solution.optimizing
-    kind = SolutionKind.of(optimizing)
-    claimed = len(solution.values)
+    c = infinite_play_payoff(infinite_play)  # the caller's rule, if given
+    try:
+        if c is None:
+            c = infinite_play_payoff(solution.infinite_play)  # the rule the solution records
+        optimizing = solution.optimizing
+        kind = SolutionKind.of(optimizing)
+        claimed = (solution.graph.n_states, solution.graph.n_actions, len(solution.graph.out_target))
+    except (TbsgError, AttributeError, TypeError) as exc:
+        raise TamperedSolutionError(f"the solution is malformed: {shorten(str(exc))}") from exc
     g = _compile(game, claimed, max_states)
-    v, k_of, allowed = _read(g, solution, optimizing)
+    try:
+        _check_graph(g, solution.graph)
+        _check_arrays(g, solution)
+        v, k_of, allowed = _read(g, solution, optimizing)
+    except TamperedSolutionError:
+        raise
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
+        raise TamperedSolutionError(
+            f"the solution is malformed: {type(exc).__name__}: {shorten(str(exc))}") from exc
     q_all = exact_action_values(g, v)
     owner = g.player[g.act_state]
     # (a) and (b)
@@ -162,8 +178,8 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
         k = k_of[i]
         if q_all[k] != v[i]:
             raise TamperedSolutionError(
-                f"(a) fails at state {_show(s)}: value {shorten(str(v[i]))} but action "
-                f"{_show(g.act_labels[k])} yields {shorten(str(q_all[k]))}")
+                f"(a) fails at state {_show(s)}: value {_show(v[i])} but action "
+                f"{_show(g.act_labels[k])} yields {_show(q_all[k])}")
         if int(g.player[i]) not in optimizing:
             continue
         maximise = int(g.player[i]) == 0
@@ -172,8 +188,8 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
             if (q > v[i]) if maximise else (q < v[i]):
                 raise TamperedSolutionError(
                     f"(b) fails at state {_show(s)}: action {_show(g.act_labels[j])} yields "
-                    f"{shorten(str(q))}, strictly {'better' if maximise else 'lower'} than the "
-                    f"value {shorten(str(v[i]))} for player {int(g.player[i])}")
+                    f"{_show(q)}, strictly {'better' if maximise else 'lower'} than the "
+                    f"value {_show(v[i])} for player {int(g.player[i])}")
     chosen = np.zeros(g.n_actions, dtype=bool)
     chosen[k_of] = True
     # (c) or (c')
@@ -196,17 +212,60 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
                         infinite_play=c, kind=kind)
 
 
-def _compile(game: Game[S, A], claimed: int, max_states: int) -> CompiledGame[S, A]:
-    """The game, enumerated no further than the states the solution claims to cover."""
-    limit = min(max_states, max(claimed, 1))
+def _compile(game: Game[S, A], claimed: tuple[int, int, int], max_states: int) -> CompiledGame[S, A]:
+    """The game, enumerated no further than the states (actions, outcomes) the solution covers."""
+    states, actions, outcomes = claimed
+    limit = min(max_states, max(states, 1))
     try:
-        return compile_game(game, max_states=limit)
+        return compile_game(game, max_states=limit, max_actions=max(actions, 1), max_outcomes=outcomes)
     except StateLimitError:
         if limit < max_states:
             raise TamperedSolutionError(
-                f"the solution covers {claimed} states but the game has more reachable states "
-                "(enumeration stopped there)") from None
+                f"the solution covers {states} states ({actions} actions, {outcomes} outcomes) but "
+                "the game has more (enumeration stopped there)") from None
         raise
+
+
+def _check_graph(g: CompiledGame[S, A], h: CompiledGame[Any, Any]) -> None:
+    """The solution's own compiled game must be the game's, number for number: its query
+    methods (values, actions, action values, optimal actions) read it."""
+    if not isinstance(h, CompiledGame):
+        raise TamperedSolutionError(f"the solution's graph is a {type(h).__name__}, not a CompiledGame")
+    if (h.n_states, h.n_actions) != (g.n_states, g.n_actions):
+        raise TamperedSolutionError(f"the solution covers {h.n_states} states ({h.n_actions} actions) "
+                                    f"but the game has {g.n_states} ({g.n_actions} actions)")
+    arrays = ("player", "act_ptr", "act_state", "out_ptr", "out_target")
+    if not all(
+            np.array_equal(getattr(h, f), getattr(g, f)) for f in arrays):
+        raise TamperedSolutionError("the solution's state graph is not the game's (states, players, "
+                                    "actions or successors differ)")
+    if h.states != g.states or any(h.index.get(s) != i for i, s in enumerate(g.states)):
+        raise TamperedSolutionError("the solution's states are not the game's, or not in its order")
+    if h.act_labels != g.act_labels:
+        raise TamperedSolutionError("the solution's actions are not the game's")
+    table = {(x.numerator, x.denominator): code for code, x in enumerate(g.rationals)}
+    mapped = np.array([table.get((x.numerator, x.denominator), -1) if type(x) is Fraction else -1
+                       for x in h.rationals], dtype=np.int64)
+    for name in ("act_code", "stop_code", "out_code"):
+        if not np.array_equal(mapped[getattr(h, name)], getattr(g, name)):
+            raise TamperedSolutionError(
+                "the solution's probabilities or terminal payoffs are not the game's "
+                f"({name.split('_')[0]} numbers differ)")
+
+
+def _check_arrays(g: CompiledGame[S, A], solution: Solution[S, A]) -> None:
+    """The solution's arrays have the game's shapes: one value and one chosen action (of
+    its own state) per state, one optimal flag per action."""
+    choice, optimal = solution.choice, solution.optimal
+    if len(solution.values_exact) != g.n_states:
+        raise TamperedSolutionError(f"the solution has {len(solution.values_exact)} values for "
+                                    f"{g.n_states} states")
+    if not (isinstance(choice, np.ndarray) and choice.shape == (g.n_states,)
+            and np.issubdtype(choice.dtype, np.integer)
+            and np.all((choice >= g.act_ptr[:-1]) & (choice < g.act_ptr[1:]))):
+        raise TamperedSolutionError("the solution's chosen actions are not one action of each state")
+    if not (isinstance(optimal, np.ndarray) and optimal.shape == (g.n_actions,) and optimal.dtype == bool):
+        raise TamperedSolutionError("the solution's optimal-action flags are not one bool per action")
 
 
 def _read(g: CompiledGame[S, A], solution: Solution[S, A], optimizing: tuple[int, ...]
@@ -232,8 +291,12 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A], optimizing: tuple[int
             raise TamperedSolutionError(
                 f"value at state {_show(s)} is a {type(x).__name__}{parts}, not a Fraction of "
                 "Python ints")
+        if x.denominator <= 0 or math.gcd(x.numerator, x.denominator) != 1:
+            raise TamperedSolutionError(
+                f"value at state {_show(s)} is {x.numerator}/{x.denominator}, not in lowest terms "
+                "(a Fraction built without normalisation)")
         if not 0 <= x <= 1:
-            raise TamperedSolutionError(f"value at state {_show(s)} is {shorten(str(x))}, outside [0, 1]")
+            raise TamperedSolutionError(f"value at state {_show(s)} is {_show(x)}, outside [0, 1]")
         v.append(x)
         a = strat[s]
         k = g.action_index(i, a)
@@ -264,7 +327,7 @@ def _check_end_component_bounds(g: CompiledGame[S, A], v: list[Fraction], chosen
                 raise TamperedSolutionError(
                     f"(c') fails at state {_show(g.states[j])}: against player {1 - free}'s "
                     f"strategy, player {free} can keep play going forever from there, which is "
-                    f"worth {c} to player 0 (infinite_play), but the value is {shorten(str(v[j]))}")
+                    f"worth {c} to player 0 (infinite_play), but the value is {_show(v[j])}")
 
 
 def _safe_switches(g: CompiledGame[S, A], v: list[Fraction], chosen: BoolArray,

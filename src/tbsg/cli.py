@@ -131,7 +131,7 @@ def _solve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         else:
             print(fsol)
             print(f"value of {game!r} in [{lo!r}, {hi!r}]")
-        if args.save:
+        if args.save is not None:
             parser.error("--save needs an exact solution (drop --float)")
         return 0
     sol = tbsg.solve(game)
@@ -145,7 +145,7 @@ def _solve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(sol)
         print(f"value of {game!r} = {short_fraction(sol.value(), 2000)} ≈ {float(sol.value()):.15f}")
         print(check)
-    if args.save:
+    if args.save is not None:
         save(sol, args.save)
         if args.format != "json":
             print(f"saved to {args.save}")
@@ -158,7 +158,7 @@ def _print_table(game: object, args: argparse.Namespace, parser: argparse.Argume
     import tbsg
     from tbsg.outputs.tables import state_table
 
-    if args.save:
+    if args.save is not None:
         parser.error("--save and --table do not combine; save first, then print the table")
     sol = tbsg.solve(game, exact=False, tol=args.tol) if args.float else tbsg.solve(game)  # type: ignore[call-overload]
     table = state_table(sol)
@@ -259,6 +259,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except TbsgError as exc:  # bad input: one line, no traceback
         print(f"tbsg {args.command}: error: {exc}", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print(f"tbsg {args.command}: error: out of memory (a game too large for this machine, or "
+              "parameters that build one)", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print(f"tbsg {args.command}: interrupted", file=sys.stderr)

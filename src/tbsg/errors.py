@@ -14,6 +14,7 @@ Examples
 
 from __future__ import annotations
 
+import sys
 from fractions import Fraction
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "UnsupportedError",
     "exactness_error",
     "shorten",
+    "show",
 ]
 
 
@@ -105,6 +107,31 @@ class SolutionFileError(TbsgError, ValueError):
     """A saved solution file is unreadable, truncated, edited, or for another game."""
 
 
+def show(x: object, limit: int = 200) -> str:
+    """``repr(x)`` for an error message: shortened, and never raising.
+
+    A user ``__repr__`` may raise, and an ``int`` of more than 4,300 digits refuses to
+    become text under Python's default limit: neither must turn a named error into a
+    raw traceback. Fractions are shown as ``p/q``.
+
+    >>> show(10**5000 + 1, 30)
+    '1000000000000…(4975 more characters)…0000000000001'
+    """
+    try:
+        try:
+            text = str(x) if type(x) is Fraction else repr(x)
+        except ValueError:  # an int beyond the int-to-str digit limit
+            old = sys.get_int_max_str_digits()
+            sys.set_int_max_str_digits(0)
+            try:
+                text = str(x) if type(x) is Fraction else repr(x)
+            finally:
+                sys.set_int_max_str_digits(old)
+    except Exception as exc:
+        return f"<{type(x).__name__} object whose repr raised {type(exc).__name__}>"
+    return shorten(text, limit)
+
+
 def shorten(text: str, limit: int = 200) -> str:
     """``text`` cut to about ``limit`` characters (its middle replaced by a count).
 
@@ -131,4 +158,4 @@ def exactness_error(what: str, value: object) -> ExactnessError:
     else:
         hint = "; use int or fractions.Fraction"
     return ExactnessError(f"{what} must be an int or fractions.Fraction, got {kind} "
-                          f"{shorten(repr(value))}{hint}")
+                          f"{show(value)}{hint}")

@@ -54,6 +54,7 @@ Fraction(2, 3)
 
 from __future__ import annotations
 
+import math
 import numbers
 import operator
 from collections.abc import Hashable, Iterable, Sequence
@@ -61,7 +62,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
 
-from tbsg.errors import InvalidGameError, exactness_error
+from tbsg.errors import ExactnessError, InvalidGameError, exactness_error, show
 
 __all__ = [
     "DRAW",
@@ -110,7 +111,7 @@ write it exactly, e.g. Fraction(1, 2) or Fraction('0.5')
     def __init__(self, payoff: Fraction | int) -> None:
         value = exact(payoff, "terminal payoff")
         if not 0 <= value <= 1:
-            raise InvalidGameError(f"terminal payoff must lie in [0, 1], got {value}")
+            raise InvalidGameError(f"terminal payoff must lie in [0, 1], got {show(value)}")
         object.__setattr__(self, "payoff", value)
 
 
@@ -148,20 +149,26 @@ def exact(x: object, what: str) -> Fraction:
     tbsg.errors.ExactnessError: a probability must be an int or fractions.Fraction, got float 0.5; \
 write it exactly, e.g. Fraction(1, 2) or Fraction('0.5')
     """
-    kind = type(x)
-    if kind is Fraction:
-        fx: Fraction = x  # type: ignore[assignment]
-        if type(fx.numerator) is int and type(fx.denominator) is int:
-            return fx
-        return _from_parts(fx.numerator, fx.denominator, x, what)
-    if kind is int:
-        return Fraction(operator.index(x))  # type: ignore[arg-type]
-    if isinstance(x, bool) or type(x).__name__ == "bool_":
-        raise exactness_error(what, x)
-    if isinstance(x, Fraction):  # a subclass
-        return _from_parts(x.numerator, x.denominator, x, what)
-    if isinstance(x, numbers.Integral):  # numpy integers, int subclasses
-        return _from_parts(x, 1, x, what)
+    try:
+        kind = type(x)
+        if kind is Fraction:
+            fx: Fraction = x  # type: ignore[assignment]
+            n, d = fx.numerator, fx.denominator
+            if type(n) is int and type(d) is int and d > 0 and math.gcd(n, d) == 1:
+                return fx
+            return _from_parts(n, d, x, what)  # numpy parts, or built without normalising
+        if kind is int:
+            return Fraction(operator.index(x))  # type: ignore[arg-type]
+        if isinstance(x, bool) or type(x).__name__ == "bool_":
+            raise exactness_error(what, x)
+        if isinstance(x, Fraction):  # a subclass
+            return _from_parts(x.numerator, x.denominator, x, what)
+        if isinstance(x, numbers.Integral):  # numpy integers, int subclasses
+            return _from_parts(x, 1, x, what)
+    except ExactnessError:
+        raise
+    except Exception as exc:  # a number type whose parts cannot be read
+        raise exactness_error(what, x) from exc
     raise exactness_error(what, x)
 
 
@@ -169,7 +176,7 @@ def _from_parts(numerator: object, denominator: object, x: object, what: str) ->
     """``Fraction(int(numerator), int(denominator))`` through ``__index__`` (exact), or an error."""
     try:
         return Fraction(operator.index(numerator), operator.index(denominator))  # type: ignore[arg-type]
-    except TypeError:
+    except Exception:
         raise exactness_error(what, x) from None
 
 
@@ -194,7 +201,7 @@ def infinite_play_payoff(c: object) -> Fraction | None:
     if not 0 <= value <= 1:
         raise InvalidGameError(
             f"infinite_play must lie in [0, 1] (a payoff to player 0 for play that never ends), "
-            f"got {value}")
+            f"got {show(value)}")
     return value
 
 

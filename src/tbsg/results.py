@@ -29,7 +29,7 @@ from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
 from tbsg.engine.bellman import exact_action_values
 from tbsg.engine.compiled import CompiledGame
-from tbsg.errors import InvalidArgumentError, InvalidGameError, UnknownStateError, shorten
+from tbsg.errors import InvalidArgumentError, InvalidGameError, UnknownStateError, show
 
 __all__ = ["FloatSolution", "Solution", "SolutionKind"]
 
@@ -75,6 +75,13 @@ class SolutionKind(StrEnum):
         if optimizing in ((0,), (1,)):
             return SolutionKind.BEST_RESPONSE
         raise InvalidArgumentError(f"optimizing must be (0, 1), (0,), (1,) or (), got {optimizing!r}")
+
+
+def _player(player: object) -> int:
+    """A ``player`` argument: 0 or 1 (numpy integers accepted), else an error."""
+    if not isinstance(player, bool) and isinstance(player, (int, np.integer)) and int(player) in (0, 1):
+        return int(player)
+    raise InvalidArgumentError(f"player must be 0 or 1, got {show(player)}")
 
 
 class _StrategyView(Mapping[S, A]):
@@ -176,11 +183,13 @@ class _Base(Generic[S, A]):
         try:
             i = self.graph.index.get(state)
         except TypeError as exc:
-            raise InvalidGameError(f"state {shorten(repr(state))} is not hashable") from exc
+            raise InvalidGameError(f"state {show(state)} is not hashable") from exc
+        except Exception as exc:  # a user __hash__ or __eq__ that raises
+            raise InvalidGameError(f"looking up state {show(state)} raised {type(exc).__name__}") from exc
         if i is None:
             raise UnknownStateError(
-                f"state {shorten(repr(state))} is not reachable from the initial state "
-                f"{shorten(repr(self.graph.states[0]))} (the solution covers {self.n_states} states)")
+                f"state {show(state)} is not reachable from the initial state "
+                f"{show(self.graph.states[0])} (the solution covers {self.n_states} states)")
         return i
 
     def player(self, state: S | _Initial = _INITIAL) -> int:
@@ -217,11 +226,7 @@ class Solution(_Base[S, A]):
     def value(self, state: S | _Initial = _INITIAL, *, player: int = 0) -> Fraction:
         """Exact value of ``state`` (initial by default) to ``player`` (0 by default)."""
         v = bk.to_fraction(self.values_exact[self._index(state)])
-        if player == 0:
-            return v
-        if player == 1:
-            return 1 - v
-        raise ValueError(f"player must be 0 or 1, got {player!r}")
+        return v if _player(player) == 0 else 1 - v
 
     def value_to_move(self, state: S | _Initial = _INITIAL) -> Fraction:
         """Value of ``state`` to the player who moves there."""
@@ -312,11 +317,7 @@ class FloatSolution(_Base[S, A]):
         """Midpoint of the bounds (within ``gap / 2`` of the exact value)."""
         lo, hi = self.bounds(state)
         v = (lo + hi) / 2
-        if player == 0:
-            return v
-        if player == 1:
-            return 1.0 - v
-        raise ValueError(f"player must be 0 or 1, got {player!r}")
+        return v if _player(player) == 0 else 1.0 - v
 
     @property
     def max_gap(self) -> float:

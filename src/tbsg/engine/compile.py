@@ -34,6 +34,7 @@ import bisect
 import copy
 import math
 import pickle
+import sys
 from array import array
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ import numpy.typing as npt
 from tbsg._gc import paused
 from tbsg.engine.compiled import CompiledGame, Interner
 from tbsg.errors import InvalidArgumentError, InvalidGameError, StateLimitError, TbsgError, shorten
+from tbsg.errors import show as _show
 from tbsg.model import Game, Terminal, exact
 
 __all__ = ["DEFAULT_MAX_STATES", "check_max_states", "compile_game"]
@@ -76,7 +78,7 @@ to enumerate), got 0
     if isinstance(max_states, bool) or not isinstance(max_states, int) or max_states < 1:
         raise InvalidArgumentError(
             f"max_states must be an int >= 1 (the most reachable states to enumerate), "
-            f"got {shorten(repr(max_states))}")
+            f"got {_show(max_states)}")
     return max_states
 
 
@@ -112,14 +114,6 @@ def _at_action(s: object, a: object) -> str:
     return f"at state {_show(s)}, action {_show(a)}"
 
 
-def _show(x: object) -> str:
-    """``repr(x)``, shortened; never raises (a user ``__repr__`` may)."""
-    try:
-        return shorten(repr(x))
-    except Exception as exc:
-        return f"<{type(x).__name__} object whose repr raised {type(exc).__name__}>"
-
-
 class _Rationals(Interner):
     """The interning table of an enumeration, with validated probabilities known by identity.
 
@@ -145,7 +139,7 @@ class _Rationals(Interner):
         if pf <= 0:
             if pf < 0:
                 raise InvalidGameError(
-                    f"negative probability {shorten(str(pf))} for outcome {_show(nxt)} "
+                    f"negative probability {_show(pf)} for outcome {_show(nxt)} "
                     f"{_at_action(s, a)}")
             if not isinstance(nxt, Terminal):
                 _check_hashable(nxt, f"successor {_show(nxt)} (probability 0) {_at_action(s, a)}")
@@ -157,7 +151,8 @@ class _Rationals(Interner):
         return code
 
 
-def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> CompiledGame[S, A]:
+def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES,
+                 max_actions: int | None = None, max_outcomes: int | None = None) -> CompiledGame[S, A]:
     """Enumerate the states reachable from ``game.initial`` and validate the game.
 
     Parameters
@@ -167,6 +162,10 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
     max_states : int
         Stop with :class:`~tbsg.errors.StateLimitError` once more states than this are
         reached.
+    max_actions, max_outcomes : int, optional
+        Likewise for (state, action) pairs and for outcomes leading to states (checked
+        after each action): a rebuilt game is held to the sizes a file or a solution
+        records, so an edited parameter cannot make it enumerate for minutes.
 
     Returns
     -------
@@ -190,7 +189,8 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES) -> C
             f"{', '.join(missing)} (a game needs initial, player(state), actions(state) and "
             "outcomes(state, action) -> [(probability, successor), ...])")
     with paused():  # millions of objects that all live on: collector passes are overhead
-        return _compile(game, max_states)
+        return _compile(game, max_states, sys.maxsize if max_actions is None else max_actions,
+                        sys.maxsize if max_outcomes is None else max_outcomes)
 
 
 def _check_stable(states: Sequence[object], index_get: Callable[[object], int | None], start: int,
@@ -374,7 +374,7 @@ def _check_sums(acts: _Actions, values: list[Fraction], k0: int, k1: int) -> Non
         return
     k, total = bad
     i = bisect.bisect_right(acts.act_ptr, k) - 1  # the state owning action k
-    raise InvalidGameError(f"probabilities sum to {total}, not 1, "
+    raise InvalidGameError(f"probabilities sum to {_show(total)}, not 1, "
                            f"{_at_action(acts.states[i], acts.act_labels[k])}")
 
 
@@ -482,7 +482,7 @@ def _check_no_nan(floats: Sequence[object]) -> None:
             "string for a missing number")
 
 
-def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
+def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: int) -> CompiledGame[S, A]:
     """Body of :func:`compile_game` (run with the garbage collector paused)."""
     initial = _call("game.initial", "(reading the initial state)", lambda: game.initial)
     if isinstance(initial, Terminal):
@@ -566,12 +566,12 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
                 first = n_out
                 for item in outs:
                     try:
-                        if type(item) is not tuple_t:
+                        if type(item) is not tuple_t and not isinstance(item, tuple_t):
                             raise ValueError
                         p, nxt = item
                     except ValueError:
                         raise InvalidGameError(
-                            f"game.outcomes() yielded {item!r} {_at_action(s, a)}; "
+                            f"game.outcomes() yielded {_show(item)} {_at_action(s, a)}; "
                             "expected (probability, successor) pairs") from None
                     if p is last_p:  # games reuse a few probability objects: check identity first
                         code = last_code
@@ -595,6 +595,7 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
                     if j >= n_states:  # a new state, or a terminal met for the first time
                         if isinstance(nxt, terminal):
                             # terminals stay in the index under negative numbers until the end
+                            _check_terminal(nxt, s, a)
                             j = index_any[nxt] = -1 - len(terminals)
                             terminals.append(nxt)
                         else:
@@ -634,6 +635,9 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
                     n_out += 1
                 act_labels.append(a)
                 out_ptr.append(n_out)
+                if n_out > max_outcomes or len(act_labels) > max_actions:
+                    raise StateLimitError(f"more than {max_actions} actions or {max_outcomes} outcomes "
+                                          "(the sizes recorded for this game)")
             act_ptr.append(len(act_labels))
             i += 1
     except Exception as exc:
@@ -667,6 +671,16 @@ def _compile(game: Game[S, A], max_states: int) -> CompiledGame[S, A]:
         stop_code=stop_code,
         out_code=_ints(out_code),
     )
+
+
+def _check_terminal(t: Terminal, s: object, a: object) -> None:
+    """A terminal's payoff, checked once per distinct terminal: ``Terminal(...)`` validates
+    it, but a subclass or ``object.__setattr__`` can bypass that."""
+    p = getattr(t, "payoff", None)
+    if type(p) is not Fraction or type(p.numerator) is not int or type(p.denominator) is not int \
+            or not 0 <= p <= 1 or exact(p, "terminal payoff") is not p:
+        raise InvalidGameError(f"terminal {_show(t)} {_at_action(s, a)} has payoff {_show(p)}; a payoff "
+                               "is an exact rational in [0, 1] (build it with tbsg.Terminal)")
 
 
 def _player_of(who: object, s: object) -> int:

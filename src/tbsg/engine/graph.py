@@ -46,7 +46,7 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
 from tbsg.engine.compiled import CompiledGame
-from tbsg.errors import NonStoppingGameError, shorten
+from tbsg.errors import NonStoppingGameError, show
 
 __all__ = ["Components", "EndComponents", "Subgraph", "check_stopping", "decompose",
            "end_components", "end_components_of", "raise_non_stopping", "subgraph"]
@@ -341,7 +341,7 @@ def raise_non_stopping(g: CompiledGame[S, A], ec: EndComponents) -> NoReturn:
     members = ec.members()
     shown = []
     for states in members[:3]:
-        names = ", ".join(shorten(repr(g.states[i]), 80) for i in states[:4])
+        names = ", ".join(show(g.states[i], 80) for i in states[:4])
         more = f", ... ({len(states)} states)" if len(states) > 4 else ""
         shown.append("{" + names + more + "}")
     others = f" and {len(members) - 3} more" if len(members) > 3 else ""

@@ -14,7 +14,8 @@ solution, and nothing that has to be trusted:
                                             dataclass fields (null if it has none)
       "graph": {"sha256": "...",            hash of the state graph, in enumeration order
                 "sha256_unordered": "...",  the same, independent of state and action order
-                "states": 120, "actions": 200, "components": 87, "largest_component": 6},
+                "states": 120, "actions": 200, "outcomes": 310, "components": 87,
+                "largest_component": 6},
       "kind": "solve",                      solve | evaluate | best_response
       "optimizing": [0, 1],                 the players who optimise
       "method": "...",                      the kind in words (fixed text per kind)
@@ -82,7 +83,7 @@ from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_ga
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.graph import decompose, end_components
 from tbsg.engine.infinite import switch_safe_actions
-from tbsg.errors import InvalidArgumentError, SolutionFileError, StateLimitError, TbsgError, shorten
+from tbsg.errors import InvalidArgumentError, SolutionFileError, StateLimitError, TbsgError, shorten, show
 from tbsg.model import Game
 from tbsg.results import Solution, SolutionKind
 
@@ -103,7 +104,10 @@ _VERSION = re.compile(r"[0-9]+(\.[0-9]+)*([a-z]+[0-9]*)?(\+[A-Za-z0-9.]+)?")
 _TOP_KEYS = {"format", "format_version", "tbsg_version", "game", "graph", "kind", "optimizing",
              "method", "infinite_play", "value", "states"}
 _GAME_KEYS = {"module", "class", "fields"}
-_GRAPH_KEYS = {"sha256", "sha256_unordered", "states", "actions", "components", "largest_component"}
+_GRAPH_KEYS = {"sha256", "sha256_unordered", "states", "actions", "outcomes", "components",
+               "largest_component"}
+_INT_DIGITS = 100
+"""Longest integer literal a file may hold (counts, action positions, game parameters)."""
 _ROW_KEYS = {"state", "value", "action", "label"}
 _METHOD = {
     SolutionKind.SOLVE: "optimal play of both players (tbsg.solve), exact",
@@ -191,21 +195,26 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
     game = solution.game if game is None else game
     if game is None:
         raise SolutionFileError("the solution does not record its game; pass game=")
+    _check_path(path)
     g = solution.graph
     comps = decompose(g)
     choice = solution.choice.tolist()
     act_ptr = g.act_ptr.tolist()
-    rows = [{"state": repr(s), "value": fraction_text(bk.to_fraction(solution.values_exact[i])),
-             "action": choice[i] - act_ptr[i], "label": repr(g.act_labels[choice[i]])}
-            for i, s in enumerate(g.states)]
+    try:
+        rows = [{"state": repr(s), "value": fraction_text(bk.to_fraction(solution.values_exact[i])),
+                 "action": choice[i] - act_ptr[i], "label": repr(g.act_labels[choice[i]])}
+                for i, s in enumerate(g.states)]
+    except Exception as exc:  # a user __repr__ that raises
+        raise SolutionFileError(f"{path}: cannot write a state or action as text ({type(exc).__name__}: "
+                                f"{shorten(str(exc))}); states and actions need a repr") from exc
     head = {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "tbsg_version": __version__,
         "game": _game_record(game),
         "graph": {"sha256": graph_hash(g), "sha256_unordered": graph_hash(g, ordered=False),
-                  "states": g.n_states, "actions": g.n_actions, "components": comps.count,
-                  "largest_component": comps.largest},
+                  "states": g.n_states, "actions": g.n_actions, "outcomes": len(g.out_target),
+                  "components": comps.count, "largest_component": comps.largest},
         "kind": solution.kind.value,
         "optimizing": list(solution.optimizing),
         "method": _METHOD[solution.kind],
@@ -217,8 +226,13 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
     body = ",\n".join("  " + json.dumps(row, ensure_ascii=False) for row in rows)
     try:
         Path(path).write_text(f'{text},\n "states": [\n{body}\n ]\n}}\n', encoding="utf-8")
-    except OSError as exc:
-        raise SolutionFileError(f"{path}: cannot write: {exc.strerror or exc}") from exc
+    except (OSError, ValueError) as exc:
+        raise SolutionFileError(f"{path}: cannot write: {getattr(exc, 'strerror', None) or exc}") from exc
+
+
+def _check_path(path: object) -> None:
+    if not isinstance(path, (str, os.PathLike)) or not str(os.fspath(path)):
+        raise InvalidArgumentError(f"path must be a non-empty str or path-like, got {show(path)}")
 
 
 # --- loading -------------------------------------------------------------------------------
@@ -312,21 +326,36 @@ def _rebuild_game(r: _Reader, info: dict[str, Any], game: object | None,
         return rebuilt
     except (TbsgError, TypeError, ValueError) as exc:
         r.fail(f"cannot rebuild {cls_name} from fields {shorten(repr(fields), 200)}: {exc}")
+    except MemoryError:
+        r.fail(f"rebuilding {cls_name} from fields {shorten(repr(fields), 200)} ran out of memory "
+               "(edited parameters?)")
 
 
 def _read_json(r: _Reader, path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        file = Path(path)
+        if not file.is_file():
+            r.fail("cannot read: not a regular file" if file.exists() else "cannot read: no such file")
+        text = file.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         r.fail(f"not a UTF-8 text file ({exc.reason} at byte {exc.start})")
-    except OSError as exc:
-        r.fail(f"cannot read: {exc.strerror or exc}")
+    except (OSError, ValueError) as exc:
+        r.fail(f"cannot read: {getattr(exc, 'strerror', None) or exc}")
+
+    def integer(literal: str) -> int:
+        if len(literal.lstrip("-")) > _INT_DIGITS:
+            r.fail(f"an integer of {len(literal):,} digits, more than the {_INT_DIGITS} any field "
+                   "of a solution file needs (edited?)")
+        return int(literal)
+
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, parse_int=integer)
     except json.JSONDecodeError as exc:
-        r.fail(f"not valid JSON (truncated or edited?): {exc}")
+        r.fail(f"not valid JSON (truncated or edited?): {shorten(str(exc), 200)}")
     except RecursionError:
         r.fail("not a tbsg solution file (JSON nested too deeply)")
+    except MemoryError:
+        r.fail("not a tbsg solution file (too large to read)")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         r.fail(f"not a tbsg solution file (no \"format\": {FORMAT!r})")
     version = doc.get("format_version")
@@ -337,15 +366,21 @@ def _read_json(r: _Reader, path: str | os.PathLike[str]) -> dict[str, Any]:
     return r.keys(doc, _TOP_KEYS, "the file")
 
 
-def _compile(r: _Reader, game: Game[S, A], recorded: int, max_states: int) -> CompiledGame[S, A]:
+def _compile(r: _Reader, game: Game[S, A], counts: dict[str, int], max_states: int) -> CompiledGame[S, A]:
+    """The game, enumerated no further than the sizes the file records."""
+    recorded = counts["states"]
     limit = min(max_states, max(recorded, 1))
     try:
-        return compile_game(game, max_states=limit)
+        return compile_game(game, max_states=limit, max_actions=max(counts["actions"], 1),
+                            max_outcomes=max(counts["outcomes"], 0))
     except StateLimitError:
-        if limit < max_states:
-            r.fail(f"the rebuilt game has more than the {recorded} states the file records (edited "
-                   "parameters or another version of the game's rules?)")
+        if limit < max_states:  # the file's sizes bound enumeration, not the caller's limit
+            r.fail(f"the rebuilt game is larger than the file records ({recorded} states, "
+                   f"{counts['actions']} actions, {counts['outcomes']} outcomes): edited parameters "
+                   "or another version of the game's rules?")
         raise
+    except MemoryError:
+        r.fail("rebuilding the game ran out of memory (edited parameters?)")
 
 
 @overload
@@ -391,7 +426,10 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | None = None, check:
         If the certificate fails (``check=True``).
     """
     t0 = time.perf_counter()
+    _check_path(path)
     check_max_states(max_states)
+    if not isinstance(check, bool) or not isinstance(import_game, bool):
+        raise InvalidArgumentError("check and import_game must be True or False")
     if isinstance(max_digits, bool) or not isinstance(max_digits, int) or max_digits < 1:
         raise InvalidArgumentError(f"max_digits must be an int >= 1, got {shorten(repr(max_digits))}")
     r = _Reader(path, max_digits)
@@ -403,8 +441,8 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | None = None, check:
     the_game = _rebuild_game(r, info, game, import_game)
     graph = r.keys(doc["graph"], _GRAPH_KEYS, "'graph'")
     counts = {key: r.get(graph, key, int, "graph ") for key in
-              ("states", "actions", "components", "largest_component")}
-    g: CompiledGame[Any, Any] = _compile(r, the_game, counts["states"], max_states)
+              ("states", "actions", "outcomes", "components", "largest_component")}
+    g: CompiledGame[Any, Any] = _compile(r, the_game, counts, max_states)
     comps = decompose(g)
     digest = r.get(graph, "sha256", str, "graph ")
     unordered = r.get(graph, "sha256_unordered", str, "graph ")
@@ -419,8 +457,8 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | None = None, check:
                f"version of the game's rules ({g.n_states} states now, {counts['states']} in the file)")
     if unordered != graph_hash(g, ordered=False):
         r.fail("graph 'sha256_unordered' does not match the game (edited?)")
-    actual = {"states": g.n_states, "actions": g.n_actions, "components": comps.count,
-              "largest_component": comps.largest}
+    actual = {"states": g.n_states, "actions": g.n_actions, "outcomes": len(g.out_target),
+              "components": comps.count, "largest_component": comps.largest}
     for key, value in counts.items():
         if value != actual[key]:
             r.fail(f"graph {key!r} is {value} but the game has {actual[key]}")

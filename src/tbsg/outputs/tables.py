@@ -98,6 +98,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tbsg.engine.bellman import action_bounds
+from tbsg.errors import InvalidArgumentError, shorten, show
 from tbsg.outputs._optional import NOTEBOOK_EXTRA, optional_import
 from tbsg.outputs.formats import (
     Fmt,
@@ -330,6 +331,9 @@ def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable
     >>> t.rows[0]
     Row(mover=0, open=0, saved=0, other=0, player=0, value=4/7, optimal=('toss',), margin=None)
     """
+    if not isinstance(solution, Solution | FloatSolution):
+        raise InvalidArgumentError(f"state_table() takes a Solution or FloatSolution, got "
+                                   f"{type(solution).__name__}")
     if states is None:
         chosen: list[S] = list(solution.graph.states)
         if sort:
@@ -342,7 +346,7 @@ def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable
         for s in chosen:
             solution.player(s)  # raises UnknownStateError with a clear message
     if where is not None:
-        chosen = [s for s in chosen if where(s)]
+        chosen = [s for s in chosen if _keep(where, s)]
     if isinstance(solution, Solution):
         rows = tuple(_exact_row(solution, s) for s in chosen)
         exact = True
@@ -351,6 +355,14 @@ def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable
         rows = tuple(_float_row(solution, s, q_lo, q_hi) for s in chosen)
         exact = False
     return StateTable(fields=_fields_of(chosen), rows=rows, exact=exact)
+
+
+def _keep(where: Callable[[S], bool], s: S) -> bool:
+    try:
+        return bool(where(s))
+    except Exception as exc:
+        raise InvalidArgumentError(f"where= raised {type(exc).__name__}: {shorten(str(exc))} at state "
+                                   f"{show(s)}") from exc
 
 
 def _as_any(x: object) -> Any:
