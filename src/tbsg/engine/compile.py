@@ -635,10 +635,12 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                     n_out += 1
                 act_labels.append(a)
                 out_ptr.append(n_out)
-                if n_out > max_outcomes or len(act_labels) > max_actions:
-                    raise StateLimitError(f"more than {max_actions} actions or {max_outcomes} outcomes "
-                                          "(the sizes recorded for this game)")
-            act_ptr.append(len(act_labels))
+                if n_out > max_outcomes:
+                    raise _size_limit(max_actions, max_outcomes)
+            n_acts = len(act_labels)
+            act_ptr.append(n_acts)
+            if n_acts > max_actions:
+                raise _size_limit(max_actions, max_outcomes)
             i += 1
     except Exception as exc:
         # a wrong sum met earlier is the first error (the batched check has not seen it
@@ -699,6 +701,11 @@ def _lookup_error(nxt: object, s: object, a: object, exc: Exception) -> NoReturn
         f"{type(exc).__name__}: {shorten(str(exc))}; states must hash and compare with == "
         "without raising (e.g. no numpy arrays or numpy scalars mixed with Decimals in "
         "states: use tuples of ints, strings and Fractions)") from exc
+
+
+def _size_limit(max_actions: int, max_outcomes: int) -> StateLimitError:
+    return StateLimitError(f"more than {max_actions} actions or {max_outcomes} outcomes (the sizes "
+                           "recorded for this game)")
 
 
 def _state_limit(max_states: int, nxt: object) -> StateLimitError:
