@@ -54,6 +54,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import exact_action_values
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
 from tbsg.engine.compiled import CompiledGame
@@ -270,49 +271,32 @@ def _check_arrays(g: CompiledGame[S, A], solution: Solution[S, A]) -> None:
 
 def _read(g: CompiledGame[S, A], solution: Solution[S, A], optimizing: tuple[int, ...]
           ) -> tuple[list[Fraction], list[int], BoolArray]:
-    """The solution's values and chosen actions in the game's numbering, checked, and the
-    actions allowed by its kind."""
-    vals, strat = solution.values, solution.strategy
-    if len(vals) != g.n_states or set(vals) != set(g.states):
-        raise TamperedSolutionError(
-            f"the solution covers {len(vals)} states but the game has {g.n_states} reachable "
-            "states (or other ones)")
-    if solution.initial != g.states[0]:
-        raise TamperedSolutionError(
-            f"the solution starts at {_show(solution.initial)} but the game at {_show(g.states[0])}")
+    """The solution's values and chosen actions, checked, and the actions its kind allows.
+
+    Run after :func:`_check_graph` and :func:`_check_arrays`: the solution's graph is the
+    game's, so its arrays are read in the game's numbering (as its query methods read them).
+    """
     v: list[Fraction] = []
-    k_of: list[int] = []
-    allowed = np.ones(g.n_actions, dtype=bool)
-    for i, s in enumerate(g.states):
-        x = vals[s]
-        if type(x) is not Fraction or type(x.numerator) is not int or type(x.denominator) is not int:
-            parts = (f" with parts {type(x.numerator).__name__}/{type(x.denominator).__name__}"
-                     if isinstance(x, Fraction) else "")
+    to_fraction, is_canonical = bk.to_fraction, bk.is_canonical
+    for i, raw in enumerate(solution.values_exact):
+        x = to_fraction(raw)
+        n, d = x.numerator, x.denominator
+        if type(x) is not Fraction or type(n) is not int or type(d) is not int:
+            parts = f" with parts {type(n).__name__}/{type(d).__name__}" if isinstance(x, Fraction) else ""
             raise TamperedSolutionError(
-                f"value at state {_show(s)} is a {type(x).__name__}{parts}, not a Fraction of "
-                "Python ints")
-        if x.denominator <= 0 or math.gcd(x.numerator, x.denominator) != 1:
+                f"value at state {_show(g.states[i])} is a {type(x).__name__}{parts}, not a Fraction "
+                "of Python ints")
+        if not 0 <= n <= d:
+            raise TamperedSolutionError(f"value at state {_show(g.states[i])} is {_show(x)}, outside [0, 1]")
+        if not is_canonical(raw) and math.gcd(n, d) != 1:
             raise TamperedSolutionError(
-                f"value at state {_show(s)} is {x.numerator}/{x.denominator}, not in lowest terms "
+                f"value at state {_show(g.states[i])} is {_show(n)}/{_show(d)}, not in lowest terms "
                 "(a Fraction built without normalisation)")
-        if not 0 <= x <= 1:
-            raise TamperedSolutionError(f"value at state {_show(s)} is {_show(x)}, outside [0, 1]")
         v.append(x)
-        a = strat[s]
-        k = g.action_index(i, a)
-        if k is None:
-            raise TamperedSolutionError(
-                f"strategy plays {_show(a)} at state {_show(s)}, not a legal action")
-        k_of.append(k)
-        who = solution.player(s)
-        if who != int(g.player[i]):
-            raise TamperedSolutionError(
-                f"the solution says player {who} moves at state {_show(s)}; the game says "
-                f"{int(g.player[i])}")
-        if who not in optimizing:
-            ks = g.actions_of(i)
-            allowed[ks.start:ks.stop] = False
-            allowed[k] = True
+    k_of: list[int] = solution.choice.tolist()
+    fixed = ~np.isin(g.player, optimizing)
+    allowed = ~fixed[g.act_state]
+    allowed[np.asarray(k_of, dtype=np.int64)] = True
     return v, k_of, allowed
 
 
@@ -360,14 +344,15 @@ def _safe_switches(g: CompiledGame[S, A], v: list[Fraction], chosen: BoolArray,
 
 
 def _check_optimal_actions(g: CompiledGame[S, A], solution: Solution[S, A], expected: BoolArray) -> None:
-    """``solution.optimal_actions(s)`` must list exactly the expected actions, in game order."""
-    for i, s in enumerate(g.states):
-        want = [g.act_labels[k] for k in g.actions_of(i) if expected[k]]
-        got = list(solution.optimal_actions(s))
-        if len(got) != len(want) or any(a != b for a, b in zip(got, want, strict=False)):
-            raise TamperedSolutionError(
-                f"optimal actions at state {_show(s)} are listed as {_show(tuple(got))}, but "
-                f"exactly {_show(tuple(want))} are optimal there")
+    """``solution.optimal_actions(s)`` must list exactly the expected actions (its flags,
+    read through the game's own graph, must be the expected ones)."""
+    wrong = np.flatnonzero(solution.optimal != expected)
+    if len(wrong):
+        i = int(g.act_state[wrong[0]])
+        want = tuple(g.act_labels[k] for k in g.actions_of(i) if expected[k])
+        raise TamperedSolutionError(
+            f"optimal actions at state {_show(g.states[i])} are listed as "
+            f"{_show(solution.optimal_actions(g.states[i]))}, but exactly {_show(want)} are optimal there")
 
 
 def _check_counts(g: CompiledGame[S, A], solution: Solution[Any, Any]) -> None:

@@ -15,7 +15,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeAlias
 
-__all__ = ["BACKEND", "ONE", "ZERO", "Q", "fraction_from_text", "from_fraction", "to_float", "to_fraction"]
+__all__ = ["BACKEND", "ONE", "ZERO", "Q", "fraction_from_text", "from_fraction", "is_canonical", "to_float",
+           "to_fraction"]
 
 # ``Q`` is typed as Any-free callable producing an opaque rational; the solver modules
 # only use +, -, *, /, comparisons and the helpers below on it.
@@ -31,6 +32,8 @@ if _choice in ("auto", "gmpy2"):
     except ImportError:  # pragma: no cover - depends on the environment
         if _choice == "gmpy2":
             raise
+
+_MPQ_TYPE: type | None = type(_mpq(0)) if _mpq is not None else None
 
 if _mpq is not None:
     BACKEND = "gmpy2"
@@ -70,6 +73,12 @@ def to_fraction(x: Rational) -> Fraction:
     if isinstance(x, Fraction):
         return x
     return _coprime_fraction(int(x.numerator), int(x.denominator))
+
+
+def is_canonical(x: object) -> bool:
+    """True for a value of the fast backend's own type (GMP keeps it in lowest terms):
+    converting it gives a normalised Fraction with no further check."""
+    return _mpq is not None and type(x) is _MPQ_TYPE
 
 
 def to_float(x: Rational) -> float:

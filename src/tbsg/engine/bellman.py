@@ -194,12 +194,17 @@ def exact_action_values(g: CompiledGame[Any, Any], v: Sequence[Fraction],
                         acts: Sequence[int] | None = None) -> list[Fraction]:
     """``Q_v(k)`` in :class:`~fractions.Fraction` arithmetic only, for every flat action
     (or those in ``acts``): no filter, no backend (the certificate's arithmetic)."""
-    target = g.out_target
-    out_ptr = g.out_ptr
-    prob = g.out_prob
-    const = g.act_const
     out: list[Fraction] = []
-    for k in (range(g.n_actions) if acts is None else acts):
+    target: Sequence[int] | IntArray
+    out_ptr: Sequence[int] | IntArray
+    if acts is None:  # every action: plain lists first (numpy scalars are slow to index)
+        target, out_ptr = g.out_target.tolist(), g.out_ptr.tolist()
+        prob: Sequence[Fraction] = list(g.out_prob)
+        const: Sequence[Fraction] = list(g.act_const)
+        ks: Sequence[int] = range(g.n_actions)
+    else:
+        target, out_ptr, prob, const, ks = g.out_target, g.out_ptr, g.out_prob, g.act_const, acts
+    for k in ks:
         q = const[k]
         for o in range(int(out_ptr[k]), int(out_ptr[k + 1])):
             q += prob[o] * v[int(target[o])]
