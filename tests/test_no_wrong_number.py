@@ -25,6 +25,24 @@ from tbsg.games import risk_or_safety
 H = Fraction(1, 2)
 
 
+@dataclass(frozen=True)
+class OneState:
+    """One state of player 0 whose every action (``acts``) has the outcomes ``outs``."""
+
+    outs: Any
+    acts: Any = ("x",)
+    initial: int = 0
+
+    def player(self, s: int) -> int:
+        return 0
+
+    def actions(self, s: int) -> Any:
+        return self.acts
+
+    def outcomes(self, s: int, a: Any) -> list[Any]:
+        return list(self.outs)
+
+
 # --- 1. numpy-built fractions -----------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -291,30 +309,13 @@ def test_6_edited_parameters_stop_at_the_recorded_state_count(saved: Path) -> No
 
 # --- 7. raw tracebacks -------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class Returns:
-    """A one-state game whose ``actions`` returns ``what``."""
-
-    what: Any
-    initial: int = 0
-
-    def player(self, s: int) -> int:
-        return 0
-
-    def actions(self, s: int) -> Any:
-        return self.what
-
-    def outcomes(self, s: int, a: Any) -> list[tuple[int, object]]:
-        return [(1, tbsg.win(0))]
-
-
 @pytest.mark.parametrize(("what", "message"), [
     (None, r"returned None \(NoneType\)"), (3, r"returned 3 \(int\)"),
     ("toss", r"returned the string 'toss' at state 0; return a tuple"),
 ])
 def test_7_actions_returning_junk(what: Any, message: str) -> None:
     with pytest.raises(tbsg.InvalidGameError, match=message):
-        tbsg.solve(Returns(what))
+        tbsg.solve(OneState(((1, tbsg.win(0)),), acts=what))
 
 
 class NoOutcomes:
@@ -436,27 +437,11 @@ def test_7_exact_must_be_a_bool() -> None:
 
 # --- 8. smaller ---------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class ZeroJunk:
-    """A zero-probability outcome whose successor is ``junk``."""
-
-    junk: Any
-    initial: int = 0
-
-    def player(self, s: int) -> int:
-        return 0
-
-    def actions(self, s: int) -> tuple[str, ...]:
-        return ("x",)
-
-    def outcomes(self, s: int, a: str) -> list[tuple[int, object]]:
-        return [(0, self.junk), (1, tbsg.win(0))]
-
-
 def test_8_zero_probability_outcomes_are_still_checked() -> None:
     with pytest.raises(tbsg.InvalidGameError, match=r"probability 0.*not hashable"):
-        tbsg.solve(ZeroJunk([1, 2]))
-    assert tbsg.solve(ZeroJunk(7)).value() == 1  # a hashable successor is fine (and dropped)
+        tbsg.solve(OneState(((0, [1, 2]), (1, tbsg.win(0)))))
+    # a hashable successor is fine (and dropped)
+    assert tbsg.solve(OneState(((0, 7), (1, tbsg.win(0))))).value() == 1
 
 
 def test_8_win_of_a_bool() -> None:
@@ -652,22 +637,7 @@ def test_review_number_types_whose_parts_raise() -> None:
     with pytest.raises(tbsg.ExactnessError):
         tbsg.Terminal(Bad(1, 3))
     with pytest.raises(tbsg.ExactnessError, match="probability"):
-        tbsg.solve(_ProbabilityGame(Bad(1, 2)))
-
-
-@dataclass(frozen=True)
-class _ProbabilityGame:
-    p: Any
-    initial: int = 0
-
-    def player(self, s: int) -> int:
-        return 0
-
-    def actions(self, s: int) -> tuple[str, ...]:
-        return ("x",)
-
-    def outcomes(self, s: int, a: str) -> list[tuple[Any, object]]:
-        return [(self.p, tbsg.win(0)), (1 - Fraction(1, 2), tbsg.win(1))]
+        tbsg.solve(OneState(((Bad(1, 2), tbsg.win(0)), (H, tbsg.win(1)))))
 
 
 def test_review_bypassed_terminal_payoffs_are_checked() -> None:
@@ -675,22 +645,7 @@ def test_review_bypassed_terminal_payoffs_are_checked() -> None:
     object.__setattr__(bad, "payoff", Fraction(-3))
     # exact values of -3 and float bounds with lower > upper, before
     with pytest.raises(tbsg.InvalidGameError, match="has payoff -3"):
-        tbsg.solve(_Ends(bad))
-
-
-@dataclass(frozen=True)
-class _Ends:
-    terminal: Any
-    initial: int = 0
-
-    def player(self, s: int) -> int:
-        return 0
-
-    def actions(self, s: int) -> tuple[str, ...]:
-        return ("x",)
-
-    def outcomes(self, s: int, a: str) -> list[tuple[int, object]]:
-        return [(1, self.terminal)]
+        tbsg.solve(OneState(((1, bad),)))
 
 
 def test_review_paths_and_files(tmp_path: Path) -> None:
@@ -719,9 +674,4 @@ def test_review_state_table_arguments_and_named_tuple_outcomes() -> None:
         p: Fraction
         successor: object
 
-    @dataclass(frozen=True)
-    class Named(_Ends):
-        def outcomes(self, s: int, a: str) -> list[tuple[int, object]]:
-            return [Outcome(Fraction(1), tbsg.win(0))]
-
-    assert tbsg.solve(Named(None)).value() == 1
+    assert tbsg.solve(OneState((Outcome(Fraction(1), tbsg.win(0)),))).value() == 1
