@@ -575,31 +575,12 @@ def test_review_huge_integer_literals_in_a_file(saved: Path) -> None:
     assert len(str(info.value)) < 500
 
 
-@dataclass(frozen=True)
-class Wide:
-    """A chance step into ``width`` states, each a sure win (its size is its parameter)."""
-
-    width: int
-    initial: int = -1
-
-    def player(self, s: int) -> int:
-        return 0
-
-    def actions(self, s: int) -> tuple[str, ...]:
-        return ("go",)
-
-    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, object]]:
-        if s >= 0:
-            return [(Fraction(1), tbsg.win(0))]
-        return [(Fraction(1, self.width), i) for i in range(self.width)]
-
-
 def test_review_edited_size_parameter_stops_at_the_recorded_outcomes(tmp_path: Path) -> None:
     # Pig with "die": 2000000 enumerated for 292 s before "graph hash differs"
     path = tmp_path / "wide.json"
-    tbsg.save(tbsg.solve(Wide(3)), path)
+    tbsg.save(tbsg.solve(Dust(3, Fraction(1, 3))), path)
     doc = json.loads(path.read_text())
-    doc["game"]["fields"]["width"] = 200_000
+    doc["game"]["fields"]["n"], doc["game"]["fields"]["p"] = 200_000, {"fraction": "1/200000"}
     path.write_text(json.dumps(doc))
     with pytest.raises(tbsg.SolutionFileError, match=r"larger than the file records .* 3 outcomes"):
         tbsg.load(path, import_game=True)
