@@ -31,7 +31,7 @@ Exact comparisons go through the kernel's *floating-point filter*
 (:mod:`tbsg.engine.bellman`, where its bound is derived): a comparison whose float margin
 exceeds the bound is decided in floats, the others exactly. The filter only skips work:
 every decision it makes is the exact one. The game must be stopping (the pipeline checks
-it first, :func:`tbsg.engine.graph.check_stopping`).
+it first, :func:`tbsg.engine.graph.end_components`).
 
 Cost notes: with thousands of bits per value, one big-rational addition (two gcds) costs
 tens of microseconds, so the evaluation skips the operations that exact zeros and ones

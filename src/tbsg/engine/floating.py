@@ -50,7 +50,7 @@ computed action value used for a lower bound is lowered, and every one used for 
 bound raised, by its rounding allowance. Entries of ``U`` equal to 1 (of ``L`` equal to
 0) need no check: ``T(U) <= 1`` whenever ``U <= 1``. The reported bounds therefore hold
 for the exact value, not just for the float computation. The game must be stopping
-(the pipeline checks it first, :func:`tbsg.engine.graph.check_stopping`).
+(the pipeline checks it first, :func:`tbsg.engine.graph.end_components`).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ and Henzinger), and SCCs are recomputed only when they can split further, so a c
 ``n`` states costs one round, not ``n``: near-linear in practice (each round is linear
 and rounds are bounded by the nesting depth of components that split).
 
-*The stopping check* (:func:`check_stopping`) raises
+*The stopping check* (:func:`raise_non_stopping`, when end components exist) raises
 :class:`~tbsg.errors.NonStoppingGameError` naming the maximal end components, computed
 once per game from the components of :func:`decompose`.
 """
@@ -48,7 +48,7 @@ from scipy.sparse.csgraph import connected_components
 from tbsg.engine.compiled import CompiledGame
 from tbsg.errors import NonStoppingGameError, show
 
-__all__ = ["Components", "EndComponents", "Subgraph", "check_stopping", "decompose",
+__all__ = ["Components", "EndComponents", "Subgraph", "decompose",
            "end_components", "end_components_of", "raise_non_stopping", "subgraph"]
 
 S = TypeVar("S", bound=Hashable)
@@ -324,12 +324,6 @@ def subgraph(g: CompiledGame[Any, Any], states: list[int], acts: BoolArray) -> S
                     act_state=pos[g.act_state[chosen]],
                     out_action=np.repeat(np.arange(len(chosen), dtype=np.int64), deg),
                     out_target=target)
-
-
-def check_stopping(g: CompiledGame[S, A], ec: EndComponents) -> None:
-    """Raise :class:`NonStoppingGameError` naming the end components ``ec`` of ``g``, if any."""
-    if ec.count:
-        raise_non_stopping(g, ec)
 
 
 def raise_non_stopping(g: CompiledGame[S, A], ec: EndComponents) -> NoReturn:
