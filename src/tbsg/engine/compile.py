@@ -47,7 +47,14 @@ import numpy.typing as npt
 
 from tbsg._gc import paused
 from tbsg.engine.compiled import CompiledGame, Interner
-from tbsg.errors import InvalidArgumentError, InvalidGameError, StateLimitError, TbsgError, shorten
+from tbsg.errors import (
+    ExactnessError,
+    InvalidArgumentError,
+    InvalidGameError,
+    StateLimitError,
+    TbsgError,
+    shorten,
+)
 from tbsg.errors import show as _show
 from tbsg.model import Game, Terminal, exact
 
@@ -121,21 +128,30 @@ class _Rationals(Interner):
     denominator of its values is a common denominator of every action's probabilities.
     """
 
-    __slots__ = ("by_id",)
+    __slots__ = ("by_id", "by_parts")
 
     def __init__(self) -> None:
         super().__init__()
         # id of a validated *positive* probability object -> (the object, its code); the
         # object is kept so its id is not reused
         self.by_id: dict[int, tuple[object, int]] = {}
+        # (numerator, denominator) of a validated positive probability given as a
+        # canonical Fraction -> its code: a game that builds Fraction(1, 2) afresh in every
+        # call is validated once per value, not once per outcome
+        self.by_parts: dict[tuple[int, int], int] = {}
 
     def probability(self, p: object, nxt: object, s: object, a: object) -> int:
         """Code of the probability ``p`` of outcome ``nxt`` of action ``a`` at state ``s``.
 
         Returns -1 for a zero probability (the outcome is dropped); raises for a negative
-        or inexact one. The slow path of the lookup by identity: first sight of ``p``.
+        or inexact one. The slow path of the lookups by identity and by value: first
+        sight of ``p``.
         """
-        pf = exact(p, f"probability of outcome {_show(nxt)} {_at_action(s, a)}")
+        try:
+            pf = exact(p, "")
+        except ExactnessError:  # the message names the outcome: built only when raised
+            exact(p, f"probability of outcome {_show(nxt)} {_at_action(s, a)}")
+            raise
         if pf <= 0:
             if pf < 0:
                 raise InvalidGameError(
@@ -145,6 +161,8 @@ class _Rationals(Interner):
                 _check_hashable(nxt, f"successor {_show(nxt)} (probability 0) {_at_action(s, a)}")
             return -1
         code = self.code(pf)
+        if pf is p:  # a canonical Fraction: known by value from now on
+            self.by_parts[pf.numerator, pf.denominator] = code
         if len(self.by_id) > 4096:
             self.by_id.clear()
         self.by_id[id(p)] = (p, code)
@@ -318,7 +336,7 @@ class _Actions:
     out_code: array[int]
     term_act: array[int]  # outcomes that end play, one entry each: action,
     term_code: array[int]  # probability code,
-    term_pay: list[Fraction]  # payoff to player 0
+    term_idx: array[int]  # terminal (number in the list of distinct terminals met)
 
 
 def _ints(column: array[int]) -> IntArray:
@@ -409,35 +427,72 @@ def _first_bad_sum(acts: _Actions, values: list[Fraction], k0: int, k1: int, t: 
     return None
 
 
-def _terminal_codes(acts: _Actions, table: _Rationals, n_actions: int
+def _terminal_codes(acts: _Actions, table: _Rationals, n_actions: int, payoffs: list[Fraction]
                     ) -> tuple[IntArray, IntArray]:
-    """Codes of ``act_const`` (expected terminal payoff) and ``act_stop`` per action."""
+    """Codes of ``act_const`` (expected terminal payoff) and ``act_stop`` per action.
+
+    ``c_k = sum p_t r_t`` and ``s_k = sum p_t`` over the terminal outcomes of each action,
+    in integer arithmetic over one common denominator, one vectorised sum per action; the
+    distinct results are interned once each. Games whose denominators are too large for
+    int64 fall back to memoised rational sums (:func:`_terminal_sums`).
+    """
     zero_code = table.code(_ZERO)
     act_code = np.full(n_actions, zero_code, dtype=np.int64)
     stop_code = np.full(n_actions, zero_code, dtype=np.int64)
+    if not len(acts.term_act):
+        return act_code, stop_code
     values = table.values
-    term_act, term_code, term_pay = acts.term_act, acts.term_code, acts.term_pay
-    memo: dict[tuple[int, int], tuple[int, int]] = {}  # (code, id(payoff)) of a lone outcome
+    t_act = _ints(acts.term_act)
+    t_code = _ints(acts.term_code)
+    t_idx = _ints(acts.term_idx)
+    used = np.flatnonzero(np.bincount(t_code, minlength=len(values))).tolist()
+    terms = len(t_act) + 1
+    dp = 1  # common denominator of the probabilities
+    for c in used:
+        dp = math.lcm(dp, values[c].denominator)
+    dr = 1  # of the payoffs
+    for r in payoffs:
+        dr = math.lcm(dr, r.denominator)
+    if dp * dr * terms >= _INT64_SAFE:
+        return _terminal_sums(acts, table, act_code, stop_code, payoffs)
+    p_num = np.zeros(len(values), dtype=np.int64)
+    p_num[used] = [values[c].numerator * (dp // values[c].denominator) for c in used]
+    r_num = np.array([r.numerator * (dr // r.denominator) for r in payoffs], dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, t_act[1:] != t_act[:-1]])
+    owner = t_act[starts]
+    pn = p_num[t_code]
+    stop_n = np.add.reduceat(pn, starts)
+    const_n = np.add.reduceat(pn * r_num[t_idx], starts)
+    for nums, den, out in ((stop_n, dp, stop_code), (const_n, dp * dr, act_code)):
+        distinct, inverse = np.unique(nums, return_inverse=True)
+        codes = np.array([table.code(Fraction(int(x), den)) for x in distinct.tolist()], dtype=np.int64)
+        out[owner] = codes[inverse.reshape(-1)]
+    return act_code, stop_code
+
+
+def _terminal_sums(acts: _Actions, table: _Rationals, act_code: IntArray, stop_code: IntArray,
+                   payoffs: list[Fraction]) -> tuple[IntArray, IntArray]:
+    """:func:`_terminal_codes` in rational arithmetic, memoised by each action's outcomes."""
+    values = table.values
+    term_act, term_code, term_idx = acts.term_act, acts.term_code, acts.term_idx
+    memo: dict[tuple[bytes, bytes], tuple[int, int]] = {}
     t, n_t = 0, len(term_act)
     while t < n_t:
         k = term_act[t]
-        if t + 1 == n_t or term_act[t + 1] != k:  # one terminal outcome: memoised
-            key = (term_code[t], id(term_pay[t]))
-            hit = memo.get(key)
-            if hit is None:
-                q = values[term_code[t]]
-                hit = memo[key] = (table.code(q * term_pay[t]), term_code[t])
-            act_code[k], stop_code[k] = hit
-            t += 1
-            continue
-        const, stop = _ZERO, _ZERO
-        while t < n_t and term_act[t] == k:
-            q = values[term_code[t]]
-            const += q * term_pay[t]
-            stop += q
-            t += 1
-        act_code[k] = table.code(const)
-        stop_code[k] = table.code(stop)
+        t1 = t + 1
+        while t1 < n_t and term_act[t1] == k:
+            t1 += 1
+        key = (term_code[t:t1].tobytes(), term_idx[t:t1].tobytes())
+        hit = memo.get(key)
+        if hit is None:
+            const, stop = _ZERO, _ZERO
+            for u in range(t, t1):
+                q = values[term_code[u]]
+                const += q * payoffs[term_idx[u]]
+                stop += q
+            hit = memo[key] = (table.code(const), table.code(stop))
+        act_code[k], stop_code[k] = hit
+        t = t1
     return act_code, stop_code
 
 
@@ -503,16 +558,21 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
     act_labels: list[A] = []
     out_ptr = array("q", [0])
     out_target = array("q")
+    # per state, the position of its latest entry in out_target: a successor met twice in
+    # one action (an entry at or after the action's first) is merged in O(1)
+    last_out = array("q", [-1])
     out_code = array("q")
     term_act = array("q")
     term_code = array("q")
-    term_pay: list[Fraction] = []
+    term_idx = array("q")
     acts_lists = _Actions(cast("list[object]", states), act_ptr, cast("list[object]", act_labels),
-                          out_ptr, out_code, term_act, term_code, term_pay)
+                          out_ptr, out_code, term_act, term_code, term_idx)
 
     table = _Rationals()
     values = table.values
     by_id_get = table.by_id.get
+    by_parts_get = table.by_parts.get
+    fraction_t = Fraction
     player_fn = game.player
     actions_fn = game.actions
     outcomes_fn = game.outcomes
@@ -522,6 +582,9 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
     index_any = cast("dict[object, int]", index)
     n_states = 1
     terminals: list[Terminal] = []  # distinct terminals met, numbered -1, -2, ... in the index
+    # id of a terminal object met -> (the object, its number in terminals)
+    term_by_id: dict[int, tuple[Terminal, int]] = {}
+    term_by_id_get = term_by_id.get
     tuple_t, list_t, int_t = tuple, list, int
     n_out = 0
     # identity cache: the last two (positive, validated) probability objects and codes
@@ -564,6 +627,7 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                 except Exception as exc:
                     _user_error("game.outcomes()", _at_action(s, a), exc)
                 first = n_out
+                k_now = len(act_labels)  # number of this action
                 for item in outs:
                     try:
                         if type(item) is not tuple_t and not isinstance(item, tuple_t):
@@ -578,26 +642,38 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                     elif p is prev_p:
                         code = prev_code
                     else:
+                        # an object seen before, else a Fraction seen before by value
                         hit = by_id_get(id(p))
                         if hit is not None and hit[0] is p:
                             code = hit[1]
                         else:
-                            code = table.probability(p, nxt, s, a)
+                            code = by_parts_get((p.numerator, p.denominator), -1) \
+                                if type(p) is fraction_t else -1
                             if code < 0:
-                                continue  # zero probability: the successor is not enumerated
+                                code = table.probability(p, nxt, s, a)
+                                if code < 0:
+                                    continue  # zero probability: the successor is not enumerated
                         prev_p, prev_code = last_p, last_code
                         last_p, last_code = p, code
+                    if type(nxt) is terminal:
+                        # terminal objects are few and shared (win(0), DRAW): known by
+                        # identity, which spares hashing the payoff Fraction
+                        t_hit = term_by_id_get(id(nxt))
+                        if t_hit is None or t_hit[0] is not nxt:
+                            t_hit = _terminal_number(nxt, index_any, terminals, term_by_id, s, a)
+                        term_act.append(k_now)
+                        term_code.append(code)
+                        term_idx.append(t_hit[1])
+                        continue
                     try:
                         # one hash and one probe both to look up and to number a new state
                         j = index_setdefault(nxt, n_states)
                     except Exception as exc:
                         _lookup_error(nxt, s, a, exc)
                     if j >= n_states:  # a new state, or a terminal met for the first time
-                        if isinstance(nxt, terminal):
-                            # terminals stay in the index under negative numbers until the end
-                            _check_terminal(nxt, s, a)
-                            j = index_any[nxt] = -1 - len(terminals)
-                            terminals.append(nxt)
+                        if isinstance(nxt, terminal):  # a subclass of Terminal
+                            del index_any[nxt]
+                            j = -1 - _terminal_number(nxt, index_any, terminals, term_by_id, s, a)[1]
                         else:
                             if j >= max_states:
                                 raise _state_limit(max_states, nxt)
@@ -610,26 +686,22 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                                 _check_actions_again(actions_fn, s, acts_seq)
                                 checked, checked_acts = j + 1, len(act_labels)
                                 next_check *= 2
+                            last_out.append(n_out)
                             out_target.append(j)
                             out_code.append(code)
                             n_out += 1
                             continue
                     if j < 0:  # play ends
-                        term_act.append(len(act_labels))
+                        term_act.append(k_now)
                         term_code.append(code)
-                        term_pay.append(terminals[-1 - j].payoff)
+                        term_idx.append(-1 - j)
                         continue
-                    if n_out > first:
-                        # a repeated successor of this action: merge (rare, so a linear scan)
-                        if out_target[n_out - 1] == j:
-                            dup_at = n_out - 1
-                        elif n_out - first > 1 and j in (seg := out_target[first : n_out - 1]):
-                            dup_at = first + seg.index(j)
-                        else:
-                            dup_at = -1
-                        if dup_at >= 0:
-                            out_code[dup_at] = table.code(values[out_code[dup_at]] + values[code])
-                            continue
+                    dup_at = last_out[j]
+                    if dup_at >= first:
+                        # a repeated successor of this action: merge by adding probabilities
+                        out_code[dup_at] = table.code(values[out_code[dup_at]] + values[code])
+                        continue
+                    last_out[j] = n_out
                     out_target.append(j)
                     out_code.append(code)
                     n_out += 1
@@ -657,7 +729,7 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
     _check_stable(states, index_get, checked if plain else 0, "after enumeration")
     n_actions = len(act_labels)
     _check_sums(acts_lists, values, checked_acts, n_actions)
-    act_code, stop_code = _terminal_codes(acts_lists, table, n_actions)
+    act_code, stop_code = _terminal_codes(acts_lists, table, n_actions, [t.payoff for t in terminals])
     act_ptr_np = _ints(act_ptr)
     return CompiledGame(
         states=states,
@@ -673,6 +745,26 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
         stop_code=stop_code,
         out_code=_ints(out_code),
     )
+
+
+def _terminal_number(t: Terminal, index: dict[object, int], terminals: list[Terminal],
+                     by_id: dict[int, tuple[Terminal, int]], s: object, a: object) -> tuple[Terminal, int]:
+    """``(t, number)`` of the terminal ``t`` in ``terminals`` (added if new), remembered by id.
+
+    Terminals equal by value share a number: they stay in the state index under negative
+    numbers ``-1 - number`` until the end of enumeration.
+    """
+    try:
+        j = index.setdefault(t, -1 - len(terminals))
+    except Exception as exc:
+        _lookup_error(t, s, a, exc)
+    if j == -1 - len(terminals):
+        _check_terminal(t, s, a)
+        terminals.append(t)
+    if len(by_id) > 4096:  # terminals built afresh in every call: keep the table small
+        by_id.clear()
+    hit = by_id[id(t)] = (t, -1 - j)  # the object is kept, so its id is not reused
+    return hit
 
 
 def _check_terminal(t: Terminal, s: object, a: object) -> None:

@@ -344,11 +344,19 @@ class _Prepared:
         self.label = comps.label[order]  # component of each state, non-decreasing
         levels = comps.level
         lev_ptr = np.searchsorted(levels, np.arange(int(levels.max(initial=-1)) + 2))
-        self.ranges: list[tuple[int, int]] = []
-        for lev in range(len(lev_ptr) - 1):
-            c0, c1 = int(lev_ptr[lev]), int(lev_ptr[lev + 1])
-            if c0 < c1:
-                self.ranges.append((int(comps.ptr[c0]), int(comps.ptr[c1])))
+        cuts = comps.ptr[lev_ptr]
+        keep = cuts[1:] > cuts[:-1]
+        starts, ends = cuts[:-1][keep], cuts[1:][keep]
+        self.ranges: list[tuple[int, int]] = list(zip(starts.tolist(), ends.tolist(), strict=True))
+        # a state is *trivial* if it is a component of its own without a self-loop: its
+        # value is one Bellman step from values already known; a level of trivial states
+        # is acyclic and needs no policy iteration and no certificate
+        trivial = np.diff(comps.ptr)[self.label] == 1
+        entry_state = np.repeat(self.row_state, np.diff(self.indptr))
+        trivial[entry_state[self.indices == entry_state]] = False
+        self.trivial = trivial
+        self.acyclic: list[bool] = (np.minimum.reduceat(trivial, starts).tolist()
+                                    if len(starts) else [])
 
     def level(self, s0: int, s1: int) -> _Level:
         """The level owning states ``s0:s1``."""
@@ -366,6 +374,121 @@ class _Prepared:
         return chosen
 
 
+_VECTOR_MIN = 64  # acyclic levels with at least this many states are solved with arrays
+
+
+def _runs(prep: _Prepared) -> list[tuple[int, int, bool]]:
+    """The levels as ``(s0, s1, acyclic)``, consecutive small acyclic levels merged.
+
+    A merged run of small acyclic levels is solved by one scalar backward pass
+    (:func:`_acyclic_scalar`) in solving order, so a deep game pays no per-level overhead.
+    """
+    runs: list[tuple[int, int, bool]] = []
+    merging = False  # the last run is a run of small acyclic levels
+    for (s0, s1), acyclic in zip(prep.ranges, prep.acyclic, strict=True):
+        small = acyclic and s1 - s0 < _VECTOR_MIN
+        if small and merging:
+            runs[-1] = (runs[-1][0], s1, True)
+        else:
+            runs.append((s0, s1, acyclic))
+            merging = small
+    return runs
+
+
+def _acyclic(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper: FloatArray,
+             mid: FloatArray) -> IntArray:
+    """Proven bounds of the trivial states ``s0:s1`` by one outward-rounded Bellman step each.
+
+    Every successor of a trivial state lies in a lower level (for a merged run of small
+    levels: earlier in the run), so ``lower = opt(down(Q_lower))`` and ``upper =
+    opt(up(Q_upper))`` bound the exact value by monotonicity; no iteration is needed.
+    Writes ``lower``, ``upper`` and their midpoint ``mid`` on ``s0:s1`` (the three may be
+    one array: a plain float pass) and returns each state's row chosen greedily against
+    the midpoints (numbered from the first row of state ``s0``, as :class:`_Level` rows).
+    """
+    if s1 - s0 >= _VECTOR_MIN:  # one level: no successor inside s0:s1
+        lv = prep.level(s0, s1)
+        lo = np.clip(lv.opt(lv.down(lv.q(lower[:s1]))), 0.0, 1.0)
+        hi = np.clip(lv.opt(lv.up(lv.q(upper[:s1]))), 0.0, 1.0)
+        lower[s0:s1] = lo
+        upper[s0:s1] = hi
+        mid[s0:s1] = (lo + hi) / 2
+        return lv.greedy(lv.q(mid[:s1]))
+    return _acyclic_scalar(prep, s0, s1, lower, upper, mid)
+
+
+def _acyclic_scalar(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper: FloatArray,
+                    mid: FloatArray) -> IntArray:
+    """:func:`_acyclic` state by state in solving order, in Python floats.
+
+    Each action value is summed term by term (``c_k`` first), one of the orders the
+    rounding bound of :mod:`tbsg.engine.bellman` covers; the allowances are those of
+    :meth:`~tbsg.engine.bellman.Rows.down` and :meth:`~tbsg.engine.bellman.Rows.up`.
+    Successors before ``s0`` are read once, as arrays.
+    """
+    r0, r1 = int(prep.state_row[s0]), int(prep.state_row[s1])
+    p0, p1 = int(prep.indptr[r0]), int(prep.indptr[r1])
+    cols_np = prep.indices[p0:p1]
+    before = cols_np < s0
+    safe = np.where(before, cols_np, 0)
+    # successors before the run: their final bounds gathered at once
+    out_lo = np.where(before, lower[safe], 0.0).tolist()
+    out_hi = np.where(before, upper[safe], 0.0).tolist()
+    out_mid = np.where(before, mid[safe], 0.0).tolist()
+    cols = (cols_np - s0).tolist()  # negative: before the run
+    ptr = (prep.indptr[r0 : r1 + 1] - p0).tolist()
+    data = prep.data[p0:p1].tolist()
+    c = prep.c[r0:r1].tolist()
+    rel = ((prep.rel[r0:r1].astype(np.float64) + 2.0) * U).tolist()
+    absolute = ((prep.absolute[r0:r1].astype(np.float64) + 2.0) * ETA).tolist()
+    srow = (prep.state_row[s0 : s1 + 1] - r0).tolist()
+    maxi = prep.maxi[s0:s1].tolist()
+    m = s1 - s0
+    lo_l = [0.0] * m
+    hi_l = [0.0] * m
+    mid_l = [0.0] * m
+    pick = [0] * m
+    for i in range(m):
+        best_lo = best_hi = best_mid = 0.0
+        best_row = -1
+        mx = maxi[i]
+        for r in range(srow[i], srow[i + 1]):
+            ql = qh = qm = c[r]
+            for e in range(ptr[r], ptr[r + 1]):
+                j = cols[e]
+                w = data[e]
+                if j >= 0:
+                    ql += w * lo_l[j]
+                    qh += w * hi_l[j]
+                    qm += w * mid_l[j]
+                else:
+                    ql += w * out_lo[e]
+                    qh += w * out_hi[e]
+                    qm += w * out_mid[e]
+            ql -= rel[r] * abs(ql) + absolute[r]
+            qh += rel[r] * abs(qh) + absolute[r]
+            if best_row < 0:
+                best_lo, best_hi, best_mid, best_row = ql, qh, qm, r
+            elif mx:
+                best_lo = max(best_lo, ql)
+                best_hi = max(best_hi, qh)
+                if qm > best_mid:
+                    best_mid, best_row = qm, r
+            else:
+                best_lo = min(best_lo, ql)
+                best_hi = min(best_hi, qh)
+                if qm < best_mid:
+                    best_mid, best_row = qm, r
+        lo = min(max(best_lo, 0.0), 1.0)
+        hi = min(max(best_hi, 0.0), 1.0)
+        lo_l[i], hi_l[i], mid_l[i] = lo, hi, (lo + hi) / 2
+        pick[i] = best_row
+    lower[s0:s1] = lo_l
+    upper[s0:s1] = hi_l
+    mid[s0:s1] = mid_l
+    return np.array(pick, dtype=np.int64)
+
+
 def float_profile(g: CompiledGame[S, A], comps: Components,
                   allowed: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.int64]:
     """A near-optimal profile (flat action per state) by float policy iteration per level.
@@ -377,10 +500,13 @@ def float_profile(g: CompiledGame[S, A], comps: Components,
     n = g.n_states
     x = np.full(n, 0.5)
     choice = np.empty(n, dtype=np.int64)
-    for s0, s1 in prep.ranges:
-        lv = prep.level(s0, s1)
-        pick, _, vals = lv.policy(x[:s1], scratch=True)  # (no copy of the prefix)
-        x[s0:s1] = 0.5 if vals is None else np.clip(vals, 0.0, 1.0)
+    for s0, s1, acyclic in _runs(prep):
+        if acyclic:  # one Bellman step per state (x serves as both bounds)
+            pick = _acyclic(prep, s0, s1, x, x, x)
+        else:
+            lv = prep.level(s0, s1)
+            pick, _, vals = lv.policy(x[:s1], scratch=True)  # (no copy of the prefix)
+            x[s0:s1] = 0.5 if vals is None else np.clip(vals, 0.0, 1.0)
         choice[prep.order[s0:s1]] = prep.rows_to_actions(s0, pick)
     return choice
 
@@ -421,7 +547,16 @@ def solve_float(
     mid = np.full(n, 0.5)  # midpoints of the bounds, final below the current level
     total_sweeps = 0
     converged = True
-    for s0, s1 in prep.ranges:
+    for s0, s1, acyclic in _runs(prep):
+        if acyclic:  # exact up to rounding in one step: nothing to iterate
+            best = _acyclic(prep, s0, s1, lower, upper, mid)
+            choice[order[s0:s1]] = prep.rows_to_actions(s0, best)
+            total_sweeps += 1
+            if float(np.max(upper[s0:s1] - lower[s0:s1])) > tol:
+                converged = False  # the rounding floor of these states is above tol
+            if progress is not None:
+                progress(s1, n)
+            continue
         lv = prep.level(s0, s1)
         done = False
         pick, solve, _ = lv.policy(mid[:s1], scratch=True)

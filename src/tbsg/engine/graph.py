@@ -146,9 +146,18 @@ def decompose(g: CompiledGame[Any, Any]) -> Components:
     frontier = np.flatnonzero(remaining == 0)
     parts: list[IntArray] = []
     lev = 0
+    scalar: tuple[list[int], list[int]] | None = None  # pred_ptr, pred as lists
     while len(frontier):
         level[frontier] = lev
         parts.append(frontier)
+        if len(frontier) <= _SMALL_FRONTIER:
+            # a deep, narrow condensation (a long chain): one level costs a few list
+            # operations, not a round of array calls
+            if scalar is None:
+                scalar = (pred_ptr.tolist(), pred.tolist())
+            frontier = _next_frontier(frontier.tolist(), scalar[0], scalar[1], remaining)
+            lev += 1
+            continue
         starts = pred_ptr[frontier]
         cnt = pred_ptr[frontier + 1] - starts
         idx = np.repeat(starts - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()))
@@ -169,6 +178,22 @@ def decompose(g: CompiledGame[Any, Any]) -> Components:
     label = new_id[raw]
     ptr, members = _group_by(label, np.arange(n, dtype=np.int64), ncomp)
     return Components(label=label, ptr=ptr, members=members, level=level[order_arr])
+
+
+_SMALL_FRONTIER = 16  # levels (and worklist rounds) this narrow are processed with lists
+
+
+def _next_frontier(frontier: list[int], pred_ptr: list[int], pred: list[int],
+                   remaining: IntArray) -> IntArray:
+    """Kahn's step for a small frontier: the predecessors left with no pending successor."""
+    nxt: list[int] = []
+    for c in frontier:
+        for q in pred[pred_ptr[c] : pred_ptr[c + 1]]:
+            left = int(remaining[q]) - 1
+            remaining[q] = left
+            if left == 0:
+                nxt.append(q)
+    return np.array(sorted(nxt), dtype=np.int64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -240,6 +265,12 @@ def end_components_of(n: int, act_state: IntArray, out_action: IntArray, out_tar
     # reverse adjacency: the action of each outcome entering each state, grouped by target
     # (the CSC form of the outcome-by-target matrix: a counting sort in C)
     in_ptr, in_act = _group_by(out_target, out_action, n)
+    if scc is not None:
+        # a state alone in its strongly connected component, without a self-loop, is in
+        # no end component: all of them die at once (an acyclic game is settled here)
+        trivial = np.bincount(scc, minlength=int(scc.max(initial=-1)) + 1)[scc] == 1
+        trivial[src[(out_target == src) & alive_act[out_action]]] = False
+        alive_act &= ~trivial[act_state]
     n_alive = np.bincount(act_state[alive_act], minlength=n)  # surviving actions per state
     frontier = np.flatnonzero(n_alive == 0)
     while True:
