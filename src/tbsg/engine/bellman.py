@@ -66,6 +66,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, TypeVar
 
 import numpy as np
@@ -226,17 +227,35 @@ class ExactActions:
         table = [bk.from_fraction(x) for x in g.rationals]  # one conversion per value
         self.const_q: list[Rational] = [table[c] for c in g.act_code.tolist()]
         self.prob_q: list[Rational] = [table[c] for c in g.out_code.tolist()]
-        # exact 0 and 1 are common (no terminal payoff; a sure successor): the hot loops
-        # skip the big-rational operations they would cost
-        zero = [not x for x in table]
-        one = [x == 1 for x in table]
-        self.const_zero: list[bool] = [zero[c] for c in g.act_code.tolist()]
-        self.prob_one: list[bool] = [one[c] for c in g.out_code.tolist()]
-        const_f, prob_f = g.float_arrays()
-        self.const_f: list[float] = const_f.tolist()
-        self.prob_f: list[float] = prob_f.tolist()
+        self._g = g
+        self._table = table
         self.values = values
         self.vf = vf
+
+    # built on first use: a game settled by trivial levels needs none of them
+    @cached_property
+    def const_zero(self) -> list[bool]:
+        """Per action: is ``c_k`` exactly 0 (the hot loops skip ``0 + x``)."""
+        zero = [not x for x in self._table]
+        return [zero[c] for c in self._g.act_code.tolist()]
+
+    @cached_property
+    def prob_one(self) -> list[bool]:
+        """Per outcome: is the probability exactly 1 (the hot loops skip ``1 * x``)."""
+        one = [x == 1 for x in self._table]
+        return [one[c] for c in self._g.out_code.tolist()]
+
+    @cached_property
+    def const_f(self) -> list[float]:
+        """``c_k`` correctly rounded, per action."""
+        const_f: list[float] = self._g.float_arrays()[0].tolist()
+        return const_f
+
+    @cached_property
+    def prob_f(self) -> list[float]:
+        """Probabilities correctly rounded, per outcome."""
+        prob_f: list[float] = self._g.float_arrays()[1].tolist()
+        return prob_f
 
     def bound(self, k: int) -> float:
         """:func:`filter_bound` of action ``k`` (computed on demand: no per-action list)."""

@@ -55,10 +55,17 @@ import scipy.sparse.linalg as spla
 
 from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
-from tbsg.engine.bellman import ExactActions, Rows, action_signs, filter_bound, rounding_counts
+from tbsg.engine.bellman import (
+    ExactActions,
+    Rows,
+    action_signs,
+    filter_bound,
+    q_float,
+    rounding_counts,
+)
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.floating import float_profile
-from tbsg.engine.graph import Components
+from tbsg.engine.graph import Components, trivial_states
 
 __all__ = ["ExactResult", "optimal_mask", "solve_exact"]
 
@@ -68,6 +75,7 @@ A = TypeVar("A", bound=Hashable)
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 _DENSE_MAX = 256  # components up to this size use dense float linear algebra
+_VECTOR_MIN = 64  # levels of this many trivial states choose their candidates with arrays
 _WARM_ROUNDS = 30  # float policy-iteration rounds of a component's warm start
 _WARM_GAIN = 1e-13  # a warm start switches only on a float gain above this (a heuristic)
 
@@ -98,8 +106,7 @@ class _Engine:
         self.act_ptr: list[int] = g.act_ptr.tolist()
         self.player: list[int] = g.player.tolist()
         self.out_ptr, self.target = kernel.out_ptr, kernel.target
-        self.prob_q, self.prob_one = kernel.prob_q, kernel.prob_one
-        self.const_q, self.const_zero = kernel.const_q, kernel.const_zero
+        self.prob_q, self.const_q = kernel.prob_q, kernel.const_q
         self.const_np, self.prob_np = g.float_arrays()
         self.rel, self.absolute = rounding_counts(g)
         self.loc_np = np.full(n, -1, dtype=np.int64)
@@ -113,6 +120,9 @@ class _Engine:
         self.choice: list[int] = first.tolist()
         self.improvements = 0
         self.exact_solves = 0
+        # states whose optimal actions are known already (flags in ``optimal``)
+        self.decided = np.zeros(n, dtype=bool)
+        self.optimal = np.zeros(g.n_actions, dtype=bool)
 
     def acts_of(self, i: int) -> list[int]:
         """Allowed flat actions of state ``i``."""
@@ -150,6 +160,66 @@ class _Engine:
                 best_k, best_q = k, q
         self.choice[i] = best_k
         self._set(i, best_q)
+
+    def solve_trivial(self, states: IntArray) -> None:
+        """Components of one state without self-loop, many at once (one level).
+
+        The float filter picks, with arrays, each state's candidate actions: those whose
+        computed value is within the two filter bounds of the best computed value (only
+        they can be exactly optimal); the exact values of the candidates are then computed
+        and compared, usually one per state.
+        """
+        g, kernel = self.g, self.kernel
+        starts = g.act_ptr[states]
+        counts = g.act_ptr[states + 1] - starts
+        acts = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+        owner = np.repeat(np.arange(len(states)), counts)
+        if self.allowed_np is not None:
+            keep = self.allowed_np[acts]
+            acts, owner = acts[keep], owner[keep]
+        qf = q_float(g, self.vf_np, acts)
+        sign = np.where(g.player[states] == 0, 1.0, -1.0)[owner]
+        key = qf * sign  # maximise for both players (negation is exact)
+        bound = filter_bound(g.out_ptr[acts + 1] - g.out_ptr[acts])
+        seg = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
+        best = np.maximum.reduceat(key, seg)[owner]
+        widest = np.maximum.reduceat(bound, seg)[owner]
+        cand = key >= best - (bound + widest)
+        ks, who = acts[cand].tolist(), owner[cand].tolist()
+        maxi = (g.player[states] == 0).tolist()
+        qx = kernel.qx
+        values, vf, choice = self.values, self.vf, self.choice
+        states_l = states.tolist()
+        out_f: list[float] = []
+        to_float = bk.to_float
+        n_c, c = len(ks), 0
+        ties: list[int] = []  # candidates exactly as good as the best: optimal too
+        for r, i in enumerate(states_l):
+            best_k = ks[c]
+            best_q = qx(best_k)
+            c += 1
+            if c < n_c and who[c] == r:  # near-ties: decided exactly
+                qs = [best_q]
+                while c < n_c and who[c] == r:
+                    k = ks[c]
+                    q = qx(k)
+                    qs.append(q)
+                    if (q > best_q) if maxi[r] else (q < best_q):
+                        best_k, best_q = k, q
+                    c += 1
+                group = ks[c - len(qs) : c]
+                ties.extend(k for k, q in zip(group, qs, strict=True) if q == best_q and k != best_k)
+            choice[i] = best_k
+            values[i] = best_q
+            f = to_float(best_q)
+            vf[i] = f
+            out_f.append(f)
+        self.vf_np[states] = out_f
+        # every action of these states is decided: the filter proved the non-candidates
+        # strictly worse, and the candidates were compared exactly
+        self.decided[states] = True
+        self.optimal[ties] = True
+        self.optimal[np.array([choice[i] for i in states_l], dtype=np.int64)] = True
 
     def has_self_loop(self, i: int) -> bool:
         for k in self.acts_of(i):
@@ -254,8 +324,8 @@ class _Engine:
         rows: list[dict[int, Rational]] = []
         rhs: list[Rational] = []
         users: list[set[int]] = [set() for _ in range(m)]
-        choice, const_q, const_zero = self.choice, self.const_q, self.const_zero
-        out_ptr, target, prob_q, prob_one = self.out_ptr, self.target, self.prob_q, self.prob_one
+        choice, const_q, const_zero = self.choice, self.const_q, self.kernel.const_zero
+        out_ptr, target, prob_q, prob_one = self.out_ptr, self.target, self.prob_q, self.kernel.prob_one
         values_all = self.values
         for r, i in enumerate(states):
             k = choice[i]
@@ -412,16 +482,20 @@ def _eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],
 
 def optimal_mask(g: CompiledGame[S, A], values: list[Rational], vf: npt.NDArray[np.float64],
                  allowed: BoolArray | None, choice: IntArray,
-                 exact_q: Callable[[int], Rational] | None = None) -> BoolArray:
+                 exact_q: Callable[[int], Rational] | None = None,
+                 decided: BoolArray | None = None, known: BoolArray | None = None) -> BoolArray:
     """Mask of allowed flat actions whose exact value equals their state's value.
 
     ``choice`` holds actions known to attain their state's value (the profile that
     ``values`` solve), marked without recomputation; ties are found by the kernel's
-    filtered signs (:func:`tbsg.engine.bellman.action_signs`).
+    filtered signs (:func:`tbsg.engine.bellman.action_signs`). States flagged in
+    ``decided`` have their optimal actions in ``known`` already and are not looked at.
     """
-    mask = np.zeros(g.n_actions, dtype=bool)
+    mask = np.zeros(g.n_actions, dtype=bool) if known is None else known.copy()
     mask[choice] = True
     cand = ~mask if allowed is None else (~mask & allowed)
+    if decided is not None:
+        cand &= ~decided[g.act_state]
     acts = np.flatnonzero(cand)
     if len(acts):
         mask[acts] = action_signs(g, values, vf, acts, exact_q) == 0
@@ -449,16 +523,26 @@ def solve_exact(g: CompiledGame[S, A], comps: Components, allowed: BoolArray | N
     ptr = comps.ptr.tolist()
     members = comps.members.tolist()
     levels = comps.level.tolist()
+    trivial = trivial_states(g, comps, allowed)
+    trivial_l = trivial.tolist()
     c = 0
-    while c < comps.count:
+    count = comps.count
+    while c < count:
         c_end = c
-        while c_end < comps.count and levels[c_end] == levels[c]:
+        while c_end < count and levels[c_end] == levels[c]:
             c_end += 1
+        if c_end - c >= _VECTOR_MIN and ptr[c_end] - ptr[c] == c_end - c \
+                and trivial[comps.members[ptr[c] : ptr[c_end]]].all():
+            eng.solve_trivial(comps.members[ptr[c] : ptr[c_end]])  # a wide acyclic level
+            if progress is not None:
+                progress(ptr[c_end], g.n_states)
+            c = c_end
+            continue
         # exact evaluation of the float profile, component by component
         multi: list[int] = []
         for d in range(c, c_end):
             states = members[ptr[d] : ptr[d + 1]]
-            if eng.is_singleton(states):
+            if len(states) == 1 and trivial_l[states[0]]:
                 eng.solve_singleton(states[0])
             else:
                 eng._evaluate(states, {s: r for r, s in enumerate(states)})
@@ -472,7 +556,7 @@ def solve_exact(g: CompiledGame[S, A], comps: Components, allowed: BoolArray | N
             progress(ptr[c_end], g.n_states)
         c = c_end
     choice = np.array(eng.choice, dtype=np.int64)
-    opt = optimal_mask(g, eng.values, eng.vf_np, allowed, choice, eng.kernel.qx)
+    opt = optimal_mask(g, eng.values, eng.vf_np, allowed, choice, eng.kernel.qx, eng.decided, eng.optimal)
     return ExactResult(values=eng.values, choice=choice, optimal=opt, components=comps,
                        improvements=eng.improvements, exact_solves=eng.exact_solves,
                        seconds=time.perf_counter() - t0)

@@ -68,7 +68,7 @@ import scipy.sparse.linalg as spla
 
 from tbsg.engine.bellman import ETA, IntArray32, Rows, U, rounding_counts
 from tbsg.engine.compiled import CompiledGame
-from tbsg.engine.graph import Components
+from tbsg.engine.graph import Components, trivial_states
 
 __all__ = ["FloatResult", "float_profile", "solve_float"]
 
@@ -351,10 +351,7 @@ class _Prepared:
         # a state is *trivial* if it is a component of its own without a self-loop: its
         # value is one Bellman step from values already known; a level of trivial states
         # is acyclic and needs no policy iteration and no certificate
-        trivial = np.diff(comps.ptr)[self.label] == 1
-        entry_state = np.repeat(self.row_state, np.diff(self.indptr))
-        trivial[entry_state[self.indices == entry_state]] = False
-        self.trivial = trivial
+        trivial = trivial_states(g, comps, allowed)[order]
         self.acyclic: list[bool] = (np.minimum.reduceat(trivial, starts).tolist()
                                     if len(starts) else [])
 

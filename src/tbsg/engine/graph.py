@@ -180,6 +180,22 @@ def decompose(g: CompiledGame[Any, Any]) -> Components:
     return Components(label=label, ptr=ptr, members=members, level=level[order_arr])
 
 
+def trivial_states(g: CompiledGame[Any, Any], comps: Components,
+                   allowed: BoolArray | None = None) -> BoolArray:
+    """Mask of the states alone in their component with no (allowed) self-loop.
+
+    The value of such a state is one Bellman step from values of lower levels: solvers
+    settle them without linear systems, iteration or certificates.
+    """
+    trivial: BoolArray = np.diff(comps.ptr)[comps.label] == 1
+    src = g.out_source()
+    loop = g.out_target == src
+    if allowed is not None:
+        loop &= allowed[g.out_action()]
+    trivial[src[loop]] = False
+    return trivial
+
+
 _SMALL_FRONTIER = 16  # levels (and worklist rounds) this narrow are processed with lists
 
 
