@@ -287,20 +287,29 @@ def test_verification_result(ros3: tbsg.Solution[RoSState, Move]) -> None:
 
 def test_verify_rejects_profile_that_is_not_optimal() -> None:
     # an evaluated, non-optimal profile has consistent values: as the evaluation it is
-    # (kind "evaluate") it verifies, but claimed as a solution of both players it fails (b)
+    # (kind "evaluate") it verifies; claimed as a solution of both players it fails, as it
+    # covers only the 6 states "always toss" reaches, not the game's 36
     game = risk_or_safety(3)
     always_toss = tbsg.evaluate(game, lambda s: "toss")
     assert tbsg.verify(game, always_toss).kind is tbsg.SolutionKind.EVALUATE
     claimed = dataclasses.replace(always_toss, optimizing=(0, 1))
-    with pytest.raises(tbsg.TamperedSolutionError, match=r"\(b\) fails at state"):
+    with pytest.raises(tbsg.TamperedSolutionError, match=r"covers 6 states .* the game has more"):
         tbsg.verify(game, claimed)
-    # the evaluated optimal profile is the solution (up to its optimal actions, which an
-    # evaluation does not list)
+    # a best response of player 0 relabelled as player 1's fails (b): player 1 has a
+    # profitable deviation from "toss" at some state
+    br = tbsg.best_response(game, 0, lambda s: "toss")
+    relabelled = dataclasses.replace(br, optimizing=(0, 1))
+    with pytest.raises(tbsg.TamperedSolutionError):
+        tbsg.verify(game, relabelled)
+    # the evaluated optimal profile has the solution's values on the states it reaches
     sol = tbsg.solve(game)
-    assert tbsg.verify(game, tbsg.evaluate(game, sol.strategy)).states == 36
-    promoted = dataclasses.replace(tbsg.evaluate(game, sol.strategy), optimizing=(0, 1),
-                                   optimal=sol.optimal)
-    assert tbsg.verify(game, promoted).kind is tbsg.SolutionKind.SOLVE
+    ev = tbsg.evaluate(game, sol.strategy)
+    assert tbsg.verify(game, ev).states == ev.n_states < 36
+    assert all(ev.value(s) == sol.value(s) for s in ev.states)
+    # ... but it is no solution of the game: it does not cover the states it never reaches
+    promoted = dataclasses.replace(ev, optimizing=(0, 1))
+    with pytest.raises(tbsg.TamperedSolutionError, match="covers 14 states"):
+        tbsg.verify(game, promoted)
 
 
 # --- evaluate and best_response ------------------------------------------------------------------
@@ -311,7 +320,8 @@ def test_evaluate_accepts_mapping_and_callable() -> None:
     by_map = tbsg.evaluate(game, sol.strategy)
     by_dict = tbsg.evaluate(game, dict(sol.strategy))
     by_fn = tbsg.evaluate(game, sol.action)
-    assert by_map.values == by_dict.values == by_fn.values == sol.values
+    assert by_map.values == by_dict.values == by_fn.values
+    assert all(by_map.value(s) == sol.value(s) for s in by_map.states)
 
 
 @pytest.mark.parametrize(("n", "fixed"), [

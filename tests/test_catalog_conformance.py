@@ -73,10 +73,14 @@ def test_solves_exactly_and_in_floats_consistently(case: tuple[str, Any, tbsg.So
 def test_verifies_and_evaluates(case: tuple[str, Any, tbsg.Solution[Any, Any]]) -> None:
     _, game, sol = case
     assert tbsg.verify(game, sol).states == sol.n_states
-    assert tbsg.evaluate(game, sol.strategy).values == sol.values
+    assert tbsg.evaluate(game, sol.strategy, reach="game").values == sol.values
     for player in (0, 1):
-        other = tbsg.best_response(game, player, sol.strategy)
+        other = tbsg.best_response(game, player, sol.strategy, reach="game")
         assert other.values == sol.values  # no better reply to an optimal strategy
+    # by default only the states the profile reaches are built, with the same values
+    reached = tbsg.evaluate(game, sol.strategy)
+    assert reached.n_states <= sol.n_states
+    assert all(reached.value(s) == sol.value(s) for s in reached.states)
 
 
 def test_saves_and_loads(case: tuple[str, Any, tbsg.Solution[Any, Any]], tmp_path: Path) -> None:

@@ -167,7 +167,7 @@ def test_float_bounds_contain_exact_values() -> None:
 def test_evaluate_reproduces_solution_values() -> None:
     game = risk_or_safety(5)
     sol = tbsg.solve(game)
-    ev = tbsg.evaluate(game, sol.strategy)
+    ev = tbsg.evaluate(game, sol.strategy, reach="game")
     assert all(ev.value(s) == sol.value(s) for s in sol.states)
 
 
@@ -399,3 +399,70 @@ def test_rounding_counts_from_the_rational_table_match_a_direct_count() -> None:
         want_rel, want_abs = _direct_rounding_counts(g)
         assert rel.tolist() == want_rel
         assert absolute.tolist() == want_abs
+
+
+# --- acyclic parts: one Bellman step per state, no per-level work (issue 13) ----------------
+
+class _Ladder:
+    """``n`` states in a row; at each, player 0 wins with probability 1/2, else play moves
+    on; past the last state player 1 wins. Every state is its own level: the value of state
+    ``i`` is ``1 - 2**-(n - i)`` (a geometric sum, by hand)."""
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.initial = 0
+
+    def player(self, s: int) -> int:
+        return s % 2
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("go",)
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, Any]]:
+        nxt = tbsg.win(1) if s + 1 == self.n else s + 1
+        return [(Fraction(1, 2), tbsg.win(0)), (Fraction(1, 2), nxt)]
+
+
+@pytest.mark.parametrize("n", [1, 63, 64, 300])
+def test_deep_ladder_exact_and_float(n: int) -> None:
+    game = _Ladder(n)
+    sol = tbsg.solve(game)
+    assert all(sol.value(i) == 1 - Fraction(1, 2 ** (n - i)) for i in range(n))
+    approx = tbsg.solve(game, exact=False)
+    assert approx.converged and approx.max_gap <= 1e-12
+    for i in range(n):
+        lo, hi = approx.bounds(i)
+        assert Fraction(lo) <= sol.value(i) <= Fraction(hi)
+
+
+def test_wide_acyclic_levels_and_merged_runs_agree_with_exact() -> None:
+    # coinball: levels of up to 2t + 1 states (wide ones solved with arrays, narrow ones
+    # merged into scalar runs); every float interval must hold the exact value, and the
+    # float strategy must be an exactly optimal action where it is certain
+    from tbsg.games import coinball
+
+    game = coinball(40)
+    sol = tbsg.solve(game)
+    approx = tbsg.solve(game, exact=False)
+    assert approx.converged
+    for s in sol.states:
+        lo, hi = approx.bounds(s)
+        assert Fraction(lo) <= sol.value(s) <= Fraction(hi)
+
+
+def test_fixed_strategies_build_only_what_they_reach() -> None:
+    # Pig to 30, both players "hold at 20": the chain is a fraction of the game, and its
+    # exact value is inside the float evaluation's bounds and equals the whole-game evaluation
+    from tbsg.games import pig_hold_at
+
+    game = pig(30)
+    ev = tbsg.evaluate(game, pig_hold_at(20))
+    whole = tbsg.evaluate(game, pig_hold_at(20), reach="game")
+    assert ev.n_states < whole.n_states
+    assert ev.value() == whole.value()
+    assert all(ev.value(s) == whole.value(s) for s in ev.states)
+    lo, hi = tbsg.evaluate(game, pig_hold_at(20), exact=False).bounds()
+    assert Fraction(lo) <= ev.value() <= Fraction(hi)
+    assert tbsg.verify(game, ev).states == ev.n_states
+    with pytest.raises(tbsg.InvalidArgumentError, match="reach must be"):
+        tbsg.evaluate(game, pig_hold_at(20), reach="all")

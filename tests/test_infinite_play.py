@@ -321,7 +321,8 @@ def test_listed_actions_need_not_combine() -> None:
     assert "exit" in (sol.action(0), sol.action(1))
     for s in (0, 1):
         one_pass = {s: "pass", 1 - s: "exit"}
-        assert tbsg.evaluate(game, one_pass, infinite_play=0).values == sol.values
+        ev = tbsg.evaluate(game, one_pass, infinite_play=0)  # the states it reaches
+        assert all(ev.value(t) == sol.value(t) for t in ev.states)
     assert tbsg.evaluate(game, {0: "pass", 1: "pass"}, infinite_play=0).value() == 0
 
 
@@ -416,7 +417,7 @@ def test_best_response_attractor_inside_end_component() -> None:
     br = tbsg.best_response(game, 0, {}, infinite_play=0)
     assert br.values == {0: F(3, 4), 1: F(3, 4), 2: F(3, 4)}
     assert br.action(2) == "exit"
-    assert tbsg.evaluate(game, br.strategy, infinite_play=0).values == br.values
+    assert tbsg.evaluate(game, br.strategy, infinite_play=0, reach="game").values == br.values
     # at 0 both "step" and "jump" lead to the exit; at 2 "step" would loop for ever
     assert br.optimal_actions(0) == ("step", "jump") and br.optimal_actions(2) == ("exit",)
 
@@ -559,12 +560,16 @@ def test_best_response_and_evaluate_match_the_oracle(game: TableGame, c: Fractio
     player = data.draw(st.sampled_from([0, 1]))
     other = {s: data.draw(st.sampled_from(game.actions(s)))
              for s in states if game.player(s) != player}
-    br = tbsg.best_response(game, player, other, infinite_play=c)
+    br = tbsg.best_response(game, player, other, infinite_play=c, reach="game")
     expected = brute_force(game, c, other) if player == 0 else _min_max(game, c, other)
     assert dict(br.values) == expected
     # the best response's own strategy attains its values
     profile = {**dict(br.strategy), **other}
-    assert dict(tbsg.evaluate(game, profile, infinite_play=c).values) == expected
+    assert dict(tbsg.evaluate(game, profile, infinite_play=c, reach="game").values) == expected
+    # by default only the states reached under the fixed choices are built: same values
+    reached = tbsg.best_response(game, player, other, infinite_play=c)
+    assert all(reached.value(s) == expected[s] for s in reached.states)
+    assert tbsg.verify(game, reached).states == reached.n_states
     assert chain_values(game, states, profile, c) == expected
 
 

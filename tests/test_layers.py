@@ -23,6 +23,7 @@ RANKS: dict[str, int] = {
     "tbsg._version": 0, "tbsg.errors": 0, "tbsg._digits": 0, "tbsg._gc": 0, "tbsg._progress": 0,
     # the game model
     "tbsg.model": 1,
+    "tbsg.fixed": 2,
     # the engine, in pipeline order
     "tbsg.engine": 2, "tbsg.engine._backend": 2,
     "tbsg.engine.compiled": 3,

@@ -142,14 +142,26 @@ def test_every_field_of_the_format_has_an_edit_test(saved: Path) -> None:
 
 def test_consistent_kind_edit_loads_as_the_weaker_true_claim(saved: Path) -> None:
     # kind, players and method edited together: the optimal profile's values are also the
-    # values of that profile, so the file verifies as an evaluation (a true statement)
+    # values of that profile on the whole game (an evaluation with reach="game": the file
+    # covers more states than the profile reaches), so it verifies as that (a true statement)
     def change(d: dict[str, Any]) -> None:
         d["kind"], d["optimizing"] = "evaluate", []
         d["method"] = "values of a fixed strategy profile (tbsg.evaluate), exact"
     _edit(saved, change)
     back = load(saved)
     assert back.kind is tbsg.SolutionKind.EVALUATE
+    assert back.n_states == 80
     assert all(len(back.optimal_actions(s)) == 1 for s in back.states)
+
+
+def test_reach_profile_and_game_files_round_trip(tmp_path: Path) -> None:
+    game = tbsg.games.risk_or_safety(4)
+    for reach in ("profile", "game"):
+        ev = tbsg.evaluate(game, lambda s: "toss", reach=reach)
+        path = tmp_path / f"{reach}.json"
+        tbsg.save(ev, path)
+        back = load(path)
+        assert back.n_states == ev.n_states and back.values == ev.values
 
 
 def test_truncated_file_rejected(saved: Path) -> None:

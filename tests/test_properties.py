@@ -271,10 +271,16 @@ def test_near_tie_below_float_resolution_inside_a_cycle(sign: int) -> None:
 @given(stopping_games())
 def test_evaluate_reproduces_solution_values(game: TableGame) -> None:
     sol = tbsg.solve(game)
-    ev = tbsg.evaluate(game, sol.strategy)
+    ev = tbsg.evaluate(game, sol.strategy, reach="game")
     for s in sol.states:
         assert ev.value(s) == sol.value(s), s
         assert ev.action(s) == sol.action(s)
+    # reach="profile" (the default) builds the states the profile reaches: same values
+    reached = tbsg.evaluate(game, sol.strategy)
+    assert set(reached.states) <= set(sol.states)
+    for s in reached.states:
+        assert reached.value(s) == sol.value(s), s
+    assert tbsg.verify(game, reached).states == reached.n_states
 
 
 @SETTINGS
@@ -282,21 +288,25 @@ def test_evaluate_reproduces_solution_values(game: TableGame) -> None:
 def test_evaluate_matches_linear_system_of_any_profile(game: TableGame, data: st.DataObject) -> None:
     states = game.reachable()
     profile = {s: data.draw(st.sampled_from(game.actions(s)), label=f"action at {s}") for s in states}
-    ev = tbsg.evaluate(game, profile)
+    ev = tbsg.evaluate(game, profile, reach="game")
     expected = profile_values(game, states, profile)
     for s in states:
         assert ev.value(s) == expected[s], s
         assert ev.optimal_actions(s) == (profile[s],)
     # a callable strategy gives the same values
-    assert tbsg.evaluate(game, profile.__getitem__).values == expected
+    assert tbsg.evaluate(game, profile.__getitem__, reach="game").values == expected
+    # and so does the chain of the states the profile reaches
+    reached = tbsg.evaluate(game, profile)
+    for s in reached.states:
+        assert reached.value(s) == expected[s], s
 
 
 @SETTINGS
 @given(stopping_games())
 def test_optimal_strategies_are_mutual_best_responses(game: TableGame) -> None:
     sol = tbsg.solve(game)
-    br0 = tbsg.best_response(game, 0, sol.strategy)
-    br1 = tbsg.best_response(game, 1, sol.strategy)
+    br0 = tbsg.best_response(game, 0, sol.strategy, reach="game")
+    br1 = tbsg.best_response(game, 1, sol.strategy, reach="game")
     for s in sol.states:
         assert br0.value(s) == sol.value(s), s
         assert br1.value(s) == sol.value(s), s
@@ -309,17 +319,26 @@ def test_best_response_matches_brute_force(game: TableGame, data: st.DataObject)
     states = game.reachable()
     fixed = {s: data.draw(st.sampled_from(game.actions(s)), label=f"action at {s}")
              for s in states if game.player(s) != player}
-    br = tbsg.best_response(game, player, fixed)
+    br = tbsg.best_response(game, player, fixed, reach="game")
     assert isinstance(br, tbsg.Solution)
     expected = brute_force_values(game, fixed)
     for s in states:
         assert br.value(s) == expected[s], s
     # the float path of best_response bounds the same values
-    approx = tbsg.best_response(game, player, fixed, exact=False)
+    approx = tbsg.best_response(game, player, fixed, exact=False, reach="game")
     assert isinstance(approx, tbsg.FloatSolution)
     for s in states:
         lo, hi = approx.bounds(s)
         assert lo <= expected[s] <= hi
+    # the default builds only the states the fixed strategy lets play reach
+    reached = tbsg.best_response(game, player, fixed)
+    for s in reached.states:
+        assert reached.value(s) == expected[s], s
+    assert tbsg.verify(game, reached).states == reached.n_states
+    approx = tbsg.evaluate(game, {**fixed, **{s: br.action(s) for s in states if s not in fixed}},
+                           exact=False)
+    lo, hi = approx.bounds()
+    assert lo <= expected[game.initial] <= hi
 
 
 @settings(max_examples=EXAMPLES + 20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

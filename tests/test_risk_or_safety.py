@@ -140,9 +140,9 @@ def test_section31_n2_strategies() -> None:
     # strategy 2 = stop at (1,0,0), continue at (1,0,1): P000 = 8/15 and P001 = 2/5;
     # strategy 3 = stop at (1,0,0) and at (1,0,1): P001 = 2/9; P011 = 2/3 in every strategy
     game = risk_or_safety(2)
-    s1 = tbsg.evaluate(game, stop_at(set()))
-    s2 = tbsg.evaluate(game, stop_at({(1, 0, 0)}))
-    s3 = tbsg.evaluate(game, stop_at({(1, 0, 0), (1, 0, 1)}))
+    s1 = tbsg.evaluate(game, stop_at(set()), reach="game")
+    s2 = tbsg.evaluate(game, stop_at({(1, 0, 0)}), reach="game")  # positions it need not reach
+    s3 = tbsg.evaluate(game, stop_at({(1, 0, 0), (1, 0, 1)}), reach="game")
     assert s1.value() == Fraction(4, 7)
     assert s2.value() == Fraction(8, 15)
     assert s2.value_to_move(game.position(0, 0, 1)) == Fraction(2, 5)

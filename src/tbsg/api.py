@@ -12,20 +12,21 @@ All three run one pipeline, in one direction:
    :class:`~tbsg.errors.NonStoppingGameError` naming the end components;
 4. a :class:`~tbsg.results.Solution` or :class:`~tbsg.results.FloatSolution`.
 
-``evaluate`` and ``best_response`` restrict the actions to a given stationary strategy
-before step 2: fixing player 1's strategy turns the game into a Markov decision process
-for player 0, fixing both into a Markov chain. A stopping game costs the same with or
-without ``infinite_play``: the end components are computed once either way, and are
-empty.
+``evaluate`` and ``best_response`` fix a stationary strategy *before* step 1
+(:class:`tbsg.fixed.FixedStrategyGame`): fixing player 1's strategy turns the game into a
+Markov decision process for player 0, fixing both into a Markov chain, and only the
+states reachable under the fixed choices are enumerated. A stopping game costs the same
+with or without ``infinite_play``: the end components are computed once either way, and
+are empty.
 """
 
 from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable
 from fractions import Fraction
-from typing import Any, Literal, TypeVar, cast, overload
+from typing import Any, Literal, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -38,7 +39,8 @@ from tbsg.engine.exact import solve_exact
 from tbsg.engine.floating import solve_float
 from tbsg.engine.graph import EndComponents, decompose, end_components, raise_non_stopping
 from tbsg.engine.infinite import best_response_mdp, profile_values, solve_infinite_play
-from tbsg.errors import InvalidArgumentError, InvalidStrategyError, UnsupportedError, shorten, show
+from tbsg.errors import InvalidArgumentError, UnsupportedError, show
+from tbsg.fixed import FixedStrategyGame, StrategyLike
 from tbsg.model import Game, infinite_play_payoff
 from tbsg.results import FloatSolution, Solution
 
@@ -46,9 +48,6 @@ __all__ = ["best_response", "evaluate", "solve"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
-
-StrategyLike = Mapping[S, A] | Callable[[S], A]
-"""A stationary strategy: a mapping or a function from state to action."""
 
 InfinitePlay = Fraction | int | None
 """Payoff to player 0 of play that never ends: an exact rational in [0, 1], or ``None``."""
@@ -148,8 +147,17 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float = 1e-12,
     """
     t0 = time.perf_counter()
     opts = _Options(exact, tol, progress, infinite_play)
-    g = compile_game(game, max_states=max_states)
+    g = _enumerate(game, max_states, opts)
     return _run(game, g, None, (0, 1), opts, t0)
+
+
+def _enumerate(game: Game[S, A], max_states: int, opts: _Options) -> CompiledGame[S, A]:
+    """Step 1, with a progress bar of the states found against ``max_states``."""
+    callback, close = make_progress(opts.progress, "enumerating (bar: max_states)")
+    try:
+        return compile_game(game, max_states=max_states, progress=callback)
+    finally:
+        close()
 
 
 class _Options:
@@ -202,11 +210,13 @@ def _run(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | N
 
 
 def _infinite(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
-              optimizing: tuple[int, ...], c: Fraction, ec: EndComponents, common: dict[str, Any],
-              who: str, t0: float, callback: Callable[[int, int], None] | None) -> Solution[S, A]:
-    """A non-stopping game (or restricted game) with never-ending play worth ``c``.
+              optimizing: tuple[int, ...], c: Fraction, ec: EndComponents,
+              common: dict[str, Any], who: str, t0: float,
+              callback: Callable[[int, int], None] | None) -> Solution[S, A]:
+    """A non-stopping game (or a game with fixed strategies) with never-ending play worth ``c``.
 
-    ``allowed`` is None only when both players optimise.
+    The players not ``optimizing`` play one action per state: the only one in ``g`` (a
+    :class:`~tbsg.fixed.FixedStrategyGame`), or the one ``allowed`` keeps.
     """
     method = f"{who}{_INFINITE_METHOD} (infinite play worth {c}"
     fixed = np.ones(g.n_actions, dtype=bool) if allowed is None else allowed
@@ -233,59 +243,22 @@ def _infinite(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
                     exact_solves=solves, **common)
 
 
-def _restrict(g: CompiledGame[S, A], strategy: StrategyLike[S, A], players: tuple[int, ...],
-              name: str) -> npt.NDArray[np.bool_]:
-    """Mask over flat actions keeping only ``strategy``'s action at ``players``' states.
-
-    Actions are matched with ``==`` (the compiler checked that the game's actions equal
-    themselves when rebuilt).
-    """
-    allowed = np.ones(g.n_actions, dtype=bool)
-    lookup: Callable[[S], A]
-    if isinstance(strategy, Mapping):
-        mapping = strategy
-
-        def lookup(s: S) -> A:
-            try:
-                return mapping[s]
-            except KeyError:
-                raise InvalidStrategyError(
-                    f"{name} has no action for state {show(s)} (player "
-                    f"{int(g.player[g.index[s]])} moves there)") from None
-    elif callable(strategy):
-        lookup = strategy
-    else:
-        raise InvalidStrategyError(
-            f"{name} must be a mapping or a callable state -> action, "
-            f"got {type(strategy).__name__}")
-    for i, s in enumerate(g.states):
-        if int(g.player[i]) not in players:
-            continue
-        ks = g.actions_of(i)
-        try:
-            a = lookup(s)
-        except InvalidStrategyError:
-            if len(ks) == 1:  # a forced move needs no entry
-                continue
-            raise
-        except Exception as exc:
-            raise InvalidStrategyError(
-                f"{name} raised {type(exc).__name__}: {shorten(str(exc))} at state "
-                f"{show(s)}") from exc
-        k = g.action_index(i, a)
-        if k is None:
-            legal = [g.act_labels[j] for j in ks]
-            raise InvalidStrategyError(
-                f"{name} chooses {show(a)} at state {show(s)}, which is not a "
-                f"legal action there; legal actions: {show(legal)}")
-        allowed[ks.start:ks.stop] = False
-        allowed[k] = True
-    return allowed
-
-
-def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *,
-             max_states: int = DEFAULT_MAX_STATES, progress: bool | None = None,
-             infinite_play: InfinitePlay = None) -> Solution[S, A]:
+@overload
+def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *, exact: Literal[True] = ...,
+             tol: float = ..., max_states: int = ..., progress: bool | None = ...,
+             infinite_play: InfinitePlay = ..., reach: str = ...) -> Solution[S, A]: ...
+@overload
+def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *, exact: Literal[False],
+             tol: float = ..., max_states: int = ..., progress: bool | None = ...,
+             infinite_play: InfinitePlay = ..., reach: str = ...) -> FloatSolution[S, A]: ...
+@overload
+def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *, exact: bool,
+             tol: float = ..., max_states: int = ..., progress: bool | None = ...,
+             infinite_play: InfinitePlay = ..., reach: str = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
+def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *, exact: bool = True,
+             tol: float = 1e-12, max_states: int = DEFAULT_MAX_STATES,
+             progress: bool | None = None, infinite_play: InfinitePlay = None,
+             reach: str = "profile") -> Solution[S, A] | FloatSolution[S, A]:
     """Exact values when both players follow ``strategy`` (a full stationary profile).
 
     Parameters
@@ -315,32 +288,32 @@ def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *,
     Fraction(4, 7)
     """
     t0 = time.perf_counter()
-    opts = _Options(True, 1e-12, progress, infinite_play)
-    g = compile_game(game, max_states=max_states)
-    allowed = _restrict(g, strategy, (0, 1), "strategy")
-    return cast("Solution[S, A]", _run(game, g, allowed, (), opts, t0))
+    opts = _Options(exact, tol, progress, infinite_play)
+    g, allowed = _fixed(game, FixedStrategyGame(game, strategy, (0, 1), "strategy"), reach, max_states,
+                        opts)
+    return _run(game, g, allowed, (), opts, t0)
 
 
 @overload
 def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
                   exact: Literal[True] = ..., tol: float = ..., max_states: int = ...,
-                  progress: bool | None = ...,
-                  infinite_play: InfinitePlay = ...) -> Solution[S, A]: ...
+                  progress: bool | None = ..., infinite_play: InfinitePlay = ...,
+                  reach: str = ...) -> Solution[S, A]: ...
 @overload
 def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
                   exact: Literal[False], tol: float = ..., max_states: int = ...,
-                  progress: bool | None = ...,
-                  infinite_play: InfinitePlay = ...) -> FloatSolution[S, A]: ...
+                  progress: bool | None = ..., infinite_play: InfinitePlay = ...,
+                  reach: str = ...) -> FloatSolution[S, A]: ...
 @overload
 def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
                   exact: bool, tol: float = ..., max_states: int = ...,
-                  progress: bool | None = ...,
-                  infinite_play: InfinitePlay = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
+                  progress: bool | None = ..., infinite_play: InfinitePlay = ...,
+                  reach: str = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
 def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
                   exact: bool = True, tol: float = 1e-12,
                   max_states: int = DEFAULT_MAX_STATES,
-                  progress: bool | None = None,
-                  infinite_play: InfinitePlay = None) -> Solution[S, A] | FloatSolution[S, A]:
+                  progress: bool | None = None, infinite_play: InfinitePlay = None,
+                  reach: str = "profile") -> Solution[S, A] | FloatSolution[S, A]:
     """Optimise ``player``'s strategy against the other player's fixed ``opponent``.
 
     Parameters
@@ -369,6 +342,35 @@ def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *
     player = int(player)
     t0 = time.perf_counter()
     opts = _Options(exact, tol, progress, infinite_play)
-    g = compile_game(game, max_states=max_states)
-    allowed = _restrict(g, opponent, (1 - player,), "opponent strategy")
+    fixed = FixedStrategyGame(game, opponent, (1 - player,), "opponent strategy")
+    g, allowed = _fixed(game, fixed, reach, max_states, opts)
     return _run(game, g, allowed, (player,), opts, t0)
+
+
+def _fixed(game: Game[S, A], fixed: FixedStrategyGame[S, A], reach: object, max_states: int,
+           opts: _Options) -> tuple[CompiledGame[S, A], npt.NDArray[np.bool_] | None]:
+    """The graph a fixed-strategy call solves, and the actions it may use (None: all).
+
+    ``reach="profile"``: the states the fixed choices reach (their only action is the
+    strategy's); ``reach="game"``: every state of the game, the fixed players' other
+    actions masked out.
+    """
+    if reach == "profile":
+        return _enumerate(fixed, max_states, opts), None
+    if reach != "game":
+        raise InvalidArgumentError(
+            f"reach must be 'profile' (the states the fixed strategy reaches) or 'game' (every "
+            f"state of the game), got {show(reach)}")
+    g = _enumerate(game, max_states, opts)
+    allowed = np.ones(g.n_actions, dtype=bool)
+    for i, s in enumerate(g.states):
+        if int(g.player[i]) not in fixed.fixed:
+            continue
+        (a, *more) = fixed.actions(s)
+        if more:  # a forced move left out of a mapping comes back as the state's actions
+            continue
+        k = g.action_index(i, a)
+        ks = g.actions_of(i)
+        allowed[ks.start : ks.stop] = False
+        allowed[k] = True
+    return g, allowed

@@ -68,6 +68,7 @@ from tbsg.engine.graph import (
 )
 from tbsg.errors import (
     InvalidArgumentError,
+    InvalidStrategyError,
     NonStoppingGameError,
     StateLimitError,
     TamperedSolutionError,
@@ -75,6 +76,7 @@ from tbsg.errors import (
     shorten,
     show,
 )
+from tbsg.fixed import FixedStrategyGame
 from tbsg.model import Game, infinite_play_payoff
 from tbsg.results import Solution, SolutionKind
 
@@ -162,7 +164,17 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
         claimed = (solution.graph.n_states, solution.graph.n_actions, len(solution.graph.out_target))
     except (TbsgError, AttributeError, TypeError) as exc:
         raise TamperedSolutionError(f"the solution is malformed: {shorten(str(exc))}") from exc
-    g = _compile(game, claimed, max_states)
+    fixed = tuple(p for p in (0, 1) if p not in optimizing)
+    try:
+        # an evaluation or best response whose graph offers the fixed players one action
+        # per state covers the game under the strategy it records, reachable states only
+        # (reach="profile"): that game is rebuilt; otherwise it covers the whole game
+        target: Game[S, A] = FixedStrategyGame(
+            game, _recorded_strategy(solution), fixed, "the solution's recorded strategy") \
+            if fixed and _single_actions(solution, fixed) else game
+        g = _compile(target, claimed, max_states)
+    except InvalidStrategyError as exc:
+        raise TamperedSolutionError(f"the solution's recorded strategy does not fit the game: {exc}") from exc
     try:
         _check_graph(g, solution.graph)
         _check_arrays(g, solution)
@@ -211,6 +223,28 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
     _check_counts(g, solution)
     return Verification(states=g.n_states, actions=g.n_actions, seconds=time.perf_counter() - t0,
                         infinite_play=c, kind=kind)
+
+
+def _single_actions(solution: Solution[S, A], fixed: tuple[int, ...]) -> bool:
+    """Does the solution's graph offer the ``fixed`` players one action at each state?"""
+    graph = solution.graph
+    try:
+        counts = np.diff(graph.act_ptr)
+        return bool(np.all(counts[np.isin(graph.player, fixed)] == 1))
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise TamperedSolutionError(f"the solution's graph is malformed: {shorten(str(exc))}") from exc
+
+
+def _recorded_strategy(solution: Solution[S, A]) -> dict[S, A]:
+    """The action the solution records at each of its states (read from its raw arrays)."""
+    graph = solution.graph
+    try:
+        labels = [graph.act_labels[k] for k in solution.choice.tolist()]
+        if len(labels) != len(graph.states):
+            raise ValueError(f"{len(labels)} chosen actions for {len(graph.states)} states")
+        return dict(zip(graph.states, labels, strict=True))
+    except (AttributeError, IndexError, TypeError, ValueError) as exc:
+        raise TamperedSolutionError(f"the solution's strategy is malformed: {shorten(str(exc))}") from exc
 
 
 def _compile(game: Game[S, A], claimed: tuple[int, int, int], max_states: int) -> CompiledGame[S, A]:

@@ -58,14 +58,22 @@ from tbsg.errors import (
 from tbsg.errors import show as _show
 from tbsg.model import Game, Terminal, exact
 
-__all__ = ["DEFAULT_MAX_STATES", "check_max_states", "compile_game"]
+__all__ = ["DEFAULT_MAX_STATES", "REPORT_EVERY", "check_max_states", "compile_game"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 R = TypeVar("R")
 
-DEFAULT_MAX_STATES = 20_000_000
-"""Default bound on the number of reachable states before compilation stops."""
+DEFAULT_MAX_STATES = 5_000_000
+"""Default bound on the number of reachable states before compilation stops.
+
+A compiled state costs about 500 bytes (the state object and its index entry, its actions
+and outcomes as arrays: Pig to 100, 961k states and 6.3M outcomes, compiles into 455 MB),
+so the default keeps a runaway game near 2.5 GB; pass ``max_states`` to go further.
+"""
+
+REPORT_EVERY = 1 << 16
+"""New states between two calls of ``compile_game``'s ``progress`` callback."""
 
 IntArray = npt.NDArray[np.int64]
 _ZERO = Fraction(0)
@@ -170,7 +178,8 @@ class _Rationals(Interner):
 
 
 def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES,
-                 max_actions: int | None = None, max_outcomes: int | None = None) -> CompiledGame[S, A]:
+                 max_actions: int | None = None, max_outcomes: int | None = None,
+                 progress: Callable[[int, int], None] | None = None) -> CompiledGame[S, A]:
     """Enumerate the states reachable from ``game.initial`` and validate the game.
 
     Parameters
@@ -184,6 +193,9 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES,
         Likewise for (state, action) pairs and for outcomes leading to states (checked
         after each action): a rebuilt game is held to the sizes a file or a solution
         records, so an edited parameter cannot make it enumerate for minutes.
+    progress : callable, optional
+        Called as ``progress(states_found, max_states)`` every :data:`REPORT_EVERY` new
+        states (a progress bar: a game that will hit the limit says so early).
 
     Returns
     -------
@@ -208,7 +220,7 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES,
             "outcomes(state, action) -> [(probability, successor), ...])")
     with paused():  # millions of objects that all live on: collector passes are overhead
         return _compile(game, max_states, sys.maxsize if max_actions is None else max_actions,
-                        sys.maxsize if max_outcomes is None else max_outcomes)
+                        sys.maxsize if max_outcomes is None else max_outcomes, progress)
 
 
 def _check_stable(states: Sequence[object], index_get: Callable[[object], int | None], start: int,
@@ -537,7 +549,8 @@ def _check_no_nan(floats: Sequence[object]) -> None:
             "string for a missing number")
 
 
-def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: int) -> CompiledGame[S, A]:
+def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: int,
+             progress: Callable[[int, int], None] | None) -> CompiledGame[S, A]:
     """Body of :func:`compile_game` (run with the garbage collector paused)."""
     initial = _call("game.initial", "(reading the initial state)", lambda: game.initial)
     if isinstance(initial, Terminal):
@@ -594,6 +607,7 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
     last_acts: object = None  # the last two action tuples checked (recognised by identity)
     prev_acts: object = None
     checked, checked_acts, next_check = 0, 0, 1024
+    next_report = REPORT_EVERY if progress is not None else sys.maxsize
     plain = True  # every state checked so far is a plain value
     i = 0
     try:
@@ -679,6 +693,9 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                                 raise _state_limit(max_states, nxt)
                             states.append(nxt)
                             n_states += 1
+                            if j >= next_report:
+                                progress(n_states, max_states)  # type: ignore[misc]
+                                next_report += REPORT_EVERY
                             if j >= next_check:  # states whose hash drifts would grow the table forever
                                 plain = _check_stable(states, index_get, checked,
                                                       f"while enumerating {_at_action(s, a)}") and plain
@@ -808,7 +825,10 @@ def _state_limit(max_states: int, nxt: object) -> StateLimitError:
         hint = (f"states of class {kind.__name__} compare by identity, so a state built again "
                 "is a new state: give the class __eq__ and __hash__ (a frozen dataclass or a "
                 "NamedTuple); else " + hint)
-    return StateLimitError(f"more than max_states={max_states} reachable states ({hint})")
+    return StateLimitError(
+        f"more than max_states={max_states} reachable states ({hint}: pass max_states=N to "
+        f"tbsg.solve, tbsg.evaluate or tbsg.best_response, or --max-states N to the tbsg command; "
+        f"each state takes about 500 bytes)")
 
 
 def _check_actions(acts: Sequence[object], s: object) -> None:

@@ -335,8 +335,10 @@ class _Prepared:
         # (scipy copies each row's contiguous slice in C)
         rows = sp.csr_matrix((prob_f, g.out_target, g.out_ptr), shape=(na, n))[acts]
         self.indptr = rows.indptr.astype(np.int64)
-        self.indices = pos[rows.indices]
+        # int32 columns when they fit: half the memory of the game's largest array
+        self.indices = pos.astype(np.int32)[rows.indices] if n < 2**31 else pos[rows.indices]
         self.data = rows.data
+        del rows
         self.c = const_f[acts]
         rel, absolute = rounding_counts(g)
         self.rel, self.absolute = rel[acts], absolute[acts]
@@ -374,25 +376,27 @@ class _Prepared:
 _VECTOR_MIN = 64  # acyclic levels with at least this many states are solved with arrays
 
 
-def _runs(prep: _Prepared) -> list[tuple[int, int, bool]]:
-    """The levels as ``(s0, s1, acyclic)``, consecutive small acyclic levels merged.
+_CYCLIC, _WIDE, _RUN = 0, 1, 2  # a level with cycles; a wide acyclic level; a run of small ones
 
-    A merged run of small acyclic levels is solved by one scalar backward pass
-    (:func:`_acyclic_scalar`) in solving order, so a deep game pays no per-level overhead.
+
+def _runs(prep: _Prepared) -> list[tuple[int, int, int]]:
+    """The levels as ``(s0, s1, kind)``, consecutive small acyclic levels merged.
+
+    A merged run of small acyclic levels (kind ``_RUN``) is solved by one scalar backward
+    pass (:func:`_acyclic_scalar`) in solving order, so a deep game pays no per-level
+    overhead; a wide acyclic level (``_WIDE``) by one array step.
     """
-    runs: list[tuple[int, int, bool]] = []
-    merging = False  # the last run is a run of small acyclic levels
+    runs: list[tuple[int, int, int]] = []
     for (s0, s1), acyclic in zip(prep.ranges, prep.acyclic, strict=True):
-        small = acyclic and s1 - s0 < _VECTOR_MIN
-        if small and merging:
-            runs[-1] = (runs[-1][0], s1, True)
+        kind = _CYCLIC if not acyclic else (_WIDE if s1 - s0 >= _VECTOR_MIN else _RUN)
+        if kind == _RUN and runs and runs[-1][2] == _RUN:
+            runs[-1] = (runs[-1][0], s1, _RUN)
         else:
-            runs.append((s0, s1, acyclic))
-            merging = small
+            runs.append((s0, s1, kind))
     return runs
 
 
-def _acyclic(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper: FloatArray,
+def _acyclic(prep: _Prepared, s0: int, s1: int, kind: int, lower: FloatArray, upper: FloatArray,
              mid: FloatArray) -> IntArray:
     """Proven bounds of the trivial states ``s0:s1`` by one outward-rounded Bellman step each.
 
@@ -403,7 +407,7 @@ def _acyclic(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper: FloatA
     one array: a plain float pass) and returns each state's row chosen greedily against
     the midpoints (numbered from the first row of state ``s0``, as :class:`_Level` rows).
     """
-    if s1 - s0 >= _VECTOR_MIN:  # one level: no successor inside s0:s1
+    if kind == _WIDE:  # one level: no successor inside s0:s1
         lv = prep.level(s0, s1)
         lo = np.clip(lv.opt(lv.down(lv.q(lower[:s1]))), 0.0, 1.0)
         hi = np.clip(lv.opt(lv.up(lv.q(upper[:s1]))), 0.0, 1.0)
@@ -497,9 +501,9 @@ def float_profile(g: CompiledGame[S, A], comps: Components,
     n = g.n_states
     x = np.full(n, 0.5)
     choice = np.empty(n, dtype=np.int64)
-    for s0, s1, acyclic in _runs(prep):
-        if acyclic:  # one Bellman step per state (x serves as both bounds)
-            pick = _acyclic(prep, s0, s1, x, x, x)
+    for s0, s1, kind in _runs(prep):
+        if kind != _CYCLIC:  # one Bellman step per state (x serves as both bounds)
+            pick = _acyclic(prep, s0, s1, kind, x, x, x)
         else:
             lv = prep.level(s0, s1)
             pick, _, vals = lv.policy(x[:s1], scratch=True)  # (no copy of the prefix)
@@ -544,9 +548,9 @@ def solve_float(
     mid = np.full(n, 0.5)  # midpoints of the bounds, final below the current level
     total_sweeps = 0
     converged = True
-    for s0, s1, acyclic in _runs(prep):
-        if acyclic:  # exact up to rounding in one step: nothing to iterate
-            best = _acyclic(prep, s0, s1, lower, upper, mid)
+    for s0, s1, kind in _runs(prep):
+        if kind != _CYCLIC:  # exact up to rounding in one step: nothing to iterate
+            best = _acyclic(prep, s0, s1, kind, lower, upper, mid)
             choice[order[s0:s1]] = prep.rows_to_actions(s0, best)
             total_sweeps += 1
             if float(np.max(upper[s0:s1] - lower[s0:s1])) > tol:

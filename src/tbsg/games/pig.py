@@ -379,32 +379,6 @@ def pig_hold_boundary(
     return table
 
 
-class _Profile:
-    """The game with some players' strategies fixed: ``None`` leaves a player free."""
-
-    def __init__(self, game: _Jeopardy, first: Strategy | None, second: Strategy | None) -> None:
-        self.game, self.fixed = game, (first, second)
-        self.initial = game.initial
-
-    def player(self, s: PigState) -> int:
-        return s.mover
-
-    def actions(self, s: PigState) -> Sequence[PigAction]:
-        fixed = self.fixed[s.mover]
-        if s.turn_total == 0 or fixed is None:
-            return self.game.actions(s)
-        a = fixed(s)
-        if a == "roll":
-            return _ROLL_ONLY
-        if a == "hold":
-            return ("hold",)
-        raise InvalidStrategyError(
-            f"strategy of player {s.mover} returned {a!r} at {s!r}; expected 'roll' or 'hold'")
-
-    def outcomes(self, s: PigState, a: PigAction) -> list[tuple[Fraction, PigState | Terminal]]:
-        return self.game.outcomes(s, a)
-
-
 StrategyLike = Strategy | Mapping[PigState, PigAction] | None
 """A strategy function, a mapping from states (e.g. ``solution.strategy``), or ``None``."""
 
@@ -431,7 +405,7 @@ def pig_versus(game: Pig | Piglet, first: StrategyLike, second: StrategyLike, *,
     >>> lo <= 4 / 7 <= hi
     True
     """
-    from tbsg.api import solve
+    from tbsg.api import best_response, evaluate, solve
 
     def as_function(s: StrategyLike) -> Strategy | None:
         if isinstance(s, Mapping):
@@ -439,5 +413,19 @@ def pig_versus(game: Pig | Piglet, first: StrategyLike, second: StrategyLike, *,
             return lambda state: mapping[state]
         return s
 
-    sol = solve(_Profile(game, as_function(first), as_function(second)), exact=False, tol=tol)
-    return sol.bounds()
+    chosen = (as_function(first), as_function(second))
+    fixed = [p for p in (0, 1) if chosen[p] is not None]
+
+    def play(s: PigState) -> PigAction:
+        if s.turn_total == 0:  # a turn starts with a roll: the strategies are not asked
+            return "roll"
+        strategy = chosen[s.mover]
+        if strategy is None:  # pragma: no cover - only fixed players are asked
+            raise InvalidStrategyError(f"player {s.mover} is not fixed")
+        return strategy(s)
+
+    if len(fixed) == 2:
+        return evaluate(game, play, exact=False, tol=tol).bounds()
+    if len(fixed) == 1:
+        return best_response(game, 1 - fixed[0], play, exact=False, tol=tol).bounds()
+    return solve(game, exact=False, tol=tol).bounds()

@@ -510,7 +510,7 @@ need 2/2/1 digits
             return "roll"
         return opt.action(s._replace(mover=0))  # same optimal action for either mover
 
-    return evaluate(SuperSix(total - 1, 1), act)
+    return evaluate(SuperSix(total - 1, 1), act, reach="game")  # the source reads every situation
 
 
 # --- the paper's summary ------------------------------------------------------------------

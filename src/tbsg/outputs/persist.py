@@ -67,7 +67,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar, overload
@@ -83,7 +83,16 @@ from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_ga
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.graph import decompose, end_components
 from tbsg.engine.infinite import switch_safe_actions
-from tbsg.errors import InvalidArgumentError, SolutionFileError, StateLimitError, TbsgError, shorten, show
+from tbsg.errors import (
+    InvalidArgumentError,
+    InvalidStrategyError,
+    SolutionFileError,
+    StateLimitError,
+    TbsgError,
+    shorten,
+    show,
+)
+from tbsg.fixed import FixedStrategyGame
 from tbsg.model import Game
 from tbsg.results import Solution, SolutionKind
 
@@ -442,7 +451,35 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | None = None, check:
     graph = r.keys(doc["graph"], _GRAPH_KEYS, "'graph'")
     counts = {key: r.get(graph, key, int, "graph ") for key in
               ("states", "actions", "outcomes", "components", "largest_component")}
-    g: CompiledGame[Any, Any] = _compile(r, the_game, counts, max_states)
+    kind_text = r.get(doc, "kind", str, "")
+    try:
+        kind = SolutionKind(kind_text)
+    except ValueError:
+        r.fail(f"'kind' {shorten(repr(kind_text), 40)} is not one of "
+               f"{', '.join(k.value for k in SolutionKind)}")
+    raw_players = r.get(doc, "optimizing", list, "")
+    if any(isinstance(p, bool) or not isinstance(p, int) for p in raw_players) \
+            or raw_players not in ([0, 1], [], [0], [1]):
+        r.fail(f"'optimizing' {shorten(repr(raw_players), 40)} is not [0, 1], [0], [1] or []")
+    optimizing = tuple(raw_players)
+    if SolutionKind.of(optimizing) is not kind:
+        r.fail(f"'kind' is {kind.value!r} but 'optimizing' is {raw_players!r}")
+    fixed = tuple(p for p in (0, 1) if p not in optimizing)
+    g: CompiledGame[Any, Any] | None = None
+    if fixed:
+        # an evaluation or best response: the game under the strategy the rows record,
+        # reachable states only (reach="profile"); if the file covers more states or
+        # actions, it was written with reach="game" and covers the whole game
+        choose = _recorded_strategy(r, doc, the_game)
+        try:
+            g = _compile(r, FixedStrategyGame(the_game, choose, fixed, "the file's strategy"),
+                         counts, max_states)
+        except InvalidStrategyError as exc:
+            r.fail(f"the strategy the file records does not fit the game: {shorten(str(exc), 200)}")
+        if (g.n_states, g.n_actions) != (counts["states"], counts["actions"]):
+            g = None
+    if g is None:
+        g = _compile(r, the_game, counts, max_states)
     comps = decompose(g)
     digest = r.get(graph, "sha256", str, "graph ")
     unordered = r.get(graph, "sha256_unordered", str, "graph ")
@@ -462,19 +499,6 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | None = None, check:
     for key, value in counts.items():
         if value != actual[key]:
             r.fail(f"graph {key!r} is {value} but the game has {actual[key]}")
-    kind_text = r.get(doc, "kind", str, "")
-    try:
-        kind = SolutionKind(kind_text)
-    except ValueError:
-        r.fail(f"'kind' {shorten(repr(kind_text), 40)} is not one of "
-               f"{', '.join(k.value for k in SolutionKind)}")
-    raw_players = r.get(doc, "optimizing", list, "")
-    if any(isinstance(p, bool) or not isinstance(p, int) for p in raw_players) \
-            or raw_players not in ([0, 1], [], [0], [1]):
-        r.fail(f"'optimizing' {shorten(repr(raw_players), 40)} is not [0, 1], [0], [1] or []")
-    optimizing = tuple(raw_players)
-    if SolutionKind.of(optimizing) is not kind:
-        r.fail(f"'kind' is {kind.value!r} but 'optimizing' is {raw_players!r}")
     if r.get(doc, "method", str, "") != _METHOD[kind]:
         r.fail(f"'method' {shorten(repr(doc['method']), 80)} does not describe a {kind.value!r} "
                f"solution (expected {_METHOD[kind]!r})")
@@ -514,6 +538,33 @@ def _rows_in_game_order(g: CompiledGame[Any, Any], rows: object) -> bool:
                 or row.get("label") != repr(g.act_labels[act_ptr[i] + a]):
             return False
     return True
+
+
+def _recorded_strategy(r: _Reader, doc: dict[str, Any], game: Any) -> Callable[[Any], Any]:
+    """The strategy of the rows (state repr -> action repr) as a function of the state.
+
+    Rows are matched by ``repr``, as :func:`_read_rows` matches them; the action returned
+    is the game's own object whose ``repr`` the row names.
+    """
+    rows = r.get(doc, "states", list, "")
+    labels: dict[str, str] = {}
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or not isinstance(row.get("state"), str) \
+                or not isinstance(row.get("label"), str):
+            r.fail(f"state row {i} has no 'state' and 'label' strings")
+        labels[row["state"]] = row["label"]
+
+    def choose(state: Any) -> Any:
+        label = labels.get(repr(state))
+        if label is None:
+            raise InvalidStrategyError(f"no row for state {shorten(repr(state), 80)}")
+        for a in game.actions(state):
+            if repr(a) == label:
+                return a
+        raise InvalidStrategyError(f"the row of state {shorten(repr(state), 80)} names action "
+                                   f"{shorten(label, 60)}, which the game does not offer there")
+
+    return choose
 
 
 def _read_rows(r: _Reader, g: CompiledGame[Any, Any], rows: list[Any]

@@ -164,9 +164,10 @@ def checks() -> list[Check]:
     g2 = RiskOrSafety(2)
     for quantity, stops, pos, printed in SECTION_3_1:
         frac("section 3.1", quantity, printed,
-             evaluate(g2, _stop_at(stops)).value_to_move(g2.position(*pos)))
+             evaluate(g2, _stop_at(stops), reach="game").value_to_move(g2.position(*pos)))
 
-    n3 = {k: evaluate(g3, _stop_at(stops)) for k, stops in SECTION_3_2_STRATEGIES.items()}
+    # the paper reads positions its strategies need not reach from the start: reach="game"
+    n3 = {k: evaluate(g3, _stop_at(stops), reach="game") for k, stops in SECTION_3_2_STRATEGIES.items()}
     for k, pos, printed in SECTION_3_2:
         frac("section 3.2", f"P{pos}, n = 3, strategy {k}", printed,
              n3[k].value_to_move(g3.position(*pos)))

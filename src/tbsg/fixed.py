@@ -1,0 +1,123 @@
+"""Games with some players' strategies fixed: only what the fixed choices reach.
+
+Fixing player ``i``'s stationary strategy ``sigma`` turns a game ``G`` into the game
+``G|sigma`` whose states of player ``i`` offer the single action ``sigma(s)``; the states
+of the other player keep all their actions. The values of ``G|sigma`` are the values of
+``G`` under ``sigma`` (the Bellman operator of ``G|sigma`` is that of ``G`` with the
+optimum over player ``i``'s actions replaced by ``sigma``'s action), and a state of ``G``
+that no play of ``G|sigma`` reaches from the initial state does not affect them. So
+:func:`tbsg.evaluate` (both players fixed: a Markov chain) and :func:`tbsg.best_response`
+(one player fixed: a Markov decision process) enumerate ``G|sigma`` only: "hold at 20" in
+Pig to 100 reaches a small fraction of the 961,000 states of the game.
+
+:class:`FixedStrategyGame` is that restriction, written against the game protocol (it is
+itself a :class:`tbsg.Game`): the solvers and the certificate see nothing else.
+:func:`tbsg.verify` rebuilds it from the solution's own recorded strategy, so a solution
+of ``evaluate`` or ``best_response`` certifies the values of the profile it records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Generic, TypeVar
+
+from tbsg.errors import InvalidStrategyError, TbsgError, shorten, show
+from tbsg.model import Game, Probability, Terminal
+
+__all__ = ["FixedStrategyGame", "StrategyLike"]
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+
+StrategyLike = Mapping[S, A] | Callable[[S], A]
+"""A stationary strategy: a mapping or a function from state to action."""
+
+
+class FixedStrategyGame(Generic[S, A]):
+    """``game`` with the players ``fixed`` (0, 1 or both) playing ``strategy``.
+
+    Parameters
+    ----------
+    game : Game
+    strategy : Mapping or callable
+        The action of a fixed player at each of her states; a state with a single action
+        may be left out of a mapping.
+    fixed : tuple of int
+        The players whose moves ``strategy`` gives.
+    name : str
+        What to call ``strategy`` in error messages.
+
+    Examples
+    --------
+    >>> import tbsg
+    >>> from tbsg.games import risk_or_safety
+    >>> game = risk_or_safety(2)
+    >>> chain = FixedStrategyGame(game, lambda s: "toss", (0, 1))
+    >>> tbsg.solve(chain).value()
+    Fraction(4, 7)
+    """
+
+    def __init__(self, game: Game[S, A], strategy: StrategyLike[S, A], fixed: tuple[int, ...],
+                 name: str = "strategy") -> None:
+        if isinstance(strategy, Mapping):
+            self._lookup: Callable[[S], A] = _from_mapping(strategy, name)
+        elif callable(strategy):
+            self._lookup = strategy
+        else:
+            raise InvalidStrategyError(
+                f"{name} must be a mapping or a callable state -> action, got {type(strategy).__name__}")
+        self.game = game
+        self.fixed = fixed
+        self.name = name
+        self.initial: S = game.initial
+        self.player: Callable[[S], int] = game.player
+        self.outcomes: Callable[[S, A], Iterable[tuple[Probability, S | Terminal]]] = game.outcomes
+
+    def actions(self, state: S) -> Sequence[A]:
+        """The strategy's action at a fixed player's state (as the game's own object),
+        else the game's actions."""
+        acts = self.game.actions(state)
+        if self.game.player(state) not in self.fixed:
+            return acts
+        try:
+            chosen = self._lookup(state)
+        except _Missing:
+            if len(acts) == 1:  # a forced move needs no entry
+                return acts
+            raise InvalidStrategyError(
+                f"{self.name} has no action for state {show(state)} (player "
+                f"{show(self.game.player(state))} moves there; legal actions: "
+                f"{show(tuple(acts))})") from None
+        except TbsgError:
+            raise
+        except Exception as exc:
+            raise InvalidStrategyError(
+                f"{self.name} raised {type(exc).__name__}: {shorten(str(exc))} at state "
+                f"{show(state)}") from exc
+        for a in acts:
+            try:
+                same = bool(a == chosen)
+            except Exception:
+                same = False
+            if same:
+                return (a,)
+        raise InvalidStrategyError(
+            f"{self.name} chooses {show(chosen)} at state {show(state)}, which is not a legal "
+            f"action there; legal actions: {show(tuple(acts))}")
+
+
+class _Missing(KeyError):
+    """A mapping strategy has no entry for a state."""
+
+
+def _from_mapping(mapping: Mapping[S, A], name: str) -> Callable[[S], A]:
+    def lookup(state: S) -> A:
+        try:
+            return mapping[state]
+        except KeyError:
+            raise _Missing(state) from None
+        except TypeError as exc:
+            raise InvalidStrategyError(f"looking up state {show(state)} in {name} raised "
+                                       f"TypeError: {shorten(str(exc))}") from exc
+
+    return lookup
