@@ -48,9 +48,10 @@ def _cpu(f: Callable[[], Any]) -> tuple[float, Any]:
 
 def _case(name: str, quick: bool) -> dict[str, Any]:
     """Run one row in this (child) process."""
+    from user_games import Line, PlainCoinball, PlainHog, protocol_floor
+
     import tbsg
     from tbsg.games import coinball, pig, pig_hold_at
-    from user_games import Line, PlainCoinball, PlainHog, protocol_floor
 
     row: dict[str, Any] = {"name": name}
     if name.startswith("coinball"):
