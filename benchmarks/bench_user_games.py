@@ -46,9 +46,21 @@ def _cpu(f: Callable[[], Any]) -> tuple[float, Any]:
     return time.process_time() - t0, out
 
 
+def _floor_and_solve(row: dict[str, Any], game: Any, exact: bool) -> Any:
+    """The protocol floor of ``game`` and tbsg's solve of it, recorded in ``row``."""
+    from user_games import protocol_floor
+
+    import tbsg
+
+    row["floor"], _ = _cpu(lambda: protocol_floor(game))
+    row["tbsg"], sol = _cpu(lambda: tbsg.solve(game, exact=exact, tol=1e-12))
+    row["states"] = sol.n_states
+    return sol
+
+
 def _case(name: str, quick: bool) -> dict[str, Any]:
     """Run one row in this (child) process."""
-    from user_games import Line, PlainCoinball, PlainHog, protocol_floor
+    from user_games import Line, PlainCoinball, PlainHog
 
     import tbsg
     from tbsg.games import coinball, pig, pig_hold_at
@@ -56,11 +68,8 @@ def _case(name: str, quick: bool) -> dict[str, Any]:
     row: dict[str, Any] = {"name": name}
     if name.startswith("coinball"):
         tosses = 40 if quick else 100
-        game = PlainCoinball(tosses)
-        row["floor"], _ = _cpu(lambda: protocol_floor(game))
         exact = name == "coinball-exact"
-        row["tbsg"], sol = _cpu(lambda: tbsg.solve(game, exact=exact))
-        row["states"] = sol.n_states
+        sol = _floor_and_solve(row, PlainCoinball(tosses), exact)
         row["model"] = f"(t, m, y), {tosses} tosses, {sol.n_states:,} states, both sides"
         value = float(sol.value()) if exact else sol.bounds()
         if PEERS.is_dir():
@@ -77,18 +86,11 @@ def _case(name: str, quick: bool) -> dict[str, Any]:
         row["model"] = f"catalog lead-only model, {sol.n_states:,} states (the seed's model has more)"
     elif name.startswith("hog"):
         goal = 50 if quick else 100
-        game = PlainHog(goal)
-        row["floor"], _ = _cpu(lambda: protocol_floor(game))
-        exact = name == "hog-exact"
-        row["tbsg"], sol = _cpu(lambda: tbsg.solve(game, exact=exact))
-        row["states"] = sol.n_states
+        sol = _floor_and_solve(row, PlainHog(goal), name == "hog-exact")
         row["model"] = f"Hog to {goal}, 1-10 dice, every score its own outcome"
     elif name == "pig-float":
         goal = 50 if quick else 100
-        game = pig(goal)
-        row["floor"], _ = _cpu(lambda: protocol_floor(game))
-        row["tbsg"], sol = _cpu(lambda: tbsg.solve(game, exact=False, tol=1e-12))
-        row["states"] = sol.n_states
+        sol = _floor_and_solve(row, pig(goal), False)
         lo, hi = sol.bounds()
         row["check"] = f"[{lo!r}, {hi!r}] gap {hi - lo:.1e}"
         row["model"] = f"catalog Pig to {goal}, {sol.n_states:,} states"
@@ -109,11 +111,7 @@ def _case(name: str, quick: bool) -> dict[str, Any]:
     elif name.startswith("line"):
         n = 8000 if quick else 100_000
         stop = "stop" in name
-        game = Line(n, stop=stop)
-        row["floor"], _ = _cpu(lambda: protocol_floor(game))
-        exact = name.endswith("exact")
-        row["tbsg"], sol = _cpu(lambda: tbsg.solve(game, exact=exact))
-        row["states"] = sol.n_states
+        sol = _floor_and_solve(row, Line(n, stop=stop), name.endswith("exact"))
         row["model"] = f"{'stopping' if stop else 'deterministic'} line of {n:,} states"
     else:
         raise SystemExit(f"unknown case {name!r}")
