@@ -66,7 +66,12 @@ def _case(name: str, quick: bool) -> dict[str, Any]:
     from tbsg.games import coinball, pig, pig_hold_at
 
     row: dict[str, Any] = {"name": name}
-    if name.startswith("coinball"):
+    if name == "coinball-catalog":
+        tosses = 40 if quick else 100
+        row["tbsg"], sol = _cpu(lambda: tbsg.solve(coinball(tosses)))
+        row["states"] = sol.n_states
+        row["model"] = f"catalog lead-only model, {sol.n_states:,} states (the seed's model has more)"
+    elif name.startswith("coinball"):
         tosses = 40 if quick else 100
         exact = name == "coinball-exact"
         sol = _floor_and_solve(row, PlainCoinball(tosses), exact)
@@ -79,11 +84,6 @@ def _case(name: str, quick: bool) -> dict[str, Any]:
             row["peer"], peer_value = _cpu(lambda: seed_dp(tosses, "optimal"))
             row["peer_name"] = "seed DP (float)"
             row["check"] = f"tbsg {value} seed {peer_value}"
-    elif name == "coinball-catalog":
-        tosses = 40 if quick else 100
-        row["tbsg"], sol = _cpu(lambda: tbsg.solve(coinball(tosses)))
-        row["states"] = sol.n_states
-        row["model"] = f"catalog lead-only model, {sol.n_states:,} states (the seed's model has more)"
     elif name.startswith("hog"):
         goal = 50 if quick else 100
         sol = _floor_and_solve(row, PlainHog(goal), name == "hog-exact")
