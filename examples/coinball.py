@@ -35,8 +35,7 @@ from tbsg.games import CoinballState, coinball, coinball_summary_check
 from tbsg.outputs.tables import state_table
 from tbsg.sources.coinball import BEST_RESPONSES, OPTIMAL  # the source's printed decimals
 
-out = Output()
-plt = pyplot()
+out, plt = Output(), pyplot()
 tosses = 12 if out.fast else 100
 game = coinball(tosses)
 print(out, f"{tosses} tosses")

@@ -28,8 +28,7 @@ from tbsg import plots
 from tbsg.games import coinball, pig
 from tbsg.games.pig import PigState
 
-out = Output()
-plt = pyplot()
+out, plt = Output(), pyplot()
 print(out)
 
 # %% [markdown]

@@ -36,8 +36,7 @@ from tbsg.outputs.pivot import Pivot
 from tbsg.outputs.tables import StateTable, state_table
 from tbsg.sources.risk_or_safety import P000, TABLE_1  # the paper's printed values
 
-out = Output()
-plt = pyplot()
+out, plt = Output(), pyplot()
 print(out)
 
 # %% [markdown]

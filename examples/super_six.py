@@ -37,8 +37,7 @@ from tbsg.games.super_six import SuperSix
 from tbsg.outputs.tables import state_table
 from tbsg.sources.super_six import KNOWN_DISCREPANCIES, STRATEGIES  # as printed, and the slips
 
-out = Output()
-plt = pyplot()
+out, plt = Output(), pyplot()
 top = 9 if out.fast else 15
 print(out)
 

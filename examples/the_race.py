@@ -33,8 +33,7 @@ from tbsg.games.the_race import PLAYER_1, PLAYER_2
 from tbsg.outputs.tables import state_table
 from tbsg.sources.the_race import ANSWER  # the published answer, as printed
 
-out = Output()
-plt = pyplot()
+out, plt = Output(), pyplot()
 goal = 10 if out.fast else 100
 game = the_race(goal)
 print(out, f"goal {goal}")

@@ -38,8 +38,7 @@ from tbsg.outputs.pivot import Pivot
 from tbsg.outputs.tables import state_table
 from tbsg.sources.unspeakable_words import checks  # the post's printed tables, compared
 
-out = Output()
-plt = pyplot()
+out, plt = Output(), pyplot()
 die = 6 if out.fast else 20
 print(out)
 

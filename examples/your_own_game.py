@@ -35,8 +35,7 @@ from _output import Output, pyplot, show
 import tbsg
 from tbsg import plots
 
-out = Output()
-plt = pyplot()
+out, plt = Output(), pyplot()
 goal = 20 if out.fast else 50
 print(out, f"goal {goal}")
 
