@@ -50,7 +50,8 @@ def execute(name: str, *, fast: bool, out: Path | None = None, timeout: int = 18
     """Run notebook ``name`` in a fresh Python kernel and return it with its outputs.
 
     The kernel starts in ``examples/`` (so the notebooks find ``_output.py``) with
-    ``TBSG_FAST`` and ``TBSG_OUT`` set as asked and matplotlib's inline backend. A cell
+    ``TBSG_FAST`` and ``TBSG_OUT`` set as asked, matplotlib's inline backend and no
+    progress bars (``TQDM_DISABLE=1``: they would be saved among the outputs). A cell
     that raises stops the run with :class:`nbclient.exceptions.CellExecutionError`,
     which shows the cell and the traceback.
     """
@@ -59,6 +60,8 @@ def execute(name: str, *, fast: bool, out: Path | None = None, timeout: int = 18
     nb = read(name)
     env = {k: v for k, v in os.environ.items() if k != "MPLBACKEND"}
     env["TBSG_FAST"] = "1" if fast else "0"
+    env["TQDM_DISABLE"] = "1"  # no progress bars among the outputs
+    env["PYTHONWARNINGS"] = "ignore:IProgress not found"  # tqdm's hint to install ipywidgets
     if out is not None:
         env["TBSG_OUT"] = str(out)
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3",

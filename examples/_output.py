@@ -56,7 +56,7 @@ class Output:
         self.written: dict[str, Path] = {}
 
     def __repr__(self) -> str:
-        return f"Output(fast={self.fast}, dir={str(self.dir)!r})"
+        return f"Output(fast={self.fast})"  # not the folder: in the docs build it is a temporary one
 
     def save(self, name: str, fig: Any) -> None:
         """Save a matplotlib figure (or the figure of an Axes) as ``name``; in a notebook
