@@ -1,62 +1,110 @@
-"""Pig and Piglet (Neller and Presser, "Optimal Play of the Dice Game Pig", 2004), and past it.
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
 
-Reproduces the paper's headline number, the first player's chance of winning Pig to 100
-under optimal play (53.06%, p. 34), from the float solver's proven bounds, and its
-roll/hold boundary (Figures 3 and 4) as a map over both scores.
+# %% [markdown]
+# # Pig and Piglet (Neller and Presser 2004)
+#
+# T. Neller and C. Presser, *Optimal Play of the Dice Game Pig* (The UMAP Journal 25(1),
+# 2004, pp. 25-47). The player to move rolls a die as often as they like, adding the
+# faces to a turn total, and may hold (bank the turn total and pass the die) at any time;
+# a 1 loses the turn total and passes the die. The first to 100 wins. Piglet is the same
+# game with a coin (tails loses the turn total, heads adds 1).
+#
+# This notebook reproduces the paper's exact Piglet-to-2 values (p. 30), its headline
+# number, the first player's chance in Pig to 100 under optimal play (53.06%, p. 34),
+# from the float solver's *proven* bounds, and its roll/hold boundary (Figures 3 and 4).
+# Past the paper: the exact value of Pig to 30 inside the float bounds, and Piglet, which
+# is Risk or Safety under another name.
+#
+# `TBSG_FAST=1`: Pig to 20 instead of 100 (the 53.06% is then not compared).
 
-Goes past the paper:
+# %%
+from fractions import Fraction
 
-* the exact value of Pig to 30, and the float bounds that contain it;
-* Piglet (Pig with a coin) is Risk or Safety under a renaming: the exact values agree;
-* the boundary at goal 100 drawn from the certified float solution.
-
-Run ``python examples/pig.py`` (about a minute: 960,894 states) or ``--fast``. Files go to
-``docs/figures/`` (``--out DIR``).
-"""
-
-from __future__ import annotations
-
-from pathlib import Path
-
-from _output import Output, pyplot, run
+from _output import Output, pyplot
 
 import tbsg
+from tbsg import plots
 from tbsg.games import pig, piglet, risk_or_safety
 from tbsg.games.pig import pig_hold_boundary
-from tbsg.sources.pig import OPTIMAL as PRINTED  # Neller and Presser 2004, p. 34: 53.06%
+from tbsg.sources.pig import OPTIMAL, PIGLET_2  # as printed: p. 34 and p. 30
 
+out = Output()
+goal = 20 if out.fast else 100
+print(out, f"goal {goal}")
 
-def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
-    """Reproduce and extend the paper; return the files written, by name."""
-    from tbsg import plots
+# %% [markdown]
+# ## 1. Piglet to 2, exactly (p. 30)
+#
+# The paper solves Piglet to 2 by hand: six exact probabilities `P(i, j, k)` (score,
+# opponent's score, turn total; the player to move).
 
-    output = Output(out, fast)
+# %%
+game2 = piglet(2)
+sol2 = tbsg.solve(game2)
+for (i, j, k), printed in PIGLET_2.items():
+    v = sol2.value_to_move(game2.position(i, j, k))
+    assert v == Fraction(printed), f"P({i},{j},{k}): tbsg computes {v}, Neller and Presser " \
+                                   f"2004 (p. 30) print {printed}"
+    print(f"P({i},{j},{k}) = {v}  (p. 30: {printed}, equal)")
 
-    goal = 20 if fast else 100
-    approx = tbsg.solve(pig(goal), exact=False, tol=1e-12)
-    lo, hi = approx.bounds()
-    line = f"Pig to {goal}: first player wins with probability in [{lo:.12f}, {hi:.12f}]"
-    if goal == 100:
-        both = f"{lo:.4f}" == PRINTED == f"{hi:.4f}"
-        line += f"; published {PRINTED}: {'matches' if both else 'DIFFERS'}"
-    print(line + f" ({approx.n_states:,} states, {approx.seconds:.1f} s)")
-    boundary = pig_hold_boundary(approx)
-    print(f"at 0-0 hold from a turn total of {boundary[0, 0]}")
+# %% [markdown]
+# ## 2. Pig to 100: 53.06% from proven bounds (p. 34)
+#
+# Close to a million reachable states, and an exact first-player value with tens of
+# thousands of digits: the float path is the right tool: its bounds are proven, rounding included, and both
+# must round to the printed 53.06%.
 
-    small = 10 if fast else 30
-    exact = tbsg.solve(pig(small))
-    flo, fhi = tbsg.solve(pig(small), exact=False).bounds()
-    v = exact.value()
-    print(f"Pig to {small}: exact {v} ≈ {float(v):.15f}; float bounds contain it: {flo <= v <= fhi}")
+# %%
+approx = tbsg.solve(pig(goal), exact=False, tol=1e-12)
+lo, hi = approx.bounds()
+print(f"Pig to {goal}: the first player wins with probability in [{lo:.12f}, {hi:.12f}] "
+      f"({approx.n_states:,} states, {approx.seconds:.1f} s)")
+if goal == 100:
+    assert f"{lo:.4f}" == OPTIMAL == f"{hi:.4f}", \
+        f"[{lo}, {hi}] does not round to Neller and Presser 2004's {OPTIMAL} (p. 34)"
+    print(f"both bounds round to the paper's {OPTIMAL} (p. 34)")
+boundary = pig_hold_boundary(approx)
+print(f"at 0-0, hold from a turn total of {boundary[0, 0]}")
 
-    for n in range(1, 5 if fast else 9):
-        a, b = tbsg.solve(piglet(n)).value(), tbsg.solve(risk_or_safety(n)).value()
-        print(f"Piglet to {n} = Risk or Safety to {n} = {a}: {'equal' if a == b else 'DIFFERS'}")
+# %% [markdown]
+# ## 3. The roll/hold boundary (Figures 3 and 4)
+#
+# For each pair of scores, the turn total from which the player to move holds.
 
-    pyplot()
-    output.save(f"pig_hold_boundary_{goal}.png", plots.plot_pig_hold_boundary(goal, solution=approx))
-    return output.written
+# %%
+pyplot()
+out.save(f"pig_hold_boundary_{goal}.png", plots.plot_pig_hold_boundary(goal, solution=approx))
 
+# %% [markdown]
+# ## 4. Exact and float agree
+#
+# Pig to 30 exactly (a rational with a long denominator), and the float bounds contain it.
 
-if __name__ == "__main__":
-    run(main, __doc__)
+# %%
+small = 10 if out.fast else 30
+exact = tbsg.solve(pig(small))
+flo, fhi = tbsg.solve(pig(small), exact=False).bounds()
+v = exact.value()
+assert flo <= v <= fhi
+print(f"Pig to {small}: exact value ≈ {float(v):.15f} ({len(str(v.denominator))}-digit "
+      f"denominator), inside the float bounds [{flo:.15f}, {fhi:.15f}]")
+
+# %% [markdown]
+# ## 5. Piglet is Risk or Safety
+#
+# Piglet (Pig with a coin) and Jehn's Risk or Safety are the same game under a renaming:
+# the exact values agree.
+
+# %%
+for n in range(1, 5 if out.fast else 9):
+    a, b = tbsg.solve(piglet(n)).value(), tbsg.solve(risk_or_safety(n)).value()
+    assert a == b
+    print(f"Piglet to {n} = Risk or Safety to {n} = {a}")

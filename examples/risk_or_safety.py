@@ -1,45 +1,67 @@
-"""Risk or Safety (R. Jehn, arXiv 2603.01002, 2026; seed 000): Table 1, and past it.
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
 
-Reproduces, exactly:
+# %% [markdown]
+# # Risk or Safety (Jehn 2026)
+#
+# R. Jehn, *Optimal strategy in the game Risk or Safety* (arXiv 2603.01002, 2026; seed
+# 000). The player to move tosses a fair coin: heads adds one *open* point, and the player
+# may then stop (saving the open points and passing the coin) or toss again; tails loses
+# the open points and passes the coin. Whoever has `n` points, open plus saved, wins.
+#
+# This notebook reproduces, exactly, the paper's `P(0,0,0)` for `n = 1..6` (sections 2
+# and 3.3) and Table 1 (section 5: how many coins to toss before saving), and goes past
+# it: Table 1 to 50 points, the winning chance at the start of a turn, and how close the
+# decision after the first heads is.
+#
+# Set `TBSG_FAST=1` for small sizes (seconds; the test suite does); figures and tables
+# are written to `TBSG_OUT` (default `docs/figures/`).
 
-* ``P(0,0,0)`` for targets 1 to 6 (sections 2 and 3.3: 2/3, 4/7, 6/11, 2236/4165,
-  1026/1925, 275848876/521145625);
-* Table 1 (section 5): how many coins the player to move should toss before saving,
-  for 2 to 20 points needed by either player, compared cell by cell with the printed
-  table, and exported as Markdown, LaTeX and CSV.
-
-Goes past the paper:
-
-* Table 1 to 50 points (the paper stops at 20);
-* the winning chance of the player to move at the start of a turn, over the points
-  both players need;
-* how close the decision after the first heads is: the gain of stopping over tossing
-  on, against the points needed, one curve per opponent's need (positive: take the
-  single point; the curves cross zero where Table 1 changes from 1 coin to more);
-* the full per-state table for ``n = 6`` (CSV, exact fractions).
-
-Run ``python examples/risk_or_safety.py`` (about 20 s) or ``--fast`` (small sizes, a
-few seconds; what the test suite runs). Files go to ``docs/figures/`` (``--out DIR``).
-"""
-
-from __future__ import annotations
-
+# %%
 from fractions import Fraction
-from pathlib import Path
 
-from _output import Output, pyplot, run
+from _output import Output, pyplot, show
 
 import tbsg
+from tbsg import plots
 from tbsg.games import RoSState, risk_or_safety, risk_or_safety_coin_table
 from tbsg.outputs.pivot import Pivot
 from tbsg.outputs.tables import StateTable, state_table
-from tbsg.sources.risk_or_safety import P000, TABLE_1
+from tbsg.sources.risk_or_safety import P000, TABLE_1  # the paper's printed values
 
+out, plt = Output(), pyplot()
+print(out)
 
+# %% [markdown]
+# ## 1. The exact values of sections 2 and 3.3
+#
+# `tbsg.sources.risk_or_safety.P000` holds the fractions as printed, with where; each is
+# compared with the exact value tbsg computes (the assertion fails on any difference).
+
+# %%
+for n, (where, printed) in P000.items():
+    v = tbsg.solve(risk_or_safety(n)).value()
+    assert v == Fraction(printed), f"n = {n}: tbsg computes {v}, Jehn 2026 {where} prints {printed}"
+    print(f"n = {n}: P(0,0,0) = {v} ≈ {float(v):.9f}  (Jehn 2026, {where}: {printed}, equal)")
+
+# %% [markdown]
+# ## 2. Table 1: coins to toss
+#
+# From the per-state table of the game to `n` points: rows are the points I need,
+# columns the points the opponent needs, and a cell is the first number of open points
+# at which stopping is optimal (all the points I need if never). The fast mode compares
+# the 5 x 5 corner (2 to 6 points), the full run the whole printed table (2 to 20).
+
+# %%
 def coins_table(table: StateTable[RoSState, str], n: int) -> Pivot:
-    """Table 1 from the states of a game to ``n``: rows = points I need, columns = points
-    the opponent needs, cell = the first number of open points where stopping is optimal
-    (all the points needed if never)."""
+    """Table 1 from the states of the game to ``n`` points."""
     return table.pivot(
         rows=lambda r: n - r.saved, columns=lambda r: n - r.other,
         cell=lambda r: r.open if "stop" in r.optimal else n - r.saved, agg=min,
@@ -47,80 +69,83 @@ def coins_table(table: StateTable[RoSState, str], n: int) -> Pivot:
         row_name="I need", col_name="opponent needs", name="coins to toss")
 
 
-def main(fast: bool = False, out: Path | None = None) -> dict[str, Path]:
-    """Reproduce and extend the paper; return the files written, by name."""
-    from tbsg import plots
+n = 6 if out.fast else 20
+table = state_table(tbsg.solve(risk_or_safety(n)), where=lambda s: s.mover == 0)
+coins = coins_table(table, n)
+assert coins.to_dict() == risk_or_safety_coin_table(n)  # the catalog's own Table 1 agrees
+wrong = [(need, opp) for need in range(2, n + 1) for opp in range(2, n + 1)
+         if coins[need, opp] != int(TABLE_1[need].split()[opp - 2])]
+assert not wrong, f"Table 1 of Jehn 2026 (section 5) differs at {wrong}"
+print(f"Table 1, {n - 1} x {n - 1} cells: all match the printed table (Jehn 2026, section 5)")
+out.write("risk_or_safety_table1.md", coins.to_markdown() + "\n")
+out.write("risk_or_safety_table1.tex", coins.to_latex(
+    caption=f"Risk or Safety: number of coins to toss (Jehn 2026, Table 1), n = {n}",
+    label="tab:ros-table1") + "\n")
+out.write("risk_or_safety_table1.csv", coins.to_csv())
+show(coins)
 
-    plt = pyplot()
-    output = Output(out, fast)
-    save, write, written = output.save, output.write, output.written
+# %%
+out.save("risk_or_safety_table1.png", plots.plot_risk_or_safety_table1(n))
 
-    # 1. the exact values of sections 2 and 3.3
-    print("P(0,0,0), exact (seed 000, sections 2 and 3.3):")
-    for n, (_, printed) in P000.items():  # as printed (tbsg.sources.risk_or_safety)
-        v = tbsg.solve(risk_or_safety(n)).value()
-        status = "matches" if v == Fraction(printed) else "DIFFERS"
-        print(f"  n = {n}: {v} ≈ {float(v):.9f}  (printed {printed}: {status})")
+# %% [markdown]
+# ## 3. Past the paper: Table 1 to 50 points
+#
+# The paper stops at 20 points; the exact solve of the game to 50 takes seconds.
 
-    # 2. Table 1, from the per-state table, against the printed one
-    n = 6 if fast else 20
-    table = state_table(tbsg.solve(risk_or_safety(n)), where=lambda s: s.mover == 0)
-    coins = coins_table(table, n)
-    assert coins.to_dict() == risk_or_safety_coin_table(n)
-    wrong = [(need, opp) for need in range(2, n + 1) for opp in range(2, n + 1)
-             if coins[need, opp] != int(TABLE_1[need].split()[opp - 2])]
-    print(f"\nTable 1 (coins to toss), {n - 1} x {n - 1} cells: "
-          + ("all match the printed table" if not wrong else f"differ at {wrong}"))
-    print(coins.to_markdown())
-    write("risk_or_safety_table1.md", coins.to_markdown() + "\n")
-    write("risk_or_safety_table1.tex", coins.to_latex(
-        caption=f"Risk or Safety: number of coins to toss (Jehn 2026, Table 1), n = {n}",
-        label="tab:ros-table1") + "\n")
-    write("risk_or_safety_table1.csv", coins.to_csv())
-    save("risk_or_safety_table1.png", plots.plot_risk_or_safety_table1(n))
+# %%
+big = 8 if out.fast else 50
+out.save(f"risk_or_safety_table1_to_{big}.png", plots.plot_risk_or_safety_table1(big))
+sol_big = tbsg.solve(risk_or_safety(big))
+v = sol_big.value()
+print(f"To {big} points: P(0,0,0) ≈ {float(v):.15f} (exact: a {len(str(v.denominator))}-digit "
+      f"denominator; {sol_big.n_states:,} states, {sol_big.seconds:.1f} s)")
 
-    # 3. past the paper: Table 1 to 50 points
-    big = 8 if fast else 50
-    save(f"risk_or_safety_table1_to_{big}.png", plots.plot_risk_or_safety_table1(big))
-    sol_big = tbsg.solve(risk_or_safety(big))
-    print(f"\nTo {big} points: P(0,0,0) ≈ {float(sol_big.value()):.15f} "
-          f"(exact, {len(str(sol_big.value().denominator))}-digit denominator)")
+# %% [markdown]
+# ## 4. The winning chance at the start of a turn
+#
+# Over the points both players need, for the player to move.
 
-    # 4. the value of the start of a turn, over the points both players need
-    values = table.pivot(rows=lambda r: n - r.saved, columns=lambda r: n - r.other,
-                         cell="value_to_move", where=lambda r: r.open == 0,
-                         row_name="points I need (player to move)",
-                         col_name="points the opponent needs",
-                         name="P(player to move wins), start of turn")
-    fig, ax = plt.subplots(figsize=(11, 9.5), layout="constrained")
-    plots.heatmap(values, ax, cmap="RdBu", vmin=0.0, vmax=1.0, fmt=".2f", columns_on_top=True,
-                  title=f"Risk or Safety to {n}: winning chance at the start of a turn")
-    save("risk_or_safety_values.png", fig)
-    write("risk_or_safety_values.csv", values.to_csv())
+# %%
+values = table.pivot(rows=lambda r: n - r.saved, columns=lambda r: n - r.other,
+                     cell="value_to_move", where=lambda r: r.open == 0,
+                     row_name="points I need (player to move)",
+                     col_name="points the opponent needs",
+                     name="P(player to move wins), start of turn")
+fig, ax = plt.subplots(figsize=(11, 9.5), layout="constrained")
+plots.heatmap(values, ax, cmap="RdBu", vmin=0.0, vmax=1.0, fmt=".2f", columns_on_top=True,
+              title=f"Risk or Safety to {n}: winning chance at the start of a turn")
+out.save("risk_or_safety_values.png", fig)
+out.write("risk_or_safety_values.csv", values.to_csv())
 
-    # 5. how close the decision after the first heads is
-    first = state_table(sol_big, where=lambda s: s.mover == 0 and s.open == 1)
-    needs = [2, 3, 5, 10, 20, 35, 50] if not fast else [2, 3, 5, 8]
-    fig, ax = plt.subplots(figsize=(10, 5.5), layout="constrained")
-    plots.margin_curves(
-        first, x=lambda r: big - r.saved, curve=lambda r: big - r.other,
-        y=lambda r: r.gain("stop", "toss"), curves=needs, ax=ax, yscale="symlog",
-        linthresh=1e-8, label="{}", legend_title="opponent needs", legend_outside=True,
-        xlabel="points I need (before the first heads)",
-        ylabel="P(stop) − P(toss on), 1 open point",
-        title=f"Risk or Safety to {big}: stop after the first heads? (above 0: yes)")
-    save("risk_or_safety_stop_gain.png", fig)
+# %% [markdown]
+# ## 5. How close is the decision after the first heads?
+#
+# The gain of stopping over tossing on with one open point, against the points needed,
+# one curve per opponent's need (above 0: take the single point). The curves cross zero
+# where Table 1 changes from 1 coin to more.
 
-    # 6. the full per-state table of a small game
-    small = state_table(tbsg.solve(risk_or_safety(6)))
-    write("risk_or_safety_6_states.csv", small.to_csv())
-    print(f"\nPer-state table, n = 6: {len(small)} states; the closest decisions:")
-    close = small.where(lambda r: r.margin is not None and r.player == 0).sorted(
-        lambda r: r.margin)
-    print(close.head(5).to_markdown(
-        columns=["open", "saved", "other", "value_to_move", "optimal", "margin"]))
-    return written
+# %%
+first = state_table(sol_big, where=lambda s: s.mover == 0 and s.open == 1)
+needs = [2, 3, 5, 8] if out.fast else [2, 3, 5, 10, 20, 35, 50]
+fig, ax = plt.subplots(figsize=(10, 5.5), layout="constrained")
+plots.margin_curves(
+    first, x=lambda r: big - r.saved, curve=lambda r: big - r.other,
+    y=lambda r: r.gain("stop", "toss"), curves=needs, ax=ax, yscale="symlog",
+    linthresh=1e-8, label="{}", legend_title="opponent needs", legend_outside=True,
+    xlabel="points I need (before the first heads)",
+    ylabel="P(stop) − P(toss on), 1 open point",
+    title=f"Risk or Safety to {big}: stop after the first heads? (above 0: yes)")
+out.save("risk_or_safety_stop_gain.png", fig)
 
+# %% [markdown]
+# ## 6. Every state of a small game
+#
+# The full per-state table for `n = 6` (exact fractions, as CSV), and its closest
+# decisions: the smallest margins between the best action and the other one.
 
-if __name__ == "__main__":
-    run(main, __doc__)
+# %%
+small = state_table(tbsg.solve(risk_or_safety(6)))
+out.write("risk_or_safety_6_states.csv", small.to_csv())
+close = small.where(lambda r: r.margin is not None and r.player == 0).sorted(lambda r: r.margin)
+print(f"{len(small)} states; the closest decisions:")
+show(close.head(5))
