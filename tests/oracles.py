@@ -1,9 +1,10 @@
 """Independent oracles shared by the property tests, and small hand-built games used in
 more than one test file.
 
-The oracle itself is :mod:`tbsg.testing.oracle` (the one users get): plain-Fraction
-Gauss-Jordan elimination and max-min over every pure stationary profile, written without
-any of tbsg's solver code. This module adapts it to :class:`~tbsg.testing.TableGame`'s
+The oracle itself is :mod:`tbsg.testing.oracle` (the one users get): exact linear
+solves on Python integers and Fractions (``gauss_jordan`` here, for the callers that know
+it by that name) and max-min over every pure stationary profile, written without any of
+tbsg's solver code. This module adapts it to :class:`~tbsg.testing.TableGame`'s
 numbered states.
 """
 
@@ -14,7 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import tbsg
-from tbsg.testing import TableGame, gauss_jordan, oracle
+from tbsg.testing import TableGame, oracle
+from tbsg.testing import solve_linear_system as gauss_jordan
 
 __all__ = ["PingPong", "Profile", "Wait", "all_profiles", "gauss_jordan", "max_min"]
 

@@ -11,7 +11,7 @@ Three tools, for a test suite of your own (pytest, with hypothesis; install them
   examples shrink to small games.
 * :func:`brute_force` — an oracle for small games that shares no code with tbsg's
   solvers: it enumerates every pure stationary strategy profile, solves each profile's
-  linear system exactly (Gauss-Jordan on ``Fraction``), and takes max-min state by
+  linear system exactly (integer Gaussian elimination), and takes max-min state by
   state. *What it proves*: the exact value of every reachable state, by the definition
   (optimal strategies are pure and stationary in these games); so ``tbsg.solve(game).values
   == brute_force(game).values`` checks tbsg, or your own code, independently. It costs
@@ -52,7 +52,7 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
         "tbsg.testing needs hypothesis, which is not installed: pip install 'tbsg[testing]'"
     ) from exc
 
-from tbsg.testing.oracle import BruteForce, brute_force, gauss_jordan, profile_values
+from tbsg.testing.oracle import BruteForce, brute_force, profile_values, solve_linear_system
 from tbsg.testing.published import assert_reproduces
 from tbsg.testing.strategies import TableGame, distributions, games, terminals
 
@@ -63,7 +63,7 @@ __all__ = [
     "brute_force",
     "distributions",
     "games",
-    "gauss_jordan",
     "profile_values",
+    "solve_linear_system",
     "terminals",
 ]

@@ -8,8 +8,8 @@ numbers are exact):
 1. enumerate the reachable states by breadth-first search through the game's own
    ``player``, ``actions`` and ``outcomes``;
 2. for every pure stationary profile (one action per state), solve the linear system
-   ``v = b + P v`` of that profile exactly, by Gauss-Jordan elimination on
-   :class:`~fractions.Fraction` (:func:`gauss_jordan`);
+   ``v = b + P v`` of that profile exactly, by Gaussian elimination on Python integers
+   (:func:`solve_linear_system`);
 3. take, state by state, the maximum over player 0's profiles of the minimum over
    player 1's.
 
@@ -25,10 +25,11 @@ terminal can be reached is worth ``c``.
 Cost: ``P`` linear systems of ``n`` unknowns, ``O(P * n**3)`` exact operations, where
 ``n`` is the number of reachable states and ``P`` the number of pure stationary profiles,
 the product of the action counts over the states (those pinned by ``fixed=`` count 1).
-The limits ``max_states=64`` and ``max_profiles=4096`` keep a call to seconds (a
-12-state game with two actions at each state takes about a second); above them the
-oracle raises :class:`tbsg.StateLimitError` before computing anything. Use it on small
-variants of your game (a small target score, a die with few faces).
+Measured on the 2-core reference machine, 1024 profiles take about 0.5 s with 12 states
+and 3 s with 30 states. The default limits, ``max_states=32`` and ``max_profiles=1024``,
+keep a call to a few seconds; above them the oracle raises :class:`tbsg.StateLimitError`
+before solving anything (raise them knowingly: the time grows with ``P * n**3``). Use it
+on small variants of your game (a small target score, a die with few faces).
 """
 
 from __future__ import annotations
@@ -55,10 +56,10 @@ __all__ = [
     "MAX_STATES",
     "BruteForce",
     "brute_force",
-    "gauss_jordan",
     "max_min",
     "profile_values",
     "pure_profiles",
+    "solve_linear_system",
 ]
 
 S = TypeVar("S", bound=Hashable)
@@ -67,9 +68,9 @@ S_contra = TypeVar("S_contra", bound=Hashable, contravariant=True)
 A_co = TypeVar("A_co", bound=Hashable, covariant=True)
 
 #: Default limit on the reachable states :func:`brute_force` enumerates.
-MAX_STATES = 64
+MAX_STATES = 32
 #: Default limit on the pure stationary profiles :func:`brute_force` solves.
-MAX_PROFILES = 4096
+MAX_PROFILES = 1024
 
 
 class _Initial:
@@ -80,14 +81,19 @@ class _Initial:
 _INITIAL: Any = _Initial()
 
 
-def gauss_jordan(augmented: Sequence[Sequence[Fraction | int]]) -> list[Fraction]:
+def solve_linear_system(augmented: Sequence[Sequence[Fraction | int]]) -> list[Fraction]:
     """Solve a square linear system exactly, given as an augmented matrix ``[A | b]``.
+
+    Each row is scaled to integers, eliminated without fractions (Bareiss: every division
+    is exact, and the entries stay minors of the matrix, so they grow no faster than the
+    determinant), and the triangular system is solved by back substitution in
+    :class:`~fractions.Fraction`. Plain Python integers throughout: no tbsg code.
 
     Parameters
     ----------
     augmented : sequence of rows
-        ``m`` rows of ``m + 1`` exact numbers: the coefficients and the right-hand side.
-        The input is not modified.
+        ``m`` rows of ``m + 1`` exact numbers (``int`` or ``Fraction``): the coefficients
+        and the right-hand side. The input is not modified.
 
     Returns
     -------
@@ -103,25 +109,47 @@ def gauss_jordan(augmented: Sequence[Sequence[Fraction | int]]) -> list[Fraction
     --------
     ``x + y = 3`` and ``x - y = 1/2``:
 
-    >>> gauss_jordan([[1, 1, 3], [1, -1, Fraction(1, 2)]])
+    >>> solve_linear_system([[1, 1, 3], [1, -1, Fraction(1, 2)]])
     [Fraction(7, 4), Fraction(5, 4)]
     """
     m = len(augmented)
-    mat = [[Fraction(e) for e in row] for row in augmented]
-    if any(len(row) != m + 1 for row in mat):
-        raise ValueError(f"gauss_jordan needs {m} rows of {m + 1} numbers ([A | b])")
-    for c in range(m):
-        piv = next((r for r in range(c, m) if mat[r][c] != 0), None)
+    mat: list[list[int]] = []
+    for row in augmented:
+        if len(row) != m + 1:
+            raise ValueError(f"solve_linear_system needs {m} rows of {m + 1} numbers ([A | b])")
+        exact_row = [Fraction(e) for e in row]
+        scale = math.lcm(*(e.denominator for e in exact_row))
+        mat.append([e.numerator * (scale // e.denominator) for e in exact_row])
+    return _solve_integer(mat)
+
+
+def _solve_integer(mat: list[list[int]]) -> list[Fraction]:
+    """Solve ``[A | b]`` given in integers (modified in place): Bareiss elimination, then
+    back substitution for ``det(A) x``, an integer vector (``adj(A) b``)."""
+    m = len(mat)
+    previous = 1
+    for k in range(m):
+        piv = next((r for r in range(k, m) if mat[r][k] != 0), None)
         if piv is None:
-            raise ValueError(f"singular system: no pivot in column {c}")
-        mat[c], mat[piv] = mat[piv], mat[c]
-        inv = 1 / mat[c][c]
-        mat[c] = [e * inv for e in mat[c]]
-        for r in range(m):
-            f = mat[r][c]
-            if r != c and f != 0:
-                mat[r] = [e - f * ec for e, ec in zip(mat[r], mat[c], strict=True)]
-    return [row[m] for row in mat]
+            raise ValueError(f"singular system: no pivot in column {k}")
+        mat[k], mat[piv] = mat[piv], mat[k]
+        top = mat[k]
+        pivot = top[k]
+        for i in range(k + 1, m):
+            row = mat[i]
+            f = row[k]
+            if f == 0:
+                mat[i] = [x * pivot // previous for x in row]
+            else:
+                mat[i] = [(x * pivot - f * t) // previous for x, t in zip(row, top, strict=True)]
+        previous = pivot
+    det = previous if m else 1  # the last pivot is det(A), up to the sign of the row swaps
+    y = [0] * m  # y = det * x: integers, and every division below is exact
+    for i in range(m - 1, -1, -1):
+        row = mat[i]
+        rest = sum(row[j] * y[j] for j in range(i + 1, m))
+        y[i] = (det * row[m] - rest) // row[i]
+    return [Fraction(v, det) for v in y]
 
 
 class _Moves(Protocol[S_contra, A_co]):
@@ -184,12 +212,23 @@ def max_min(game: _Moves[S, A], states: Sequence[S],
 
 @dataclass(frozen=True)
 class _Action:
-    """One action, its outcomes merged: terminal mass ``stop`` (expected payoff ``pay``) and
-    the probability of each successor state (by index)."""
+    """One action, its outcomes merged: the expected terminal payoff ``pay``, the probability
+    of each successor state (by index), and the same scaled to integers by ``scale`` (the
+    common denominator) for the linear systems."""
 
     label: Hashable
     pay: Fraction
     to: dict[int, Fraction]
+    stops: bool
+    scale: int
+    pay_int: int
+    to_int: dict[int, int]
+
+    @classmethod
+    def of(cls, label: Hashable, pay: Fraction, to: dict[int, Fraction]) -> _Action:
+        scale = math.lcm(pay.denominator, *(p.denominator for p in to.values()))
+        return cls(label, pay, to, sum(to.values()) < 1, scale, int(pay * scale),
+                   {j: int(p * scale) for j, p in to.items()})
 
 
 class _Tables(Generic[S, A]):
@@ -243,7 +282,7 @@ class _Tables(Generic[S, A]):
         if total != 1:
             raise InvalidGameError(f"probabilities sum to {show(total)}, not 1, at state {show(s)}, "
                                    f"action {show(a)}")
-        return _Action(a, pay, to)
+        return _Action.of(a, pay, to)
 
     def player(self, s: S) -> int:
         return self.owner[self.index[s]]
@@ -270,10 +309,10 @@ class _Tables(Generic[S, A]):
         n = len(acts)
         # states that reach a terminal under the profile: backwards from those that stop
         back: list[list[int]] = [[] for _ in range(n)]
-        for i, m in enumerate(acts):
-            for j in m.to:
+        for i, act in enumerate(acts):
+            for j in act.to:
                 back[j].append(i)
-        ends = [i for i, m in enumerate(acts) if sum(m.to.values()) < 1]
+        ends = [i for i, act in enumerate(acts) if act.stops]
         live = set(ends)
         while ends:
             j = ends.pop()
@@ -290,18 +329,21 @@ class _Tables(Generic[S, A]):
         order = sorted(live)
         pos = {i: r for r, i in enumerate(order)}
         c = infinite_play if infinite_play is not None else Fraction(0)
-        rows: list[list[Fraction]] = []
-        for i in order:
-            row = [Fraction(0)] * (len(order) + 1)
-            row[pos[i]] += 1
-            row[-1] = acts[i].pay
-            for j, p in acts[i].to.items():
+        size = len(order)
+        rows: list[list[int]] = []
+        for i in order:  # (I - P) v = b, row i times its common denominator (and c's)
+            act = acts[i]
+            row = [0] * (size + 1)
+            row[pos[i]] = act.scale * c.denominator
+            rhs = act.pay_int * c.denominator
+            for j, p in act.to_int.items():
                 if j in pos:
-                    row[pos[j]] -= p
+                    row[pos[j]] -= p * c.denominator
                 else:  # a state from which play never ends: worth c
-                    row[-1] += p * c
+                    rhs += p * c.numerator
+            row[size] = rhs
             rows.append(row)
-        solved = dict(zip(order, gauss_jordan(rows), strict=True))
+        solved = dict(zip(order, _solve_integer(rows), strict=True))
         return {s: solved.get(i, c) for i, s in enumerate(self.states)}
 
 
@@ -321,7 +363,7 @@ def _limit(name: str, value: object) -> int:
 def profile_values(game: Game[S, A], profile: Mapping[S, A] | Callable[[S], A], *,
                    infinite_play: Fraction | int | None = None,
                    max_states: int = MAX_STATES) -> dict[S, Fraction]:
-    """Exact values of a pure stationary profile: one linear system, solved by Gauss-Jordan.
+    """Exact values of a pure stationary profile: one exact linear system per profile.
 
     Compare with :func:`tbsg.evaluate`.
 
@@ -438,12 +480,12 @@ def brute_force(game: Game[S, A], *, fixed: Mapping[S, A] | None = None,
     >>> tbsg.solve(game).values == oracle.values
     True
 
-    A game too large for the oracle says so before computing:
+    A game too large for the oracle says so before solving anything:
 
-    >>> brute_force(risk_or_safety(3))  # doctest: +ELLIPSIS
+    >>> brute_force(risk_or_safety(3), max_states=100)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    tbsg.errors.StateLimitError: brute_force: ... pure stationary profiles ..., above max_profiles=4096; ...
+    tbsg.errors.StateLimitError: brute_force: 262144 pure stationary profiles ... above max_profiles=1024; ...
     """
     c = infinite_play_payoff(infinite_play)
     limit = _limit("max_profiles", max_profiles)

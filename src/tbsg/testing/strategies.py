@@ -28,6 +28,7 @@ copied actions), so a failing property is reported on a small game.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -189,14 +190,18 @@ def terminals(payoffs: Payoffs = "rational") -> st.SearchStrategy[Terminal]:
     """
     if payoffs not in _PAYOFFS:
         raise InvalidArgumentError(f"payoffs must be one of {_PAYOFFS}, got {payoffs!r}")
-    if payoffs == "win-lose":
-        return st.sampled_from([win(0), win(1)])
-    named = st.sampled_from([win(0), win(1), DRAW])
-    if payoffs == "draws":
-        return named
-    fractional = st.integers(1, 7).flatmap(
-        lambda m: st.integers(0, m).map(lambda k: Terminal(Fraction(k, m))))
-    return st.one_of(named, fractional)
+    return _TERMINALS[payoffs]
+
+
+#: ``Terminal(k/m)`` for ``0 <= k <= m <= 7``, each value once, by denominator
+_FRACTIONAL = tuple(Terminal(x) for x in sorted({Fraction(k, m) for m in range(1, 8)
+                                                  for k in range(m + 1)},
+                                                 key=lambda x: (x.denominator, x)))
+_TERMINALS: dict[str, st.SearchStrategy[Terminal]] = {
+    "win-lose": st.sampled_from([win(0), win(1)]),
+    "draws": st.sampled_from([win(0), win(1), DRAW]),
+    "rational": st.sampled_from([win(0), win(1), DRAW, *_FRACTIONAL[3:]]),
+}
 
 
 def distributions(k: int, *, tiny: bool = False) -> st.SearchStrategy[list[Fraction]]:
@@ -217,14 +222,31 @@ def distributions(k: int, *, tiny: bool = False) -> st.SearchStrategy[list[Fract
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise InvalidArgumentError(f"distributions: k must be a positive int, got {k!r}")
-    return _distributions(k, tiny)
+    return st.composite(lambda draw: _distribution(draw, k, tiny))()
 
 
-@st.composite
-def _distributions(draw: st.DrawFn, k: int, tiny: bool) -> list[Fraction]:
-    weights = draw(st.lists(st.integers(1, 6), min_size=k, max_size=k))
-    if tiny and k >= 2 and draw(st.integers(0, 3)) == 3:
-        small: Fraction = draw(st.sampled_from(TINY))
+# Strategies are built once and reused: building them inside every draw costs more than
+# the draw.
+
+@functools.cache
+def _ints(least: int, most: int) -> st.SearchStrategy[int]:
+    return st.integers(least, most)
+
+
+@functools.cache
+def _weights(k: int) -> st.SearchStrategy[list[int]]:
+    return st.lists(_ints(1, 6), min_size=k, max_size=k)
+
+
+_BOOLEANS = st.booleans()
+_TINY = st.sampled_from(TINY)
+_NUDGES = st.sampled_from([NUDGE, -NUDGE])
+
+
+def _distribution(draw: st.DrawFn, k: int, tiny: bool) -> list[Fraction]:
+    weights = draw(_weights(k))
+    if tiny and k >= 2 and draw(_ints(0, 3)) == 3:
+        small: Fraction = draw(_TINY)
         rest = sum(weights[1:])
         return [small] + [(1 - small) * Fraction(w, rest) for w in weights[1:]]
     total = sum(weights)
@@ -374,7 +396,7 @@ def games(states: Range = (1, 5), actions: Range = (1, 3), outcomes: Range = (1,
     if shape.near_ties and payoffs != "rational":
         raise InvalidArgumentError(f"near_ties=True needs payoffs='rational' (a nudged payoff "
                                    f"is not in {{0, 1/2, 1}}), got payoffs={payoffs!r}")
-    return _games(shape, terminals(payoffs))
+    return _draw_game(shape, terminals(payoffs))
 
 
 def _players(players: object) -> tuple[int, ...]:
@@ -393,47 +415,51 @@ def _max_profiles(value: object) -> int | None:
 
 
 @st.composite
-def _games(draw: st.DrawFn, shape: _Shape, terminal: st.SearchStrategy[Terminal]) -> TableGame:
-    n = draw(st.integers(*shape.states))
-    players = tuple(draw(st.sampled_from(shape.players)) for _ in range(n))
-    family = draw(st.integers(0, len(LABELS) - 1))
+def _draw_game(draw: st.DrawFn, shape: _Shape, terminal: st.SearchStrategy[Terminal]) -> TableGame:
+    # one block of choices per state, in order, that never depends on later states: when the
+    # shrinker lowers the number of states, the earlier states keep their meaning
+    family = draw(_ints(0, len(LABELS) - 1))
+    n = draw(_ints(*shape.states))
+    players: list[int] = []
     profiles = 1
     moves: list[tuple[tuple[Action, tuple[Outcome, ...]], ...]] = []
     for s in range(n):
-        k = draw(st.integers(*shape.actions))
+        players.append(shape.players[draw(_ints(0, len(shape.players) - 1))])
+        k = draw(_ints(*shape.actions))
         if shape.max_profiles is not None:
             k = max(1, min(k, shape.max_profiles // profiles))
         profiles *= k
         acts: list[tuple[Action, tuple[Outcome, ...]]] = []
         for i in range(k):
-            if acts and (shape.ties or shape.near_ties) and draw(st.integers(0, 4)) == 4:
+            if acts and (shape.ties or shape.near_ties) and draw(_ints(0, 4)) == 4:
                 # a copy of an earlier action under a new label: an exact tie, or (nudged)
                 # a near tie closer than float resolution
-                outs = draw(st.sampled_from([o for _, o in acts]))
-                if shape.near_ties and (not shape.ties or draw(st.booleans())):
-                    outs = nudged(outs, draw(st.sampled_from([NUDGE, -NUDGE])))
+                outs = acts[draw(_ints(0, len(acts) - 1))][1]
+                if shape.near_ties and (not shape.ties or draw(_BOOLEANS)):
+                    outs = nudged(outs, draw(_NUDGES))
             else:
-                outs = draw(_action(s, n, shape, terminal))
+                outs = _draw_action(draw, s, n, shape, terminal)
             acts.append((action_label(family, i), outs))
         moves.append(tuple(acts))
-    return TableGame(players, tuple(moves))
+    return TableGame(tuple(players), tuple(moves))
 
 
-@st.composite
-def _action(draw: st.DrawFn, s: int, n: int, shape: _Shape,
-            terminal: st.SearchStrategy[Terminal]) -> tuple[Outcome, ...]:
+def _draw_action(draw: st.DrawFn, s: int, n: int, shape: _Shape,
+                 terminal: st.SearchStrategy[Terminal]) -> tuple[Outcome, ...]:
     """The outcomes of one action of state ``s`` (see the module docstring for the kinds)."""
     if not shape.stopping:
-        targets, first_terminal = list(range(n)), False
-    elif shape.cycles and not draw(st.booleans()):
-        targets, first_terminal = list(range(n)), True  # a cycle action
+        targets, first_terminal = range(n), False  # anywhere
+    elif shape.cycles and not draw(_BOOLEANS):
+        targets, first_terminal = range(n), True  # a cycle action: a terminal, then anywhere
     else:
-        targets, first_terminal = list(range(s + 1, n)), False  # a forward action
-    k = draw(st.integers(*shape.outcomes))
+        targets, first_terminal = range(s + 1, n), False  # a forward action
+    k = draw(_ints(*shape.outcomes))
     succ: list[int | Terminal] = []
-    for i in range(k):
-        to_state = bool(targets) and not (i == 0 and first_terminal) and draw(st.booleans())
-        succ.append(draw(st.sampled_from(targets)) if to_state else draw(terminal))
-    probs = draw(distributions(k, tiny=shape.tiny))
-    order = draw(st.permutations(range(k)))
-    return tuple((probs[i], succ[i]) for i in order)
+    for q in range(k):
+        if not (q == 0 and first_terminal) and draw(_BOOLEANS) and targets:
+            succ.append(targets[draw(_ints(0, len(targets) - 1))])
+        else:
+            succ.append(draw(terminal))
+    probs = _distribution(draw, k, shape.tiny)
+    r = draw(_ints(0, k - 1)) if first_terminal else 0  # the terminal need not come first
+    return tuple((probs[i], succ[i]) for i in [*range(r, k), *range(r)])
