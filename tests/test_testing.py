@@ -11,9 +11,11 @@ and the rules and messages of ``assert_reproduces``.
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, find, given, settings
@@ -84,6 +86,19 @@ def test_user_pig_53_06_percent() -> None:
     assert_reproduces(fsol, "53.06%", quantity="Pig to 100, P(0,0,0)")
     with pytest.raises(AssertionError, match=r"decimal 2 \(published 7, computed 6\)"):
         assert_reproduces(fsol, "53.07%", quantity="Pig to 100, P(0,0,0)")
+
+
+def test_the_guide_test_files_pass_under_pytest(tmp_path: Path) -> None:
+    # docs/testing.md shows a user's test files; run them as the user would
+    guide = (Path(__file__).resolve().parent.parent / "docs" / "testing.md").read_text(encoding="utf-8")
+    files = re.findall(r"```python\n# (test_\w+\.py)\n(.*?)```", guide, flags=re.DOTALL)
+    assert [name for name, _ in files] == ["test_paper.py", "test_my_analysis.py"]
+    for name, body in files:
+        (tmp_path / name).write_text(body, encoding="utf-8")
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+                         capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "3 passed" in run.stdout
 
 
 # --- import -------------------------------------------------------------------------------
