@@ -210,7 +210,7 @@ def test_games_that_need_not_stop_include_non_stopping_ones() -> None:
 
 def test_shrinking_gives_small_games() -> None:
     # the smallest games with three reachable states have three states
-    chain = find(games(states=(1, 5), actions=(1, 2)), lambda g: len(g.reachable()) >= 3,
+    chain = find(games(states=(1, 4), actions=(1, 2)), lambda g: len(g.reachable()) >= 3,
                  settings=FIND)
     assert chain.n == 3
     assert sum(len(outs) for acts in chain.moves for _, outs in acts) <= 5
