@@ -1,64 +1,42 @@
-"""Independent oracles shared by the property tests: plain-Fraction linear algebra and
-enumeration of pure stationary profiles, written without any tbsg code, plus small
-hand-built games used in more than one test file."""
+"""Independent oracles shared by the property tests, and small hand-built games used in
+more than one test file.
+
+The oracle itself is :mod:`tbsg.testing.oracle` (the one users get): exact linear
+solves on Python integers and Fractions (``gauss_jordan`` here, for the callers that know
+it by that name) and max-min over every pure stationary profile, written without any of
+tbsg's solver code. This module adapts it to :class:`~tbsg.testing.TableGame`'s
+numbered states.
+"""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
 import tbsg
-from strategies import TableGame
+from tbsg.testing import TableGame, oracle
+from tbsg.testing import solve_linear_system as gauss_jordan
+
+__all__ = ["PingPong", "Profile", "Wait", "all_profiles", "gauss_jordan", "max_min"]
 
 Profile = dict[int, Hashable]
 
 
-def gauss_jordan(mat: list[list[Fraction]]) -> list[Fraction]:
-    """Solve the square system given as an augmented matrix (rows ``[A | b]``), exactly.
-
-    The matrix is modified in place; the system must be non-singular.
-    """
-    m = len(mat)
-    for c in range(m):
-        piv = next(r for r in range(c, m) if mat[r][c] != 0)
-        mat[c], mat[piv] = mat[piv], mat[c]
-        inv = 1 / mat[c][c]
-        mat[c] = [e * inv for e in mat[c]]
-        for r in range(m):
-            f = mat[r][c]
-            if r != c and f != 0:
-                mat[r] = [e - f * ec for e, ec in zip(mat[r], mat[c], strict=True)]
-    return [row[m] for row in mat]
-
-
 def all_profiles(game: TableGame, states: Sequence[int]) -> list[Profile]:
     """Every pure stationary profile over ``states``."""
-    return [dict(zip(states, choice, strict=True))
-            for choice in itertools.product(*(game.actions(s) for s in states))]
+    return list(oracle.pure_profiles(game, states))
 
 
 def max_min(game: TableGame, values_of: Callable[[Profile], dict[int, Fraction]],
             fixed: Profile | None = None) -> dict[int, Fraction]:
-    """max over player 0 of min over player 1, state by state, over pure stationary profiles.
+    """max over player 0 of min over player 1, state by state, over pure stationary profiles
+    of the reachable states.
 
     ``values_of(profile)`` gives the exact values of a full profile (the caller's oracle);
     ``fixed`` pins some states' actions (used for best responses).
     """
-    states = game.reachable()
-    fixed = fixed or {}
-    own = [[s for s in states if game.player(s) == who and s not in fixed] for who in (0, 1)]
-    best: dict[int, Fraction] | None = None
-    for c0 in all_profiles(game, own[0]):
-        worst: dict[int, Fraction] | None = None
-        for c1 in all_profiles(game, own[1]):
-            v = values_of({**fixed, **c0, **c1})
-            worst = v if worst is None else {s: min(worst[s], v[s]) for s in states}
-        assert worst is not None
-        best = worst if best is None else {s: max(best[s], worst[s]) for s in states}
-    assert best is not None
-    return best
+    return oracle.max_min(game, game.reachable(), values_of, fixed)
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ Every module of ``src/tbsg`` has a rank; a module may import only modules of a s
 lower rank (function-level imports included). A strict order makes cycles impossible, and
 the ranks follow the layers: model -> engine (compile -> graph -> kernel -> solvers) ->
 results -> front and certificate -> outputs -> catalog (rules -> sources -> registry,
-reproduce) -> face (``tbsg/__init__``, the plots facade, the command line).
+reproduce) -> face (``tbsg/__init__``, the plots facade, ``tbsg.testing``, the command line).
 """
 
 from __future__ import annotations
@@ -49,8 +49,11 @@ RANKS: dict[str, int] = {
     **{f"tbsg.sources.{g}": 20 for g in GAMES},
     "tbsg.catalog": 21,
     "tbsg.reproduce": 22,
-    # the face
-    "tbsg": 23, "tbsg.plots": 23,
+    # the face; tbsg.testing (users' test tools) sits on its three parts: strategies (random
+    # games), oracle (brute force, no solver code) and published (reads results, and
+    # decimals as tbsg.sources.check does)
+    "tbsg.testing.strategies": 22, "tbsg.testing.oracle": 22, "tbsg.testing.published": 22,
+    "tbsg": 23, "tbsg.plots": 23, "tbsg.testing": 23,
     "tbsg.cli": 24,
 }
 
