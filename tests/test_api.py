@@ -146,8 +146,12 @@ def test_solution_repr_shows_value(ros3: tbsg.Solution[RoSState, Move]) -> None:
                                         (("a", ((q, tbsg.win(0)), (1 - q, tbsg.win(1)))),))))
     assert big.value() == p + (1 - p) * q
     assert len(str(big.value())) > 40
-    assert "digit denominator>" in repr(big)
-    assert f"<{len(str(big.value().denominator))}-digit denominator>" in repr(big)
+    # the style of the tables' notebook views: a decimal and the size of the exact number
+    digits = len(str(big.value().denominator))
+    assert f"value=≈1.43732243996e-24 (exact: {digits}-digit denominator), exact" in repr(big)
+    assert str(big.value()) not in big._repr_html_() + big._repr_markdown_()
+    assert f"(exact: {digits}-digit denominator)" in big._repr_html_()
+    assert f"(exact: {digits}-digit denominator)" in big._repr_markdown_()
 
 
 def test_strategy_and_values_cover_every_state(ros3: tbsg.Solution[RoSState, Move]) -> None:

@@ -27,6 +27,8 @@ RANKS: dict[str, int] = {
     "tbsg.engine": 2, "tbsg.engine._backend": 2,
     "tbsg.engine.compiled": 3,
     "tbsg.engine.compile": 4,
+    # the graph's fingerprint (saved files, provenance), beside compile
+    "tbsg._graph_hash": 4,
     "tbsg.engine.graph": 5,
     "tbsg.engine.bellman": 6,
     "tbsg.engine.floating": 7,

@@ -23,13 +23,12 @@ import html
 import io
 import math
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, TypeAlias
 
-from tbsg._digits import approx_digits, fraction_text, unlimited_digits
+from tbsg._digits import REPR_CHARS, abbreviate, decimal_text, fraction_text, text_size, unlimited_digits
 
 __all__ = [
     "REPR_CHARS",
@@ -55,9 +54,6 @@ Target: TypeAlias = Literal["csv", "markdown", "latex", "html"]
 Kind: TypeAlias = Literal["exact", "float", "actions", "other"]
 """What a column holds, which decides how its cells are written."""
 
-REPR_CHARS = 30
-"""Longest fraction shown in full by ``repr`` and the notebook views."""
-
 
 def short(x: object) -> str:
     """A value as the ``repr`` of a row shows it.
@@ -80,58 +76,6 @@ def safe_repr(x: object) -> str:
     except ValueError:  # "Exceeds the limit (4300 digits) for integer string conversion"
         with unlimited_digits():
             return repr(x)
-
-
-def text_size(x: Fraction) -> int:
-    """Length of ``str(x)``, counted without building the string (any size)."""
-    n = approx_digits(x.numerator) + (x.numerator < 0)
-    return n if x.denominator == 1 else n + 1 + approx_digits(x.denominator)
-
-
-def abbreviate(x: Fraction, limit: int = REPR_CHARS) -> str:
-    """``str(x)`` when it has at most ``limit`` characters, else a decimal and its size.
-
-    The size is counted without building the text, so numbers beyond Python's 4300-digit
-    int-to-str limit are abbreviated too.
-
-    >>> abbreviate(Fraction(1, 3) + Fraction(1, 10**40))
-    '≈0.333333 (exact: 41-digit denominator)'
-    >>> abbreviate(Fraction(1, 3**9000))
-    '≈8.10415e-4295 (exact: 4295-digit denominator)'
-    >>> abbreviate(Fraction(7 * 10**5000))
-    '≈7e+5000 (exact: 5001-digit integer)'
-    """
-    if text_size(x) <= limit:
-        return fraction_text(x)
-    if x.denominator == 1:
-        return f"≈{decimal_text(x)} (exact: {approx_digits(x.numerator)}-digit integer)"
-    return f"≈{decimal_text(x)} (exact: {approx_digits(x.denominator)}-digit denominator)"
-
-
-def decimal_text(x: Fraction, digits: int = 6) -> str:
-    """``x`` to ``digits`` significant digits, as ``format(float(x), "g")`` writes it.
-
-    Values outside the range of normal floats (an exact value of ``1/3**9000`` would
-    round to 0.0, ``3**9000`` overflows) are scaled exactly instead, so the digits and
-    the exponent are right at any size.
-
-    >>> decimal_text(Fraction(2, 3)), decimal_text(Fraction(-1, 3 * 10**400), 3)
-    ('0.666667', '-3.33e-401')
-    """
-    try:
-        y = float(x)
-    except OverflowError:
-        y = math.inf
-    if x == 0 or (math.isfinite(y) and abs(y) >= sys.float_info.min):
-        return f"{y:.{digits}g}"
-    e = approx_digits(x.numerator) - approx_digits(x.denominator)
-    m = x / Fraction(10) ** e  # now 0.1 < |m| < 10
-    if abs(m) < 1:
-        m, e = m * 10, e - 1
-    mant = f"{float(m):.{digits}g}"
-    if abs(float(mant)) >= 10:  # rounded up to 10
-        mant, e = f"{float(m) / 10:.{digits}g}", e + 1
-    return f"{mant}e{e:+03d}"
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,8 @@ compiled game: every state's ``repr``, mover, and each action's label, terminal 
 part and successor probabilities, in enumeration order; the unordered hash sorts states
 and actions by ``repr`` first, so that a game whose action order changed between runs
 (actions returned from a set) is told apart from another game. (States must have a
-deterministic ``repr``.)
+deterministic ``repr``; :func:`graph_hash` is defined in ``tbsg._graph_hash`` and is
+also the hash :meth:`tbsg.Solution.provenance` reports.)
 
 :func:`load` rebuilds the game (or takes the ``game`` you pass), recompiles it no further
 than the state count the file records, and checks **every field**: the keys present (no
@@ -61,7 +62,6 @@ Fraction(2236, 4165)
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import importlib
 import json
 import os
@@ -75,6 +75,7 @@ from typing import Any, NoReturn, TypeVar, overload
 import numpy as np
 
 from tbsg._digits import fraction_text, unlimited_digits
+from tbsg._graph_hash import graph_hash
 from tbsg._version import __version__
 from tbsg.certificate import verify
 from tbsg.engine import _backend as bk
@@ -114,37 +115,6 @@ _METHOD = {
     SolutionKind.EVALUATE: "values of a fixed strategy profile (tbsg.evaluate), exact",
     SolutionKind.BEST_RESPONSE: "best response to a fixed opponent (tbsg.best_response), exact",
 }
-
-
-# --- the graph hash ------------------------------------------------------------------------
-
-def _state_lines(g: CompiledGame[Any, Any], i: int, name: list[str], ordered: bool) -> list[str]:
-    act_ptr, out_ptr, target = g.act_ptr, g.out_ptr, g.out_target
-    lines = []
-    for k in range(int(act_ptr[i]), int(act_ptr[i + 1])):
-        outs = [f"{name[int(target[o])]}:{g.out_prob[o]}"
-                for o in range(int(out_ptr[k]), int(out_ptr[k + 1]))]
-        if not ordered:
-            outs.sort()
-        lines.append(f"A\t{g.act_labels[k]!r}\t{g.act_const[k]}\t{g.act_stop[k]}\t{';'.join(outs)}\n")
-    if not ordered:
-        lines.sort()
-    return [f"S\t{g.states[i]!r}\t{int(g.player[i])}\n", *lines]
-
-
-@unlimited_digits()
-def graph_hash(g: CompiledGame[Any, Any], *, ordered: bool = True) -> str:
-    """SHA-256 (hex) of the canonical text of a compiled game (see the module docstring).
-
-    ``ordered=False``: states and actions sorted by ``repr`` and successors named by
-    ``repr``, so the hash does not depend on the order in which the game lists them.
-    """
-    h = hashlib.sha256(b"tbsg-graph-v1\n" if ordered else b"tbsg-graph-unordered-v1\n")
-    names = [str(i) for i in range(g.n_states)] if ordered else [repr(s) for s in g.states]
-    order = range(g.n_states) if ordered else sorted(range(g.n_states), key=names.__getitem__)
-    for i in order:
-        h.update("".join(_state_lines(g, i, names, ordered)).encode())
-    return h.hexdigest()
 
 
 # --- saving --------------------------------------------------------------------------------
@@ -201,7 +171,7 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
     choice = solution.choice.tolist()
     act_ptr = g.act_ptr.tolist()
     try:
-        rows = [{"state": repr(s), "value": fraction_text(bk.to_fraction(solution.values_exact[i])),
+        rows = [{"state": repr(s), "value": fraction_text(solution.values_exact[i]),
                  "action": choice[i] - act_ptr[i], "label": repr(g.act_labels[choice[i]])}
                 for i, s in enumerate(g.states)]
     except Exception as exc:  # a user __repr__ that raises
