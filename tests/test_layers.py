@@ -51,8 +51,9 @@ RANKS: dict[str, int] = {
     "tbsg.catalog": 21,
     "tbsg.reproduce": 22,
     # the face
-    "tbsg": 23, "tbsg.plots": 23,
-    "tbsg.cli": 24,
+    "tbsg.plots": 23,
+    "tbsg": 24,  # loads tbsg.games and tbsg.plots on first use
+    "tbsg.cli": 25,
 }
 
 
