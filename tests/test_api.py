@@ -24,8 +24,8 @@ Move = Literal["toss", "stop"]
 # --- exports and documentation ---------------------------------------------------------------
 
 EXPECTED_API = {
-    "DRAW", "ExactnessError", "FloatSolution", "Game", "InfinitePlayError", "InvalidArgumentError",
-    "InvalidGameError", "InvalidStrategyError",
+    "DRAW", "ExactnessError", "FloatSolution", "Game", "GameUnavailableError", "InfinitePlayError",
+    "InvalidArgumentError", "InvalidGameError", "InvalidStrategyError",
     "NonStoppingGameError", "Pivot", "Provenance", "Row", "Solution", "SolutionFileError", "SolutionKind",
     "StateLimitError", "StateTable", "TamperedSolutionError", "TbsgError", "Terminal",
     "UnknownStateError", "UnsupportedError", "Verification", "__version__",

@@ -21,6 +21,7 @@ GAMES = ("coinball", "pig", "risk_or_safety", "super_six", "the_race", "unspeaka
 RANKS: dict[str, int] = {
     # shared utilities, no tbsg imports above them
     "tbsg._version": 0, "tbsg.errors": 0, "tbsg._digits": 0, "tbsg._gc": 0, "tbsg._progress": 0,
+    "tbsg._citation": 0,
     # the game model
     "tbsg.model": 1,
     # the engine, in pipeline order
@@ -53,7 +54,8 @@ RANKS: dict[str, int] = {
     # the face
     "tbsg.plots": 23,
     "tbsg": 24,  # loads tbsg.games and tbsg.plots on first use
-    "tbsg.cli": 25,
+    "tbsg.cli._games": 25, "tbsg.cli._report": 25,  # the command line's parts, then its parser
+    "tbsg.cli": 26,
 }
 
 

@@ -24,6 +24,7 @@ from tbsg.api import best_response, evaluate, solve
 from tbsg.certificate import Verification, verify
 from tbsg.errors import (
     ExactnessError,
+    GameUnavailableError,
     InfinitePlayError,
     InvalidArgumentError,
     InvalidGameError,
@@ -51,6 +52,7 @@ __all__ = [
     "ExactnessError",
     "FloatSolution",
     "Game",
+    "GameUnavailableError",
     "InfinitePlayError",
     "InvalidArgumentError",
     "InvalidGameError",

@@ -18,10 +18,12 @@ import math
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
+from typing import Literal
 
-__all__ = ["REPR_CHARS", "abbreviate", "approx_digits", "decimal_text", "fraction_from_text", "fraction_text",
-           "short_fraction", "text_size", "unlimited_digits"]
+__all__ = ["REPR_CHARS", "abbreviate", "approx_digits", "decimal_text", "exact_decimal", "fraction_from_text",
+           "fraction_text", "short_fraction", "text_size", "unlimited_digits"]
 
 REPR_CHARS = 30
 """Longest fraction shown in full by ``repr`` and the notebook views."""
@@ -118,3 +120,29 @@ def decimal_text(x: Fraction, digits: int = 6) -> str:
     if abs(float(mant)) >= 10:  # rounded up to 10
         mant, e = f"{float(m) / 10:.{digits}g}", e + 1
     return f"{mant}e{e:+03d}"
+
+
+_ROUNDING = {"nearest": ROUND_HALF_EVEN, "down": ROUND_FLOOR, "up": ROUND_CEILING}
+
+
+def exact_decimal(x: Fraction | float, digits: int,
+                  rounding: Literal["nearest", "down", "up"] = "nearest") -> str:
+    """``x`` to ``digits`` significant digits, rounded from its exact value (any size).
+
+    ``rounding="down"`` (``"up"``) never shows more (less) than ``x``: the way to print
+    a proven lower (upper) bound. Floats are taken at their exact binary value.
+
+    >>> exact_decimal(Fraction(2, 3), 20)
+    '0.66666666666666666667'
+    >>> exact_decimal(0.1, 5, "down"), exact_decimal(0.1, 5, "up")    # 0.1 is 0.1000000000000000055...
+    ('0.10000', '0.10001')
+    >>> exact_decimal(Fraction(1, 3 * 10**400), 3)
+    '3.33e-401'
+    """
+    with localcontext() as ctx:
+        ctx.prec = digits
+        ctx.rounding = _ROUNDING[rounding]
+        ctx.Emin, ctx.Emax = -(10**9), 10**9
+        # a quotient, or a float's exact value rounded by unary plus, to the context
+        d = Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else +Decimal(x)
+        return str(d).replace("E", "e")

@@ -28,7 +28,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, TypeAlias
 
-from tbsg._digits import REPR_CHARS, abbreviate, decimal_text, fraction_text, text_size, unlimited_digits
+from tbsg._digits import (
+    REPR_CHARS,
+    abbreviate,
+    decimal_text,
+    exact_decimal,
+    fraction_text,
+    text_size,
+    unlimited_digits,
+)
 
 __all__ = [
     "REPR_CHARS",
@@ -45,14 +53,16 @@ __all__ = [
     "safe_repr",
     "short",
     "text_size",
+    "text_table",
     "write_text",
 ]
 
-Target: TypeAlias = Literal["csv", "markdown", "latex", "html"]
+Target: TypeAlias = Literal["csv", "markdown", "latex", "html", "text"]
 """The format a cell is written for."""
 
-Kind: TypeAlias = Literal["exact", "float", "actions", "other"]
-"""What a column holds, which decides how its cells are written."""
+Kind: TypeAlias = Literal["exact", "float", "lower", "upper", "actions", "other"]
+"""What a column holds, which decides how its cells are written (``"lower"`` and
+``"upper"``: proven float bounds, whose decimals are rounded down and up)."""
 
 
 def short(x: object) -> str:
@@ -84,7 +94,7 @@ class Fmt:
 
     Attributes
     ----------
-    target : {"csv", "markdown", "latex", "html"}
+    target : {"csv", "markdown", "latex", "html", "text"}
         The format (decides escaping and how exact values and exponents look).
     digits : int
         Significant digits of decimals.
@@ -110,12 +120,14 @@ class Fmt:
             return ""
         if kind == "exact" and isinstance(x, Fraction | int) and not isinstance(x, bool):
             return self.fraction(Fraction(x))
-        if kind == "float" or isinstance(x, float):
+        if kind in ("float", "lower", "upper") or isinstance(x, float):
             y = float(x)  # type: ignore[arg-type]
             if math.isnan(y):
                 return ""
             if self.target == "csv":
                 return repr(y)
+            if kind in ("lower", "upper") and math.isfinite(y):  # a bound stays a bound
+                return self.number(exact_decimal(y, self.digits, "down" if kind == "lower" else "up"))
             return self.number(f"{y:.{self.digits}g}")
         if kind == "actions" and isinstance(x, tuple):
             return self.text(", ".join(self.plain(a) for a in x))
@@ -232,6 +244,25 @@ def html_table(header: Sequence[str], body: Sequence[Sequence[str]], caption: st
             out.append("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>")
     out.append("</tbody></table>")
     return "".join(out)
+
+
+def text_table(header: Sequence[str], body: Sequence[Sequence[str]], align: Sequence[str]) -> str:
+    """Plain text in aligned columns under a ruled header (for a terminal); ``align`` holds
+    ``"l"`` or ``"r"`` per column.
+
+    >>> print(text_table(["state", "value"], [["(0, 1)", "4/7"], ["(1, 10)", "1"]], ["l", "r"]))
+    state    value
+    -------  -----
+    (0, 1)     4/7
+    (1, 10)      1
+    """
+    widths = [max([len(h), *(len(r[i]) for r in body if i < len(r))]) for i, h in enumerate(header)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.rjust(w) if a == "r" else c.ljust(w)
+                         for c, w, a in zip(cells, widths, align, strict=False)).rstrip()
+
+    return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, body)])
 
 
 def csv_table(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:

@@ -110,6 +110,7 @@ from tbsg.outputs.formats import (
     markdown_table,
     safe_repr,
     short,
+    text_table,
     write_text,
 )
 from tbsg.outputs.pivot import Pivot
@@ -536,6 +537,8 @@ class StateTable(Generic[S, A]):
                     out.append((c, getter, "exact"))
                     if decimals:
                         out.append((f"{c}_decimal", _decimal(getter), "float"))
+                elif c in ("lower", "upper"):  # proven bounds: decimals rounded outward
+                    out.append((c, getter, "lower" if c == "lower" else "upper"))
                 else:
                     out.append((c, getter, "float"))
             else:
@@ -589,6 +592,32 @@ class StateTable(Generic[S, A]):
             body.insert(head, [f"… {left} more rows …"] + [""] * (len(cols) - 1))
         return body
 
+    def to_text(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
+                digits: int = 6, max_rows: int | None = None, shorten: bool = True) -> str:
+        """Plain text in aligned columns, for a terminal (``tbsg solve --table``).
+
+        Exact values longer than :data:`~tbsg.outputs.formats.REPR_CHARS` characters are
+        shortened to a decimal and their size (``shorten=False``: in full); ``max_rows``
+        as in :meth:`to_markdown`.
+
+        Examples
+        --------
+        >>> import tbsg
+        >>> from tbsg.games import risk_or_safety
+        >>> t = state_table(tbsg.solve(risk_or_safety(2)), where=lambda s: s.saved == 1 and s.open == 0)
+        >>> print(t.to_text(columns=["mover", "other", "value", "optimal"]))
+        mover  other  value  value_decimal  optimal
+        -----  -----  -----  -------------  -------
+            0      0    4/5            0.8  toss
+            0      1    2/3       0.666667  toss
+            1      0    1/5            0.2  toss
+            1      1    1/3       0.333333  toss
+        """
+        cols = self._export_columns(columns, decimals)
+        body = self._shown_body(cols, Fmt("text", digits=digits, abbreviate=shorten), max_rows)
+        align = ["l" if _left(c, k) else "r" for c, _, k in cols]
+        return text_table([c for c, _, _ in cols], body, align)
+
     def to_latex(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
                  digits: int = 6, fractions: Literal["slash", "frac"] = "slash",
                  caption: str | None = None, label: str | None = None) -> str:
@@ -630,7 +659,7 @@ class StateTable(Generic[S, A]):
         cols = self._export_columns(columns, decimals)
         data = {c: [get(r) for r in self.rows] for c, get, _ in cols}
         for c, _, k in cols:
-            if k == "float":
+            if k in ("float", "lower", "upper"):
                 data[c] = [math.nan if x is None else x for x in data[c]]
         df = pd.DataFrame(data, columns=[c for c, _, _ in cols])
         keys = [c for c in self.fields if c in df.columns]
