@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Literal
 
 __all__ = ["REPR_CHARS", "abbreviate", "approx_digits", "decimal_text", "exact_decimal", "fraction_from_text",
-           "fraction_text", "short_fraction", "text_size", "unlimited_digits"]
+           "fraction_text", "short_fraction", "shown_value", "text_size", "unlimited_digits"]
 
 REPR_CHARS = 30
 """Longest fraction shown in full by ``repr`` and the notebook views."""
@@ -71,11 +71,13 @@ def text_size(x: Fraction) -> int:
     return n if x.denominator == 1 else n + 1 + approx_digits(x.denominator)
 
 
-def abbreviate(x: Fraction, limit: int = REPR_CHARS, digits: int = 6) -> str:
+def abbreviate(x: Fraction, limit: int = REPR_CHARS, digits: int = 6, *, exact: bool = False) -> str:
     """``str(x)`` when it has at most ``limit`` characters, else a decimal and its size.
 
-    The decimal has ``digits`` significant digits; the size is counted without building
-    the text, so numbers beyond Python's 4300-digit int-to-str limit are abbreviated too.
+    The decimal has ``digits`` significant digits (:func:`decimal_text`, or with ``exact``
+    :func:`exact_decimal`, correctly rounded at any number of digits); the size is counted
+    without building the text, so numbers beyond Python's 4300-digit int-to-str limit are
+    abbreviated too.
 
     >>> abbreviate(Fraction(1, 3) + Fraction(1, 10**40))
     '≈0.333333 (exact: 41-digit denominator)'
@@ -83,12 +85,31 @@ def abbreviate(x: Fraction, limit: int = REPR_CHARS, digits: int = 6) -> str:
     '≈8.1e-4295 (exact: 4295-digit denominator)'
     >>> abbreviate(Fraction(7 * 10**5000))
     '≈7e+5000 (exact: 5001-digit integer)'
+    >>> abbreviate(Fraction(1, 3) + Fraction(1, 10**40), digits=45, exact=True)
+    '≈0.333333333333333333333333333333333333333433333 (exact: 41-digit denominator)'
     """
     if text_size(x) <= limit:
         return fraction_text(x)
+    decimal = exact_decimal(x, digits) if exact else decimal_text(x, digits)
     if x.denominator == 1:
-        return f"≈{decimal_text(x, digits)} (exact: {approx_digits(x.numerator)}-digit integer)"
-    return f"≈{decimal_text(x, digits)} (exact: {approx_digits(x.denominator)}-digit denominator)"
+        return f"≈{decimal} (exact: {approx_digits(x.numerator)}-digit integer)"
+    return f"≈{decimal} (exact: {approx_digits(x.denominator)}-digit denominator)"
+
+
+def shown_value(x: Fraction, digits: int = 12, limit: int = REPR_CHARS, *, exact: bool = False) -> str:
+    """An exact value for a reader: ``p/q ≈ decimal`` (an integer alone), or, past ``limit``
+    characters, :func:`abbreviate`'s decimal and size: the one shortening style of tbsg.
+
+    >>> shown_value(Fraction(6, 11)), shown_value(Fraction(1))
+    ('6/11 ≈ 0.545454545455', '1')
+    >>> shown_value(Fraction(1, 3) + Fraction(1, 10**40), digits=6)
+    '≈0.333333 (exact: 41-digit denominator)'
+    """
+    if text_size(x) > limit:
+        return abbreviate(x, limit, digits, exact=exact)
+    if x.denominator == 1:
+        return fraction_text(x)
+    return f"{fraction_text(x)} ≈ {exact_decimal(x, digits) if exact else decimal_text(x, digits)}"
 
 
 def short_fraction(x: Fraction, limit: int) -> str:

@@ -82,7 +82,7 @@ from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload
 import numpy as np
 import numpy.typing as npt
 
-from tbsg._digits import REPR_CHARS, abbreviate, decimal_text, fraction_text, text_size
+from tbsg._digits import REPR_CHARS, abbreviate, decimal_text, fraction_text, shown_value, text_size
 from tbsg._graph_hash import graph_hash
 from tbsg._version import __version__
 from tbsg.engine import _backend as bk
@@ -98,10 +98,6 @@ A = TypeVar("A", bound=Hashable)
 V = TypeVar("V")
 V_co = TypeVar("V_co", covariant=True)
 FloatArray = npt.NDArray[np.float64]
-
-_REPR_DIGITS = 12
-"""Significant digits of the decimal shown next to (or instead of) an exact value."""
-
 
 class _Initial(Enum):
     """Default for the ``state`` argument: the game's initial state (``None`` may be a state)."""
@@ -148,23 +144,6 @@ def _player(player: object) -> int:
     if not isinstance(player, bool) and isinstance(player, (int, np.integer)) and int(player) in (0, 1):
         return int(player)
     raise InvalidArgumentError(f"player must be 0 or 1, got {show(player)}")
-
-
-def shown_value(x: Fraction, digits: int = _REPR_DIGITS, limit: int = REPR_CHARS) -> str:
-    """An exact value for a reader: ``p/q ≈ decimal``, or only the decimal and its size.
-
-    The one shortening style of tbsg (:func:`tbsg._digits.abbreviate`, also used by the
-    notebook views of tables): a fraction of at most ``limit`` characters is written in
-    full, with its decimal; a longer one as ``≈decimal (exact: N-digit denominator)``.
-
-    >>> shown_value(Fraction(6, 11))
-    '6/11 ≈ 0.545454545455'
-    >>> shown_value(Fraction(1, 3) + Fraction(1, 10**40), digits=6)
-    '≈0.333333 (exact: 41-digit denominator)'
-    """
-    if text_size(x) <= limit:
-        return f"{fraction_text(x)} ≈ {decimal_text(x, digits)}"
-    return abbreviate(x, limit, digits)
 
 
 def _down(x: float) -> float:
@@ -269,11 +248,7 @@ class _ExactValues:
     def __set_name__(self, owner: type, name: str) -> None:
         self._slot = f"_{name}"
 
-    @overload
-    def __get__(self, obj: None, owner: type | None = None) -> _ExactValues: ...
-    @overload
-    def __get__(self, obj: object, owner: type | None = None) -> Sequence[Fraction]: ...
-    def __get__(self, obj: object | None, owner: type | None = None) -> _ExactValues | Sequence[Fraction]:
+    def __get__(self, obj: object | None, owner: type | None = None) -> Sequence[Fraction]:
         if obj is None:  # the dataclass asks for a default: there is none
             raise AttributeError(self._slot)
         return _FractionValues(obj.__dict__[self._slot])
@@ -318,8 +293,8 @@ class Provenance:
     method : str
         How it was computed, in words.
     value : str
-        The value of the initial state to player 0 (exact: :func:`shown_value`'s form;
-        float: ``[lower, upper]``).
+        The value of the initial state to player 0 (exact: ``p/q ≈ decimal``, shortened
+        past 30 characters as in every view of tbsg; float: ``in [lower, upper]``).
     states, actions, outcomes, components, largest_component : int
         The reachable state graph and its strongly connected components.
     graph_sha256 : str

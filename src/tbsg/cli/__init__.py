@@ -227,10 +227,9 @@ def _verify(args: argparse.Namespace, parser: _Parser) -> int:
         return say("CANNOT CHECK", f"the game fails: {exc}", 2)
     except TbsgError as exc:  # SolutionFileError: read and found wrong
         return say("REJECTED", exc, 1)
-    from tbsg._digits import exact_decimal, fraction_text, text_size
+    from tbsg._digits import shown_value
 
-    v = sol.value()
-    shown = fraction_text(v) if text_size(v) <= _SHORT else f"≈{exact_decimal(v, 15)}"
+    shown = shown_value(sol.value(), 15, _SHORT, exact=True)
     print(f"{args.file}: {_shorten(repr(sol.game))}, {sol.kind.value}, value {shown}")
     print(f"every field checked, graph hash matches; {check}")
     if args.provenance:

@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from tbsg._digits import abbreviate, exact_decimal, fraction_text, text_size
+from tbsg._digits import exact_decimal, fraction_text, shown_value, text_size
 from tbsg.errors import show
 from tbsg.outputs.formats import Fmt, csv_table, latex_escape, latex_table, markdown_table
 from tbsg.outputs.tables import state_table
@@ -27,10 +27,9 @@ Rows = list[tuple[str, str]]
 
 
 def _value_text(x: Fraction, fmt: str, digits: int, full: bool, short: int) -> str:
-    decimal = exact_decimal(x, digits)
     if fmt != "text" or full or text_size(x) <= short:
-        return f"{fraction_text(x)} ≈ {decimal}" if x.denominator != 1 else fraction_text(x)
-    return abbreviate(x, short, digits) + " (--exact-digits prints it)"
+        return shown_value(x, digits, text_size(x), exact=True)
+    return shown_value(x, digits, short, exact=True) + " (--exact-digits prints it)"
 
 
 def _actions(actions: Sequence[object]) -> str:
