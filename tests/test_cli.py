@@ -454,6 +454,46 @@ def test_verify_own_game_with_import(run: Run, tmp_path: Path) -> None:
     assert status == 0 and "end-component bounds for infinite play worth 0" in out
 
 
+@pytest.fixture
+def lobby(tmp_path: Path) -> Iterator[Path]:
+    """The guide's Lobby (docs/guide.md, section 5): wait for ever or leave for a draw; a
+    plain class, not a dataclass, with no parameters."""
+    name = f"lobby_{uuid.uuid4().hex[:8]}"
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent("""
+        import tbsg
+
+        class Lobby:
+            initial = "lobby"
+            def player(self, s): return 0
+            def actions(self, s): return ("wait", "leave")
+            def outcomes(self, s, a): return [(1, "lobby" if a == "wait" else tbsg.DRAW)]
+    """), encoding="utf-8")
+    yield path
+    sys.modules.pop(name, None)
+
+
+def test_games_that_need_not_end(run: Run, lobby: Path, tmp_path: Path) -> None:
+    # the guide: never-ending play worth 0 makes leaving optimal, worth 1 waiting; 1/2: value 1/2
+    status, _, err = run("solve", f"{lobby}:Lobby")
+    assert status == 1 and "not stopping" in err and "--infinite-play C" in err
+    for c, action in (("0", "leave"), ("1", "wait")):
+        status, out, _ = run("solve", f"{lobby}:Lobby", "--infinite-play", c, "--format", "json")
+        data = json.loads(out)
+        assert status == 0 and data["optimal_actions"] == [action] and data["verified"] is True
+        assert data["game_repr"] == f"{lobby}:Lobby()"  # a class without a repr of its own
+    saved = tmp_path / "lobby.json"
+    status, out, _ = run("solve", f"{lobby}:Lobby", "--infinite-play", "1/2", "--save", str(saved))
+    assert status == 0 and "value to player 0: 1/2 ≈ 0.5" in out
+    # not a dataclass: --game builds it (no parameters) instead of reading fields from the file
+    status, out, err = run("verify", str(saved), "--game", f"{lobby}:Lobby")
+    assert status == 0 and "end-component bounds for infinite play worth 1/2" in out, err
+    for bad, message in ((["--infinite-play", "2"], "argument --infinite-play: expected an exact payoff"),
+                         (["--infinite-play", "0.5", "--float"], "--infinite-play needs an exact solve")):
+        status, _, err = run("solve", f"{lobby}:Lobby", *bad)
+        assert status == 2 and message in err
+
+
 # --- tbsg cite ---------------------------------------------------------------------------------
 
 def test_cite(run: Run) -> None:

@@ -4,8 +4,9 @@ Commands
 --------
 ``tbsg list``
     The catalog games, their parameters and sources.
-``tbsg solve GAME [-p NAME=VALUE ...] [--float [--tol TOL]] [--max-states N] [--save FILE]
-[--table] [--format text|md|latex|csv|json] [--digits N] [--exact-digits] [--provenance]``
+``tbsg solve GAME [-p NAME=VALUE ...] [--float [--tol TOL] | --infinite-play C] [--max-states N]
+[--save FILE] [--table] [--format text|md|latex|csv|json] [--digits N] [--exact-digits]
+[--provenance]``
     Solve a game: the value, the optimal actions at the initial state, the number of
     states and components, the time, and (exact) the verified certificate; float: the
     proven bounds and their gap. ``--table`` prints the per-state table instead.
@@ -51,10 +52,12 @@ rebuilt). 130: interrupted. Errors are one line on standard error, never a trace
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 import sys
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -114,6 +117,17 @@ def _positive_int(text: str) -> int:
     return n
 
 
+def _payoff(text: str) -> Fraction:
+    """An ``--infinite-play`` payoff: an exact rational in [0, 1] (``0``, ``1/2``, ``0.25``)."""
+    from tbsg.cli._games import convert_text
+
+    value = convert_text(text)
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)) or not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected an exact payoff in [0, 1] such as 0, 1/2 or 0.25, "
+                                         f"got {text!r}")
+    return Fraction(value)
+
+
 def _build_game(parser: _Parser, spec_text: str, params: Sequence[str] | None
                 ) -> tuple[Any, Any, dict[str, str]]:
     """The game spec and the game of ``GAME -p ...``; every problem is a usage error."""
@@ -147,6 +161,9 @@ def _check_solve_options(args: argparse.Namespace, parser: _Parser) -> None:
     """Every combination of options, before anything is imported or solved."""
     if args.tol is not None and not args.float:
         parser.error("--tol sets the gap of float bounds: add --float (exact solutions have no gap)")
+    if args.float and args.infinite_play is not None:
+        parser.error("--infinite-play needs an exact solve (the float path solves stopping games only); "
+                     "drop --float")
     if args.float and args.save is not None:
         parser.error("--save writes exact solutions (a certificate that tbsg verify re-checks); "
                      "drop --float, or drop --save")
@@ -173,7 +190,7 @@ def _solve(args: argparse.Namespace, parser: _Parser) -> int:
     if args.float:
         sol = tbsg.solve(game, exact=False, tol=tol, max_states=args.max_states)
     else:
-        sol = tbsg.solve(game, max_states=args.max_states)
+        sol = tbsg.solve(game, max_states=args.max_states, infinite_play=args.infinite_play)
         check = tbsg.verify(game, sol, max_states=args.max_states)
         if args.save is not None:
             tbsg.save(sol, args.save)
@@ -271,8 +288,8 @@ def _game_for_file(parser: _Parser, spec_text: str, params: Sequence[str] | None
             spec = resolve(spec_text)
         except TbsgError as exc:
             raise _CannotCheck(f"--game {spec_text}: {exc}") from exc
-        if isinstance(spec.factory, type):
-            return spec.factory
+        if isinstance(spec.factory, type) and dataclasses.is_dataclass(spec.factory):
+            return spec.factory  # rebuilt from the fields the file records
     try:
         texts = parse_assignments(params or ())
     except TbsgError as exc:
@@ -370,6 +387,9 @@ def _parser() -> _Parser:
     slv.add_argument("--float", action="store_true", help="proven float bounds instead of exact values")
     slv.add_argument("--tol", type=_positive_float, default=None,
                      help="with --float: the largest proven gap wanted (default 1e-12)")
+    slv.add_argument("--infinite-play", type=_payoff, default=None, metavar="C",
+                     help="payoff to player 0 of play that never ends, for games that need not end "
+                          "(0: a reachability game, 1/2: a draw); exact only")
     slv.add_argument("--max-states", type=_positive_int, default=DEFAULT_MAX_STATES, metavar="N",
                      help=f"stop with an error past N reachable states (default {DEFAULT_MAX_STATES:,})")
     slv.add_argument("--format", choices=("text", "md", "latex", "csv", "json"), default="text",
@@ -427,7 +447,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (must outlive this function)
         return 0
     except TbsgError as exc:  # bad input: one line, no traceback
-        print(f"tbsg {args.command}: error: {exc}", file=sys.stderr)
+        from tbsg.errors import NonStoppingGameError
+
+        hint = (" (on the command line: --infinite-play C)"
+                if isinstance(exc, NonStoppingGameError) and args.command == "solve" else "")
+        print(f"tbsg {args.command}: error: {exc}{hint}", file=sys.stderr)
         return 1
     except MemoryError:
         print(f"tbsg {args.command}: error: out of memory (a game too large for this machine, or "

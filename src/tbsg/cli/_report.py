@@ -16,7 +16,7 @@ from fractions import Fraction
 from typing import Any
 
 from tbsg._digits import exact_decimal, fraction_text, shown_value, text_size
-from tbsg.errors import show
+from tbsg.errors import shorten, show
 from tbsg.outputs.formats import Fmt, csv_table, latex_escape, latex_table, markdown_table
 from tbsg.outputs.tables import state_table
 from tbsg.results import FloatSolution, Solution
@@ -47,6 +47,13 @@ def _json(x: object) -> object:
     return show(x, 10**6)
 
 
+def _game_text(game: object, label: str, parameters: Mapping[str, object]) -> str:
+    """The game's ``repr``, or, when it has only ``object``'s, how it was built."""
+    if type(game).__repr__ is not object.__repr__:
+        return show(game, 10**6)
+    return f"{label}({', '.join(f'{k}={show(v, 60)}' for k, v in parameters.items())})"
+
+
 def solve_report(sol: Solution[Any, Any] | FloatSolution[Any, Any], label: str, game: object,
                  parameters: Mapping[str, object], certificate: object | None, fmt: str, digits: int,
                  full: bool, provenance: bool, short: int = 60) -> str:
@@ -57,9 +64,9 @@ def solve_report(sol: Solution[Any, Any] | FloatSolution[Any, Any], label: str, 
     certain = sol.optimal_actions_certain(s0)
     record: dict[str, object] = {
         "game": label, "parameters": {k: _json(v) for k, v in parameters.items()},
-        "game_repr": show(game, 10**6), "exact": isinstance(sol, Solution),
+        "game_repr": _game_text(game, label, parameters), "exact": isinstance(sol, Solution),
         "initial_state": show(s0, 10**6), "player_to_move": mover}
-    rows: Rows = [("game", show(game, 200))]
+    rows: Rows = [("game", shorten(_game_text(game, label, parameters), 200))]
     if isinstance(sol, Solution):
         v = sol.value()
         record |= {"value": fraction_text(v), "value_decimal": exact_decimal(v, digits)}
