@@ -56,6 +56,7 @@ import dataclasses
 import math
 import os
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from pathlib import Path
@@ -355,7 +356,8 @@ def _cite(args: argparse.Namespace, parser: _Parser) -> int:
 def _subparser(sub: Any, name: str, help_text: str, description: str,
                run: Callable[[argparse.Namespace, _Parser], int]) -> _Parser:
     examples = _EXAMPLES[name]
-    p: _Parser = sub.add_parser(name, help=help_text, description=description,
+    text = textwrap.fill(description, 88, break_on_hyphens=False)
+    p: _Parser = sub.add_parser(name, help=help_text, description=text,
                                 epilog="examples:\n" + "\n".join(f"  {e}" for e in examples),
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.examples = examples
@@ -410,8 +412,9 @@ def _parser() -> _Parser:
         _verify)
     ver.add_argument("file", metavar="FILE", help="a file written by tbsg solve --save or tbsg.save")
     ver.add_argument("--game", metavar="GAME",
-                     help="the game of a file of your own: " + game_help.split(", ", 1)[1].replace(
-                         ")", "; a dataclass is rebuilt from the fields the file records)", 1))
+                     help="the game of a file of your own: MODULE:FACTORY or path/to/file.py:FACTORY "
+                          "with its parameters (-p), or its dataclass alone (rebuilt from the fields "
+                          "the file records)")
     ver.add_argument("-p", "--param", action="append", metavar="NAME=VALUE",
                      help="a parameter of --game (repeatable)")
     ver.add_argument("--import-game", action="store_true",
