@@ -236,6 +236,16 @@ def test_json_exact(run: Run) -> None:
     assert data["states"] == 36 and data["player_to_move"] == 0
 
 
+def test_no_verify(run: Run) -> None:
+    status, out, _ = run("solve", "risk_or_safety", "-p", "target=3", "--no-verify", "--format", "json",
+                         "--provenance")
+    data = json.loads(out)
+    assert status == 0 and data["verified"] is False and data["certificate"] is None
+    assert data["provenance"]["certificate"] is None and data["value"] == "6/11"
+    _, out, _ = run("solve", "risk_or_safety", "-p", "target=3", "--no-verify")
+    assert "certificate:       not re-checked (--no-verify)" in out
+
+
 def test_json_float_has_bounds_and_gap(run: Run) -> None:
     status, out, _ = run("solve", "pig", "-p", "goal=3", "-p", "die=3", "--float", "--format", "json")
     assert status == 0
@@ -287,6 +297,8 @@ def test_provenance(run: Run) -> None:
     (["risk_or_safety", "-p", "target=3", "--format", "md", "--exact-digits"],
      "--exact-digits is for --format text"),
     (["risk_or_safety", "-p", "target=3", "--format", "html"], "argument --format: invalid choice"),
+    (["risk_or_safety", "-p", "target=3", "--float", "--no-verify"],
+     "--no-verify skips the exact certificate"),
     (["risk_or_safety", "-p", "target=3", "--save", "/no/such/dir/x.json"],
      "--save /no/such/dir/x.json: no directory '/no/such/dir'"),
 ])

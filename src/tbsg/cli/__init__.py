@@ -5,8 +5,8 @@ Commands
 ``tbsg list``
     The catalog games, their parameters and sources.
 ``tbsg solve GAME [-p NAME=VALUE ...] [--float [--tol TOL] | --infinite-play C] [--max-states N]
-[--save FILE] [--table] [--format text|md|latex|csv|json] [--digits N] [--exact-digits]
-[--provenance]``
+[--save FILE] [--no-verify] [--table] [--format text|md|latex|csv|json] [--digits N]
+[--exact-digits] [--provenance]``
     Solve a game: the value, the optimal actions at the initial state, the number of
     states and components, the time, and (exact) the verified certificate; float: the
     proven bounds and their gap. ``--table`` prints the per-state table instead.
@@ -165,6 +165,8 @@ def _check_solve_options(args: argparse.Namespace, parser: _Parser) -> None:
     if args.float and args.infinite_play is not None:
         parser.error("--infinite-play needs an exact solve (the float path solves stopping games only); "
                      "drop --float")
+    if args.float and args.no_verify:
+        parser.error("--no-verify skips the exact certificate; a float solve has none: drop it")
     if args.float and args.save is not None:
         parser.error("--save writes exact solutions (a certificate that tbsg verify re-checks); "
                      "drop --float, or drop --save")
@@ -192,7 +194,8 @@ def _solve(args: argparse.Namespace, parser: _Parser) -> int:
         sol = tbsg.solve(game, exact=False, tol=tol, max_states=args.max_states)
     else:
         sol = tbsg.solve(game, max_states=args.max_states, infinite_play=args.infinite_play)
-        check = tbsg.verify(game, sol, max_states=args.max_states)
+        if not args.no_verify:
+            check = tbsg.verify(game, sol, max_states=args.max_states)
         if args.save is not None:
             tbsg.save(sol, args.save)
     if args.table:
@@ -226,6 +229,7 @@ def _verify(args: argparse.Namespace, parser: _Parser) -> int:
                      "imports the module the file records")
     if args.param and args.game is None:
         parser.error("-p/--param gives parameters of --game GAME; add --game")
+
     def say(verdict: str, message: object, status: int) -> int:
         text = str(message).removeprefix(f"{args.file}: ")
         print(f"tbsg verify: {verdict} {args.file}: {text}", file=sys.stderr)
@@ -246,9 +250,10 @@ def _verify(args: argparse.Namespace, parser: _Parser) -> int:
     except TbsgError as exc:  # SolutionFileError: read and found wrong
         return say("REJECTED", exc, 1)
     from tbsg._digits import shown_value
+    from tbsg.errors import show
 
     shown = shown_value(sol.value(), 15, _SHORT, exact=True)
-    print(f"{args.file}: {_shorten(repr(sol.game))}, {sol.kind.value}, value {shown}")
+    print(f"{args.file}: {show(sol.game)}, {sol.kind.value}, value {shown}")
     print(f"every field checked, graph hash matches; {check}")
     if args.provenance:
         print(sol.provenance(check))
@@ -280,23 +285,20 @@ def _load_and_verify(args: argparse.Namespace, parser: _Parser) -> tuple[Any, An
 
 
 def _game_for_file(parser: _Parser, spec_text: str, params: Sequence[str] | None) -> object:
-    """``--game``: a class without ``-p`` is passed as the class (the file's fields rebuild it)."""
+    """``--game``: a dataclass without ``-p`` is passed as the class (the file's fields rebuild
+    it); anything else is built with the ``-p`` parameters."""
     from tbsg.cli._games import parse_assignments, resolve
     from tbsg.errors import TbsgError
 
-    if not params:
-        try:
-            spec = resolve(spec_text)
-        except TbsgError as exc:
-            raise _CannotCheck(f"--game {spec_text}: {exc}") from exc
-        if isinstance(spec.factory, type) and dataclasses.is_dataclass(spec.factory):
-            return spec.factory  # rebuilt from the fields the file records
     try:
         texts = parse_assignments(params or ())
     except TbsgError as exc:
         parser.error(str(exc))
     try:
-        return resolve(spec_text).build(texts)
+        spec = resolve(spec_text)
+        if not texts and isinstance(spec.factory, type) and dataclasses.is_dataclass(spec.factory):
+            return spec.factory
+        return spec.build(texts)
     except TbsgError as exc:
         raise _CannotCheck(f"--game {spec_text}: {exc}") from exc
 
@@ -312,12 +314,6 @@ def _unavailable_hint(exc: Any) -> str:
         return (f"{text}; name the game with --game path/to/{exc.module.rsplit('.', 1)[-1]}.py:"
                 f"{exc.qualname}")
     return text
-
-
-def _shorten(text: str) -> str:
-    from tbsg.errors import shorten
-
-    return shorten(text, 200)
 
 
 # --- tbsg reproduce, tbsg cite --------------------------------------------------------------------
@@ -404,6 +400,8 @@ def _parser() -> _Parser:
                      help="text format: print exact values in full, however long")
     slv.add_argument("--provenance", action="store_true",
                      help="add what a methods section needs (versions, graph hash, certificate)")
+    slv.add_argument("--no-verify", action="store_true",
+                     help="skip re-checking the exact certificate (tbsg verify FILE does it later)")
     slv.add_argument("--save", metavar="FILE", help="save the exact solution (JSON) to FILE")
     ver = _subparser(sub, "verify", "re-verify a saved solution", (
         "Rebuild the game of a saved solution, check the graph hash and every field, and re-verify "

@@ -92,9 +92,11 @@ def solve_report(sol: Solution[Any, Any] | FloatSolution[Any, Any], label: str, 
     rows += [("states", f"{sol.n_states}"),
              ("components", f"{sol.n_components} strongly connected (largest {sol.largest_component})"),
              ("time", f"{sol.seconds:.3g} s ({sol.method})")]
-    if certificate is not None:
-        record |= {"verified": True, "certificate": str(certificate)}
-        rows.append(("certificate", str(certificate)))
+    if isinstance(sol, Solution):
+        record |= {"verified": certificate is not None,
+                   "certificate": None if certificate is None else str(certificate)}
+        rows.append(("certificate", "not re-checked (--no-verify)" if certificate is None
+                     else str(certificate)))
     prov = sol.provenance(certificate) if provenance else None  # type: ignore[arg-type]
     if prov is not None:
         record["provenance"] = prov.as_dict()
