@@ -94,6 +94,11 @@ def own(tmp_path: Path) -> Iterator[Path]:
         def not_a_game():
             return 42
 
+        class NoOutcomes:
+            initial = 0
+            def player(self, s): return 0
+            def actions(self, s): return ("stop",)
+
         def raises(goal: int = 1):
             raise RuntimeError(f"no game for goal {goal}")
     '''), encoding="utf-8")
@@ -416,8 +421,10 @@ def test_verify_usage_errors(argv: list[str], message: str, run: Run) -> None:
 
 
 @pytest.mark.parametrize(("factory", "params", "message"), [
-    ("Nope", [], "FILE has no 'Nope'; it defines Race, Tiny, make, not_a_game, raises"),
-    ("not_a_game", [], "FILE:not_a_game() returned int 42, not a game (an object with initial"),
+    ("Nope", [], "FILE has no 'Nope'; it defines NoOutcomes, Race, Tiny, make, not_a_game, raises"),
+    ("not_a_game", [], "FILE:not_a_game() returned int 42, not a game (no initial, player, actions, "
+                       "outcomes; a game has initial"),
+    ("NoOutcomes", [], "FILE:NoOutcomes() returned NoOutcomes <"),
     ("raises", ["goal=7"], "FILE:raises(goal=7) raised RuntimeError: no game for goal 7"),
     ("Tiny", [], "FILE:Tiny needs k; its parameters are k: int"),
     ("Tiny", ["k=1/2"], "parameter k must be an integer, got '1/2'"),
@@ -429,6 +436,8 @@ def test_broken_factories_and_parameters_are_usage_errors(factory: str, params: 
     status, _, err = run(*argv)
     assert status == 2 and "Traceback" not in err
     assert f"tbsg solve: error: {message.replace('FILE', str(own))}" in err
+    if factory == "NoOutcomes":
+        assert "not a game (no outcomes; a game has initial" in err
 
 
 def test_file_with_a_syntax_error(run: Run, tmp_path: Path) -> None:

@@ -328,10 +328,12 @@ class GameSpec:
             raise InvalidArgumentError(f"{call}: {exc}") from exc
         except Exception as exc:
             raise InvalidArgumentError(f"{call} raised {type(exc).__name__}: {shorten(str(exc))}") from exc
-        if not isinstance(game, Game) or isinstance(game, type):
+        missing = [m for m in _MEMBERS if not hasattr(game, m)]
+        if missing or isinstance(game, type):
+            lacks = f"no {', '.join(missing)}" if missing else "a class, not an instance"
             raise InvalidArgumentError(
-                f"{call} returned {type(game).__name__} {show(game, 60)}, not a game (an object with "
-                "initial, player(state), actions(state) and outcomes(state, action))")
+                f"{call} returned {type(game).__name__} {show(game, 60)}, not a game ({lacks}; a game "
+                "has initial, player(state), actions(state) and outcomes(state, action))")
         return game
 
     def bound(self, texts: Mapping[str, str]) -> dict[str, object]:
@@ -345,6 +347,8 @@ class GameSpec:
 
 # --- resolving a spec -----------------------------------------------------------------------------
 
+_MEMBERS = ("initial", "player", "actions", "outcomes")
+"""What a game has (the :class:`tbsg.Game` protocol)."""
 _SYNTAX = ("a catalog game (tbsg list), MODULE:FACTORY (e.g. mygames.dice:Duel) or "
            "path/to/file.py:FACTORY (e.g. ./duel.py:Duel)")
 
