@@ -141,6 +141,8 @@ class SolutionKind(StrEnum):
 
 def _player(player: object) -> int:
     """A ``player`` argument: 0 or 1 (numpy integers accepted), else an error."""
+    if type(player) is int and 0 <= player <= 1:  # the common case, without abstract isinstance checks
+        return player
     if not isinstance(player, bool) and isinstance(player, (int, np.integer)) and int(player) in (0, 1):
         return int(player)
     raise InvalidArgumentError(f"player must be 0 or 1, got {show(player)}")
@@ -758,11 +760,15 @@ class FloatSolution(_Base[S, A]):
                       player: int = 0) -> dict[A, tuple[float, float]]:
         """Proven ``(lower, upper)`` bounds on the value to ``player`` of each action at
         ``state`` (play it, then play optimally), in the game's order (a fresh dict)."""
-        i = self._index(state)
-        who = _player(player)
+        return self._action_bounds_at(self._index(state), _player(player))
+
+    def _action_bounds_at(self, i: int, who: int) -> dict[A, tuple[float, float]]:
         lo, hi = self._action_bounds
-        return {self.graph.act_labels[k]: _interval(float(lo[k]), float(hi[k]), who)
-                for k in self.graph.actions_of(i)}
+        labels = self.graph.act_labels
+        ks = self.graph.actions_of(i)
+        if who == 0:
+            return {labels[k]: (float(lo[k]), float(hi[k])) for k in ks}
+        return {labels[k]: (_down(float(hi[k])), _up(float(lo[k]))) for k in ks}
 
     def action_values(self, state: S | _Initial = _INITIAL, *,
                       player: int = 0) -> dict[A, tuple[float, float]]:

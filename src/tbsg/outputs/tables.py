@@ -271,13 +271,17 @@ def _float_action_bounds(solution: FloatSolution[Any, Any]
 
 
 def _float_row(sol: FloatSolution[S, A], s: S) -> Row[S, A]:
-    player = sol.player(s)
-    lo, hi = sol.bounds(s)
+    # the solution's query API (optimal_actions, action_bounds), read by index once
+    i = sol._index(s)
+    g = sol.graph
+    player = int(g.player[i])
+    lo, hi = float(sol.lower[i]), float(sol.upper[i])
     v = (lo + hi) / 2
-    q = {a: (x + y) / 2 for a, (x, y) in sol.action_bounds(s, player=player).items()}
+    q = {a: (x + y) / 2 for a, (x, y) in sol._action_bounds_at(i, player).items()}
     return Row(state=s, player=player, value=v, value_to_move=v if player == 0 else 1.0 - v,
-               optimal=sol.optimal_actions(s), action=sol.action(s), margin=_margin(q),
-               action_values=q, lower=lo, upper=hi)
+               optimal=tuple(g.act_labels[k] for k in sol._kept(i)),
+               action=g.act_labels[int(sol.choice[i])], margin=_margin(q), action_values=q,
+               lower=lo, upper=hi)
 
 
 def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable[S] | None = None,
