@@ -24,9 +24,9 @@ Move = Literal["toss", "stop"]
 # --- exports and documentation ---------------------------------------------------------------
 
 EXPECTED_API = {
-    "DRAW", "ExactnessError", "FloatSolution", "Game", "InfinitePlayError", "InvalidArgumentError",
-    "InvalidGameError", "InvalidStrategyError",
-    "NonStoppingGameError", "Pivot", "Row", "Solution", "SolutionFileError", "SolutionKind",
+    "DRAW", "ExactnessError", "FloatSolution", "Game", "GameUnavailableError", "InfinitePlayError",
+    "InvalidArgumentError", "InvalidGameError", "InvalidStrategyError",
+    "NonStoppingGameError", "Pivot", "Provenance", "Row", "Solution", "SolutionFileError", "SolutionKind",
     "StateLimitError", "StateTable", "TamperedSolutionError", "TbsgError", "Terminal",
     "UnknownStateError", "UnsupportedError", "Verification", "__version__",
     "best_response", "evaluate", "load", "save", "solve", "state_table", "verify", "win",
@@ -72,6 +72,50 @@ def test_public_items_have_docstrings(module: object) -> None:
                 if attr.startswith("_") or not (inspect.isfunction(member) or isinstance(member, property)):
                     continue
                 assert inspect.getdoc(member), f"{name}.{attr}"
+
+
+def _fresh_python(code: str) -> str:
+    """Run ``code`` in a new interpreter (nothing imported yet) and return its output."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_import_tbsg_loads_no_catalog_and_no_matplotlib() -> None:
+    # issue 14, item 1: importing tbsg stays fast; games and plots load on first use
+    out = _fresh_python(
+        "import sys, tbsg\n"
+        "print(sorted(m for m in sys.modules if m.startswith(('matplotlib', 'pandas', 'tqdm', "
+        "'tbsg.games', 'tbsg.plots', 'tbsg.catalog', 'tbsg.sources', 'tbsg.cli'))))\n"
+        "print(tbsg.games.pig(), tbsg.games.piglet(3).goal)\n"
+        "print(tbsg.plots.heatmap.__name__, tbsg.plots.plot_pig_hold_boundary.__name__)\n"
+        "print(any(m.startswith('matplotlib') for m in sys.modules))\n"
+        "print(tbsg.games is sys.modules['tbsg.games'], 'plots' in dir(tbsg))\n")
+    assert out.splitlines() == ["[]", "Pig(goal=100, die=6) 3", "heatmap plot_pig_hold_boundary",
+                                "False", "True True"]
+
+
+def test_lazy_subpackages_are_not_a_catch_all() -> None:
+    with pytest.raises(AttributeError, match="module 'tbsg' has no attribute 'gmaes'"):
+        tbsg.gmaes  # type: ignore[attr-defined]  # noqa: B018
+    assert "games" not in tbsg.__all__ and "plots" not in tbsg.__all__  # no import * side effects
+
+
+def test_type_checkers_see_the_lazy_subpackages(tmp_path: Path) -> None:
+    # mypy --strict on a user's file: tbsg.games and tbsg.plots are typed, a typo is an error
+    api = pytest.importorskip("mypy.api")
+    user = tmp_path / "user.py"
+    user.write_text("import tbsg\nreveal_type(tbsg.games.pig(goal=10))\n"
+                    "reveal_type(tbsg.plots.plot_coinball)\ntbsg.gmaes\n")
+    out, _, status = api.run(["--strict", "--no-incremental", "--follow-imports=silent", str(user)])
+    assert status == 1
+    assert 'Revealed type is "tbsg.games.pig.Pig"' in out
+    assert 'Revealed type is "def (tosses: int =' in out and "-> matplotlib.figure.Figure" in out
+    assert 'user.py:4: error: Module has no attribute "gmaes"' in out
 
 
 def test_version_has_one_source() -> None:
@@ -146,8 +190,12 @@ def test_solution_repr_shows_value(ros3: tbsg.Solution[RoSState, Move]) -> None:
                                         (("a", ((q, tbsg.win(0)), (1 - q, tbsg.win(1)))),))))
     assert big.value() == p + (1 - p) * q
     assert len(str(big.value())) > 40
-    assert "digit denominator>" in repr(big)
-    assert f"<{len(str(big.value().denominator))}-digit denominator>" in repr(big)
+    # the style of the tables' notebook views: a decimal and the size of the exact number
+    digits = len(str(big.value().denominator))
+    assert f"value=≈1.43732243996e-24 (exact: {digits}-digit denominator), exact" in repr(big)
+    assert str(big.value()) not in big._repr_html_() + big._repr_markdown_()
+    assert f"(exact: {digits}-digit denominator)" in big._repr_html_()
+    assert f"(exact: {digits}-digit denominator)" in big._repr_markdown_()
 
 
 def test_strategy_and_values_cover_every_state(ros3: tbsg.Solution[RoSState, Move]) -> None:

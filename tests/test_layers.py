@@ -21,6 +21,7 @@ GAMES = ("coinball", "pig", "risk_or_safety", "super_six", "the_race", "unspeaka
 RANKS: dict[str, int] = {
     # shared utilities, no tbsg imports above them
     "tbsg._version": 0, "tbsg.errors": 0, "tbsg._digits": 0, "tbsg._gc": 0, "tbsg._progress": 0,
+    "tbsg._citation": 0,
     # the game model
     "tbsg.model": 1,
     "tbsg.fixed": 2,
@@ -28,6 +29,8 @@ RANKS: dict[str, int] = {
     "tbsg.engine": 2, "tbsg.engine._backend": 2,
     "tbsg.engine.compiled": 3,
     "tbsg.engine.compile": 4,
+    # the graph's fingerprint (saved files, provenance), beside compile
+    "tbsg._graph_hash": 4,
     "tbsg.engine.graph": 5,
     "tbsg.engine.bellman": 6,
     "tbsg.engine.floating": 7,
@@ -53,8 +56,10 @@ RANKS: dict[str, int] = {
     # games), oracle (brute force, no solver code) and published (reads results, and
     # decimals as tbsg.sources.check does)
     "tbsg.testing.strategies": 22, "tbsg.testing.oracle": 22, "tbsg.testing.published": 22,
-    "tbsg": 23, "tbsg.plots": 23, "tbsg.testing": 23,
-    "tbsg.cli": 24,
+    "tbsg.plots": 23, "tbsg.testing": 23,
+    "tbsg": 24,  # loads tbsg.games, tbsg.plots and tbsg.testing on first use
+    "tbsg.cli._games": 25, "tbsg.cli._report": 25,  # the command line's parts, then its parser
+    "tbsg.cli": 26,
 }
 
 

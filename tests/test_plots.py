@@ -24,6 +24,7 @@ mpl.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
 
 import tbsg  # noqa: E402
 from tbsg import plots  # noqa: E402
@@ -61,7 +62,9 @@ def texts(ax: Any) -> list[str]:
 def test_heatmap_numbers_orientation_and_png(tmp_path: Path) -> None:
     table = risk_or_safety_coin_table(6)
     pivot = Pivot.from_dict(table, row_name="I need", col_name="opponent needs", name="coins")
-    ax = plots.heatmap(pivot, columns_on_top=True)
+    fig = plots.heatmap(pivot, columns_on_top=True)
+    assert isinstance(fig, Figure) and len(fig.axes) == 2  # the map and its colour bar
+    ax = fig.axes[0]
     assert len(ax.texts) == 25
     # cell (row i, column j) carries the table's value: texts are drawn row by row
     assert texts(ax) == [str(table[r, c]) for r in range(2, 7) for c in range(2, 7)]
@@ -69,17 +72,18 @@ def test_heatmap_numbers_orientation_and_png(tmp_path: Path) -> None:
     assert [t.get_text() for t in ax.get_yticklabels()] == ["2", "3", "4", "5", "6"]
     assert ax.xaxis.get_label_position() == "top"
     assert ax.get_xlabel() == "opponent needs" and ax.get_title() == "coins"
-    saved(ax.figure, tmp_path / "h.png")
+    saved(fig, tmp_path / "h.png")
 
 
 def test_heatmap_continuous_missing_and_lower_origin(tmp_path: Path) -> None:
     cells = {(r, c): Fraction(r, c + r) for r in range(4) for c in range(1, 5) if r != c}
-    ax = plots.heatmap(Pivot.from_dict(cells, name="x"), origin="lower", fmt=".2f")
+    fig = plots.heatmap(Pivot.from_dict(cells, name="x"), origin="lower", fmt=".2f")
+    ax = fig.axes[0]
     assert ax.get_ylim() == (-0.5, 3.5)
     assert "0.33" in texts(ax) and len(ax.texts) == len(cells)  # (1, 2): 1/3
     image = ax.images[0]
     assert image.get_array().mask.sum() == 3  # the three missing cells are masked
-    saved(ax.figure, tmp_path / "c.png")
+    saved(fig, tmp_path / "c.png")
 
 
 def test_heatmap_categories_of_strings(tmp_path: Path) -> None:
@@ -87,7 +91,7 @@ def test_heatmap_categories_of_strings(tmp_path: Path) -> None:
              for c in range(5)}
     fig, ax = plt.subplots()
     out = plots.heatmap(Pivot.from_dict(cells), ax, annotate=False)
-    assert out is ax and not ax.texts
+    assert out is fig and not ax.texts  # drawn into the axes given, their figure returned
     bar = fig.axes[-1]
     labels = {t.get_text() for t in bar.get_yticklabels()}
     assert labels == {"toss", "stop", "toss, stop"}
@@ -98,7 +102,7 @@ def test_heatmap_categories_of_strings(tmp_path: Path) -> None:
 
 def test_heatmap_thins_ticks_of_large_grids() -> None:
     cells = {(r, c): r * c for r in range(100) for c in range(60)}
-    ax = plots.heatmap(Pivot.from_dict(cells))
+    ax = plots.heatmap(Pivot.from_dict(cells)).axes[0]
     assert not ax.texts  # too many cells to write numbers
     ticks = [t.get_text() for t in ax.get_yticklabels()]
     assert ticks[:3] == ["0", "5", "10"] and len(ticks) <= 26
@@ -108,7 +112,9 @@ def test_margin_curves(tmp_path: Path) -> None:
     n = 6
     table = state_table(tbsg.solve(risk_or_safety(n)),
                         where=lambda s: s.mover == 0 and s.open >= 1 and s.other == 0)
-    ax = plots.margin_curves(table, x="open", curve="saved")
+    fig = plots.margin_curves(table, x="open", curve="saved")
+    assert isinstance(fig, Figure) and len(fig.axes) == 1
+    ax = fig.axes[0]
     lines = [line for line in ax.get_lines() if not str(line.get_label()).startswith("_")]
     assert len(lines) == n - 1  # saved = 0 .. n - 2 (one open point at least)
     first = lines[0]
@@ -117,11 +123,13 @@ def test_margin_curves(tmp_path: Path) -> None:
     assert list(xs) == [r.open for r in rows]
     assert list(ys) == [float(r.margin) for r in rows]
     assert ax.get_legend().get_title().get_text() == "saved"
-    ax2 = plots.margin_curves(table, x="open", curve="saved", y=lambda r: r.gain("stop", "toss"),
-                              curves=[0, 2], label="saved {}", yscale="symlog", cmap="viridis")
+    fig2, ax2 = plt.subplots()
+    out = plots.margin_curves(table, x="open", curve="saved", y=lambda r: r.gain("stop", "toss"),
+                              curves=[0, 2], label="saved {}", yscale="symlog", cmap="viridis", ax=ax2)
+    assert out is fig2
     assert [t.get_text() for t in ax2.get_legend().get_texts()] == ["saved 0", "saved 2"]
     assert ax2.get_yscale() == "symlog"
-    saved(ax2.figure, tmp_path / "m.png")
+    saved(fig2, tmp_path / "m.png")
 
 
 def test_plot_risk_or_safety_table1(tmp_path: Path) -> None:
@@ -181,6 +189,24 @@ def test_plot_super_six_figure5(tmp_path: Path) -> None:
     assert len(plots.plot_super_six_figure5(8, zoom=False).axes) == 1
     with pytest.raises(ValueError, match="total must be"):
         plots.plot_super_six_figure5(3)
+
+
+@pytest.mark.parametrize("name", plots.__all__)
+def test_every_plot_function_returns_a_figure(name: str) -> None:
+    # issue 14, item 6: one kind of object from every plot function (annotated and documented;
+    # the tests above check the objects returned)
+    import inspect
+
+    fn = getattr(plots, name)
+    assert inspect.signature(fn).return_annotation == "Figure"
+    assert "Returns\n-------\nFigure" in inspect.getdoc(fn) or "a new Figure" in inspect.getdoc(fn)
+
+
+def test_heatmap_in_a_subfigure_returns_the_root_figure() -> None:
+    fig = plt.figure()
+    (sub,) = fig.subfigures(1, 1, squeeze=False)[0]
+    ax = sub.subplots()
+    assert plots.heatmap(Pivot.from_dict({(0, 0): 1}), ax) is fig
 
 
 def test_matplotlib_missing_gives_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -325,11 +325,16 @@ def test_oracle_with_infinite_play_matches_solve(game: TableGame, c: Fraction) -
 def test_oracle_best_response_and_evaluation_match_tbsg(game: TableGame, data: st.DataObject) -> None:
     states = game.reachable()
     profile = {s: data.draw(st.sampled_from(game.actions(s)), label=f"action at {s}") for s in states}
-    assert tbsg.evaluate(game, profile).values == profile_values(game, profile)
-    assert brute_force(game, fixed=profile).values == profile_values(game, profile)
+    expected = profile_values(game, profile)
+    assert tbsg.evaluate(game, profile, reach="game").values == expected
+    reached = tbsg.evaluate(game, profile)  # the states the profile reaches
+    assert all(reached.value(s) == expected[s] for s in reached.states)
+    assert brute_force(game, fixed=profile).values == expected
     player = data.draw(st.integers(0, 1), label="optimising player")
     other = {s: a for s, a in profile.items() if game.player(s) != player}
-    assert tbsg.best_response(game, player, other).values == brute_force(game, fixed=other).values
+    oracle = brute_force(game, fixed=other).values
+    assert tbsg.best_response(game, player, other, reach="game").values == oracle
+    assert all(v == oracle[s] for s, v in tbsg.best_response(game, player, other).values.items())
 
 
 def test_oracle_refuses_games_above_its_limits() -> None:

@@ -4,13 +4,28 @@ Write a game as four members (:class:`Game`), then :func:`solve` it: exact ratio
 values, every optimal action and a certificate :func:`verify` re-checks; or
 ``solve(game, exact=False)`` for float values with proven bounds. :func:`save` and
 :func:`load` keep exact solutions in a documented JSON format that re-verifies on load.
+
+Three subpackages load on first use, so ``import tbsg`` stays fast and needs neither
+matplotlib nor hypothesis: ``tbsg.games`` (the catalog, e.g. ``tbsg.games.pig()``),
+``tbsg.plots`` (heat maps, margin curves and the sources' figures; matplotlib is imported
+when a plot is drawn) and ``tbsg.testing`` (hypothesis strategies for random games, a
+brute-force oracle and ``assert_reproduces``; the ``testing`` extra).
+
+>>> import tbsg
+>>> tbsg.solve(tbsg.games.piglet(2)).value()
+Fraction(4, 7)
 """
+
+import importlib
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from tbsg._version import __version__
 from tbsg.api import best_response, evaluate, solve
 from tbsg.certificate import Verification, verify
 from tbsg.errors import (
     ExactnessError,
+    GameUnavailableError,
     InfinitePlayError,
     InvalidArgumentError,
     InvalidGameError,
@@ -27,19 +42,26 @@ from tbsg.model import DRAW, Game, Terminal, win
 from tbsg.outputs.persist import load, save
 from tbsg.outputs.pivot import Pivot
 from tbsg.outputs.tables import Row, StateTable, state_table
-from tbsg.results import FloatSolution, Solution, SolutionKind
+from tbsg.results import FloatSolution, Provenance, Solution, SolutionKind
+
+if TYPE_CHECKING:  # loaded on first use by __getattr__ below
+    from tbsg import games as games
+    from tbsg import plots as plots
+    from tbsg import testing as testing
 
 __all__ = [
     "DRAW",
     "ExactnessError",
     "FloatSolution",
     "Game",
+    "GameUnavailableError",
     "InfinitePlayError",
     "InvalidArgumentError",
     "InvalidGameError",
     "InvalidStrategyError",
     "NonStoppingGameError",
     "Pivot",
+    "Provenance",
     "Row",
     "Solution",
     "SolutionFileError",
@@ -62,3 +84,17 @@ __all__ = [
     "verify",
     "win",
 ]
+
+_LAZY = ("games", "plots", "testing")
+"""Subpackages imported on first attribute access (PEP 562)."""
+
+
+if not TYPE_CHECKING:  # type checkers see the imports above; any other name stays an error
+
+    def __getattr__(name: str) -> ModuleType:
+        if name in _LAZY:
+            return importlib.import_module(f"tbsg.{name}")  # also binds tbsg.<name>
+        raise AttributeError(f"module 'tbsg' has no attribute {name!r}")
+
+    def __dir__() -> list[str]:
+        return sorted({*globals(), *_LAZY})

@@ -5,6 +5,11 @@ Python refuses to convert integers of more than 4300 digits to or from text by d
 input). Exact values of long games pass that easily (Pig to 100 has a denominator of about
 20,000 digits), so the few places where tbsg writes or reads a value as text lift the
 guard for that call only, and summaries count digits without building the string.
+
+One shortening style serves every place that shows a value to a reader (solution reprs,
+notebook views of tables and pivots, the command line, ``tbsg reproduce``): a fraction
+of at most ``limit`` characters is written in full, a longer one as a decimal and its
+size, ``≈0.530593 (exact: 20412-digit denominator)`` (:func:`abbreviate`).
 """
 
 from __future__ import annotations
@@ -13,9 +18,15 @@ import math
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal, localcontext
 from fractions import Fraction
+from typing import Literal
 
-__all__ = ["approx_digits", "fraction_from_text", "fraction_text", "short_fraction", "unlimited_digits"]
+__all__ = ["REPR_CHARS", "abbreviate", "approx_digits", "decimal_text", "exact_decimal", "fraction_from_text",
+           "fraction_text", "short_fraction", "shown_value", "text_size", "unlimited_digits"]
+
+REPR_CHARS = 30
+"""Longest fraction shown in full by ``repr`` and the notebook views."""
 
 
 @contextmanager
@@ -54,9 +65,105 @@ def approx_digits(n: int) -> int:
     return d if n >= 10 ** (d - 1) else d - 1
 
 
+def text_size(x: Fraction) -> int:
+    """Length of ``str(x)``, counted without building the string (any size)."""
+    n = approx_digits(x.numerator) + (x.numerator < 0)
+    return n if x.denominator == 1 else n + 1 + approx_digits(x.denominator)
+
+
+def abbreviate(x: Fraction, limit: int = REPR_CHARS, digits: int = 6, *, exact: bool = False) -> str:
+    """``str(x)`` when it has at most ``limit`` characters, else a decimal and its size.
+
+    The decimal has ``digits`` significant digits (:func:`decimal_text`, or with ``exact``
+    :func:`exact_decimal`, correctly rounded at any number of digits); the size is counted
+    without building the text, so numbers beyond Python's 4300-digit int-to-str limit are
+    abbreviated too.
+
+    >>> abbreviate(Fraction(1, 3) + Fraction(1, 10**40))
+    '≈0.333333 (exact: 41-digit denominator)'
+    >>> abbreviate(Fraction(1, 3**9000), digits=3)
+    '≈8.1e-4295 (exact: 4295-digit denominator)'
+    >>> abbreviate(Fraction(7 * 10**5000))
+    '≈7e+5000 (exact: 5001-digit integer)'
+    >>> abbreviate(Fraction(1, 3) + Fraction(1, 10**40), digits=45, exact=True)
+    '≈0.333333333333333333333333333333333333333433333 (exact: 41-digit denominator)'
+    """
+    if text_size(x) <= limit:
+        return fraction_text(x)
+    decimal = exact_decimal(x, digits) if exact else decimal_text(x, digits)
+    if x.denominator == 1:
+        return f"≈{decimal} (exact: {approx_digits(x.numerator)}-digit integer)"
+    return f"≈{decimal} (exact: {approx_digits(x.denominator)}-digit denominator)"
+
+
+def shown_value(x: Fraction, digits: int = 12, limit: int = REPR_CHARS, *, exact: bool = False) -> str:
+    """An exact value for a reader: ``p/q ≈ decimal`` (an integer alone), or, past ``limit``
+    characters, :func:`abbreviate`'s decimal and size: the one shortening style of tbsg.
+
+    >>> shown_value(Fraction(6, 11)), shown_value(Fraction(1))
+    ('6/11 ≈ 0.545454545455', '1')
+    >>> shown_value(Fraction(1, 3) + Fraction(1, 10**40), digits=6)
+    '≈0.333333 (exact: 41-digit denominator)'
+    """
+    if text_size(x) > limit:
+        return abbreviate(x, limit, digits, exact=exact)
+    if x.denominator == 1:
+        return fraction_text(x)
+    return f"{fraction_text(x)} ≈ {exact_decimal(x, digits) if exact else decimal_text(x, digits)}"
+
+
 def short_fraction(x: Fraction, limit: int) -> str:
-    """``str(x)`` when it has at most ``limit`` characters, else a digit count."""
-    size = approx_digits(x.numerator) + approx_digits(x.denominator) + 1
-    if size <= limit:
-        return str(x)
-    return f"<{approx_digits(x.denominator)}-digit denominator>"
+    """``str(x)`` up to ``limit`` characters, else :func:`abbreviate`'s form, 12 digits."""
+    return abbreviate(x, limit, 12)
+
+
+def decimal_text(x: Fraction, digits: int = 6) -> str:
+    """``x`` to ``digits`` significant digits, as ``format(float(x), "g")`` writes it.
+
+    Values outside the range of normal floats (an exact value of ``1/3**9000`` would
+    round to 0.0, ``3**9000`` overflows) are scaled exactly instead, so the digits and
+    the exponent are right at any size.
+
+    >>> decimal_text(Fraction(2, 3)), decimal_text(Fraction(-1, 3 * 10**400), 3)
+    ('0.666667', '-3.33e-401')
+    """
+    try:
+        y = float(x)
+    except OverflowError:
+        y = math.inf
+    if x == 0 or (math.isfinite(y) and abs(y) >= sys.float_info.min):
+        return f"{y:.{digits}g}"
+    e = approx_digits(x.numerator) - approx_digits(x.denominator)
+    m = x / Fraction(10) ** e  # now 0.1 < |m| < 10
+    if abs(m) < 1:
+        m, e = m * 10, e - 1
+    mant = f"{float(m):.{digits}g}"
+    if abs(float(mant)) >= 10:  # rounded up to 10
+        mant, e = f"{float(m) / 10:.{digits}g}", e + 1
+    return f"{mant}e{e:+03d}"
+
+
+_ROUNDING = {"nearest": ROUND_HALF_EVEN, "down": ROUND_FLOOR, "up": ROUND_CEILING}
+
+
+def exact_decimal(x: Fraction | float, digits: int,
+                  rounding: Literal["nearest", "down", "up"] = "nearest") -> str:
+    """``x`` to ``digits`` significant digits, rounded from its exact value (any size).
+
+    ``rounding="down"`` (``"up"``) never shows more (less) than ``x``: the way to print
+    a proven lower (upper) bound. Floats are taken at their exact binary value.
+
+    >>> exact_decimal(Fraction(2, 3), 20)
+    '0.66666666666666666667'
+    >>> exact_decimal(0.1, 5, "down"), exact_decimal(0.1, 5, "up")    # 0.1 is 0.1000000000000000055...
+    ('0.10000', '0.10001')
+    >>> exact_decimal(Fraction(1, 3 * 10**400), 3)
+    '3.33e-401'
+    """
+    with localcontext() as ctx:
+        ctx.prec = digits
+        ctx.rounding = _ROUNDING[rounding]
+        ctx.Emin, ctx.Emax = -(10**9), 10**9
+        # a quotient, or a float's exact value rounded by unary plus, to the context
+        d = Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else +Decimal(x)
+        return str(d).replace("E", "e")

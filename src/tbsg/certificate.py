@@ -292,8 +292,8 @@ def _check_arrays(g: CompiledGame[S, A], solution: Solution[S, A]) -> None:
     """The solution's arrays have the game's shapes: one value and one chosen action (of
     its own state) per state, one optimal flag per action."""
     choice, optimal = solution.choice, solution.optimal
-    if len(solution.values_exact) != g.n_states:
-        raise TamperedSolutionError(f"the solution has {len(solution.values_exact)} values for "
+    if len(solution._raw_values) != g.n_states:
+        raise TamperedSolutionError(f"the solution has {len(solution._raw_values)} values for "
                                     f"{g.n_states} states")
     if not (isinstance(choice, np.ndarray) and choice.shape == (g.n_states,)
             and np.issubdtype(choice.dtype, np.integer)
@@ -312,7 +312,7 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A], optimizing: tuple[int
     """
     v: list[Fraction] = []
     to_fraction, is_canonical = bk.to_fraction, bk.is_canonical
-    for i, raw in enumerate(solution.values_exact):
+    for i, raw in enumerate(solution._raw_values):  # as stored: GMP values skip the gcd below
         x = to_fraction(raw)
         n, d = x.numerator, x.denominator
         if type(x) is not Fraction or type(n) is not int or type(d) is not int:

@@ -19,6 +19,7 @@ from fractions import Fraction
 
 __all__ = [
     "ExactnessError",
+    "GameUnavailableError",
     "InfinitePlayError",
     "InvalidArgumentError",
     "InvalidGameError",
@@ -105,6 +106,30 @@ class TamperedSolutionError(TbsgError, ValueError):
 
 class SolutionFileError(TbsgError, ValueError):
     """A saved solution file is unreadable, truncated, edited, or for another game."""
+
+
+class GameUnavailableError(SolutionFileError):
+    """The game of a saved solution cannot be rebuilt, so the file cannot be checked.
+
+    The file was not judged: its game's module or class cannot be imported, the game is
+    outside tbsg and was neither passed nor allowed to be imported, its constructor fails
+    on the recorded fields, or the game passed is another class. ``tbsg verify`` says
+    "cannot check" (exit status 2), not "rejected" (exit status 1, a file that was checked
+    and is wrong).
+
+    Attributes
+    ----------
+    module, qualname : str
+        The game's module and class as the file records them (``""`` if unreadable).
+    """
+
+    def __init__(self, message: str, module: str = "", qualname: str = "") -> None:
+        super().__init__(message)
+        self.module = module
+        self.qualname = qualname
+
+    def __reduce__(self) -> tuple[object, ...]:  # picklable despite the extra arguments
+        return (type(self), (str(self), self.module, self.qualname))
 
 
 def show(x: object, limit: int = 200) -> str:

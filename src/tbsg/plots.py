@@ -9,6 +9,11 @@ The public face of the plots (``from tbsg import plots``), like :mod:`tbsg` for 
   :func:`plot_unspeakable_words`, :func:`plot_coinball`, :func:`plot_the_race`,
   :func:`plot_super_six_figure5`, :func:`plot_pig_hold_boundary`.
 
+Every function returns a :class:`matplotlib.figure.Figure` (a notebook displays it,
+``fig.savefig(path)`` writes it; its axes are ``fig.axes``). :func:`heatmap` and
+:func:`margin_curves` take ``ax=`` to draw into a panel of a figure of your own, and then
+return the figure holding it.
+
 matplotlib is an optional dependency (the ``notebook`` extra, ``pip install
 'tbsg[notebook]'``); it is imported when a function is called, so ``import tbsg.plots``
 works without it.

@@ -3,7 +3,8 @@
 Why: the published analyses of the catalog games are tables and figures (Risk or
 Safety's Table 1, the Unspeakable Words ``aMove``/``aValue`` grids, Super Six's
 Figure 5, Pig's hold boundary); each function here recomputes one source's figure with
-the generic plots of :mod:`tbsg.outputs.plots` and returns a new Figure:
+the generic plots of :mod:`tbsg.outputs.plots` and returns a new
+:class:`matplotlib.figure.Figure`, as every plot function of tbsg does:
 :func:`plot_risk_or_safety_table1`, :func:`plot_unspeakable_words`,
 :func:`plot_coinball`, :func:`plot_the_race`, :func:`plot_super_six_figure5`,
 :func:`plot_pig_hold_boundary`. They are also :mod:`tbsg.plots`' names, the place to
@@ -52,6 +53,11 @@ def plot_risk_or_safety_table1(max_points: int = 20) -> Figure:
     points the opponent needs; cell: how many heads in a row to toss before stopping
     (:func:`tbsg.games.risk_or_safety_coin_table`, computed exactly). The paper prints
     ``max_points = 20``; any size works.
+
+    Returns
+    -------
+    Figure
+        A new figure (its panels are ``fig.axes``).
     """
     table = risk_or_safety_coin_table(max_points)
     pivot = Pivot.from_dict(table, row_name="points I need (player to move)",
@@ -79,6 +85,11 @@ def plot_unspeakable_words(n: int = 6, die: int = 6, bust: Literal["at_most", "l
     breaks ties); right: a's probability of winning. Rows ``a = 0..n`` (top to bottom),
     columns ``b = 0..n``, as printed; row ``a = 0`` and column ``b = 0`` are the printed
     tables' base cases (see :func:`tbsg.games.unspeakable_words_tables`).
+
+    Returns
+    -------
+    Figure
+        A new figure (its panels are ``fig.axes``).
     """
     moves, values = unspeakable_words_tables(n, die, bust)
     kw: dict[str, Any] = {"row_name": "a (points of player a, to move)",
@@ -114,6 +125,11 @@ def plot_coinball(tosses: int = 100, max_lead: int = 12, *,
     The source's rule ("losing: pass, winning: rush, tied: ...") reads off the rows
     below, above and at 0. ``solution``: an exact solution of ``coinball(tosses)``
     already computed (else it is solved here).
+
+    Returns
+    -------
+    Figure
+        A new figure (its panels are ``fig.axes``).
     """
     sol = solution if solution is not None else solve(coinball(tosses))
     table = state_table(sol)
@@ -146,6 +162,11 @@ def plot_the_race(goal: int = 100, *, solution: Solution[Any, Any] | None = None
     hold the smallest optimal ``T`` (no exact ties occur for goals 1 to 40 and 100);
     numbers are written when the grid is small. ``solution``: an exact solution of
     ``the_race(goal)`` already computed (else it is solved here).
+
+    Returns
+    -------
+    Figure
+        A new figure (its panels are ``fig.axes``).
     """
     sol = solution if solution is not None else solve(the_race(goal))
     table = state_table(sol, where=lambda s: s.mover == PLAYER_2)
@@ -181,6 +202,11 @@ def plot_super_six_figure5(total: int = 15, others: Iterable[int] = range(1, 7),
     Left: all values on a symmetric log scale (linear within ``±1e-4``); right (with
     ``zoom``, default): a linear zoom on the sign changes, where the differences are
     below ``5e-4`` as the paper says.
+
+    Returns
+    -------
+    Figure
+        A new figure (its panels are ``fig.axes``).
     """
     if isinstance(total, bool) or not isinstance(total, int) or total < 5:
         raise ValueError(f"total must be an int >= 5 (sticks in play), got {total!r}")
@@ -233,6 +259,11 @@ def plot_pig_hold_boundary(goal: int = 100, die: int = 6, *,
         boundary wherever roll and hold differ by more than the certified gap.
     sections : sequence of int, optional
         The mover's scores of the cross-sections.
+
+    Returns
+    -------
+    Figure
+        A new figure (its panels are ``fig.axes``).
     """
     sol = solution if solution is not None else solve(pig(goal, die), exact=False)
     boundary = pig_hold_boundary(sol)

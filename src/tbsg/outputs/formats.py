@@ -23,13 +23,20 @@ import html
 import io
 import math
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, TypeAlias
 
-from tbsg._digits import approx_digits, fraction_text, unlimited_digits
+from tbsg._digits import (
+    REPR_CHARS,
+    abbreviate,
+    decimal_text,
+    exact_decimal,
+    fraction_text,
+    text_size,
+    unlimited_digits,
+)
 
 __all__ = [
     "REPR_CHARS",
@@ -46,17 +53,16 @@ __all__ = [
     "safe_repr",
     "short",
     "text_size",
+    "text_table",
     "write_text",
 ]
 
-Target: TypeAlias = Literal["csv", "markdown", "latex", "html"]
+Target: TypeAlias = Literal["csv", "markdown", "latex", "html", "text"]
 """The format a cell is written for."""
 
-Kind: TypeAlias = Literal["exact", "float", "actions", "other"]
-"""What a column holds, which decides how its cells are written."""
-
-REPR_CHARS = 30
-"""Longest fraction shown in full by ``repr`` and the notebook views."""
+Kind: TypeAlias = Literal["exact", "float", "lower", "upper", "actions", "other"]
+"""What a column holds, which decides how its cells are written (``"lower"`` and
+``"upper"``: proven float bounds, whose decimals are rounded down and up)."""
 
 
 def short(x: object) -> str:
@@ -82,65 +88,13 @@ def safe_repr(x: object) -> str:
             return repr(x)
 
 
-def text_size(x: Fraction) -> int:
-    """Length of ``str(x)``, counted without building the string (any size)."""
-    n = approx_digits(x.numerator) + (x.numerator < 0)
-    return n if x.denominator == 1 else n + 1 + approx_digits(x.denominator)
-
-
-def abbreviate(x: Fraction, limit: int = REPR_CHARS) -> str:
-    """``str(x)`` when it has at most ``limit`` characters, else a decimal and its size.
-
-    The size is counted without building the text, so numbers beyond Python's 4300-digit
-    int-to-str limit are abbreviated too.
-
-    >>> abbreviate(Fraction(1, 3) + Fraction(1, 10**40))
-    '≈0.333333 (exact: 41-digit denominator)'
-    >>> abbreviate(Fraction(1, 3**9000))
-    '≈8.10415e-4295 (exact: 4295-digit denominator)'
-    >>> abbreviate(Fraction(7 * 10**5000))
-    '≈7e+5000 (exact: 5001-digit integer)'
-    """
-    if text_size(x) <= limit:
-        return fraction_text(x)
-    if x.denominator == 1:
-        return f"≈{decimal_text(x)} (exact: {approx_digits(x.numerator)}-digit integer)"
-    return f"≈{decimal_text(x)} (exact: {approx_digits(x.denominator)}-digit denominator)"
-
-
-def decimal_text(x: Fraction, digits: int = 6) -> str:
-    """``x`` to ``digits`` significant digits, as ``format(float(x), "g")`` writes it.
-
-    Values outside the range of normal floats (an exact value of ``1/3**9000`` would
-    round to 0.0, ``3**9000`` overflows) are scaled exactly instead, so the digits and
-    the exponent are right at any size.
-
-    >>> decimal_text(Fraction(2, 3)), decimal_text(Fraction(-1, 3 * 10**400), 3)
-    ('0.666667', '-3.33e-401')
-    """
-    try:
-        y = float(x)
-    except OverflowError:
-        y = math.inf
-    if x == 0 or (math.isfinite(y) and abs(y) >= sys.float_info.min):
-        return f"{y:.{digits}g}"
-    e = approx_digits(x.numerator) - approx_digits(x.denominator)
-    m = x / Fraction(10) ** e  # now 0.1 < |m| < 10
-    if abs(m) < 1:
-        m, e = m * 10, e - 1
-    mant = f"{float(m):.{digits}g}"
-    if abs(float(mant)) >= 10:  # rounded up to 10
-        mant, e = f"{float(m) / 10:.{digits}g}", e + 1
-    return f"{mant}e{e:+03d}"
-
-
 @dataclass(frozen=True)
 class Fmt:
     """How the cells of one export are written.
 
     Attributes
     ----------
-    target : {"csv", "markdown", "latex", "html"}
+    target : {"csv", "markdown", "latex", "html", "text"}
         The format (decides escaping and how exact values and exponents look).
     digits : int
         Significant digits of decimals.
@@ -166,12 +120,14 @@ class Fmt:
             return ""
         if kind == "exact" and isinstance(x, Fraction | int) and not isinstance(x, bool):
             return self.fraction(Fraction(x))
-        if kind == "float" or isinstance(x, float):
+        if kind in ("float", "lower", "upper") or isinstance(x, float):
             y = float(x)  # type: ignore[arg-type]
             if math.isnan(y):
                 return ""
             if self.target == "csv":
                 return repr(y)
+            if kind in ("lower", "upper") and math.isfinite(y):  # a bound stays a bound
+                return self.number(exact_decimal(y, self.digits, "down" if kind == "lower" else "up"))
             return self.number(f"{y:.{self.digits}g}")
         if kind == "actions" and isinstance(x, tuple):
             return self.text(", ".join(self.plain(a) for a in x))
@@ -288,6 +244,25 @@ def html_table(header: Sequence[str], body: Sequence[Sequence[str]], caption: st
             out.append("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>")
     out.append("</tbody></table>")
     return "".join(out)
+
+
+def text_table(header: Sequence[str], body: Sequence[Sequence[str]], align: Sequence[str]) -> str:
+    """Plain text in aligned columns under a ruled header (for a terminal); ``align`` holds
+    ``"l"`` or ``"r"`` per column.
+
+    >>> print(text_table(["state", "value"], [["(0, 1)", "4/7"], ["(1, 10)", "1"]], ["l", "r"]))
+    state    value
+    -------  -----
+    (0, 1)     4/7
+    (1, 10)      1
+    """
+    widths = [max([len(h), *(len(r[i]) for r in body if i < len(r))]) for i, h in enumerate(header)]
+
+    def line(cells: Sequence[str]) -> str:
+        return "  ".join(c.rjust(w) if a == "r" else c.ljust(w)
+                         for c, w, a in zip(cells, widths, align, strict=False)).rstrip()
+
+    return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, body)])
 
 
 def csv_table(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:

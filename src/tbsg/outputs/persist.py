@@ -33,7 +33,8 @@ compiled game: every state's ``repr``, mover, and each action's label, terminal 
 part and successor probabilities, in enumeration order; the unordered hash sorts states
 and actions by ``repr`` first, so that a game whose action order changed between runs
 (actions returned from a set) is told apart from another game. (States must have a
-deterministic ``repr``.)
+deterministic ``repr``; :func:`graph_hash` is defined in ``tbsg._graph_hash`` and is
+also the hash :meth:`tbsg.Solution.provenance` reports.)
 
 :func:`load` rebuilds the game (or takes the ``game`` you pass), recompiles it no further
 than the state count the file records, and checks **every field**: the keys present (no
@@ -45,8 +46,13 @@ by default, it re-verifies the certificate (:func:`tbsg.verify`, which recompute
 optimal actions): a loaded solution is as trustworthy as a fresh one.
 
 Games from the ``tbsg`` package are rebuilt from the file; a game of your own is passed
-with ``game=`` (or rebuilt with ``import_game=True``, which imports the module the file
-names: only for files you trust).
+with ``game=``: the game itself, or its class, which :func:`load` calls with the fields
+the file records (for a dataclass game). ``import_game=True`` imports the module the file
+names instead: only for files you trust. When the game cannot be had (a module that does
+not import, a class that refuses the recorded fields, another class passed) the error is
+:class:`~tbsg.errors.GameUnavailableError`: the file was not judged, as opposed to a
+:class:`~tbsg.errors.SolutionFileError` or :class:`~tbsg.errors.TamperedSolutionError`
+for a file that was checked and is wrong.
 
 Examples
 --------
@@ -61,7 +67,6 @@ Fraction(2236, 4165)
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import importlib
 import json
 import os
@@ -75,6 +80,7 @@ from typing import Any, NoReturn, TypeVar, overload
 import numpy as np
 
 from tbsg._digits import fraction_text, unlimited_digits
+from tbsg._graph_hash import graph_hash
 from tbsg._version import __version__
 from tbsg.certificate import verify
 from tbsg.engine import _backend as bk
@@ -84,11 +90,11 @@ from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.graph import decompose, end_components
 from tbsg.engine.infinite import switch_safe_actions
 from tbsg.errors import (
+    GameUnavailableError,
     InvalidArgumentError,
     InvalidStrategyError,
     SolutionFileError,
     StateLimitError,
-    TbsgError,
     shorten,
     show,
 )
@@ -123,37 +129,6 @@ _METHOD = {
     SolutionKind.EVALUATE: "values of a fixed strategy profile (tbsg.evaluate), exact",
     SolutionKind.BEST_RESPONSE: "best response to a fixed opponent (tbsg.best_response), exact",
 }
-
-
-# --- the graph hash ------------------------------------------------------------------------
-
-def _state_lines(g: CompiledGame[Any, Any], i: int, name: list[str], ordered: bool) -> list[str]:
-    act_ptr, out_ptr, target = g.act_ptr, g.out_ptr, g.out_target
-    lines = []
-    for k in range(int(act_ptr[i]), int(act_ptr[i + 1])):
-        outs = [f"{name[int(target[o])]}:{g.out_prob[o]}"
-                for o in range(int(out_ptr[k]), int(out_ptr[k + 1]))]
-        if not ordered:
-            outs.sort()
-        lines.append(f"A\t{g.act_labels[k]!r}\t{g.act_const[k]}\t{g.act_stop[k]}\t{';'.join(outs)}\n")
-    if not ordered:
-        lines.sort()
-    return [f"S\t{g.states[i]!r}\t{int(g.player[i])}\n", *lines]
-
-
-@unlimited_digits()
-def graph_hash(g: CompiledGame[Any, Any], *, ordered: bool = True) -> str:
-    """SHA-256 (hex) of the canonical text of a compiled game (see the module docstring).
-
-    ``ordered=False``: states and actions sorted by ``repr`` and successors named by
-    ``repr``, so the hash does not depend on the order in which the game lists them.
-    """
-    h = hashlib.sha256(b"tbsg-graph-v1\n" if ordered else b"tbsg-graph-unordered-v1\n")
-    names = [str(i) for i in range(g.n_states)] if ordered else [repr(s) for s in g.states]
-    order = range(g.n_states) if ordered else sorted(range(g.n_states), key=names.__getitem__)
-    for i in order:
-        h.update("".join(_state_lines(g, i, names, ordered)).encode())
-    return h.hexdigest()
 
 
 # --- saving --------------------------------------------------------------------------------
@@ -210,7 +185,7 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
     choice = solution.choice.tolist()
     act_ptr = g.act_ptr.tolist()
     try:
-        rows = [{"state": repr(s), "value": fraction_text(bk.to_fraction(solution.values_exact[i])),
+        rows = [{"state": repr(s), "value": fraction_text(solution.values_exact[i]),
                  "action": choice[i] - act_ptr[i], "label": repr(g.act_labels[choice[i]])}
                 for i, s in enumerate(g.states)]
     except Exception as exc:  # a user __repr__ that raises
@@ -221,7 +196,8 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
         "format_version": FORMAT_VERSION,
         "tbsg_version": __version__,
         "game": _game_record(game),
-        "graph": {"sha256": graph_hash(g), "sha256_unordered": graph_hash(g, ordered=False),
+        "graph": {"sha256": solution._graph_sha256,  # (computed once per solution)
+                  "sha256_unordered": graph_hash(g, ordered=False),
                   "states": g.n_states, "actions": g.n_actions, "outcomes": len(g.out_target),
                   "components": comps.count, "largest_component": comps.largest},
         "kind": solution.kind.value,
@@ -292,37 +268,51 @@ class _Reader:
 
 def _rebuild_game(r: _Reader, info: dict[str, Any], game: object | None,
                   import_game: bool) -> Game[Any, Any]:
+    """The game of the file: ``game`` itself, or rebuilt from the recorded fields with the
+    class ``game`` (a class), the trusted module's class, or (``import_game``) any module's.
+
+    A file whose game cannot be had is not judged: :class:`GameUnavailableError`.
+    """
     module = r.get(info, "module", str, "game ")
     cls_name = r.get(info, "class", str, "game ")
     fields = info["fields"]
     if fields is not None and not isinstance(fields, dict):
         r.fail(f"game 'fields' should be an object or null, found {type(fields).__name__}")
+
+    def unavailable(message: str) -> NoReturn:
+        raise GameUnavailableError(f"{r.path}: {message}", module, cls_name)
+
+    given: type | None = game if isinstance(game, type) else None
     if game is not None:
-        kind = type(game)
+        kind = given if given is not None else type(game)
         if kind.__qualname__ != cls_name or (kind.__module__ != module
                                              and "__main__" not in (module, kind.__module__)):
-            r.fail(f"the file is for {module}.{cls_name}, the game given is "
-                   f"{kind.__module__}.{kind.__qualname__}")
-        if fields is not None and _game_record(game)["fields"] != fields:
-            r.fail(f"the file is for {cls_name} with fields {shorten(repr(fields), 200)}; the game "
-                   f"given has {shorten(repr(_game_record(game)['fields']), 200)}")
-        return game  # type: ignore[return-value]
-    if not (import_game or module.startswith(TRUSTED_MODULES)):
-        r.fail(f"the game is {module}.{cls_name}, outside tbsg: pass it (load(path, game=...)) "
-               "or, for a file you trust, rebuild it from the file (import_game=True; "
-               "tbsg verify FILE --import-game)")
+            unavailable(f"the file is for {module}.{cls_name}, the game given is "
+                        f"{kind.__module__}.{kind.__qualname__}")
+        if given is None:
+            if fields is not None and _game_record(game)["fields"] != fields:
+                unavailable(f"the file is for {cls_name} with fields {shorten(repr(fields), 200)}; "
+                            f"the game given has {shorten(repr(_game_record(game)['fields']), 200)}")
+            return game  # type: ignore[return-value]
+    elif not (import_game or module.startswith(TRUSTED_MODULES)):
+        unavailable(f"the game is {module}.{cls_name}, outside tbsg: pass it (load(path, game=...), "
+                    "or its class) or, for a file you trust, rebuild it from the file "
+                    "(import_game=True; tbsg verify FILE --import-game)")
     if fields is None:
-        r.fail(f"the game {cls_name} has no fields recorded (not a dataclass of JSON values): "
-               "pass it with game=")
-    try:
-        cls = importlib.import_module(module)
-        for part in cls_name.split("."):
-            cls = getattr(cls, part)
-    except (ImportError, AttributeError) as exc:
-        r.fail(f"cannot find the game class {module}.{cls_name}: {exc}")
+        unavailable(f"the game {cls_name} has no fields recorded (not a dataclass of JSON values): "
+                    "pass the game itself with game=")
+    cls: object = given
+    if cls is None:
+        try:
+            cls = importlib.import_module(module)
+            for part in cls_name.split("."):
+                cls = getattr(cls, part)
+        except Exception as exc:  # ImportError, or any error raised by the module's code
+            unavailable(f"cannot find the game class {module}.{cls_name}: {type(exc).__name__}: "
+                        f"{shorten(str(exc))}")
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
-        r.fail(f"{module}.{cls_name} is not a dataclass game")
-    decoded = {}
+        unavailable(f"{module}.{cls_name} is not a dataclass: pass the game itself with game=")
+    decoded: dict[str, object] = {}
     for name, value in fields.items():
         if isinstance(value, dict) and set(value) == {"fraction"}:
             decoded[name] = r.rational(value["fraction"], f"game field {name!r}")
@@ -331,13 +321,14 @@ def _rebuild_game(r: _Reader, info: dict[str, Any], game: object | None,
         else:
             r.fail(f"game field {name!r} has an unsupported value {shorten(repr(value), 60)}")
     try:
-        rebuilt: Game[Any, Any] = cls(**decoded)
+        rebuilt: Game[Any, Any] = cls(**decoded)  # type: ignore[assignment]  # checked by compiling
         return rebuilt
-    except (TbsgError, TypeError, ValueError) as exc:
-        r.fail(f"cannot rebuild {cls_name} from fields {shorten(repr(fields), 200)}: {exc}")
     except MemoryError:
         r.fail(f"rebuilding {cls_name} from fields {shorten(repr(fields), 200)} ran out of memory "
                "(edited parameters?)")
+    except Exception as exc:  # the constructor refuses the recorded fields
+        unavailable(f"cannot rebuild {cls_name} from fields {shorten(repr(fields), 200)}: "
+                    f"{type(exc).__name__}: {shorten(str(exc))}")
 
 
 def _read_json(r: _Reader, path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -396,11 +387,11 @@ def _compile(r: _Reader, game: Game[S, A], counts: dict[str, int], max_states: i
 def load(path: str | os.PathLike[str], *, game: Game[S, A], check: bool = ...,
          max_states: int = ..., max_digits: int = ..., import_game: bool = ...) -> Solution[S, A]: ...
 @overload
-def load(path: str | os.PathLike[str], *, game: None = ..., check: bool = ...,
+def load(path: str | os.PathLike[str], *, game: type | None = ..., check: bool = ...,
          max_states: int = ..., max_digits: int = ...,
          import_game: bool = ...) -> Solution[Hashable, Hashable]: ...
 @unlimited_digits()
-def load(path: str | os.PathLike[str], *, game: Game[S, A] | None = None, check: bool = True,
+def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None, check: bool = True,
          max_states: int = DEFAULT_MAX_STATES, max_digits: int = MAX_DIGITS,
          import_game: bool = False) -> Solution[S, A] | Solution[Hashable, Hashable]:
     """Read a solution written by :func:`save`, rebuild its game and check every field.
@@ -408,8 +399,9 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | None = None, check:
     Parameters
     ----------
     path : str or path-like
-    game : object, optional
-        The game, for a solution of a game outside tbsg (or to override).
+    game : object or class, optional
+        For a solution of a game outside tbsg (or to override): the game, or its class,
+        called with the fields the file records (a dataclass game).
     check : bool
         Re-verify the certificate exactly (default). ``False`` still checks every field
         against the rebuilt game (hashes, counts, rows).
@@ -430,7 +422,11 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | None = None, check:
     ------
     SolutionFileError
         Unreadable, truncated or edited file, wrong format version, or a game that does
-        not match the file (class, fields, hash, a count, a state, an action).
+        not match the file (hash, a count, a state, an action).
+    GameUnavailableError
+        (A ``SolutionFileError``.) The game cannot be had: not passed and outside tbsg
+        (without ``import_game``), not importable, not rebuilt from the recorded fields,
+        or another class or other fields than the file's passed as ``game``.
     TamperedSolutionError, NonStoppingGameError
         If the certificate fails (``check=True``).
     """

@@ -15,11 +15,25 @@ sources' own figures, drawn with them, are in :mod:`tbsg.games.figures`.
   :mod:`tbsg.outputs.tables`) is the default quantity.
 * :func:`new_figure`: a new figure with one row of axes, for figures of several panels.
 
+Every plot function of tbsg returns a :class:`matplotlib.figure.Figure`, here and in
+:mod:`tbsg.games.figures`: a notebook shows it, ``fig.savefig(path)`` writes it. Functions
+taking ``ax`` draw into those axes (a panel of your own figure) and return the figure
+holding them; without ``ax`` they draw on a new figure, whose first axes
+(``fig.axes[0]``) are the plot (a colour bar adds axes after it).
+
 matplotlib is an optional dependency (the ``notebook`` extra, ``pip install
 'tbsg[notebook]'``); it is imported when a function is called, so importing this module
 works without it. New figures are made with ``matplotlib.pyplot`` (so ``plt.show()``
-and notebooks display them); close them with ``plt.close(fig)`` in loops. Functions
-taking ``ax`` draw into it and return it.
+and notebooks display them); close them with ``plt.close(fig)`` in loops.
+
+Examples
+--------
+>>> import matplotlib
+>>> matplotlib.use("Agg")
+>>> from tbsg.outputs.pivot import Pivot
+>>> fig = heatmap(Pivot.from_dict({(0, 0): 1, (0, 1): 2, (1, 0): 3, (1, 1): 4}))
+>>> type(fig).__name__, [t.get_text() for t in fig.axes[0].texts]
+('Figure', ['1', '2', '3', '4'])
 """
 
 from __future__ import annotations
@@ -41,7 +55,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-__all__ = ["heatmap", "margin_curves", "new_figure"]
+__all__ = ["figure_of", "heatmap", "margin_curves", "new_figure"]
 
 _MISSING = "#eeeeee"
 """Colour of cells without a value (no such state)."""
@@ -51,6 +65,26 @@ _MISSING_RGBA = (0.933, 0.933, 0.933, 1.0)
 def _pyplot(what: str) -> Any:
     optional_import("matplotlib", what)
     return optional_import("matplotlib.pyplot", what)
+
+
+def figure_of(ax: Axes) -> Figure:
+    """The figure holding ``ax`` (the root figure when ``ax`` is in a subfigure)."""
+    from matplotlib.figure import Figure
+
+    fig: object = ax.figure
+    while not isinstance(fig, Figure):
+        parent = getattr(fig, "figure", None)  # a SubFigure: its parent figure
+        if parent is None or parent is fig:
+            raise ValueError(f"the axes {ax!r} are not in a matplotlib Figure")
+        fig = parent
+    return fig
+
+
+def _new_axes(plt: Any, figsize: tuple[float, float]) -> Axes:
+    """The axes of a new figure of size ``figsize`` (constrained layout)."""
+    _, ax = plt.subplots(figsize=figsize, layout="constrained")
+    made: Axes = ax
+    return made
 
 
 def _is_number(x: object) -> bool:
@@ -135,7 +169,7 @@ def heatmap(pivot: Pivot, ax: Axes | None = None, *, annotate: bool | None = Non
             colorbar: bool = True, title: str | None = None,
             origin: Literal["upper", "lower"] = "upper", columns_on_top: bool = False,
             max_ticks: int = 26, fontsize: float | None = None,
-            figsize: tuple[float, float] | None = None) -> Axes:
+            figsize: tuple[float, float] | None = None) -> Figure:
     """Draw a :class:`~tbsg.outputs.pivot.Pivot` as a heat map.
 
     Parameters
@@ -182,7 +216,9 @@ def heatmap(pivot: Pivot, ax: Axes | None = None, *, annotate: bool | None = Non
 
     Returns
     -------
-    Axes
+    Figure
+        The figure drawn on: a new one (the heat map is ``fig.axes[0]``, its colour bar
+        ``fig.axes[1]``), or the one holding ``ax``.
     """
     plt = _pyplot("tbsg.plots.heatmap")
     import matplotlib as mpl
@@ -191,8 +227,8 @@ def heatmap(pivot: Pivot, ax: Axes | None = None, *, annotate: bool | None = Non
     if ax is None:
         if figsize is None:
             figsize = (min(max(0.42 * nc + 2.2, 4.5), 16.0), min(max(0.36 * nr + 1.6, 3.2), 12.0))
-        _, ax = plt.subplots(figsize=figsize, layout="constrained")
-    assert ax is not None
+        ax = _new_axes(plt, figsize)
+    fig = figure_of(ax)
     values = [v for row in pivot.cells for v in row if v is not None]
     if categorical is None:
         numeric = bool(values) and all(_is_number(v) for v in values)
@@ -262,8 +298,6 @@ def heatmap(pivot: Pivot, ax: Axes | None = None, *, annotate: bool | None = Non
     if shown_title:
         ax.set_title(shown_title, pad=10 if columns_on_top else 6)
     if colorbar:
-        fig = ax.get_figure()
-        assert fig is not None
         bar = fig.colorbar(image, ax=ax, shrink=0.9, pad=0.02)
         if categorical:
             bar.set_ticks(list(range(len(cats))), labels=[_default_text(c) for c in cats])
@@ -281,14 +315,12 @@ def heatmap(pivot: Pivot, ax: Axes | None = None, *, annotate: bool | None = Non
                     continue
                 colour = "white" if _luminance(face(v)) < 0.5 else "black"
                 ax.text(j, i, text(v), ha="center", va="center", fontsize=size, color=colour)
-    return ax
+    return fig
 
 
 def _cell_size(ax: Axes, nr: int, nc: int) -> tuple[float, float]:
     """Width and height of a cell in points (before layout adjustments)."""
-    fig = ax.get_figure(root=True)
-    assert fig is not None
-    w_in, h_in = fig.get_size_inches()
+    w_in, h_in = figure_of(ax).get_size_inches()
     box = ax.get_position()
     return box.width * w_in * 72 / max(nc, 1), box.height * h_in * 72 / max(nr, 1)
 
@@ -310,7 +342,7 @@ def margin_curves(table: StateTable[Any, Any], *, x: RowKey, curve: RowKey,
                   cmap: str | None = None,
                   colors: Mapping[Hashable, Any] | Sequence[Any] | None = None,
                   legend_outside: bool = False,
-                  figsize: tuple[float, float] = (7.0, 4.5)) -> Axes:
+                  figsize: tuple[float, float] = (7.0, 4.5)) -> Figure:
     """One curve of ``y(row)`` against ``x(row)`` per value of ``curve(row)``.
 
     Parameters
@@ -352,7 +384,9 @@ def margin_curves(table: StateTable[Any, Any], *, x: RowKey, curve: RowKey,
 
     Returns
     -------
-    Axes
+    Figure
+        The figure drawn on: a new one (the curves are ``fig.axes[0]``), or the one
+        holding ``ax``.
     """
     plt = _pyplot("tbsg.plots.margin_curves")
     import matplotlib as mpl
@@ -370,8 +404,7 @@ def margin_curves(table: StateTable[Any, Any], *, x: RowKey, curve: RowKey,
         groups.setdefault(ckey(r), []).append((xkey(r), float(yv)))
     order = list(curves) if curves is not None else list(ordered_labels(groups))
     if ax is None:
-        _, ax = plt.subplots(figsize=figsize, layout="constrained")
-    assert ax is not None
+        ax = _new_axes(plt, figsize)
     ax.set_axisbelow(True)
     if zero_line:
         ax.axhline(0.0, color="0.2", linewidth=1.0, zorder=1.5)
@@ -404,7 +437,7 @@ def margin_curves(table: StateTable[Any, Any], *, x: RowKey, curve: RowKey,
                                      if legend_outside else {})
         ax.legend(title=legend_title if legend_title is not None else cname, fontsize="small",
                   title_fontsize="small", **placement)
-    return ax
+    return figure_of(ax)
 
 
 def new_figure(what: str, ncols: int, figsize: tuple[float, float]) -> tuple[Figure, list[Axes]]:

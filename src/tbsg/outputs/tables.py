@@ -20,7 +20,8 @@ Columns of a :class:`StateTable`
 * ``value_to_move``: value to the player who moves there;
 * ``optimal``: every optimal action (exact ties included), in the game's action order.
   For a float solution: the actions the proven bounds cannot rule out (a superset of the
-  exactly optimal ones), the greedy action first;
+  exactly optimal ones, :meth:`tbsg.FloatSolution.optimal_actions`), also in the game's
+  order;
 * ``margin``: how close the decision is (below); ``None`` with a single action.
 
 Each :class:`Row` also carries ``action`` (the action the solution's strategy plays) and
@@ -97,7 +98,6 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar
 import numpy as np
 import numpy.typing as npt
 
-from tbsg.engine.bellman import action_bounds
 from tbsg.errors import InvalidArgumentError, shorten, show
 from tbsg.outputs._optional import NOTEBOOK_EXTRA, optional_import
 from tbsg.outputs.formats import (
@@ -110,6 +110,7 @@ from tbsg.outputs.formats import (
     markdown_table,
     safe_repr,
     short,
+    text_table,
     write_text,
 )
 from tbsg.outputs.pivot import Pivot
@@ -157,10 +158,11 @@ class Row(Generic[S, A]):
     value_to_move : Fraction or float
         Value to the player who moves.
     optimal : tuple
-        Every optimal action (float solutions: every action the bounds cannot rule out,
-        the greedy action first).
+        Every optimal action, in the game's order (float solutions: every action the
+        bounds cannot rule out).
     action : action
-        The action the solution's strategy plays (one of ``optimal``).
+        The action the solution's strategy plays (one of ``optimal``; for a float
+        solution the solver's greedy action, see :meth:`tbsg.FloatSolution.action`).
     margin : Fraction or float or None
         Mover's value of the best action minus that of the best other action; ``None``
         when there is a single action.
@@ -260,37 +262,26 @@ def _float_action_bounds(solution: FloatSolution[Any, Any]
                          ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Proven lower and upper bounds on every action's value to player 0 (flat actions).
 
-    From the states' proven bounds through the engine's outward-rounded Bellman step
-    (:func:`tbsg.engine.bellman.action_bounds`): an action is ruled out of ``optimal``
-    only when its upper bound is below another action's lower bound, which no rounding
-    can make wrong.
+    The solution's own (:meth:`~tbsg.results.FloatSolution.action_bounds`, from the
+    engine's outward-rounded Bellman step, computed once per solution): an action is
+    ruled out of ``optimal`` only when its upper bound is below another action's lower
+    bound, which no rounding can make wrong.
     """
-    return action_bounds(solution.graph, solution.lower, solution.upper)
+    return solution._action_bounds
 
 
-def _float_row(sol: FloatSolution[S, A], s: S, q_lo: npt.NDArray[np.float64],
-               q_hi: npt.NDArray[np.float64]) -> Row[S, A]:
+def _float_row(sol: FloatSolution[S, A], s: S) -> Row[S, A]:
+    # the solution's query API (optimal_actions, action_bounds), read by index once
+    i = sol._index(s)
     g = sol.graph
-    i = g.index[s]
     player = int(g.player[i])
-    lo, hi = sol.bounds(s)
+    lo, hi = float(sol.lower[i]), float(sol.upper[i])
     v = (lo + hi) / 2
-    ks = g.actions_of(i)
-    labels = [g.act_labels[k] for k in ks]
-    if player == 0:
-        mine_lo = [float(q_lo[k]) for k in ks]
-        mine_hi = [float(q_hi[k]) for k in ks]
-    else:
-        mine_lo = [1.0 - float(q_hi[k]) for k in ks]
-        mine_hi = [1.0 - float(q_lo[k]) for k in ks]
-    q = {a: (x + y) / 2 for a, x, y in zip(labels, mine_lo, mine_hi, strict=True)}
-    best_lower = max(mine_lo)
-    chosen = sol.action(s)
-    possible = tuple(a for a, y in zip(labels, mine_hi, strict=True)
-                     if y >= best_lower and a != chosen)
+    q = {a: (x + y) / 2 for a, (x, y) in sol._action_bounds_at(i, player).items()}
     return Row(state=s, player=player, value=v, value_to_move=v if player == 0 else 1.0 - v,
-               optimal=(chosen, *possible), action=chosen, margin=_margin(q),
-               action_values=q, lower=lo, upper=hi)
+               optimal=tuple(g.act_labels[k] for k in sol._kept(i)),
+               action=g.act_labels[int(sol.choice[i])], margin=_margin(q), action_values=q,
+               lower=lo, upper=hi)
 
 
 def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable[S] | None = None,
@@ -351,8 +342,7 @@ def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable
         rows = tuple(_exact_row(solution, s) for s in chosen)
         exact = True
     else:
-        q_lo, q_hi = _float_action_bounds(solution)
-        rows = tuple(_float_row(solution, s, q_lo, q_hi) for s in chosen)
+        rows = tuple(_float_row(solution, s) for s in chosen)
         exact = False
     return StateTable(fields=_fields_of(chosen), rows=rows, exact=exact)
 
@@ -551,6 +541,8 @@ class StateTable(Generic[S, A]):
                     out.append((c, getter, "exact"))
                     if decimals:
                         out.append((f"{c}_decimal", _decimal(getter), "float"))
+                elif c in ("lower", "upper"):  # proven bounds: decimals rounded outward
+                    out.append((c, getter, "lower" if c == "lower" else "upper"))
                 else:
                     out.append((c, getter, "float"))
             else:
@@ -604,6 +596,32 @@ class StateTable(Generic[S, A]):
             body.insert(head, [f"… {left} more rows …"] + [""] * (len(cols) - 1))
         return body
 
+    def to_text(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
+                digits: int = 6, max_rows: int | None = None, shorten: bool = True) -> str:
+        """Plain text in aligned columns, for a terminal (``tbsg solve --table``).
+
+        Exact values longer than :data:`~tbsg.outputs.formats.REPR_CHARS` characters are
+        shortened to a decimal and their size (``shorten=False``: in full); ``max_rows``
+        as in :meth:`to_markdown`.
+
+        Examples
+        --------
+        >>> import tbsg
+        >>> from tbsg.games import risk_or_safety
+        >>> t = state_table(tbsg.solve(risk_or_safety(2)), where=lambda s: s.saved == 1 and s.open == 0)
+        >>> print(t.to_text(columns=["mover", "other", "value", "optimal"]))
+        mover  other  value  value_decimal  optimal
+        -----  -----  -----  -------------  -------
+            0      0    4/5            0.8  toss
+            0      1    2/3       0.666667  toss
+            1      0    1/5            0.2  toss
+            1      1    1/3       0.333333  toss
+        """
+        cols = self._export_columns(columns, decimals)
+        body = self._shown_body(cols, Fmt("text", digits=digits, abbreviate=shorten), max_rows)
+        align = ["l" if _left(c, k) else "r" for c, _, k in cols]
+        return text_table([c for c, _, _ in cols], body, align)
+
     def to_latex(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
                  digits: int = 6, fractions: Literal["slash", "frac"] = "slash",
                  caption: str | None = None, label: str | None = None) -> str:
@@ -645,7 +663,7 @@ class StateTable(Generic[S, A]):
         cols = self._export_columns(columns, decimals)
         data = {c: [get(r) for r in self.rows] for c, get, _ in cols}
         for c, _, k in cols:
-            if k == "float":
+            if k in ("float", "lower", "upper"):
                 data[c] = [math.nan if x is None else x for x in data[c]]
         df = pd.DataFrame(data, columns=[c for c, _, _ in cols])
         keys = [c for c in self.fields if c in df.columns]

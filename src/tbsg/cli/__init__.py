@@ -1,0 +1,468 @@
+"""The ``tbsg`` command line.
+
+Commands
+--------
+``tbsg list``
+    The catalog games, their parameters and sources.
+``tbsg solve GAME [-p NAME=VALUE ...] [--float [--tol TOL] | --infinite-play C] [--max-states N]
+[--save FILE] [--no-verify] [--table] [--format text|md|latex|csv|json] [--digits N]
+[--exact-digits] [--provenance]``
+    Solve a game: the value, the optimal actions at the initial state, the number of
+    states and components, the time, and (exact) the verified certificate; float: the
+    proven bounds and their gap. ``--table`` prints the per-state table instead.
+``tbsg verify FILE [--game GAME [-p NAME=VALUE ...] | --import-game] [--max-states N]
+[--provenance]``
+    Rebuild the game of a saved solution, check every field of the file and re-verify
+    the certificate exactly.
+``tbsg reproduce [--only GAME ...] [--json]``
+    Recompute every published number of the catalog and compare it with the source.
+``tbsg cite [--format bibtex|apa]``
+    How to cite tbsg, from ``CITATION.cff``.
+
+Games
+-----
+``GAME`` is a catalog name (``tbsg list``), ``module:factory`` (imported with the current
+directory on the import path) or ``path/to/file.py:factory``, where ``factory`` is a
+class or function returning the game. ``-p NAME=VALUE`` gives its parameters, converted
+by the factory's annotations (``int``, ``bool``, ``str``, ``float``, ``Fraction`` such as
+``1/3`` or ``0.25``, ``Literal`` choices); unannotated parameters become a bool
+(``true``/``false``), an int, an exact ``Fraction`` (``1/3``, ``0.25``) or else a string.
+See :mod:`tbsg.cli._games`.
+
+Output
+------
+``--format`` applies with and without ``--table``: ``text`` (aligned, for reading),
+``md`` (a Markdown table), ``latex`` (booktabs), ``csv`` and ``json``. Exact values are
+written in full in every format except ``text``, where a fraction longer than 60
+characters is shortened to a decimal and its size (``--exact-digits``: in full).
+``--digits N`` sets the significant digits of decimals (default 15), rounded from the
+exact value; proven float bounds are rounded outward (down and up). JSON has the game's
+parameters as an object, exact values as ``"p/q"`` strings, and for float solutions the
+bounds and their gap.
+
+Exit status
+-----------
+0: done. 1: a saved file that was checked and is wrong (``verify``: REJECTED), a game
+that breaks the model while solving, a tolerance not reached, a published number not
+reproduced. 2: a usage error (the subcommand's usage and an example are printed), or a
+file that cannot be checked (``verify``: CANNOT CHECK, e.g. its game cannot be imported or
+rebuilt). 130: interrupted. Errors are one line on standard error, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import os
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, NoReturn
+
+__all__ = ["main"]
+
+_EXAMPLES = {
+    "list": ["tbsg list"],
+    "solve": ["tbsg solve risk_or_safety -p target=6",
+              "tbsg solve pig -p goal=100 --float --tol 1e-12",
+              "tbsg solve ./mygame.py:MyGame -p goal=20 -p p=1/3 --save mygame.json",
+              "tbsg solve mypackage.games:make_game --table --format csv"],
+    "verify": ["tbsg verify solution.json",
+               "tbsg verify mygame.json --game ./mygame.py:MyGame"],
+    "reproduce": ["tbsg reproduce --only pig"],
+    "cite": ["tbsg cite --format bibtex"],
+}
+_SHORT = 60
+"""Longest fraction the text format prints in full without ``--exact-digits``."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors print its own usage and an example (exit status 2)."""
+
+    examples: Sequence[str] = ()
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        lines = [f"{self.prog}: error: {message}"]
+        if self.examples:
+            lines.append("example: " + self.examples[0])
+        self.exit(2, "\n".join(lines) + "\n")
+
+
+class _CannotCheck(Exception):
+    """``tbsg verify``: the file was not judged (exit status 2)."""
+
+
+# --- shared helpers -----------------------------------------------------------------------------
+
+def _positive_float(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number such as 1e-12, got {text!r}") from None
+    if not (math.isfinite(x) and x > 0):
+        raise argparse.ArgumentTypeError(f"must be a positive finite number such as 1e-12, got {text!r}")
+    return x
+
+
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
+    return n
+
+
+def _payoff(text: str) -> Fraction:
+    """An ``--infinite-play`` payoff: an exact rational in [0, 1] (``0``, ``1/2``, ``0.25``)."""
+    from tbsg.cli._games import convert_text
+
+    value = convert_text(text)
+    if isinstance(value, bool) or not isinstance(value, (int, Fraction)) or not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected an exact payoff in [0, 1] such as 0, 1/2 or 0.25, "
+                                         f"got {text!r}")
+    return Fraction(value)
+
+
+def _build_game(parser: _Parser, spec_text: str, params: Sequence[str] | None
+                ) -> tuple[Any, Any, dict[str, str]]:
+    """The game spec and the game of ``GAME -p ...``; every problem is a usage error."""
+    from tbsg.cli._games import parse_assignments, resolve
+    from tbsg.errors import TbsgError
+
+    try:
+        texts = parse_assignments(params or ())
+        spec = resolve(spec_text)
+        return spec, spec.build(texts), texts
+    except TbsgError as exc:
+        parser.error(str(exc))
+
+
+# --- tbsg list ----------------------------------------------------------------------------------
+
+def _list(args: argparse.Namespace, parser: _Parser) -> int:
+    from tbsg.catalog import CATALOG
+    from tbsg.cli._games import resolve
+
+    for entry in CATALOG.values():
+        print(f"{entry.name}({resolve(entry.name).describe()})\n    {entry.source}")
+    print("\nA game of your own: tbsg solve path/to/file.py:FACTORY -p NAME=VALUE "
+          "(or MODULE:FACTORY; see tbsg solve --help)")
+    return 0
+
+
+# --- tbsg solve ---------------------------------------------------------------------------------
+
+def _check_solve_options(args: argparse.Namespace, parser: _Parser) -> None:
+    """Every combination of options, before anything is imported or solved."""
+    if args.tol is not None and not args.float:
+        parser.error("--tol sets the gap of float bounds: add --float (exact solutions have no gap)")
+    if args.float and args.infinite_play is not None:
+        parser.error("--infinite-play needs an exact solve (the float path solves stopping games only); "
+                     "drop --float")
+    if args.float and args.no_verify:
+        parser.error("--no-verify skips the exact certificate; a float solve has none: drop it")
+    if args.float and args.save is not None:
+        parser.error("--save writes exact solutions (a certificate that tbsg verify re-checks); "
+                     "drop --float, or drop --save")
+    if args.exact_digits and args.format != "text":
+        parser.error(f"--exact-digits is for --format text (--format {args.format} always writes "
+                     "exact values in full)")
+    if args.save is not None:
+        target = Path(args.save)
+        if target.is_dir():
+            parser.error(f"--save {args.save}: a directory, not a file")
+        if not target.parent.is_dir():
+            parser.error(f"--save {args.save}: no directory {str(target.parent)!r}")
+
+
+def _solve(args: argparse.Namespace, parser: _Parser) -> int:
+    import tbsg
+    from tbsg.cli._report import solve_report, table_report
+
+    _check_solve_options(args, parser)
+    spec, game, texts = _build_game(parser, args.game, args.param)
+    tol = 1e-12 if args.tol is None else args.tol
+    sol: tbsg.Solution[Any, Any] | tbsg.FloatSolution[Any, Any]
+    check = None
+    if args.float:
+        sol = tbsg.solve(game, exact=False, tol=tol, max_states=args.max_states)
+    else:
+        sol = tbsg.solve(game, max_states=args.max_states, infinite_play=args.infinite_play)
+        if not args.no_verify:
+            check = tbsg.verify(game, sol, max_states=args.max_states)
+        if args.save is not None:
+            tbsg.save(sol, args.save)
+    if args.table:
+        print(table_report(sol, args.format, args.digits, args.exact_digits), end="")
+    else:
+        print(solve_report(sol, spec.label, game, spec.bound(texts), check, args.format, args.digits,
+                           args.exact_digits, args.provenance), end="")
+    if args.save is not None:
+        print(f"saved to {args.save}", file=sys.stdout if args.format == "text" else sys.stderr)
+    if isinstance(sol, tbsg.FloatSolution) and not sol.converged:
+        print(f"tbsg solve: warning: the proven gap {sol.max_gap:.3g} did not reach --tol {tol:g} "
+              "everywhere (the bounds printed hold); use a larger --tol", file=sys.stderr)
+        return 1
+    return 0
+
+
+# --- tbsg verify --------------------------------------------------------------------------------
+
+def _verify(args: argparse.Namespace, parser: _Parser) -> int:
+    from tbsg.errors import (
+        GameUnavailableError,
+        InvalidGameError,
+        NonStoppingGameError,
+        StateLimitError,
+        TamperedSolutionError,
+        TbsgError,
+    )
+
+    if args.game is not None and args.import_game:
+        parser.error("--game and --import-game do not combine: --game names the game, --import-game "
+                     "imports the module the file records")
+    if args.param and args.game is None:
+        parser.error("-p/--param gives parameters of --game GAME; add --game")
+
+    def say(verdict: str, message: object, status: int) -> int:
+        text = str(message).removeprefix(f"{args.file}: ")
+        print(f"tbsg verify: {verdict} {args.file}: {text}", file=sys.stderr)
+        return status
+
+    try:
+        sol, check = _load_and_verify(args, parser)
+    except _CannotCheck as exc:
+        return say("CANNOT CHECK", exc, 2)
+    except GameUnavailableError as exc:
+        return say("CANNOT CHECK", _unavailable_hint(exc), 2)
+    except StateLimitError as exc:
+        return say("CANNOT CHECK", f"{exc} (raise --max-states)", 2)
+    except (TamperedSolutionError, NonStoppingGameError) as exc:
+        return say("REJECTED", exc, 1)
+    except InvalidGameError as exc:  # the game's own code fails: nothing was judged
+        return say("CANNOT CHECK", f"the game fails: {exc}", 2)
+    except TbsgError as exc:  # SolutionFileError: read and found wrong
+        return say("REJECTED", exc, 1)
+    from tbsg._digits import shown_value
+    from tbsg.errors import show
+
+    shown = shown_value(sol.value(), 15, _SHORT, exact=True)
+    print(f"{args.file}: {show(sol.game)}, {sol.kind.value}, value {shown}")
+    print(f"every field checked, graph hash matches; {check}")
+    if args.provenance:
+        print(sol.provenance(check))
+    return 0
+
+
+def _load_and_verify(args: argparse.Namespace, parser: _Parser) -> tuple[Any, Any]:
+    """Load FILE (its game from --game, --import-game or the catalog) and verify it."""
+    from tbsg.certificate import verify
+    from tbsg.errors import GameUnavailableError, InvalidGameError, StateLimitError
+    from tbsg.outputs.persist import load
+
+    path = Path(args.file)
+    if not path.is_file():
+        raise _CannotCheck("no such file" if not path.exists() else "not a regular file")
+    game: Any = None
+    if args.game is not None:
+        game = _game_for_file(parser, args.game, args.param)
+    elif args.import_game and os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())  # the recorded module, as python -m finds it
+    try:
+        sol = load(path, game=game, check=False, max_states=args.max_states, import_game=args.import_game)
+    except (GameUnavailableError, StateLimitError):
+        raise
+    except InvalidGameError as exc:  # compiling the game raised: not the file's fault
+        raise _CannotCheck(f"the game fails: {exc}") from exc
+    the_game: Any = sol.game
+    return sol, verify(the_game, sol, max_states=args.max_states)
+
+
+def _game_for_file(parser: _Parser, spec_text: str, params: Sequence[str] | None) -> object:
+    """``--game``: a dataclass without ``-p`` is passed as the class (the file's fields rebuild
+    it); anything else is built with the ``-p`` parameters."""
+    from tbsg.cli._games import parse_assignments, resolve
+    from tbsg.errors import TbsgError
+
+    try:
+        texts = parse_assignments(params or ())
+    except TbsgError as exc:
+        parser.error(str(exc))
+    try:
+        spec = resolve(spec_text)
+        if not texts and isinstance(spec.factory, type) and dataclasses.is_dataclass(spec.factory):
+            return spec.factory
+        return spec.build(texts)
+    except TbsgError as exc:
+        raise _CannotCheck(f"--game {spec_text}: {exc}") from exc
+
+
+def _unavailable_hint(exc: Any) -> str:
+    """The error of a game that cannot be had, with what to type instead."""
+    text = str(exc)
+    if exc.module and "outside tbsg" in text:
+        return (f"the file is for {exc.module}.{exc.qualname}, a game outside tbsg: name it with "
+                f"--game path/to/{exc.module.rsplit('.', 1)[-1]}.py:{exc.qualname} (or "
+                f"--game {exc.module}:{exc.qualname}), or, for a file you trust, --import-game")
+    if exc.module and "cannot find the game class" in text:
+        return (f"{text}; name the game with --game path/to/{exc.module.rsplit('.', 1)[-1]}.py:"
+                f"{exc.qualname}")
+    return text
+
+
+# --- tbsg reproduce, tbsg cite --------------------------------------------------------------------
+
+def _reproduce(args: argparse.Namespace, parser: _Parser) -> int:
+    from tbsg.catalog import CATALOG
+    from tbsg.reproduce import format_json, format_table, reproduce
+
+    unknown = [g for g in args.only or () if g not in CATALOG]
+    if unknown:
+        parser.error(f"unknown game {', '.join(unknown)}; choose from {', '.join(CATALOG)}")
+
+    def progress(name: str) -> None:
+        if not args.json:
+            print(f"solving {name} ...", file=sys.stderr, flush=True)
+
+    report = reproduce(args.only, progress=progress)
+    print(format_json(report) if args.json else format_table(report))
+    return 0 if report.ok else 1
+
+
+def _cite(args: argparse.Namespace, parser: _Parser) -> int:
+    from tbsg._citation import apa, bibtex
+
+    if args.format in ("bibtex", "both"):
+        print(("BibTeX:\n" if args.format == "both" else "") + bibtex())
+    if args.format == "both":
+        print()
+    if args.format in ("apa", "both"):
+        print(("APA:\n" if args.format == "both" else "") + apa())
+    return 0
+
+
+# --- the parser ---------------------------------------------------------------------------------
+
+def _subparser(sub: Any, name: str, help_text: str, description: str,
+               run: Callable[[argparse.Namespace, _Parser], int]) -> _Parser:
+    examples = _EXAMPLES[name]
+    text = textwrap.fill(description, 88, break_on_hyphens=False)
+    p: _Parser = sub.add_parser(name, help=help_text, description=text,
+                                epilog="examples:\n" + "\n".join(f"  {e}" for e in examples),
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.examples = examples
+    p.set_defaults(run=run, subparser=p)
+    return p
+
+
+def _parser() -> _Parser:
+    from tbsg.catalog import CATALOG
+    from tbsg.engine.compile import DEFAULT_MAX_STATES
+
+    parser = _Parser(prog="tbsg", description="Exact solutions of two-player turn-based stochastic games.",
+                     epilog="'tbsg COMMAND --help' describes a command.")
+    parser.examples = ["tbsg solve risk_or_safety -p target=6"]
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
+    _subparser(sub, "list", "list the catalog games and their parameters",
+               "List the catalog games, their parameters and sources.", _list)
+    game_help = (f"a catalog game ({', '.join(CATALOG)}), MODULE:FACTORY or path/to/file.py:FACTORY "
+                 "(a class or function returning the game)")
+    param_help = ("a parameter of the game, repeatable; converted by the factory's annotation, or "
+                  "else to a bool (true/false), int, exact fraction (1/3, 0.25) or string")
+    slv = _subparser(sub, "solve", "solve a game", (
+        "Solve a game exactly (default: rational values, every optimal action, the verified "
+        "certificate) or with proven float bounds (--float). Prints the value, the optimal actions "
+        "at the initial state, the states, components and time; --table prints the per-state table. "
+        "Exact values are in full in every format but text (--exact-digits there)."), _solve)
+    slv.add_argument("game", metavar="GAME", help=game_help)
+    slv.add_argument("-p", "--param", action="append", metavar="NAME=VALUE", help=param_help)
+    slv.add_argument("--float", action="store_true", help="proven float bounds instead of exact values")
+    slv.add_argument("--tol", type=_positive_float, default=None,
+                     help="with --float: the largest proven gap wanted (default 1e-12)")
+    slv.add_argument("--infinite-play", type=_payoff, default=None, metavar="C",
+                     help="payoff to player 0 of play that never ends, for games that need not end "
+                          "(0: a reachability game, 1/2: a draw); exact only")
+    slv.add_argument("--max-states", type=_positive_int, default=DEFAULT_MAX_STATES, metavar="N",
+                     help=f"stop with an error past N reachable states (default {DEFAULT_MAX_STATES:,})")
+    slv.add_argument("--format", choices=("text", "md", "latex", "csv", "json"), default="text",
+                     help="output format, with or without --table (default text)")
+    slv.add_argument("--table", action="store_true",
+                     help="print the per-state table (value, optimal actions, margin) instead")
+    slv.add_argument("--digits", type=_positive_int, default=15, metavar="N",
+                     help="significant digits of decimals (default 15)")
+    slv.add_argument("--exact-digits", action="store_true",
+                     help="text format: print exact values in full, however long")
+    slv.add_argument("--provenance", action="store_true",
+                     help="add what a methods section needs (versions, graph hash, certificate)")
+    slv.add_argument("--no-verify", action="store_true",
+                     help="skip re-checking the exact certificate (tbsg verify FILE does it later)")
+    slv.add_argument("--save", metavar="FILE", help="save the exact solution (JSON) to FILE")
+    ver = _subparser(sub, "verify", "re-verify a saved solution", (
+        "Rebuild the game of a saved solution, check the graph hash and every field, and re-verify "
+        "the certificate in exact arithmetic. Exit status 1 (REJECTED): the file was checked and is "
+        "wrong; 2 (CANNOT CHECK): its game cannot be imported or rebuilt (name it with --game)."),
+        _verify)
+    ver.add_argument("file", metavar="FILE", help="a file written by tbsg solve --save or tbsg.save")
+    ver.add_argument("--game", metavar="GAME",
+                     help="the game of a file of your own: MODULE:FACTORY or path/to/file.py:FACTORY "
+                          "with its parameters (-p), or its dataclass alone (rebuilt from the fields "
+                          "the file records)")
+    ver.add_argument("-p", "--param", action="append", metavar="NAME=VALUE",
+                     help="a parameter of --game (repeatable)")
+    ver.add_argument("--import-game", action="store_true",
+                     help="import the module the file names to rebuild the game (runs that module's "
+                          "code: only for files you trust)")
+    ver.add_argument("--max-states", type=_positive_int, default=DEFAULT_MAX_STATES, metavar="N",
+                     help=f"never enumerate more than N states (default {DEFAULT_MAX_STATES:,})")
+    ver.add_argument("--provenance", action="store_true",
+                     help="also print what a methods section needs (versions, graph hash, certificate)")
+    rep = _subparser(sub, "reproduce", "recompute every published number of the catalog", (
+        "Solve every catalog game and compare each published number with the computed one. Exit "
+        "status 1 on an undeclared mismatch, or on a declared discrepancy of a source that now "
+        "matches, computes another value or names no row."), _reproduce)
+    rep.add_argument("--only", action="append", metavar="GAME",
+                     help=f"restrict to this game (repeatable): {', '.join(CATALOG)}")
+    rep.add_argument("--json", action="store_true", help="print the rows as JSON")
+    cite = _subparser(sub, "cite", "how to cite tbsg (BibTeX and APA)",
+                      "Print a BibTeX entry and an APA reference for tbsg, from its CITATION.cff.", _cite)
+    cite.add_argument("--format", choices=("both", "bibtex", "apa"), default="both",
+                      help="which reference to print (default both)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``tbsg`` console script; returns the exit status."""
+    parser = _parser()
+    args = parser.parse_args(argv)
+    from tbsg.errors import TbsgError
+
+    try:
+        status: int = args.run(args, args.subparser)
+    except BrokenPipeError:  # output piped into e.g. `head`: stop quietly
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (must outlive this function)
+        return 0
+    except TbsgError as exc:  # bad input: one line, no traceback
+        from tbsg.errors import NonStoppingGameError
+
+        hint = (" (on the command line: --infinite-play C)"
+                if isinstance(exc, NonStoppingGameError) and args.command == "solve" else "")
+        print(f"tbsg {args.command}: error: {exc}{hint}", file=sys.stderr)
+        return 1
+    except MemoryError:
+        print(f"tbsg {args.command}: error: out of memory (a game too large for this machine, or "
+              "parameters that build one; --max-states stops earlier)", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print(f"tbsg {args.command}: interrupted", file=sys.stderr)
+        return 130
+    return status
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

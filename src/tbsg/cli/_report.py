@@ -1,0 +1,141 @@
+"""What ``tbsg solve`` prints: the summary of a solution, or its per-state table, in five formats.
+
+The summary is one list of ``(quantity, value)`` rows written as aligned text, a Markdown
+table, a LaTeX (booktabs) table or CSV, or a JSON object with typed fields. Exact values
+are written in full except in text, where a fraction longer than ``short`` characters
+becomes a decimal and its size; decimals have ``digits`` significant digits rounded from
+the exact value, and proven float bounds are rounded outward (the lower one down, the
+upper one up), so a printed interval still contains the value.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from tbsg._digits import exact_decimal, fraction_text, shown_value, text_size
+from tbsg.errors import shorten, show
+from tbsg.outputs.formats import Fmt, csv_table, latex_escape, latex_table, markdown_table
+from tbsg.outputs.tables import state_table
+from tbsg.results import FloatSolution, Solution
+
+__all__ = ["solve_report", "table_report"]
+
+Rows = list[tuple[str, str]]
+
+
+def _value_text(x: Fraction, fmt: str, digits: int, full: bool, short: int) -> str:
+    if fmt != "text" or full or text_size(x) <= short:
+        return shown_value(x, digits, text_size(x), exact=True)
+    return shown_value(x, digits, short, exact=True) + " (--exact-digits prints it)"
+
+
+def _actions(actions: Sequence[object]) -> str:
+    return ", ".join(show(a, 80) if not isinstance(a, str) else a for a in actions)
+
+
+def _json(x: object) -> object:
+    """An action or parameter as JSON: JSON scalars as they are, fractions ``"p/q"``, else ``repr``."""
+    if isinstance(x, Fraction):
+        return fraction_text(x)
+    if x is None or isinstance(x, (bool, float, str)) or (isinstance(x, int) and abs(x) < 10**4000):
+        return x
+    if isinstance(x, (tuple, list)):
+        return [_json(y) for y in x]
+    return show(x, 10**6)
+
+
+def _game_text(game: object, label: str, parameters: Mapping[str, object]) -> str:
+    """The game's ``repr``, or, when it has only ``object``'s, how it was built."""
+    if type(game).__repr__ is not object.__repr__:
+        return show(game, 10**6)
+    return f"{label}({', '.join(f'{k}={show(v, 60)}' for k, v in parameters.items())})"
+
+
+def solve_report(sol: Solution[Any, Any] | FloatSolution[Any, Any], label: str, game: object,
+                 parameters: Mapping[str, object], certificate: object | None, fmt: str, digits: int,
+                 full: bool, provenance: bool, short: int = 60) -> str:
+    """The summary ``tbsg solve`` prints (see the module docstring); ends with a newline."""
+    s0 = sol.initial
+    mover = sol.player(s0)
+    optimal = sol.optimal_actions(s0)
+    certain = sol.optimal_actions_certain(s0)
+    record: dict[str, object] = {
+        "game": label, "parameters": {k: _json(v) for k, v in parameters.items()},
+        "game_repr": _game_text(game, label, parameters), "exact": isinstance(sol, Solution),
+        "initial_state": show(s0, 10**6), "player_to_move": mover}
+    rows: Rows = [("game", shorten(_game_text(game, label, parameters), 200))]
+    if isinstance(sol, Solution):
+        v = sol.value()
+        record |= {"value": fraction_text(v), "value_decimal": exact_decimal(v, digits)}
+        rows.append(("value to player 0", _value_text(v, fmt, digits, full, short)))
+    else:
+        lo, hi = sol.bounds()
+        shown_lo, shown_hi = exact_decimal(lo, digits, "down"), exact_decimal(hi, digits, "up")
+        gap = hi - lo
+        record |= {"lower": lo, "upper": hi, "gap": gap, "value": sol.value(), "tol": sol.tol,
+                   "max_gap": sol.max_gap, "converged": sol.converged,
+                   "lower_decimal": shown_lo, "upper_decimal": shown_hi}
+        rows += [("value to player 0", f"in [{shown_lo}, {shown_hi}] (proven bounds)"),
+                 ("gap", f"{gap:.3g} at the initial state, {sol.max_gap:.3g} at most over all states "
+                         f"(--tol {sol.tol:g}{'' if sol.converged else ': NOT reached'})")]
+    record |= {"optimal_actions": [_json(a) for a in optimal], "optimal_actions_certain": certain}
+    rows += [("initial state", f"{show(s0, 200)}, player {mover} to move"),
+             ("optimal actions", _actions(optimal) + (
+                 "" if isinstance(sol, Solution) else
+                 " (certain: the bounds rule out every other action)" if certain else
+                 " (not certain: the bounds rule out none of these; an exact solve tells ties apart)"))]
+    record |= {"states": sol.n_states, "components": sol.n_components,
+               "largest_component": sol.largest_component, "seconds": sol.seconds, "method": sol.method}
+    rows += [("states", f"{sol.n_states}"),
+             ("components", f"{sol.n_components} strongly connected (largest {sol.largest_component})"),
+             ("time", f"{sol.seconds:.3g} s ({sol.method})")]
+    if isinstance(sol, Solution):
+        record |= {"verified": certificate is not None,
+                   "certificate": None if certificate is None else str(certificate)}
+        rows.append(("certificate", "not re-checked (--no-verify)" if certificate is None
+                     else str(certificate)))
+    prov = sol.provenance(certificate) if provenance else None  # type: ignore[arg-type]
+    if prov is not None:
+        record["provenance"] = prov.as_dict()
+    if fmt == "json":
+        return json.dumps(record, indent=2, ensure_ascii=False) + "\n"
+    if prov is not None and fmt != "text":
+        rows += [(f"provenance: {k}", "" if x is None else str(x)) for k, x in prov.as_dict().items()]
+    out = _rows(rows, fmt)
+    if prov is not None and fmt == "text":
+        out += "\nprovenance:\n" + "\n".join(f"  {line}" for line in prov.lines()) + "\n"
+    return out
+
+
+def _rows(rows: Rows, fmt: str) -> str:
+    """``(quantity, value)`` rows as text, Markdown, LaTeX or CSV (ends with a newline)."""
+    if fmt == "text":
+        width = max(len(k) for k, _ in rows) + 1
+        return "".join(f"{k + ':':<{width}} {v}\n" for k, v in rows)
+    if fmt == "md":
+        md = Fmt("markdown")
+        return markdown_table(["quantity", "value"], [[md.text(k), md.text(v)] for k, v in rows],
+                              ["l", "l"]) + "\n"
+    if fmt == "latex":
+        body = [[latex_escape(k), latex_escape(v)] for k, v in rows]
+        return latex_table(["quantity & value \\\\"], body, "ll", None, None) + "\n"
+    return csv_table(["quantity", "value"], [[k, v] for k, v in rows])
+
+
+def table_report(sol: Solution[Any, Any] | FloatSolution[Any, Any], fmt: str, digits: int,
+                 full: bool) -> str:
+    """The per-state table ``tbsg solve --table`` prints (ends with a newline)."""
+    table = state_table(sol)
+    if fmt == "text":
+        return table.to_text(digits=digits, shorten=not full) + "\n"
+    if fmt == "md":
+        return table.to_markdown(digits=digits) + "\n"
+    if fmt == "latex":
+        return table.to_latex(digits=digits) + "\n"
+    if fmt == "csv":
+        return table.to_csv()
+    return json.dumps(table.records(), default=_json, indent=1, ensure_ascii=False) + "\n"
+

@@ -1,0 +1,213 @@
+"""One query API on exact and float solutions (issue 14, item 2).
+
+Oracle: the exact solution of the same game. Every float answer must contain the exact
+one (bounds, action intervals, optimal actions) and equal it where the float solution
+says it is certain; the catalog games used have published exact values (Risk or Safety,
+seed 000: P(0,0,0) = 1026/1925 for n = 5; Coinball, seed 001, has exact ties).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Hashable
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import tbsg
+from tbsg.engine import _backend as bk
+from tbsg.games import RoSState, coinball, piglet, risk_or_safety
+from tbsg.results import _down, _up
+
+GAMES = {"risk_or_safety": lambda: risk_or_safety(5), "coinball": lambda: coinball(6),
+         "piglet": lambda: piglet(4)}
+
+
+@pytest.fixture(scope="module", params=sorted(GAMES))
+def pair(request: pytest.FixtureRequest) -> tuple[tbsg.Solution[Any, Any], tbsg.FloatSolution[Any, Any]]:
+    game = GAMES[request.param]()
+    return tbsg.solve(game), tbsg.solve(game, exact=False, tol=1e-12)
+
+
+def test_published_value_inside_the_float_bounds() -> None:
+    # seed 000 (Jehn 2026), section 3.3: n = 5 gives 1026/1925
+    fsol = tbsg.solve(risk_or_safety(5), exact=False)
+    lo, hi = fsol.bounds()
+    assert lo <= Fraction(1026, 1925) <= hi
+    lo1, hi1 = fsol.bounds(player=1)
+    assert lo1 <= 1 - Fraction(1026, 1925) <= hi1
+    assert tbsg.solve(risk_or_safety(5)).bounds() == (Fraction(1026, 1925),) * 2
+
+
+def test_bounds_and_values_contain_the_exact_values(
+        pair: tuple[tbsg.Solution[Any, Any], tbsg.FloatSolution[Any, Any]]) -> None:
+    exact, approx = pair
+    for s in exact.states:
+        v = exact.value(s)
+        for player, want in ((0, v), (1, 1 - v)):
+            lo, hi = approx.bounds(s, player=player)
+            assert type(lo) is float and type(hi) is float
+            assert lo <= want <= hi, (s, player)
+            assert exact.bounds(s, player=player) == (want, want)
+            assert abs(approx.value(s, player=player) - want) <= (hi - lo) / 2 + 1e-15
+        mover = exact.player(s)
+        assert exact.value_to_move(s) == exact.value(s, player=mover)
+        assert approx.value_to_move(s) == approx.value(s, player=mover)
+        assert approx.values[s] == approx.value(s) and exact.values[s] == v
+        assert approx.values_bounds[s] == approx.bounds(s) and exact.values_bounds[s] == (v, v)
+    assert len(approx.values) == len(approx.values_bounds) == exact.n_states
+    assert set(approx.values) == set(exact.states)
+
+
+def test_action_intervals_contain_the_exact_action_values(
+        pair: tuple[tbsg.Solution[Any, Any], tbsg.FloatSolution[Any, Any]]) -> None:
+    exact, approx = pair
+    for s in exact.states:
+        for player in (0, 1):
+            q = exact.action_values(s, player=player)
+            intervals = approx.action_values(s, player=player)
+            assert list(intervals) == list(q)  # same actions, the game's order
+            assert approx.action_bounds(s, player=player) == intervals
+            assert exact.action_bounds(s, player=player) == {a: (x, x) for a, x in q.items()}
+            for a, (lo, hi) in intervals.items():
+                assert type(lo) is float and type(hi) is float
+                assert lo <= q[a] <= hi, (s, a, player)
+        assert exact.action_values(s, player=1) == {a: 1 - x for a, x in exact.action_values(s).items()}
+
+
+def test_float_optimal_actions_contain_the_exact_ones(
+        pair: tuple[tbsg.Solution[Any, Any], tbsg.FloatSolution[Any, Any]]) -> None:
+    exact, approx = pair
+    certain = 0
+    for s in exact.states:
+        want = exact.optimal_actions(s)
+        got = approx.optimal_actions(s)
+        assert set(want) <= set(got), s
+        order = list(exact.action_values(s))
+        assert list(got) == sorted(got, key=order.index)  # the game's order
+        assert exact.optimal_actions_certain(s) is True
+        if approx.optimal_actions_certain(s):
+            certain += 1
+            assert got == want, s
+        else:
+            assert len(got) > 1
+    # the bounds decide every state without an exact tie (gaps of 1e-12, margins far wider)
+    assert certain == sum(len(exact.optimal_actions(s)) == 1 for s in exact.states)
+
+
+def test_exact_ties_are_never_called_certain() -> None:
+    # Coinball (seed 001, "it's a wash"): exactly tied calls stay undecided in floats
+    exact = tbsg.solve(coinball(6))
+    approx = tbsg.solve(coinball(6), exact=False)
+    tied = [s for s in exact.states if len(exact.optimal_actions(s)) > 1]
+    assert len(tied) > 10
+    for s in tied:
+        assert not approx.optimal_actions_certain(s)
+        assert set(approx.optimal_actions(s)) == set(exact.optimal_actions(s))
+
+
+def test_an_action_ruled_out_by_the_bounds_is_left_out() -> None:
+    # one state, player 0: "a" wins with 1/3, "b" with 1/3 + 10**-6; the gap (1e-12) rules "a" out
+    class Two:
+        initial = 0
+
+        def player(self, s: int) -> int:
+            return 0
+
+        def actions(self, s: int) -> tuple[str, ...]:
+            return ("a", "b")
+
+        def outcomes(self, s: int, a: str) -> list[tuple[Fraction, Any]]:
+            p = Fraction(1, 3) + (Fraction(1, 10**6) if a == "b" else 0)
+            return [(p, tbsg.win(0)), (1 - p, tbsg.win(1))]
+
+    approx = tbsg.solve(Two(), exact=False)
+    assert approx.optimal_actions() == ("b",) and approx.optimal_actions_certain()
+    assert approx.action() == "b"
+    # player 1 minimises player 0's payoff: "a" then
+    class Other(Two):
+        def player(self, s: int) -> int:
+            return 1
+
+    other = tbsg.solve(Other(), exact=False)
+    assert other.optimal_actions() == ("a",) and other.optimal_actions_certain()
+
+
+def test_fixed_players_have_their_strategy_as_the_only_optimal_action() -> None:
+    game = risk_or_safety(3)
+    for exact_flag in (True, False):
+        br = tbsg.best_response(game, 0, lambda s: "toss", exact=exact_flag)
+        for s in br.states:
+            # a best response of player 0: player 1 plays its fixed strategy
+            if s.mover == 1:
+                assert br.optimal_actions(s) == (br.action(s),) and br.optimal_actions_certain(s)
+        # player 0 optimises: after one heads with nothing saved, both actions are open to him
+        assert len(br.action_values(RoSState(0, 1, 0, 0))) == 2
+    # an evaluation (exact only): nobody optimises
+    ev = tbsg.evaluate(game, lambda s: "toss")
+    assert all(ev.optimal_actions(s) == (ev.action(s),) for s in ev.states)
+
+
+def test_values_users_receive_are_fractions_whatever_the_backend() -> None:
+    sol = tbsg.solve(risk_or_safety(3))
+    if bk.BACKEND == "gmpy2":  # the case that leaked mpq before
+        assert type(sol._raw_values[0]).__name__ == "mpq"
+    assert all(type(x) is Fraction for x in sol.values_exact)
+    assert type(sol.values_exact[0]) is Fraction and type(sol.values_exact[-1]) is Fraction
+    assert all(type(x) is Fraction for x in sol.values_exact[2:5])
+    assert all(type(x) is Fraction for x in sol.values.values())
+    assert sol.values_exact == [sol.value(s) for s in sol.states]
+    assert [sol.value(s) for s in sol.states] == sol.values_exact  # reflected
+    assert sol.values_exact != [Fraction(0)] * sol.n_states
+    # replace() keeps the stored values, without wrapping them again
+    copy = dataclasses.replace(sol, method="copy")
+    assert copy._raw_values is sol._raw_values and copy.values_exact == sol.values_exact
+    with pytest.raises(TypeError):
+        hash(sol.values_exact)
+
+
+def test_every_query_names_an_unknown_state() -> None:
+    exact = tbsg.solve(risk_or_safety(2))
+    approx = tbsg.solve(risk_or_safety(2), exact=False)
+    bad = (9, 9, 9, 9)
+    for sol in (exact, approx):
+        for query in ("value", "value_to_move", "bounds", "action", "optimal_actions",
+                      "optimal_actions_certain", "action_values", "action_bounds"):
+            with pytest.raises(tbsg.UnknownStateError, match="not reachable"):
+                getattr(sol, query)(bad)
+        with pytest.raises(KeyError):
+            sol.values[bad]
+        with pytest.raises(KeyError):
+            sol.values_bounds[[1]]  # type: ignore[index]  # unhashable: not a state
+        with pytest.raises(tbsg.InvalidArgumentError, match="player must be 0 or 1"):
+            sol.bounds(player=2)
+
+
+def test_generic_code_runs_on_both_kinds() -> None:
+    # what a user writes once for exact=True and keeps for exact=False
+    def summary(sol: tbsg.Solution[Hashable, Hashable] | tbsg.FloatSolution[Hashable, Hashable]
+                ) -> tuple[object, ...]:
+        lo, hi = sol.bounds()
+        return (sol.optimal_actions(), sol.optimal_actions_certain(), sol.action(),
+                float(lo) <= float(hi), sorted(sol.action_bounds()), len(sol.values),
+                sol.strategy[sol.initial])
+
+    game = piglet(3)
+    assert summary(tbsg.solve(game)) == summary(tbsg.solve(game, exact=False))
+
+
+@given(st.floats(min_value=0.0, max_value=1.0))
+def test_complements_are_rounded_outward(x: float) -> None:
+    exact = 1 - Fraction(x)
+    assert Fraction(_down(x)) <= exact <= Fraction(_up(x))
+    assert _up(x) - _down(x) <= 2 * math.ulp(1.0)
+
+
+def test_complement_of_a_tiny_bound() -> None:
+    # 1 - 1e-20 rounds to 1.0: a lower bound must step below it
+    assert _down(1e-20) < 1.0 and _up(1e-20) == 1.0
+    assert _down(0.25) == _up(0.25) == 0.75
