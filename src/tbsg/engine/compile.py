@@ -609,6 +609,28 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
     checked, checked_acts, next_check = 0, 0, 1024
     next_report = REPORT_EVERY if progress is not None else sys.maxsize
     plain = True  # every state checked so far is a plain value
+
+    def register(nxt: object, s: S, a: A, acts_seq: Sequence[A]) -> int:
+        """Number the new state ``nxt`` (a successor of ``a`` at ``s``), with the checks due."""
+        nonlocal n_states, next_report, next_check, checked, checked_acts, plain
+        j = n_states
+        if j >= max_states:
+            raise _state_limit(max_states, nxt)
+        states.append(cast("S", nxt))
+        last_out.append(-1)
+        n_states += 1
+        if j >= next_report:
+            progress(n_states, max_states)  # type: ignore[misc]
+            next_report += REPORT_EVERY
+        if j >= next_check:  # states whose hash drifts would grow the table forever
+            plain = _check_stable(states, index_get, checked,
+                                  f"while enumerating {_at_action(s, a)}") and plain
+            _check_sums(acts_lists, values, checked_acts, len(act_labels))
+            _check_actions_again(actions_fn, s, acts_seq)
+            checked, checked_acts = j + 1, len(act_labels)
+            next_check *= 2
+        return j
+
     i = 0
     try:
         while i < len(states):
@@ -689,21 +711,8 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                             del index_any[nxt]
                             j = -1 - _terminal_number(nxt, index_any, terminals, term_by_id, s, a)[1]
                         else:
-                            if j >= max_states:
-                                raise _state_limit(max_states, nxt)
-                            states.append(nxt)
-                            n_states += 1
-                            if j >= next_report:
-                                progress(n_states, max_states)  # type: ignore[misc]
-                                next_report += REPORT_EVERY
-                            if j >= next_check:  # states whose hash drifts would grow the table forever
-                                plain = _check_stable(states, index_get, checked,
-                                                      f"while enumerating {_at_action(s, a)}") and plain
-                                _check_sums(acts_lists, values, checked_acts, len(act_labels))
-                                _check_actions_again(actions_fn, s, acts_seq)
-                                checked, checked_acts = j + 1, len(act_labels)
-                                next_check *= 2
-                            last_out.append(n_out)
+                            register(nxt, s, a, acts_seq)
+                            last_out[j] = n_out
                             out_target.append(j)
                             out_code.append(code)
                             n_out += 1
