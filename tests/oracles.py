@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import tbsg
 from tbsg.testing import TableGame, oracle
@@ -73,3 +74,13 @@ class PingPong:
 
     def outcomes(self, s: str, a: str) -> list[tuple[int, str]]:
         return [(1, "pong" if s == "ping" else "ping")]
+
+
+def float_solution(solver: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """``solver(*args, exact=False, **kwargs)``'s FloatSolution, also when its tol is not
+    reached (tbsg.ToleranceError carries the bounds found, which hold)."""
+    try:
+        return solver(*args, exact=False, **kwargs)
+    except tbsg.ToleranceError as exc:
+        assert not exc.solution.converged and exc.reachable == exc.solution.max_gap
+        return exc.solution

@@ -27,7 +27,7 @@ EXPECTED_API = {
     "DRAW", "ExactnessError", "FloatSolution", "Game", "GameUnavailableError", "InfinitePlayError",
     "InvalidArgumentError", "InvalidGameError", "InvalidStrategyError",
     "NonStoppingGameError", "Pivot", "Provenance", "Row", "Solution", "SolutionFileError", "SolutionKind",
-    "StateLimitError", "StateTable", "TamperedSolutionError", "TbsgError", "Terminal",
+    "StateLimitError", "StateTable", "TamperedSolutionError", "TbsgError", "Terminal", "ToleranceError",
     "UnknownStateError", "UnsupportedError", "Verification", "__version__",
     "best_response", "evaluate", "load", "save", "solve", "state_table", "verify", "win",
 }

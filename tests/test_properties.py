@@ -20,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tbsg
-from oracles import Profile, all_profiles, gauss_jordan, max_min
+from oracles import Profile, all_profiles, float_solution, gauss_jordan, max_min
 from strategies import (
     TableGame,
     any_games,
@@ -190,7 +190,7 @@ def test_verify_rejects_worse_action_and_accepts_tied_action(game: TableGame) ->
 @given(stopping_games())
 def test_float_bounds_contain_exact_values(game: TableGame) -> None:
     sol = tbsg.solve(game)
-    approx = tbsg.solve(game, exact=False)
+    approx = float_solution(tbsg.solve, game)  # also when the gap asked for is not reached
     assert approx.states == sol.states
     for s in sol.states:
         lo, hi = approx.bounds(s)
@@ -217,11 +217,17 @@ def test_float_path_is_honest_when_value_iteration_cannot_converge() -> None:
     tiny = Fraction(1, 2**40)
     game = TableGame((0,), ((("a", ((tiny, tbsg.win(0)), (1 - tiny, 0))),),))
     assert tbsg.solve(game).value() == 1
-    approx = tbsg.solve(game, exact=False)
+    unreached = r"tol=1e-12 cannot be reached: the smallest gap proven is"
+    with pytest.raises(tbsg.ToleranceError, match=unreached) as info:
+        tbsg.solve(game, exact=False)
+    approx = info.value.solution
     lo, hi = approx.bounds()
     assert lo <= 1 <= hi
     assert not approx.converged
-    assert approx.max_gap > approx.tol
+    assert approx.max_gap == info.value.reachable > approx.tol
+    # the tolerance the error suggests is reached
+    suggested = float(str(info.value).split("use tol >= ")[1].split(",")[0])
+    assert suggested >= approx.max_gap
 
 
 EPS = Fraction(1, 2**60)  # below float resolution: 1 - EPS == 1.0 in floats
@@ -325,7 +331,7 @@ def test_best_response_matches_brute_force(game: TableGame, data: st.DataObject)
     for s in states:
         assert br.value(s) == expected[s], s
     # the float path of best_response bounds the same values
-    approx = tbsg.best_response(game, player, fixed, exact=False, reach="game")
+    approx = float_solution(tbsg.best_response, game, player, fixed, reach="game")
     assert isinstance(approx, tbsg.FloatSolution)
     for s in states:
         lo, hi = approx.bounds(s)
@@ -335,8 +341,8 @@ def test_best_response_matches_brute_force(game: TableGame, data: st.DataObject)
     for s in reached.states:
         assert reached.value(s) == expected[s], s
     assert tbsg.verify(game, reached).states == reached.n_states
-    approx = tbsg.evaluate(game, {**fixed, **{s: br.action(s) for s in states if s not in fixed}},
-                           exact=False)
+    approx = float_solution(tbsg.evaluate, game,
+                            {**fixed, **{s: br.action(s) for s in states if s not in fixed}})
     lo, hi = approx.bounds()
     assert lo <= expected[game.initial] <= hi
 

@@ -331,7 +331,10 @@ def test_float_bounds_contain_exact_values(n: int) -> None:
     # exact values: seed 000 (Jehn 2026) for n <= 6 (checked above), tbsg's exact solve beyond
     game = risk_or_safety(n)
     exact = tbsg.solve(game)
-    approx = tbsg.solve(game, exact=False)
+    try:
+        approx = tbsg.solve(game, exact=False)
+    except tbsg.ToleranceError as exc:  # bounds that hold, above the gap asked for
+        approx = exc.solution
     assert approx.states == exact.states
     for s in exact.states:
         lo, hi = approx.bounds(s)

@@ -35,6 +35,7 @@ from tbsg.errors import (
     StateLimitError,
     TamperedSolutionError,
     TbsgError,
+    ToleranceError,
     UnknownStateError,
     UnsupportedError,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "TamperedSolutionError",
     "TbsgError",
     "Terminal",
+    "ToleranceError",
     "UnknownStateError",
     "UnsupportedError",
     "Verification",

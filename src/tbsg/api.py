@@ -39,7 +39,7 @@ from tbsg.engine.exact import solve_exact
 from tbsg.engine.floating import solve_float
 from tbsg.engine.graph import EndComponents, decompose, end_components, raise_non_stopping
 from tbsg.engine.infinite import best_response_mdp, profile_values, solve_infinite_play
-from tbsg.errors import InvalidArgumentError, UnsupportedError, show
+from tbsg.errors import InvalidArgumentError, ToleranceError, UnsupportedError, show
 from tbsg.fixed import FixedStrategyGame, StrategyLike
 from tbsg.model import Game, infinite_play_payoff
 from tbsg.results import FloatSolution, Solution
@@ -197,9 +197,13 @@ def _run(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | N
         if not opts.exact:
             with paused():
                 fr = solve_float(g, comps, tol=opts.tol, allowed=allowed, progress=callback)
-            return FloatSolution(method=who + _FLOAT_METHOD, seconds=time.perf_counter() - t0,
-                                 lower=fr.lower, upper=fr.upper, choice=fr.choice, tol=opts.tol,
-                                 sweeps=fr.sweeps, converged=fr.converged, **common)
+            fs: FloatSolution[S, A] = FloatSolution(
+                method=who + _FLOAT_METHOD, seconds=time.perf_counter() - t0, lower=fr.lower,
+                upper=fr.upper, choice=fr.choice, tol=opts.tol, sweeps=fr.sweeps,
+                converged=fr.converged, **common)
+            if not fr.converged:
+                raise _unreached(fs, opts.tol)
+            return fs
         r = solve_exact(g, comps, allowed, callback)
         how = _EXACT_METHOD if optimizing else "state elimination per SCC"
         return Solution(method=who + how, seconds=time.perf_counter() - t0,
@@ -207,6 +211,21 @@ def _run(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | N
                         improvements=r.improvements, exact_solves=r.exact_solves, **common)
     finally:
         close()
+
+
+def _unreached(fs: FloatSolution[Any, Any], tol: float) -> ToleranceError:
+    """The error for a float solve whose proven gap stayed above ``tol`` somewhere."""
+    gap = fs.max_gap
+    suggest = float(f"{gap:.1e}")
+    if suggest < gap:  # round up in the printed digits
+        mantissa, exponent = f"{gap:.1e}".split("e")
+        suggest = float(f"{float(mantissa) + 0.1:.1f}e{exponent}")
+    return ToleranceError(
+        f"tol={tol:g} cannot be reached: the smallest gap proven is {gap:.3g} (the float "
+        f"solver stalls where the rounding it accounts for in the bounds is as large as its "
+        f"progress: long expected play, or play that stops with tiny probability); use tol >= "
+        f"{suggest:g}, or exact=True; the bounds found (they hold) are in this error's .solution",
+        solution=fs, reachable=gap)
 
 
 def _infinite(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,

@@ -29,6 +29,7 @@ __all__ = [
     "StateLimitError",
     "TamperedSolutionError",
     "TbsgError",
+    "ToleranceError",
     "UnknownStateError",
     "UnsupportedError",
     "exactness_error",
@@ -84,6 +85,20 @@ class UnsupportedError(TbsgError, NotImplementedError):
 
 class InfinitePlayError(TbsgError, RuntimeError):
     """No candidate profile of a non-stopping game could be certified (see ``infinite_play``)."""
+
+
+class ToleranceError(TbsgError, ValueError):
+    """A float solve could not prove the gap ``tol`` asked for.
+
+    The message gives the smallest gap this computation proved (``reachable``); the
+    bounds found, which hold, are in ``solution`` (a :class:`tbsg.FloatSolution` with
+    ``converged=False``).
+    """
+
+    def __init__(self, message: str, solution: object = None, reachable: float = float("nan")) -> None:
+        super().__init__(message)
+        self.solution = solution
+        self.reachable = reachable
 
 
 class InvalidStrategyError(TbsgError, ValueError):

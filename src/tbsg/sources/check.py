@@ -185,7 +185,12 @@ def decimal_string(x: Fraction, places: int) -> str:
 
     >>> decimal_string(Fraction(2, 3), 4)
     '0.6667'
+    >>> decimal_string(Fraction(107, 2), 0)   # no decimals: an integer (half to even)
+    '54'
     """
     q = round(x * 10**places)
     s = str(abs(q)).rjust(places + 1, "0")
-    return ("-" if q < 0 else "") + s[:-places] + "." + s[-places:]
+    sign = "-" if q < 0 else ""
+    if places == 0:
+        return sign + s
+    return sign + s[:-places] + "." + s[-places:]
