@@ -46,14 +46,14 @@ def _cpu(f: Callable[[], Any]) -> tuple[float, Any]:
     return time.process_time() - t0, out
 
 
-def _floor_and_solve(row: dict[str, Any], game: Any, exact: bool) -> Any:
+def _floor_and_solve(row: dict[str, Any], game: Any, exact: bool, tol: float = 1e-12) -> Any:
     """The protocol floor of ``game`` and tbsg's solve of it, recorded in ``row``."""
     from user_games import protocol_floor
 
     import tbsg
 
     row["floor"], _ = _cpu(lambda: protocol_floor(game))
-    row["tbsg"], sol = _cpu(lambda: tbsg.solve(game, exact=exact, tol=1e-12))
+    row["tbsg"], sol = _cpu(lambda: tbsg.solve(game, exact=exact, tol=tol))
     row["states"] = sol.n_states
     return sol
 
@@ -111,8 +111,11 @@ def _case(name: str, quick: bool) -> dict[str, Any]:
     elif name.startswith("line"):
         n = 8000 if quick else 100_000
         stop = "stop" in name
-        sol = _floor_and_solve(row, Line(n, stop=stop), name.endswith("exact"))
+        # the proven float gap grows with the length of play: 1e-12 is out of reach here
+        sol = _floor_and_solve(row, Line(n, stop=stop), name.endswith("exact"), tol=1e-9)
         row["model"] = f"{'stopping' if stop else 'deterministic'} line of {n:,} states"
+        if not name.endswith("exact"):
+            row["check"] = f"gap {sol.max_gap:.1e} (tol 1e-9)"
     else:
         raise SystemExit(f"unknown case {name!r}")
     row["peak_mb"] = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
