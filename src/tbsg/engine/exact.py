@@ -187,7 +187,7 @@ class _Engine:
         cand = key >= best - (bound + widest)
         ks, who = acts[cand].tolist(), owner[cand].tolist()
         maxi = (g.player[states] == 0).tolist()
-        qx = kernel.qx
+        qs_all = list(map(kernel.qx, ks))  # every candidate's exact value, one call each
         values, vf, choice = self.values, self.vf, self.choice
         states_l = states.tolist()
         out_f: list[float] = []
@@ -196,19 +196,18 @@ class _Engine:
         ties: list[int] = []  # candidates exactly as good as the best: optimal too
         for r, i in enumerate(states_l):
             best_k = ks[c]
-            best_q = qx(best_k)
+            best_q = qs_all[c]
             c += 1
             if c < n_c and who[c] == r:  # near-ties: decided exactly
-                qs = [best_q]
+                c0 = c - 1
                 while c < n_c and who[c] == r:
-                    k = ks[c]
-                    q = qx(k)
-                    qs.append(q)
+                    q = qs_all[c]
                     if (q > best_q) if maxi[r] else (q < best_q):
-                        best_k, best_q = k, q
+                        best_k, best_q = ks[c], q
                     c += 1
-                group = ks[c - len(qs) : c]
-                ties.extend(k for k, q in zip(group, qs, strict=True) if q == best_q and k != best_k)
+                for t in range(c0, c):
+                    if qs_all[t] == best_q and ks[t] != best_k:
+                        ties.append(ks[t])
             choice[i] = best_k
             values[i] = best_q
             f = to_float(best_q)
