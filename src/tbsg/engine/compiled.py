@@ -241,11 +241,16 @@ class CompiledGame(Generic[S, A]):
 
     @cached_property
     def _out_action(self) -> IntArray:
-        return np.repeat(np.arange(self.n_actions, dtype=np.int64), np.diff(self.out_ptr))
+        # int32 when the numbers fit: one entry per outcome, the largest derived arrays
+        kind = np.int32 if self.n_actions < 2**31 else np.int64
+        out: IntArray = np.repeat(np.arange(self.n_actions, dtype=kind), np.diff(self.out_ptr))
+        return out
 
     @cached_property
     def _out_source(self) -> IntArray:
-        return self.act_state[self._out_action]
+        kind = np.int32 if self.n_states < 2**31 else np.int64
+        out: IntArray = self.act_state.astype(kind)[self._out_action]  # type: ignore[assignment]  # int32 or int64
+        return out
 
     def out_action(self) -> IntArray:
         """Flat action number of each outcome (cached; do not modify)."""
