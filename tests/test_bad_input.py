@@ -711,3 +711,39 @@ def test_state_mutated_after_enumeration_is_rejected() -> None:
     with pytest.raises(tbsg.InvalidGameError,
                        match=r"state Mutable\(99\) cannot be found again .*checked after enumeration"):
         tbsg.solve(MutatingGame())
+
+
+def test_terminal_whose_payoff_changes_after_use() -> None:
+    # found by review: a terminal changed (object.__setattr__ bypasses the frozen class)
+    # after enumeration first met it must not leave a raw KeyError, nor its later payoff
+    shared = tbsg.Terminal(Fraction(1, 2))
+
+    class Mutating:
+        initial = 0
+
+        def player(self, s: int) -> int:
+            return 0
+
+        def actions(self, s: int) -> tuple[str, ...]:
+            return ("a",)
+
+        def outcomes(self, s: int, a: str) -> list[tuple[Fraction, object]]:
+            if s < 3:
+                if s == 2:
+                    object.__setattr__(shared, "payoff", Fraction(1, 3))
+                return [(Fraction(1, 2), shared), (Fraction(1, 2), s + 1)]
+            return [(Fraction(1), shared)]
+
+    changed = r"changed its payoff after it was returned \(it was 1/2\)"
+    with pytest.raises(tbsg.InvalidGameError, match=changed):
+        tbsg.solve(Mutating())
+
+
+def test_state_not_reached_by_a_fixed_strategy_says_so() -> None:
+    game = risk_or_safety(2)
+    ev = tbsg.evaluate(game, lambda s: "toss")
+    unreached = next(s for s in tbsg.solve(game).states if s not in set(ev.states))
+    why = r"not reachable under the fixed strategy .*reach=\"game\""
+    with pytest.raises(tbsg.UnknownStateError, match=why):
+        ev.value(unreached)
+    assert tbsg.evaluate(game, lambda s: "toss", reach="game").value(unreached) >= 0

@@ -216,14 +216,16 @@ def _run(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | N
 def _unreached(fs: FloatSolution[Any, Any], tol: float) -> ToleranceError:
     """The error for a float solve whose proven gap stayed above ``tol`` somewhere."""
     gap = fs.max_gap
-    suggest = float(f"{gap:.1e}")
-    if suggest < gap:  # round up in the printed digits
-        mantissa, exponent = f"{gap:.1e}".split("e")
-        suggest = float(f"{float(mantissa) + 0.1:.1f}e{exponent}")
+    # each level stops once its gap is below tol, so a larger tol leaves looser bounds below
+    # that widen the gap above: twice the gap reached, rounded up, leaves room for that
+    mantissa, exponent = f"{2 * gap:.0e}".split("e")
+    suggest = float(f"{mantissa}e{exponent}")
+    if suggest < 2 * gap:
+        suggest = float(f"{int(mantissa) + 1}e{exponent}")
     return ToleranceError(
         f"tol={tol:g} cannot be reached: the smallest gap proven is {gap:.3g} (the float "
         f"solver stalls where the rounding it accounts for in the bounds is as large as its "
-        f"progress: long expected play, or play that stops with tiny probability); use tol >= "
+        f"progress: long expected play, or play that stops with tiny probability); try tol="
         f"{suggest:g}, or exact=True; the bounds found (they hold) are in this error's .solution",
         solution=fs, reachable=gap)
 

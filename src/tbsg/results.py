@@ -424,8 +424,12 @@ class _Base(Generic[S, A]):
         except Exception as exc:  # a user __hash__ or __eq__ that raises
             raise InvalidGameError(f"looking up state {show(state)} raised {type(exc).__name__}") from exc
         if i is None:
+            where = "from the initial state"
+            if self.optimizing != (0, 1):  # evaluate / best_response build what they reach
+                where = ("under the fixed strategy from the initial state (reach=\"game\" covers "
+                         "every state of the game)")
             raise UnknownStateError(
-                f"state {show(state)} is not reachable from the initial state "
+                f"state {show(state)} is not reachable {where} "
                 f"{show(self.graph.states[0])} (the solution covers {self.n_states} states)")
         return i
 

@@ -595,6 +595,7 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
     index_any = cast("dict[object, int]", index)
     n_states = 1
     terminals: list[Terminal] = []  # distinct terminals met, numbered -1, -2, ... in the index
+    term_payoffs: list[Fraction] = []  # their payoffs, as checked when first met
     # id of a terminal object met -> (the object, its number in terminals)
     term_by_id: dict[int, tuple[Terminal, int]] = {}
     term_by_id_get = term_by_id.get
@@ -696,7 +697,8 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                         # identity, which spares hashing the payoff Fraction
                         t_hit = term_by_id_get(id(nxt))
                         if t_hit is None or t_hit[0] is not nxt:
-                            t_hit = _terminal_number(nxt, index_any, terminals, term_by_id, s, a)
+                            t_hit = _terminal_number(nxt, index_any, terminals, term_payoffs,
+                                                     term_by_id, s, a)
                         term_act.append(k_now)
                         term_code.append(code)
                         term_idx.append(t_hit[1])
@@ -709,7 +711,8 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                     if j >= n_states:  # a new state, or a terminal met for the first time
                         if isinstance(nxt, terminal):  # a subclass of Terminal
                             del index_any[nxt]
-                            j = -1 - _terminal_number(nxt, index_any, terminals, term_by_id, s, a)[1]
+                            j = -1 - _terminal_number(nxt, index_any, terminals, term_payoffs,
+                                                      term_by_id, s, a)[1]
                         else:
                             register(nxt, s, a, acts_seq)
                             last_out[j] = n_out
@@ -749,13 +752,18 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
             raise earlier from exc
         raise
 
-    for t in terminals:
+    for t, r in zip(terminals, term_payoffs, strict=True):
+        now = getattr(t, "payoff", None)
+        if now is not r and now != r:
+            raise InvalidGameError(
+                f"terminal {_show(t)} changed its payoff after it was returned (it was {_show(r)}); "
+                "terminals must not change: build them with tbsg.Terminal, tbsg.win or tbsg.DRAW")
         del index_any[t]
     # user code may mutate states it returned earlier, unless they are plain values
     _check_stable(states, index_get, checked if plain else 0, "after enumeration")
     n_actions = len(act_labels)
     _check_sums(acts_lists, values, checked_acts, n_actions)
-    act_code, stop_code = _terminal_codes(acts_lists, table, n_actions, [t.payoff for t in terminals])
+    act_code, stop_code = _terminal_codes(acts_lists, table, n_actions, term_payoffs)
     act_ptr_np = _ints(act_ptr)
     return CompiledGame(
         states=states,
@@ -774,7 +782,8 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
 
 
 def _terminal_number(t: Terminal, index: dict[object, int], terminals: list[Terminal],
-                     by_id: dict[int, tuple[Terminal, int]], s: object, a: object) -> tuple[Terminal, int]:
+                     payoffs: list[Fraction], by_id: dict[int, tuple[Terminal, int]], s: object,
+                     a: object) -> tuple[Terminal, int]:
     """``(t, number)`` of the terminal ``t`` in ``terminals`` (added if new), remembered by id.
 
     Terminals equal by value share a number: they stay in the state index under negative
@@ -787,6 +796,7 @@ def _terminal_number(t: Terminal, index: dict[object, int], terminals: list[Term
     if j == -1 - len(terminals):
         _check_terminal(t, s, a)
         terminals.append(t)
+        payoffs.append(t.payoff)  # as checked: a later change is caught at the end
     if len(by_id) > 4096:  # terminals built afresh in every call: keep the table small
         by_id.clear()
     hit = by_id[id(t)] = (t, -1 - j)  # the object is kept, so its id is not reused
