@@ -445,5 +445,5 @@ def test_probabilities_built_from_numpy_integers_give_the_same_exact_values(game
     assert sol.values == plain.values
     assert all(type(v.numerator) is int and type(v.denominator) is int for v in sol.values.values())
     tbsg.verify(built, sol)
-    lo, hi = tbsg.solve(built, exact=False).bounds()
+    lo, hi = float_solution(tbsg.solve, built).bounds()  # tiny probabilities may stall the gap
     assert Fraction(lo) <= plain.value() <= Fraction(hi)
