@@ -466,3 +466,34 @@ def test_fixed_strategies_build_only_what_they_reach() -> None:
     assert tbsg.verify(game, ev).states == ev.n_states
     with pytest.raises(tbsg.InvalidArgumentError, match="reach must be"):
         tbsg.evaluate(game, pig_hold_at(20), reach="all")
+
+
+class _Stubborn:
+    """Two states handing play back and forth; each step ends play with probability 1e-6
+    (a win for the mover). Interval iteration contracts by about 1 - 1e-6 per sweep."""
+
+    initial = 0
+
+    def player(self, s: int) -> int:
+        return s % 2
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("go",)
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, Any]]:
+        e = Fraction(1, 10**6)
+        return [(e, tbsg.win(s % 2)), (1 - e, 1 - s)]
+
+
+def test_slow_contraction_reports_an_unreachable_tol_at_once() -> None:
+    # found by review: the error took a minute (a million sweeps); the contraction over a
+    # window of sweeps now predicts that tol cannot be reached (about 0.01 s), and the
+    # suggested tol works
+    with pytest.raises(tbsg.ToleranceError) as info:
+        tbsg.solve(_Stubborn(), exact=False, tol=1e-12)
+    exact = tbsg.solve(_Stubborn()).value()
+    lo, hi = info.value.solution.bounds()
+    assert Fraction(lo) <= exact <= Fraction(hi)
+    suggested = float(str(info.value).split("try tol=")[1].split(",")[0])
+    lo, hi = tbsg.solve(_Stubborn(), exact=False, tol=suggested).bounds()
+    assert Fraction(lo) <= exact <= Fraction(hi) and hi - lo <= suggested

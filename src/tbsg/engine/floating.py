@@ -55,6 +55,7 @@ for the exact value, not just for the float computation. The game must be stoppi
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
 from collections.abc import Callable, Hashable
@@ -82,6 +83,7 @@ _PI_ROUNDS = 40  # policy-iteration rounds per level before giving up on a candi
 _CERT_TRIES = 4  # certificate attempts per bound (each doubles w, adapting delta)
 _Solver = Callable[[FloatArray], FloatArray]
 _NEAR_TIE = 1e-9  # rows this close to a state's value get their expected stay in delta
+_WINDOW = 100  # sweeps over which interval iteration measures its contraction
 
 
 @dataclass(frozen=True, eq=False)
@@ -283,16 +285,24 @@ class _Level(Rows):
 
     def iterate(self, lower: FloatArray, upper: FloatArray, tol: float,
                 max_sweeps: int) -> bool:
-        """Interval iteration on the level from proven bounds; True if the gap <= tol."""
+        """Interval iteration on the level from proven bounds; True if the gap <= tol.
+
+        Gives up early (False) when the gap stops shrinking (the rounding floor), or when
+        its contraction over the last :data:`_WINDOW` sweeps predicts that ``tol`` would
+        not be reached within ``max_sweeps`` (play that stops with tiny probability: a
+        contraction of ``1 - 1e-6`` per sweep would need tens of millions of sweeps).
+        """
         s0, s1 = self.s0, self.s1
         best_gap, stalled = np.inf, 0
-        for _ in range(max_sweeps):
+        window_gap = np.inf
+        for sweep in range(max_sweeps):
             lo = self.opt(self.down(self.q(lower[:s1])))
             hi = self.opt(self.up(self.q(upper[:s1])))
             lower[s0:s1] = np.maximum(lower[s0:s1], np.clip(lo, 0.0, 1.0))
             upper[s0:s1] = np.minimum(upper[s0:s1], np.clip(hi, 0.0, 1.0))
             gap = upper[s0:s1] - lower[s0:s1]
-            if float(np.max(gap)) <= tol:
+            max_gap = float(np.max(gap))
+            if max_gap <= tol:
                 return True
             total_gap = float(np.sum(gap))
             if total_gap < best_gap * (1 - 1e-6):
@@ -301,6 +311,12 @@ class _Level(Rows):
                 stalled += 1
                 if stalled >= 25:  # rounding floor: tol is below what floats can certify
                     return False
+            if sweep % _WINDOW == 0:
+                if 0 < total_gap < window_gap:
+                    rate = (total_gap / window_gap) ** (1 / _WINDOW)  # contraction per sweep
+                    if rate > 0 and math.log(tol / max_gap) / math.log(rate) > max_sweeps - sweep:
+                        return False
+                window_gap = total_gap
         return False
 
 
