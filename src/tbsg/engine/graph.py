@@ -187,13 +187,19 @@ def trivial_states(g: CompiledGame[Any, Any], comps: Components,
     The value of such a state is one Bellman step from values of lower levels: solvers
     settle them without linear systems, iteration or certificates.
     """
-    trivial: BoolArray = np.diff(comps.ptr)[comps.label] == 1
-    src = g.out_source()
-    loop = g.out_target == src
-    if allowed is not None:
-        loop &= allowed[g.out_action()]
-    trivial[src[loop]] = False
-    return trivial
+    used = None if allowed is None else allowed[g.out_action()]
+    return _alone(comps.label, g.out_source(), g.out_target, used)
+
+
+def _alone(label: IntArray, src: IntArray, target: IntArray, used: BoolArray | None) -> BoolArray:
+    """States alone in their component (``label``) with no self-loop among the outcomes
+    ``src -> target`` (only the ``used`` ones, if given)."""
+    alone: BoolArray = np.bincount(label, minlength=int(label.max(initial=-1)) + 1)[label] == 1
+    loop = target == src
+    if used is not None:
+        loop &= used
+    alone[src[loop]] = False
+    return alone
 
 
 _SMALL_FRONTIER = 16  # levels (and worklist rounds) this narrow are processed with lists
@@ -284,9 +290,7 @@ def end_components_of(n: int, act_state: IntArray, out_action: IntArray, out_tar
     if scc is not None:
         # a state alone in its strongly connected component, without a self-loop, is in
         # no end component: all of them die at once (an acyclic game is settled here)
-        trivial = np.bincount(scc, minlength=int(scc.max(initial=-1)) + 1)[scc] == 1
-        trivial[src[(out_target == src) & alive_act[out_action]]] = False
-        alive_act &= ~trivial[act_state]
+        alive_act &= ~_alone(scc, src, out_target, alive_act[out_action])[act_state]
     n_alive = np.bincount(act_state[alive_act], minlength=n)  # surviving actions per state
     frontier = np.flatnonzero(n_alive == 0)
     while True:
