@@ -36,30 +36,32 @@ RANKS: dict[str, int] = {
     "tbsg.engine.floating": 7,
     "tbsg.engine.exact": 8,
     "tbsg.engine.infinite": 9,
+    # Markov chains of fixed profiles and tie-breaking among optimal actions
+    "tbsg.engine.markov": 9, "tbsg._steps": 2, "tbsg.tiebreak": 10,
     # results, then the front doors and the certificate
-    "tbsg.results": 10,
-    "tbsg.api": 11,
-    "tbsg.certificate": 12,
+    "tbsg.results": 11,
+    "tbsg.api": 12, "tbsg.chain": 12,
+    "tbsg.certificate": 13,
     # outputs: generic, no game names
-    "tbsg.outputs": 13, "tbsg.outputs._optional": 13, "tbsg.outputs.formats": 13,
-    "tbsg.outputs.pivot": 14,
-    "tbsg.outputs.tables": 15,
-    "tbsg.outputs.plots": 16, "tbsg.outputs.persist": 16,
+    "tbsg.outputs": 14, "tbsg.outputs._optional": 14, "tbsg.outputs.formats": 14,
+    "tbsg.outputs.pivot": 15,
+    "tbsg.outputs.tables": 16,
+    "tbsg.outputs.plots": 17, "tbsg.outputs.persist": 17,
     # the catalog: rules, then the sources' printed numbers, then the registry and reproduce
-    **{f"tbsg.games.{g}": 17 for g in GAMES},
-    "tbsg.games": 18, "tbsg.games.figures": 18,
-    "tbsg.sources.check": 19, "tbsg.sources": 20,
-    **{f"tbsg.sources.{g}": 20 for g in GAMES},
-    "tbsg.catalog": 21,
-    "tbsg.reproduce": 22,
+    **{f"tbsg.games.{g}": 18 for g in GAMES},
+    "tbsg.games": 19, "tbsg.games.figures": 19,
+    "tbsg.sources.check": 20, "tbsg.sources": 21,
+    **{f"tbsg.sources.{g}": 21 for g in GAMES},
+    "tbsg.catalog": 22,
+    "tbsg.reproduce": 23,
     # the face; tbsg.testing (users' test tools) sits on its three parts: strategies (random
     # games), oracle (brute force, no solver code) and published (reads results, and
     # decimals as tbsg.sources.check does)
-    "tbsg.testing.strategies": 22, "tbsg.testing.oracle": 22, "tbsg.testing.published": 22,
-    "tbsg.plots": 23, "tbsg.testing": 23,
-    "tbsg": 24,  # loads tbsg.games, tbsg.plots and tbsg.testing on first use
-    "tbsg.cli._games": 25, "tbsg.cli._report": 25,  # the command line's parts, then its parser
-    "tbsg.cli": 26,
+    "tbsg.testing.strategies": 23, "tbsg.testing.oracle": 23, "tbsg.testing.published": 23,
+    "tbsg.plots": 24, "tbsg.testing": 24,
+    "tbsg": 25,  # loads tbsg.games, tbsg.plots and tbsg.testing on first use
+    "tbsg.cli._games": 26, "tbsg.cli._report": 26,  # the command line's parts, then its parser
+    "tbsg.cli": 27,
 }
 
 

@@ -23,9 +23,11 @@ from typing import TYPE_CHECKING
 from tbsg._version import __version__
 from tbsg.api import best_response, evaluate, solve
 from tbsg.certificate import Verification, verify
+from tbsg.chain import Chain, LengthDistribution, chain
 from tbsg.errors import (
     ExactnessError,
     GameUnavailableError,
+    InfiniteExpectationError,
     InfinitePlayError,
     InvalidArgumentError,
     InvalidGameError,
@@ -44,6 +46,7 @@ from tbsg.outputs.persist import load, save
 from tbsg.outputs.pivot import Pivot
 from tbsg.outputs.tables import Row, StateTable, state_table
 from tbsg.results import FloatSolution, Provenance, Solution, SolutionKind
+from tbsg.tiebreak import TieBreak
 
 if TYPE_CHECKING:  # loaded on first use by __getattr__ below
     from tbsg import games as games
@@ -52,14 +55,17 @@ if TYPE_CHECKING:  # loaded on first use by __getattr__ below
 
 __all__ = [
     "DRAW",
+    "Chain",
     "ExactnessError",
     "FloatSolution",
     "Game",
     "GameUnavailableError",
+    "InfiniteExpectationError",
     "InfinitePlayError",
     "InvalidArgumentError",
     "InvalidGameError",
     "InvalidStrategyError",
+    "LengthDistribution",
     "NonStoppingGameError",
     "Pivot",
     "Provenance",
@@ -72,12 +78,14 @@ __all__ = [
     "TamperedSolutionError",
     "TbsgError",
     "Terminal",
+    "TieBreak",
     "ToleranceError",
     "UnknownStateError",
     "UnsupportedError",
     "Verification",
     "__version__",
     "best_response",
+    "chain",
     "evaluate",
     "load",
     "save",

@@ -20,6 +20,7 @@ from fractions import Fraction
 __all__ = [
     "ExactnessError",
     "GameUnavailableError",
+    "InfiniteExpectationError",
     "InfinitePlayError",
     "InvalidArgumentError",
     "InvalidGameError",
@@ -85,6 +86,24 @@ class UnsupportedError(TbsgError, NotImplementedError):
 
 class InfinitePlayError(TbsgError, RuntimeError):
     """No candidate profile of a non-stopping game could be certified (see ``infinite_play``)."""
+
+
+class InfiniteExpectationError(TbsgError, ValueError):
+    """An expected total asked of a Markov chain is infinite or undefined.
+
+    Play under the profile reaches, with positive ``probability``, a closed class of
+    states it never leaves (no terminal), and the quantity counts something there at
+    every visit; ``states`` holds a few states of such a class.
+    """
+
+    def __init__(self, message: str, probability: object = None,
+                 states: tuple[object, ...] = ()) -> None:
+        super().__init__(message)
+        self.probability = probability
+        self.states = states
+
+    def __reduce__(self) -> tuple[object, ...]:  # picklable despite the extra arguments
+        return (type(self), (self.args[0], self.probability, self.states))
 
 
 class ToleranceError(TbsgError, ValueError):

@@ -84,12 +84,14 @@ import numpy.typing as npt
 
 from tbsg._digits import REPR_CHARS, abbreviate, decimal_text, fraction_text, shown_value, text_size
 from tbsg._graph_hash import graph_hash
+from tbsg._steps import StepFunction
 from tbsg._version import __version__
 from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
 from tbsg.engine.bellman import action_bounds, exact_action_values
 from tbsg.engine.compiled import CompiledGame
 from tbsg.errors import InvalidArgumentError, InvalidGameError, UnknownStateError, show
+from tbsg.tiebreak import TieBreak, tie_break
 
 __all__ = ["FloatSolution", "Provenance", "Solution", "SolutionKind"]
 
@@ -586,6 +588,39 @@ class Solution(_Base[S, A]):
             v = self._fraction(i)
             return v, v
         return _StateMap(self.graph, both, "value bounds")
+
+    def fastest(self, count: StepFunction | None = None) -> TieBreak[S, A]:
+        """Among the optimal profiles, one that ends play soonest in expectation.
+
+        Both players keep to exactly optimal actions (:meth:`optimal_actions`) at every
+        state and, as a secondary goal, cooperate to minimise the expected counted length
+        of play (:mod:`tbsg.tiebreak`; it needs the exact ties only an exact solution has).
+
+        Parameters
+        ----------
+        count : callable or None
+            ``count(state, action)``: what a step counts (an int or Fraction >= 0), e.g.
+            1 per coin toss; ``None`` (default): 1 per move.
+
+        Returns
+        -------
+        TieBreak
+            The profile, its expected length and its (checked) value.
+
+        Examples
+        --------
+        >>> import tbsg
+        >>> from tbsg.games import risk_or_safety
+        >>> sol = tbsg.solve(risk_or_safety(2))
+        >>> sol.fastest().expected, sol.slowest().expected
+        (Fraction(6, 1), Fraction(6, 1))
+        """
+        return tie_break(self.graph, self.optimal, self._raw_values, count, "fastest")
+
+    def slowest(self, count: StepFunction | None = None) -> TieBreak[S, A]:
+        """Among the optimal profiles, one that makes play last longest in expectation
+        (as :meth:`fastest`, maximising)."""
+        return tie_break(self.graph, self.optimal, self._raw_values, count, "slowest")
 
     def provenance(self, verification: _Checked | None = None) -> Provenance:
         """The lines a methods section needs: version, method, sizes, graph hash, certificate.

@@ -1,0 +1,502 @@
+"""Markov chains of fixed profiles: exact and certified expectations, and tie-breaking.
+
+A compiled game in which every state has exactly one action (:func:`restrict` keeps one
+per state) is an absorbing Markov chain: from state ``i`` its action ends play with
+probability ``s_i`` (terminal mass) and moves to state ``j`` with probability ``P_ij``.
+
+Mathematics
+-----------
+*Classes.* The *trapped* states are those of the closed classes: bottom strongly
+connected components without terminal mass, which play never leaves (for a chain these
+are exactly its end components, :func:`tbsg.engine.graph.end_components`). Every other
+state is *transient*: from it play leaves its component, and ends or is trapped, with
+probability 1 (Kemeny and Snell 1960, *Finite Markov Chains*, chapter III).
+
+*Expected totals.* For a quantity ``b_i`` collected at every step from state ``i``, the
+expected total until play ends, ``x_i = E_i[sum_{t < T} b(X_t)]``, solves
+
+.. math:: x = b + P x \\quad\\text{on the transient states}, \\qquad x \\text{ given on the others,}
+
+and ``I - P_{TT}`` is non-singular (its inverse is the fundamental matrix ``N``, whose
+entry ``N_ij`` is the expected number of visits to ``j`` from ``i``). Given values on
+trapped states: ``0`` where ``b`` vanishes on the class; elsewhere the total diverges
+(every state of a closed class is visited infinitely often), and ``x`` is infinite or
+undefined. The chain's questions are all of this form: expected payoff (``b = c``, the
+expected terminal payoff of the step), expected length (``b = count``), probability of
+ending with payoff ``r`` (``b_i`` = probability that the step from ``i`` ends with
+payoff ``r``), probability of reaching a set ``G`` (``x = 1`` given on ``G``, ``b = 0``),
+expected visits to ``j`` (``b = 1_{i = j}``), and the second moment of the length
+``L`` (``L_i = c_i + L_{next}``, so ``E L_i^2 = c_i^2 + 2 c_i (T_i - c_i) + (P M)_i``:
+``M = 2 c T - c^2 + P M`` with ``T`` the expected length). :func:`solve_chain` solves such
+a system exactly, component by component in solving order (sinks first,
+:func:`tbsg.engine.graph.decompose`): a state alone in its component by one substitution,
+a larger component by state elimination (:func:`tbsg.engine.exact._eliminate`).
+
+*Length distribution.* :func:`length_cdf` pushes probability mass forward over (state,
+steps counted so far); a step that counts 0 keeps its mass on the same count, so those
+steps must form no cycle and are processed in topological order. ``P(L <= k)`` is the mass
+that has ended by count ``k``.
+
+*Certified floats.* :func:`chain_bounds` proves bounds without exact arithmetic. The
+operator ``T x = b + P x`` is monotone (``P >= 0``); if ``T u <= u`` then ``d = u - x``
+satisfies ``d >= P d >= P^k d -> 0``, so ``x <= u``, and ``T l >= l`` gives ``x >= l``. A
+float solution ``x^`` (sparse LU) and the float expected number of steps ``h`` give
+candidates ``x^ +- delta h``, since ``T(x^ + delta h) = x^ + r + delta (h - 1)`` up to the
+residual ``r``; the two inequalities are checked with outward rounding that covers the
+rounding of every probability and constant (each replaced by an enclosing pair of
+floats) and of the sums (Higham 2002, section 3.1: ``|fl(sum) - sum| <= gamma_d sum |terms|``),
+doubling ``delta`` until they hold.
+
+*Tie-breaking among optimal strategies.* In a stopping game a profile that plays, at
+every state, an action attaining the state's value is a pair of optimal strategies
+(each player's choice keeps ``v <= T v`` or ``v >= T v`` against any reply, and play
+stops). Among these profiles, :func:`extreme_profile` finds one minimising (or
+maximising) an expected total ``x = cost + P x``: with both players pursuing the same
+secondary goal this is a Markov decision process over the optimal actions in which
+every stationary policy is proper, so policy iteration (Howard 1960) converges to the
+optimum; it runs exactly, component by component, with exact comparisons. It needs
+the *exact* set of optimal actions: a float solution cannot tell a tie from a near-tie.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import scipy.sparse as sp
+import scipy.sparse.linalg as spla
+
+from tbsg.engine import _backend as bk
+from tbsg.engine._backend import Rational
+from tbsg.engine.bellman import ETA, U
+from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.exact import _eliminate
+from tbsg.engine.graph import Components, decompose, end_components
+
+__all__ = [
+    "ChainStructure",
+    "ZeroCountCycleError",
+    "chain_bounds",
+    "extreme_profile",
+    "length_cdf",
+    "restrict",
+    "solve_chain",
+    "structure",
+]
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+BoolArray = npt.NDArray[np.bool_]
+
+_MAX_DOUBLINGS = 80  # candidate widenings tried by chain_bounds before giving up
+
+
+class ZeroCountCycleError(ValueError):
+    """Steps that count 0 form a cycle (``state`` is on it): the length distribution
+    would need unbounded work per count."""
+
+    def __init__(self, state: int) -> None:
+        super().__init__(state)
+        self.state = state
+
+
+# --- structure -----------------------------------------------------------------------------
+
+def restrict(g: CompiledGame[Any, Any], keep: BoolArray) -> CompiledGame[Any, Any]:
+    """``g`` with only the flat actions in ``keep`` (at least one per state), same states.
+
+    The arrays are sliced, not rebuilt: the table of rationals is shared.
+    """
+    counts = np.bincount(g.act_state[keep], minlength=g.n_states)
+    if np.any(counts == 0):  # pragma: no cover - callers keep an action per state
+        raise RuntimeError("internal error: restrict leaves a state without actions")
+    act_ptr = np.zeros(g.n_states + 1, dtype=np.int64)
+    np.cumsum(counts, out=act_ptr[1:])
+    acts = np.flatnonzero(keep)
+    o_start = g.out_ptr[acts]
+    deg = g.out_ptr[acts + 1] - o_start
+    outs = np.repeat(o_start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
+    out_ptr = np.zeros(len(acts) + 1, dtype=np.int64)
+    np.cumsum(deg, out=out_ptr[1:])
+    labels = g.act_labels
+    return CompiledGame(states=g.states, index=g.index, player=g.player, act_ptr=act_ptr,
+                        act_labels=[labels[k] for k in acts.tolist()], act_state=g.act_state[acts],
+                        out_ptr=out_ptr, out_target=g.out_target[outs], rationals=g.rationals,
+                        act_code=g.act_code[acts], stop_code=g.stop_code[acts],
+                        out_code=g.out_code[outs])
+
+
+@dataclass(frozen=True, eq=False)
+class ChainStructure:
+    """A chain's components and closed classes (module docstring).
+
+    Attributes
+    ----------
+    comps : Components
+        Strongly connected components in solving order.
+    trap : ndarray of int64
+        Closed class of each state (``0 .. n_traps - 1``), ``-1`` for transient states.
+    n_traps : int
+    """
+
+    comps: Components
+    trap: IntArray
+    n_traps: int
+
+    @property
+    def trapped(self) -> BoolArray:
+        """Mask of the states in closed classes."""
+        mask: BoolArray = self.trap >= 0
+        return mask
+
+
+def structure(g: CompiledGame[Any, Any]) -> ChainStructure:
+    """Components and closed classes of a chain (one action per state)."""
+    comps = decompose(g)
+    ec = end_components(g, scc=comps.label)
+    return ChainStructure(comps=comps, trap=ec.label, n_traps=ec.count)
+
+
+def _probs(g: CompiledGame[Any, Any]) -> list[Rational]:
+    """Every outcome's probability in the backend type (converted once per distinct value)."""
+    table = [bk.from_fraction(x) for x in g.rationals]
+    return [table[c] for c in g.out_code.tolist()]
+
+
+# --- exact linear systems --------------------------------------------------------------------
+
+def solve_chain(g: CompiledGame[Any, Any], comps: Components, rhs: Sequence[Rational],
+                given: dict[int, Rational]) -> list[Rational]:
+    """Exact ``x = rhs + P x`` on the states not in ``given``, ``x = given`` on the others.
+
+    ``g`` has one action per state; every state of a closed class must be ``given``
+    (module docstring). ``rhs`` holds backend rationals (or ints).
+    """
+    n = g.n_states
+    zero = bk.ZERO
+    one = bk.ONE
+    x: list[Rational] = [zero] * n
+    for i, v in given.items():
+        x[i] = v
+    act_ptr: list[int] = g.act_ptr.tolist()
+    out_ptr: list[int] = g.out_ptr.tolist()
+    target: list[int] = g.out_target.tolist()
+    probs = _probs(g)
+    ptr: list[int] = comps.ptr.tolist()
+    members: list[int] = comps.members.tolist()
+    for c in range(comps.count):
+        states = [i for i in members[ptr[c] : ptr[c + 1]] if i not in given]
+        if not states:
+            continue
+        if len(states) == 1:  # one substitution (a self-loop divides)
+            i = states[0]
+            k = act_ptr[i]
+            b = rhs[i]
+            loop = None
+            for o in range(out_ptr[k], out_ptr[k + 1]):
+                j = target[o]
+                if j == i:
+                    loop = probs[o]
+                elif x[j]:
+                    b = b + probs[o] * x[j]
+            x[i] = b if loop is None else b / (one - loop)
+            continue
+        local = {s: r for r, s in enumerate(states)}
+        rows: list[dict[int, Rational]] = []
+        col: list[Rational] = []
+        users: list[set[int]] = [set() for _ in states]
+        for r, i in enumerate(states):
+            k = act_ptr[i]
+            b = rhs[i]
+            row: dict[int, Rational] = {}
+            for o in range(out_ptr[k], out_ptr[k + 1]):
+                j = target[o]
+                q = local.get(j)
+                if q is None:
+                    if x[j]:
+                        b = b + probs[o] * x[j]
+                else:
+                    row[q] = row[q] + probs[o] if q in row else probs[o]
+                    if q != r:
+                        users[q].add(r)
+            rows.append(row)
+            col.append(b)
+        for r, v in enumerate(_eliminate(rows, col, users)):
+            x[states[r]] = v
+    return x
+
+
+# --- length distribution ---------------------------------------------------------------------
+
+def _zero_count_ranks(g: CompiledGame[Any, Any], counts: list[int]) -> list[int]:
+    """Topological ranks of the states along steps that count 0 (Kahn's algorithm)."""
+    n = g.n_states
+    act_ptr: list[int] = g.act_ptr.tolist()
+    out_ptr: list[int] = g.out_ptr.tolist()
+    target: list[int] = g.out_target.tolist()
+    indeg = [0] * n
+    succ: list[list[int]] = [[] for _ in range(n)]
+    for i in range(n):
+        if counts[i] == 0:
+            k = act_ptr[i]
+            for o in range(out_ptr[k], out_ptr[k + 1]):
+                j = target[o]
+                succ[i].append(j)
+                indeg[j] += 1
+    rank = [-1] * n
+    stack = [i for i in range(n) if indeg[i] == 0]
+    r = 0
+    while stack:
+        i = stack.pop()
+        rank[i] = r
+        r += 1
+        for j in succ[i]:
+            indeg[j] -= 1
+            if indeg[j] == 0:
+                stack.append(j)
+    if r < n:
+        raise ZeroCountCycleError(next(i for i in range(n) if rank[i] < 0 and counts[i] == 0))
+    return rank
+
+
+def length_cdf(g: CompiledGame[Any, Any], counts: list[int], horizon: int) -> list[Rational]:
+    """Exact ``P(L = k)`` for ``k = 0 .. horizon``: ``L`` the total count when play ends.
+
+    ``counts[i]`` (an int >= 0) is what the step from state ``i`` counts; play starts in
+    state 0. Steps counting 0 must form no cycle (else :class:`ZeroCountCycleError`).
+    """
+    rank = _zero_count_ranks(g, counts)
+    act_ptr: list[int] = g.act_ptr.tolist()
+    out_ptr: list[int] = g.out_ptr.tolist()
+    target: list[int] = g.out_target.tolist()
+    probs = _probs(g)
+    table = [bk.from_fraction(x) for x in g.rationals]
+    stop = [table[c] for c in g.stop_code.tolist()]
+    ended: list[Rational] = [bk.ZERO] * (horizon + 1)
+    pending: dict[int, dict[int, Rational]] = {0: {0: bk.ONE}}
+    for k in range(horizon + 1):
+        cur = pending.pop(k, None)
+        if not cur:
+            continue
+        heap = [(rank[i], i) for i in cur]
+        heapq.heapify(heap)
+        while heap:
+            _, i = heapq.heappop(heap)
+            m = cur.pop(i)
+            kk = k + counts[i]
+            if kk > horizon:
+                continue
+            a = act_ptr[i]
+            s = stop[a]
+            if s:
+                ended[kk] = ended[kk] + m * s
+            into = cur if kk == k else pending.setdefault(kk, {})
+            for o in range(out_ptr[a], out_ptr[a + 1]):
+                j = target[o]
+                add = m * probs[o]
+                prev = into.get(j)
+                if prev is None:
+                    into[j] = add
+                    if kk == k:
+                        heapq.heappush(heap, (rank[j], j))
+                else:
+                    into[j] = prev + add
+    return ended
+
+
+# --- certified float bounds ------------------------------------------------------------------
+
+def _enclose(x: Fraction) -> tuple[float, float]:
+    """Floats ``lo <= x <= hi``, equal when ``x`` is a float."""
+    f = float(x)
+    fx = Fraction(f)
+    if fx == x:
+        return f, f
+    if fx < x:
+        return f, math.nextafter(f, math.inf)
+    return math.nextafter(f, -math.inf), f
+
+
+def _enclose_all(xs: Sequence[Fraction]) -> tuple[FloatArray, FloatArray]:
+    memo: dict[tuple[int, int], tuple[float, float]] = {}
+    lo = np.empty(len(xs))
+    hi = np.empty(len(xs))
+    for i, x in enumerate(xs):
+        key = (x.numerator, x.denominator)
+        pair = memo.get(key)
+        if pair is None:
+            pair = memo[key] = _enclose(x)
+        lo[i], hi[i] = pair
+    return lo, hi
+
+
+def chain_bounds(g: CompiledGame[Any, Any], rhs: Sequence[Fraction], given: dict[int, Fraction]
+                 ) -> tuple[FloatArray, FloatArray] | None:
+    """Proven float bounds ``lo <= x <= hi`` of :func:`solve_chain`'s ``x``, or ``None``.
+
+    ``None`` when no certificate was found (a system too ill-conditioned for floats: play
+    that stops with tiny probability). Every state of a closed class must be ``given``.
+    """
+    n = g.n_states
+    free = np.ones(n, dtype=bool)
+    fixed_idx = np.array(sorted(given), dtype=np.int64)
+    free[fixed_idx] = False
+    g_lo, g_hi = _enclose_all([given[i] for i in fixed_idx.tolist()])
+    b_lo, b_hi = _enclose_all(rhs)
+    b_lo[~free], b_hi[~free] = 0.0, 0.0
+    src = g.out_source().astype(np.int64)
+    p_lo_t, p_hi_t = _enclose_all(g.rationals)
+    p_lo, p_hi = p_lo_t[g.out_code], p_hi_t[g.out_code]
+    p_mid = g.float_arrays()[1]
+    tgt = g.out_target
+    rows_free = free[src]
+    shape = (n, n)
+    lo_m = sp.csr_matrix((p_lo[rows_free], (src[rows_free], tgt[rows_free])), shape=shape)
+    hi_m = sp.csr_matrix((p_hi[rows_free], (src[rows_free], tgt[rows_free])), shape=shape)
+    mid = sp.csr_matrix((p_mid[rows_free], (src[rows_free], tgt[rows_free])), shape=shape)
+    deg = np.diff(hi_m.indptr).astype(np.float64)
+    # a float solution and the float expected number of steps
+    fi = np.flatnonzero(free)
+    known = np.zeros(n)
+    known[fixed_idx] = (g_lo + g_hi) / 2
+    a = sp.identity(len(fi), format="csc") - mid[fi][:, fi].tocsc()
+    b_mid = ((b_lo + b_hi) / 2 + mid @ known)[fi]
+    try:
+        lu = spla.splu(a)
+        xf = lu.solve(b_mid)
+        hf = lu.solve(np.ones(len(fi)))
+    except RuntimeError:  # singular in floats
+        return None
+    if not (np.all(np.isfinite(xf)) and np.all(np.isfinite(hf))):
+        return None
+    x_hat = known.copy()
+    x_hat[fi] = xf
+    w = np.zeros(n)
+    w[fi] = np.maximum(hf, 1.0)
+    resid = np.abs(((b_lo + b_hi) / 2 + mid @ x_hat - x_hat)[fi]).max(initial=0.0)
+    scale = float(np.abs(x_hat).max(initial=0.0))
+    delta = max(4.0 * resid, 64.0 * U * scale * float(deg.max(initial=1.0)), 1e-300)
+    for _ in range(_MAX_DOUBLINGS):
+        hi = x_hat + delta * w
+        lo = x_hat - delta * w
+        hi[fixed_idx], lo[fixed_idx] = g_hi, g_lo
+        if _is_upper(hi, b_hi, lo_m, hi_m, deg, free) and _is_lower(lo, b_lo, lo_m, hi_m, deg, free):
+            return lo, hi
+        delta *= 2.0
+        if not math.isfinite(delta):
+            break
+    return None
+
+
+def _margin(total: FloatArray, deg: FloatArray) -> FloatArray:
+    """Error bound of a float sum of ``deg + 2`` products whose absolute values sum to ``total``."""
+    err: FloatArray = 2.0 * (deg + 4.0) * U * total + 4.0 * (deg + 4.0) * ETA
+    return err
+
+
+def _is_upper(u: FloatArray, b_hi: FloatArray, lo_m: sp.csr_matrix, hi_m: sp.csr_matrix,
+              deg: FloatArray, free: BoolArray) -> bool:
+    """Whether ``b + P u <= u`` on the free states, for every ``b, P`` in the enclosures."""
+    pos, neg = np.maximum(u, 0.0), np.minimum(u, 0.0)
+    z = b_hi + hi_m @ pos + lo_m @ neg
+    total = np.abs(b_hi) + hi_m @ pos - lo_m @ neg
+    up = np.nextafter(z + _margin(total, deg), np.inf)
+    return bool(np.all(up[free] <= u[free]))
+
+
+def _is_lower(low: FloatArray, b_lo: FloatArray, lo_m: sp.csr_matrix, hi_m: sp.csr_matrix,
+              deg: FloatArray, free: BoolArray) -> bool:
+    """Whether ``b + P l >= l`` on the free states, for every ``b, P`` in the enclosures."""
+    pos, neg = np.maximum(low, 0.0), np.minimum(low, 0.0)
+    z = b_lo + lo_m @ pos + hi_m @ neg
+    total = np.abs(b_lo) + lo_m @ pos - hi_m @ neg
+    down = np.nextafter(z - _margin(total, deg), -np.inf)
+    return bool(np.all(down[free] >= low[free]))
+
+
+# --- tie-breaking among optimal actions ---------------------------------------------------------
+
+def extreme_profile(g: CompiledGame[Any, Any], cost: Sequence[Rational], minimise: bool
+                    ) -> tuple[list[Rational], IntArray]:
+    """Exact optimum of the expected total ``cost`` over stationary policies of ``g``.
+
+    ``g`` must be stopping under every policy (the caller checks: no end component);
+    ``cost`` is indexed by flat action. Returns the optimal expected totals and a choice
+    of flat action per state attaining them (policy iteration per component, module
+    docstring).
+    """
+    comps = decompose(g)
+    n = g.n_states
+    act_ptr: list[int] = g.act_ptr.tolist()
+    out_ptr: list[int] = g.out_ptr.tolist()
+    target: list[int] = g.out_target.tolist()
+    probs = _probs(g)
+    x: list[Rational] = [bk.ZERO] * n
+    choice = list(act_ptr[:-1])
+
+    def q(k: int) -> Rational:
+        v = cost[k]
+        for o in range(out_ptr[k], out_ptr[k + 1]):
+            xv = x[target[o]]
+            if xv:
+                v = v + probs[o] * xv
+        return v
+
+    def better(a: Rational, b: Rational) -> bool:
+        return bool(a < b) if minimise else bool(a > b)
+
+    ptr: list[int] = comps.ptr.tolist()
+    members: list[int] = comps.members.tolist()
+    for c in range(comps.count):
+        states = members[ptr[c] : ptr[c + 1]]
+        local = {s: r for r, s in enumerate(states)}
+        loops = any(target[o] in local for i in states
+                    for o in range(out_ptr[act_ptr[i]], out_ptr[act_ptr[i + 1]]))
+        if not loops:  # one state, no self-loop: the best action, directly
+            i = states[0]
+            best_k, best = act_ptr[i], q(act_ptr[i])
+            for k in range(act_ptr[i] + 1, act_ptr[i + 1]):
+                v = q(k)
+                if better(v, best):
+                    best_k, best = k, v
+            choice[i], x[i] = best_k, best
+            continue
+        while True:  # policy iteration on the component
+            rows: list[dict[int, Rational]] = []
+            col: list[Rational] = []
+            users: list[set[int]] = [set() for _ in states]
+            for r, i in enumerate(states):
+                k = choice[i]
+                b = cost[k]
+                row: dict[int, Rational] = {}
+                for o in range(out_ptr[k], out_ptr[k + 1]):
+                    j = target[o]
+                    p = local.get(j)
+                    if p is None:
+                        if x[j]:
+                            b = b + probs[o] * x[j]
+                    else:
+                        row[p] = row[p] + probs[o] if p in row else probs[o]
+                        if p != r:
+                            users[p].add(r)
+                rows.append(row)
+                col.append(b)
+            for r, v in enumerate(_eliminate(rows, col, users)):
+                x[states[r]] = v
+            switched = False
+            for i in states:
+                cur = x[i]
+                for k in range(act_ptr[i], act_ptr[i + 1]):
+                    if k != choice[i]:
+                        v = q(k)
+                        if better(v, cur):
+                            choice[i], cur, switched = k, v, True
+            if not switched:
+                break
+    return x, np.array(choice, dtype=np.int64)
