@@ -155,6 +155,24 @@ def test_float_bounds_contain_the_exact_values() -> None:
         assert r == HALF and lo <= 1 <= hi
 
 
+def test_float_length_distribution_encloses_the_exact_one() -> None:
+    c = tbsg.chain(two_state(), lambda s: "go")
+    exact, bounds = c.length_distribution(30), c.length_distribution(30, exact=False)
+    for p, (lo, hi) in zip(exact.pmf, bounds.pmf, strict=True):
+        assert lo <= p <= hi and hi - lo < 1e-12
+    for p, (lo, hi) in zip(exact.cdf, bounds.cdf, strict=True):
+        assert lo <= p <= hi
+    assert bounds.mean is not None and bounds.variance is not None
+    assert bounds.mean[0] <= 9 <= bounds.mean[1] and bounds.variance[0] <= 60 <= bounds.variance[1]
+    assert bounds.ends[0] <= 1 <= bounds.ends[1]
+    lo, hi = c.variance_of_steps(exact=False)
+    assert lo <= 60 <= hi and hi - lo < 1e-9
+    # a chain that may never end: no mean, and the trapped mass never ends
+    t = tbsg.chain(trap_game(), {0: "go", 1: "wait"}).length_distribution(4, exact=False)
+    assert t.mean is None and t.ends[0] <= HALF <= t.ends[1]
+    assert t.pmf[1][0] <= HALF <= t.pmf[1][1] and t.pmf[2] == (0.0, 0.0)
+
+
 def test_bad_arguments() -> None:
     c = tbsg.chain(two_state(), lambda s: "go")
     with pytest.raises(tbsg.ExactnessError, match=r"count at state 0, action 'go'"):
@@ -306,6 +324,8 @@ def test_length_distribution_converges(game: TableGame, data: st.DataObject) -> 
     assert sum((1 - f for f in cdf), Fraction(0)) <= mean
     assert 1 - cdf[-1] <= mean / 61
     assert d.variance == c.variance_of_steps() and d.variance is not None and d.variance >= 0
+    bounds = c.length_distribution(60, exact=False)
+    assert all(lo <= p <= hi for p, (lo, hi) in zip(d.pmf, bounds.pmf, strict=True))
 
 
 @settings(max_examples=40, deadline=None)

@@ -64,7 +64,8 @@ fractions.Fraction, got float 0.5; write it exactly, e.g. Fraction(1, 2) or Frac
             raise InvalidArgumentError(
                 f"{what} raised {type(exc).__name__} at state {show(s)}, action {show(a)}: "
                 f"{shorten(str(exc))}") from exc
-        x = exact(raw, f"{what} at state {show(s)}, action {show(a)}")
+        # an int (the common case) needs no message built
+        x = Fraction(raw) if type(raw) is int else exact(raw, f"{what} at state {show(s)}, action {show(a)}")
         if nonnegative and x < 0:
             raise InvalidArgumentError(
                 f"{what} must be >= 0, got {show(x)} at state {show(s)}, action {show(a)}")

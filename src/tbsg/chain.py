@@ -39,6 +39,7 @@ Piglet to 2 points, both players tossing until the turn's points win or are lost
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -51,12 +52,16 @@ from tbsg._progress import make_progress
 from tbsg._steps import StepFunction, step_values
 from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
+from tbsg.engine.bellman import ETA, U
 from tbsg.engine.compile import DEFAULT_MAX_STATES, compile_game
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.markov import (
     ChainStructure,
     ZeroCountCycleError,
     chain_bounds,
+    enclose_all,
+    interval_bounds,
+    length_bounds,
     length_cdf,
     solve_chain,
     structure,
@@ -74,7 +79,7 @@ from tbsg.fixed import FixedStrategyGame, StrategyLike
 from tbsg.model import Game, Terminal, exact, infinite_play_payoff
 from tbsg.results import _INITIAL, FloatSolution, Solution, _Initial
 
-__all__ = ["Chain", "LengthDistribution", "chain"]
+__all__ = ["Chain", "LengthBounds", "LengthDistribution", "chain"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -120,6 +125,42 @@ class LengthDistribution:
     def beyond(self) -> Fraction:
         """``P(L > horizon)``, including play that never ends."""
         return 1 - sum(self.pmf, Fraction(0))
+
+
+@dataclass(frozen=True)
+class LengthBounds:
+    """Proven float bounds of the length distribution (``length_distribution(exact=False)``).
+
+    Attributes
+    ----------
+    pmf : tuple of (float, float)
+        ``pmf[k]`` encloses ``P(L = k)`` for ``k = 0 .. horizon``.
+    mean, variance : (float, float) or None
+        Bounds of ``E L`` and ``Var L``; ``None`` when infinite.
+    ends : (float, float)
+        Bounds of the probability that play ends at all.
+    """
+
+    pmf: tuple[Bounds, ...]
+    mean: Bounds | None
+    variance: Bounds | None
+    ends: Bounds
+
+    @property
+    def horizon(self) -> int:
+        """The largest ``k`` covered."""
+        return len(self.pmf) - 1
+
+    @property
+    def cdf(self) -> tuple[Bounds, ...]:
+        """``cdf[k]`` encloses ``P(L <= k)`` (sums rounded outwards)."""
+        out: list[Bounds] = []
+        lo = hi = 0.0
+        for a, b in self.pmf:
+            lo = max(math.nextafter(lo + a, -math.inf), 0.0) if a else lo
+            hi = min(math.nextafter(hi + b, math.inf), 1.0) if b else hi
+            out.append((lo, hi))
+        return tuple(out)
 
 
 class Chain(Generic[S, A]):
@@ -211,10 +252,7 @@ class Chain(Generic[S, A]):
     def _bounds(self, b: list[Fraction], given: dict[int, Fraction], start: int) -> Bounds:
         r = chain_bounds(self.graph, b, given)
         if r is None:
-            raise UnsupportedError(
-                "no float bounds could be proven for this chain (its linear system is too "
-                "ill-conditioned for floating point: play that ends with tiny probability); "
-                "use exact=True")
+            raise _no_bounds()
         lo, hi = r
         return float(lo[start]), float(hi[start])
 
@@ -339,15 +377,56 @@ class Chain(Generic[S, A]):
                                        "number of steps use expected_steps()")
         return self._total(self._steps(reward, "reward"), "reward", self._index(state), _flag(exact))
 
+    @overload
+    def variance_of_steps(self, count: StepFunction | None = ..., *, state: S | _Initial = ...,
+                          exact: Literal[True] = ...) -> Fraction: ...
+    @overload
+    def variance_of_steps(self, count: StepFunction | None = ..., *, state: S | _Initial = ...,
+                          exact: Literal[False]) -> Bounds: ...
     def variance_of_steps(self, count: StepFunction | None = None, *,
-                          state: S | _Initial = _INITIAL) -> Fraction:
-        """Exact variance of the counted length of play (see :meth:`expected_steps`)."""
+                          state: S | _Initial = _INITIAL, exact: bool = True) -> Fraction | Bounds:
+        """Variance of the counted length of play (see :meth:`expected_steps`).
+
+        Raises
+        ------
+        InfiniteExpectationError
+            Play may never end and keeps counting.
+        """
         c = self._steps(count, "count", nonnegative=True)
-        mean, var = self._moments(c, self._index(state))
+        start = self._index(state)
+        if not _flag(exact):
+            return self._variance_bounds(c, self._diverging(c, "count", start), start)
+        mean, var = self._moments(c, start)
         if mean is None or var is None:
-            self._diverging(c, "count", self._index(state))  # raises
+            self._diverging(c, "count", start)  # raises
             raise AssertionError("unreachable")  # pragma: no cover
         return var
+
+    def _variance_bounds(self, c: list[Fraction], given: list[int], start: int) -> Bounds:
+        """``Var L`` from bounds of ``T`` and of ``M`` (``M`` solved for the extreme right-hand
+        sides ``2 c T - c^2``: ``(I - P)^-1 >= 0`` keeps them ordered)."""
+        g = self.graph
+        fixed = np.array(given, dtype=np.int64)
+        zeros = np.zeros(len(fixed))
+        c_lo, c_hi = enclose_all(c)
+        t = interval_bounds(g, c_lo, c_hi, fixed, zeros, zeros)
+        if t is None:
+            raise _no_bounds()
+        t_lo, t_hi = np.maximum(t[0], 0.0), t[1]
+        r_lo = 2.0 * c_lo * t_lo - c_hi * c_hi
+        r_hi = 2.0 * c_hi * t_hi - c_lo * c_lo
+        slack = 8.0 * U * (2.0 * c_hi * t_hi + c_hi * c_hi) + 8.0 * ETA
+        m = interval_bounds(g, np.nextafter(r_lo - slack, -np.inf), np.nextafter(r_hi + slack, np.inf),
+                            fixed, zeros, zeros)
+        if m is None:
+            raise _no_bounds()
+        m_lo, m_hi = float(m[0][start]), float(m[1][start])
+        tl, th = float(t_lo[start]), float(t_hi[start])
+        lo = m_lo - th * th
+        hi = m_hi - tl * tl
+        lo = math.nextafter(lo - 4.0 * U * (abs(m_lo) + th * th), -math.inf)
+        hi = math.nextafter(hi + 4.0 * U * (abs(m_hi) + tl * tl), math.inf)
+        return max(lo, 0.0), hi
 
     def _moments(self, c: list[Fraction], start: int) -> tuple[Fraction | None, Fraction | None]:
         """Mean and variance of the counted length from ``start`` (``None``: infinite)."""
@@ -364,8 +443,15 @@ class Chain(Generic[S, A]):
         mean = bk.to_fraction(t[start])
         return mean, bk.to_fraction(m[start]) - mean * mean
 
-    def length_distribution(self, n: int, count: StepFunction | None = None) -> LengthDistribution:
-        """Exact distribution of the counted length of play, up to ``n`` counted steps.
+    @overload
+    def length_distribution(self, n: int, count: StepFunction | None = ..., *,
+                            exact: Literal[True] = ...) -> LengthDistribution: ...
+    @overload
+    def length_distribution(self, n: int, count: StepFunction | None = ..., *,
+                            exact: Literal[False]) -> LengthBounds: ...
+    def length_distribution(self, n: int, count: StepFunction | None = None, *,
+                            exact: bool = True) -> LengthDistribution | LengthBounds:
+        """Distribution of the counted length of play, up to ``n`` counted steps.
 
         Parameters
         ----------
@@ -375,15 +461,22 @@ class Chain(Generic[S, A]):
             As in :meth:`expected_steps`, but whole numbers: ``count(state, action)`` is an
             int >= 0 (default 1 per move). Steps counting 0 must not form a cycle.
 
+        exact : bool
+            ``False``: proven float bounds (:class:`LengthBounds`), for chains whose exact
+            probabilities grow too long.
+
         Returns
         -------
-        LengthDistribution
+        LengthDistribution or LengthBounds
         """
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise InvalidArgumentError(f"n must be an int >= 0 (the longest length covered), got {show(n)}")
+        exact_ = _flag(exact)
         c = self._steps(count, "count", nonnegative=True, integer=True)
         ints = [int(x) for x in c]
         try:
+            if not exact_:
+                return self._length_bounds(ints, c, n)
             pmf = length_cdf(self.graph, ints, n)
         except ZeroCountCycleError as exc:
             s = self.graph.states[exc.state]
@@ -395,6 +488,23 @@ class Chain(Generic[S, A]):
         ends = sum(self.outcome_probabilities().values(), Fraction(0))
         return LengthDistribution(pmf=tuple(bk.to_fraction(x) for x in pmf), mean=mean,
                                   variance=var, ends=ends)
+
+    def _length_bounds(self, ints: list[int], c: list[Fraction], n: int) -> LengthBounds:
+        lo, hi = length_bounds(self.graph, ints, n)
+        mean: Bounds | None
+        var: Bounds | None
+        try:
+            given = self._diverging(c, "count", 0)
+        except InfiniteExpectationError:
+            mean = var = None
+        else:
+            mean = self._bounds(c, dict.fromkeys(given, Fraction(0)), 0)
+            var = self._variance_bounds(c, given, 0)
+        trapped = [int(i) for i in np.flatnonzero(self.structure.trapped)]
+        stop = self.graph.act_stop  # one action per state: action i is state i's
+        ends = _probability(*self._bounds(list(stop), dict.fromkeys(trapped, Fraction(0)), 0))
+        return LengthBounds(pmf=tuple(zip(lo.tolist(), hi.tolist(), strict=True)), mean=mean,
+                            variance=var, ends=ends)
 
     def _terminal_split(self) -> list[dict[Fraction, Fraction]]:
         """Per state, the probability of ending now with each terminal payoff.
@@ -514,6 +624,13 @@ class Chain(Generic[S, A]):
     def __repr__(self) -> str:
         return (f"<Chain of {show(self.game, 60)}: {self.n_states} states, "
                 f"{'stops' if self.stops() else 'may never end'}>")
+
+
+def _no_bounds() -> UnsupportedError:
+    return UnsupportedError(
+        "no float bounds could be proven for this chain (its linear system is too "
+        "ill-conditioned for floating point: play that ends with tiny probability); "
+        "use exact=True")
 
 
 def _probability(lo: float, hi: float) -> Bounds:

@@ -71,6 +71,7 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
+from scipy.sparse.csgraph import connected_components
 
 from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
@@ -83,7 +84,10 @@ __all__ = [
     "ChainStructure",
     "ZeroCountCycleError",
     "chain_bounds",
+    "enclose_all",
     "extreme_profile",
+    "interval_bounds",
+    "length_bounds",
     "length_cdf",
     "restrict",
     "solve_chain",
@@ -312,6 +316,139 @@ def length_cdf(g: CompiledGame[Any, Any], counts: list[int], horizon: int) -> li
 
 # --- certified float bounds ------------------------------------------------------------------
 
+def _down(z: FloatArray, d: float) -> FloatArray:
+    """Lower bound of the exact value of a computed non-negative sum of ``d`` products."""
+    low = np.nextafter(z * (1.0 - (d + 4.0) * U) - (2.0 * d + 4.0) * ETA, -np.inf)
+    out: FloatArray = np.maximum(low, 0.0)
+    return out
+
+
+def _up(z: FloatArray, d: float) -> FloatArray:
+    """Upper bound of the same (for sums with at least one structurally positive term)."""
+    out: FloatArray = np.nextafter(z * (1.0 + (d + 4.0) * U) + (2.0 * d + 4.0) * ETA, np.inf)
+    return out
+
+
+def _dot_bounds(lo: FloatArray, hi: FloatArray) -> tuple[float, float]:
+    """Bounds of ``sum(lo)`` from below and ``sum(hi)`` from above (products already formed;
+    each rounded, so 2 relative roundings and one underflow unit per term)."""
+    m = len(lo)
+    s_lo = math.fsum(lo.tolist())
+    s_hi = math.fsum(hi.tolist())
+    low = max(math.nextafter(s_lo * (1.0 - 4.0 * U) - m * ETA, -math.inf), 0.0)
+    high = math.nextafter(s_hi * (1.0 + 4.0 * U) + m * ETA, math.inf) if np.any(hi > 0) else 0.0
+    return low, high
+
+
+def _zero_count_cycle(g: CompiledGame[Any, Any], counts: IntArray) -> int | None:
+    """A state on a cycle of steps counting 0, or ``None`` (strongly connected components)."""
+    src = g.out_source().astype(np.int64)
+    keep = counts[src] == 0
+    s, t = src[keep], g.out_target[keep]
+    loop = s[s == t]
+    if len(loop):
+        return int(loop[0])
+    n = g.n_states
+    adj = sp.csr_matrix((np.ones(len(s), dtype=np.int8), (s, t)), shape=(n, n))
+    _, label = connected_components(adj, directed=True, connection="strong")
+    sizes = np.bincount(label)
+    big = np.flatnonzero(sizes[label] > 1)
+    return int(big[0]) if len(big) else None
+
+
+class _Spread:
+    """Outward-rounded pushes of probability mass along the outcomes of some states."""
+
+    def __init__(self, g: CompiledGame[Any, Any]) -> None:
+        self.n = g.n_states
+        self.out_ptr = g.out_ptr
+        self.act_ptr = g.act_ptr
+        self.target = g.out_target
+        p_lo_t, p_hi_t = enclose_all(g.rationals)
+        self.p_lo, self.p_hi = p_lo_t[g.out_code], p_hi_t[g.out_code]
+        # the most terms any target's sum can have: its number of incoming outcomes
+        self.d = float(np.bincount(g.out_target, minlength=1).max(initial=1))
+
+    def push(self, states: IntArray, m_lo: FloatArray, m_hi: FloatArray
+             ) -> tuple[IntArray, FloatArray, FloatArray]:
+        """Targets reached from ``states`` (masses ``m_lo <= m <= m_hi``) and enclosures of
+        the mass arriving there."""
+        k = self.act_ptr[states]
+        o_start = self.out_ptr[k]
+        deg = self.out_ptr[k + 1] - o_start
+        outs = np.repeat(o_start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
+        tgt = self.target[outs]
+        lo = np.bincount(tgt, weights=np.repeat(m_lo, deg) * self.p_lo[outs],
+                         minlength=self.n).astype(np.float64, copy=False)
+        hi = np.bincount(tgt, weights=np.repeat(m_hi, deg) * self.p_hi[outs],
+                         minlength=self.n).astype(np.float64, copy=False)
+        touched = np.flatnonzero(np.bincount(tgt, minlength=self.n))
+        return touched, _down(lo[touched], self.d), _up(hi[touched], self.d)
+
+
+def length_bounds(g: CompiledGame[Any, Any], counts: list[int], horizon: int
+                  ) -> tuple[FloatArray, FloatArray]:
+    """Proven float bounds of :func:`length_cdf`'s ``P(L = k)``, ``k = 0 .. horizon``.
+
+    The same forward propagation on vectors: mass enclosed by a lower and an upper vector,
+    every probability by two floats, every sum rounded outwards (a sum of ``d`` rounded
+    products of non-negative numbers errs by at most ``gamma_{d+2}`` relatively plus ``d``
+    underflow units); only the states holding mass are touched. Steps counting 0 must form
+    no cycle (:class:`ZeroCountCycleError`).
+    """
+    cnt = np.array(counts, dtype=np.int64)
+    bad = _zero_count_cycle(g, cnt)
+    if bad is not None:
+        raise ZeroCountCycleError(bad)
+    n = g.n_states
+    spread = _Spread(g)
+    s_lo_t, s_hi_t = enclose_all(g.rationals)
+    first = g.act_ptr[:-1]
+    stop_lo, stop_hi = s_lo_t[g.stop_code[first]], s_hi_t[g.stop_code[first]]
+    width = int(cnt.max(initial=0)) + 1
+    ring_lo = np.zeros((width, n))
+    ring_hi = np.zeros((width, n))
+    ring_lo[0, 0] = ring_hi[0, 0] = 1.0
+    pmf_lo = np.zeros(horizon + 1)
+    pmf_hi = np.zeros(horizon + 1)
+    for k in range(horizon + 1):
+        slot = k % width
+        tot_lo, tot_hi = ring_lo[slot].copy(), ring_hi[slot].copy()
+        ring_lo[slot] = 0.0
+        ring_hi[slot] = 0.0
+        active = np.flatnonzero(tot_hi)
+        if not len(active):
+            continue
+        # steps counting 0 move mass within this count: along an acyclic graph, so the
+        # wave of newly arrived mass dies out
+        wave = active[cnt[active] == 0]
+        w_lo, w_hi = tot_lo[wave], tot_hi[wave]
+        while len(wave):
+            tgt, a_lo, a_hi = spread.push(wave, w_lo, w_hi)
+            tot_lo[tgt] = np.maximum(np.nextafter(tot_lo[tgt] + a_lo, -np.inf), 0.0)
+            tot_hi[tgt] = np.nextafter(tot_hi[tgt] + a_hi, np.inf)
+            keep = cnt[tgt] == 0
+            wave, w_lo, w_hi = tgt[keep], a_lo[keep], a_hi[keep]
+        active = np.flatnonzero(tot_hi)
+        ends_at = k + cnt[active]
+        for kk in np.unique(ends_at).tolist():
+            if kk > horizon:
+                continue
+            group = active[ends_at == kk]
+            e_lo, e_hi = _dot_bounds(tot_lo[group] * stop_lo[group], tot_hi[group] * stop_hi[group])
+            pmf_lo[kk] = max(math.nextafter(pmf_lo[kk] + e_lo, -math.inf), 0.0)
+            if e_hi:
+                pmf_hi[kk] = math.nextafter(pmf_hi[kk] + e_hi, math.inf)
+            if kk == k:
+                continue
+            moving = group[cnt[group] > 0]
+            tgt, a_lo, a_hi = spread.push(moving, tot_lo[moving], tot_hi[moving])
+            s2 = kk % width
+            ring_lo[s2, tgt] = np.maximum(np.nextafter(ring_lo[s2, tgt] + a_lo, -np.inf), 0.0)
+            ring_hi[s2, tgt] = np.nextafter(ring_hi[s2, tgt] + a_hi, np.inf)
+    return np.minimum(pmf_lo, 1.0), np.minimum(pmf_hi, 1.0)
+
+
 def _enclose(x: Fraction) -> tuple[float, float]:
     """Floats ``lo <= x <= hi``, equal when ``x`` is a float."""
     f = float(x)
@@ -323,7 +460,8 @@ def _enclose(x: Fraction) -> tuple[float, float]:
     return math.nextafter(f, -math.inf), f
 
 
-def _enclose_all(xs: Sequence[Fraction]) -> tuple[FloatArray, FloatArray]:
+def enclose_all(xs: Sequence[Fraction]) -> tuple[FloatArray, FloatArray]:
+    """Floats ``lo <= x <= hi`` for each ``x`` (equal where ``x`` is a float)."""
     memo: dict[tuple[int, int], tuple[float, float]] = {}
     lo = np.empty(len(xs))
     hi = np.empty(len(xs))
@@ -343,15 +481,27 @@ def chain_bounds(g: CompiledGame[Any, Any], rhs: Sequence[Fraction], given: dict
     ``None`` when no certificate was found (a system too ill-conditioned for floats: play
     that stops with tiny probability). Every state of a closed class must be ``given``.
     """
+    fixed = np.array(sorted(given), dtype=np.int64)
+    g_lo, g_hi = enclose_all([given[i] for i in fixed.tolist()])
+    b_lo, b_hi = enclose_all(rhs)
+    return interval_bounds(g, b_lo, b_hi, fixed, g_lo, g_hi)
+
+
+def interval_bounds(g: CompiledGame[Any, Any], b_lo: FloatArray, b_hi: FloatArray, fixed: IntArray,
+                    g_lo: FloatArray, g_hi: FloatArray) -> tuple[FloatArray, FloatArray] | None:
+    """Proven bounds of ``x = b + P x`` (free states) for every ``b`` in ``[b_lo, b_hi]``,
+    with ``x`` in ``[g_lo, g_hi]`` given on the states ``fixed``; ``None`` if none found.
+
+    ``P`` is the chain's exact transition matrix (each probability enclosed by two floats).
+    Since ``(I - P)^-1 >= 0``, the lower bound solves the system for ``b_lo`` and the upper
+    one for ``b_hi``; each is certified by the monotonicity argument of the module docstring.
+    """
     n = g.n_states
     free = np.ones(n, dtype=bool)
-    fixed_idx = np.array(sorted(given), dtype=np.int64)
-    free[fixed_idx] = False
-    g_lo, g_hi = _enclose_all([given[i] for i in fixed_idx.tolist()])
-    b_lo, b_hi = _enclose_all(rhs)
-    b_lo[~free], b_hi[~free] = 0.0, 0.0
+    free[fixed] = False
+    b_lo, b_hi = np.where(free, b_lo, 0.0), np.where(free, b_hi, 0.0)
     src = g.out_source().astype(np.int64)
-    p_lo_t, p_hi_t = _enclose_all(g.rationals)
+    p_lo_t, p_hi_t = enclose_all(g.rationals)
     p_lo, p_hi = p_lo_t[g.out_code], p_hi_t[g.out_code]
     p_mid = g.float_arrays()[1]
     tgt = g.out_target
@@ -361,37 +511,39 @@ def chain_bounds(g: CompiledGame[Any, Any], rhs: Sequence[Fraction], given: dict
     hi_m = sp.csr_matrix((p_hi[rows_free], (src[rows_free], tgt[rows_free])), shape=shape)
     mid = sp.csr_matrix((p_mid[rows_free], (src[rows_free], tgt[rows_free])), shape=shape)
     deg = np.diff(hi_m.indptr).astype(np.float64)
-    # a float solution and the float expected number of steps
     fi = np.flatnonzero(free)
-    known = np.zeros(n)
-    known[fixed_idx] = (g_lo + g_hi) / 2
     a = sp.identity(len(fi), format="csc") - mid[fi][:, fi].tocsc()
-    b_mid = ((b_lo + b_hi) / 2 + mid @ known)[fi]
     try:
         lu = spla.splu(a)
-        xf = lu.solve(b_mid)
-        hf = lu.solve(np.ones(len(fi)))
+        hf = lu.solve(np.ones(len(fi)))  # float expected number of steps: the widening direction
     except RuntimeError:  # singular in floats
         return None
-    if not (np.all(np.isfinite(xf)) and np.all(np.isfinite(hf))):
+    if not np.all(np.isfinite(hf)):
         return None
-    x_hat = known.copy()
-    x_hat[fi] = xf
     w = np.zeros(n)
     w[fi] = np.maximum(hf, 1.0)
-    resid = np.abs(((b_lo + b_hi) / 2 + mid @ x_hat - x_hat)[fi]).max(initial=0.0)
-    scale = float(np.abs(x_hat).max(initial=0.0))
-    delta = max(4.0 * resid, 64.0 * U * scale * float(deg.max(initial=1.0)), 1e-300)
-    for _ in range(_MAX_DOUBLINGS):
-        hi = x_hat + delta * w
-        lo = x_hat - delta * w
-        hi[fixed_idx], lo[fixed_idx] = g_hi, g_lo
-        if _is_upper(hi, b_hi, lo_m, hi_m, deg, free) and _is_lower(lo, b_lo, lo_m, hi_m, deg, free):
-            return lo, hi
-        delta *= 2.0
-        if not math.isfinite(delta):
-            break
-    return None
+    spread = 64.0 * U * float(deg.max(initial=1.0))
+    out: list[FloatArray] = []
+    for b, known, sign in ((b_lo, g_lo, -1.0), (b_hi, g_hi, 1.0)):
+        x_hat = np.zeros(n)
+        x_hat[fixed] = known
+        x_hat[fi] = lu.solve((b + mid @ x_hat)[fi])
+        if not np.all(np.isfinite(x_hat)):
+            return None
+        resid = np.abs((b + mid @ x_hat - x_hat)[fi]).max(initial=0.0)
+        delta = max(4.0 * resid, spread * float(np.abs(x_hat).max(initial=0.0)), 1e-300)
+        for _ in range(_MAX_DOUBLINGS):
+            cand = x_hat + sign * delta * w
+            cand[fixed] = known
+            if (_is_upper if sign > 0 else _is_lower)(cand, b, lo_m, hi_m, deg, free):
+                out.append(cand)
+                break
+            delta *= 2.0
+            if not math.isfinite(delta):
+                return None
+        else:
+            return None
+    return out[0], out[1]
 
 
 def _margin(total: FloatArray, deg: FloatArray) -> FloatArray:
