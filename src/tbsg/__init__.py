@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from tbsg._version import __version__
 from tbsg.api import best_response, evaluate, solve
 from tbsg.certificate import Verification, verify
-from tbsg.chain import Chain, LengthDistribution, chain
+from tbsg.chain import Chain, LengthBounds, LengthDistribution, chain
 from tbsg.errors import (
     ExactnessError,
     GameUnavailableError,
@@ -65,6 +65,7 @@ __all__ = [
     "InvalidArgumentError",
     "InvalidGameError",
     "InvalidStrategyError",
+    "LengthBounds",
     "LengthDistribution",
     "NonStoppingGameError",
     "Pivot",
