@@ -76,6 +76,9 @@ def own(tmp_path: Path) -> Iterator[Path]:
                 hit = tbsg.win(mover) if me + coins >= self.goal else (1 - mover, them, me + coins)
                 return [(p, hit), (1 - p, (1 - mover, them, me))]
 
+        def coins(s, a):
+            return a  # a move tosses `a` coins
+
         def make(goal=2, fair=True, label: str = "x"):
             return Race(goal, Fraction(1, 2) if fair else Fraction(1, 3))
 
@@ -306,6 +309,13 @@ def test_provenance(run: Run) -> None:
      "--no-verify skips the exact certificate"),
     (["risk_or_safety", "-p", "target=3", "--save", "/no/such/dir/x.json"],
      "--save /no/such/dir/x.json: no directory '/no/such/dir'"),
+    (["risk_or_safety", "-p", "target=3", "--count", "m:f"],
+     "--count says what a step of play counts: add --play"),
+    (["risk_or_safety", "-p", "target=3", "--play", "--table"], "--play adds lines to the summary"),
+    (["risk_or_safety", "-p", "target=3", "--play", "--count", "tosses"],
+     "--count 'tosses': expected MODULE:FUNCTION or path/to/file.py:FUNCTION"),
+    (["risk_or_safety", "-p", "target=3", "--play", "--count", "no_such_module_x:f"],
+     "cannot import module 'no_such_module_x'"),
 ])
 def test_usage_errors_show_the_subcommand_usage_and_an_example(argv: list[str], message: str,
                                                                run: Run, tmp_path: Path,
@@ -421,7 +431,7 @@ def test_verify_usage_errors(argv: list[str], message: str, run: Run) -> None:
 
 
 @pytest.mark.parametrize(("factory", "params", "message"), [
-    ("Nope", [], "FILE has no 'Nope'; it defines NoOutcomes, Race, Tiny, make, not_a_game, raises"),
+    ("Nope", [], "FILE has no 'Nope'; it defines NoOutcomes, Race, Tiny, coins, make, not_a_game, raises"),
     ("not_a_game", [], "FILE:not_a_game() returned int 42, not a game (no initial, player, actions, "
                        "outcomes; a game has initial"),
     ("NoOutcomes", [], "FILE:NoOutcomes() returned NoOutcomes <"),
@@ -530,3 +540,27 @@ def test_table_json_with_values_beyond_the_digit_limit() -> None:
 
     big = Fraction(1, 3**9100)
     assert str(_json(big)).endswith(str(3**9100 % 10**20))
+
+
+def test_play_summary_of_an_own_game_with_a_count(run: Run, own: Path) -> None:
+    import json
+
+    import tbsg
+
+    status, out, err = run("solve", f"{own}:make", "-p", "goal=2", "--play", "--count", f"{own}:coins")
+    assert status == 0 and err == ""
+    module = sys.modules[own.stem]
+    game = module.make(goal=2)
+    c = tbsg.chain(game, tbsg.solve(game))
+    mean = c.expected_steps(module.coins)
+    assert "play: expected count:" in out and str(mean) in out
+    assert "play: outcomes:" in out and "player 0 wins" in out and "player 1 wins" in out
+    assert "play: optimal play, count: fastest" in out
+    status, out, _ = run("solve", f"{own}:make", "-p", "goal=2", "--play", "--format", "json")
+    play = json.loads(out)["play"]
+    assert status == 0 and play["unit"] == "moves"
+    assert Fraction(play["expected"]) == c.expected_steps()
+    assert sum(Fraction(q) for q in play["outcomes"].values()) == 1
+    status, out, _ = run("solve", f"{own}:make", "-p", "goal=2", "--play", "--float", "--format", "json")
+    lo, hi = json.loads(out)["play"]["expected"]
+    assert status == 0 and lo <= c.expected_steps() <= hi

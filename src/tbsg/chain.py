@@ -354,8 +354,11 @@ class Chain(Generic[S, A]):
         InfiniteExpectationError
             Play may never end and keeps counting.
         """
-        return self._total(self._steps(count, "count", nonnegative=True), "count",
-                           self._index(state), _flag(exact))
+        total = self._total(self._steps(count, "count", nonnegative=True), "count",
+                            self._index(state), _flag(exact))
+        if isinstance(total, tuple):  # a count is >= 0, and so is its total
+            return max(total[0], 0.0), total[1]
+        return total
 
     @overload
     def expected_reward(self, reward: StepFunction, *, state: S | _Initial = ...,

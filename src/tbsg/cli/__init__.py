@@ -6,10 +6,13 @@ Commands
     The catalog games, their parameters and sources.
 ``tbsg solve GAME [-p NAME=VALUE ...] [--float [--tol TOL] | --infinite-play C] [--max-states N]
 [--save FILE] [--no-verify] [--table] [--format text|md|latex|csv|json] [--digits N]
-[--exact-digits] [--provenance]``
+[--exact-digits] [--provenance] [--play [--count MODULE:FUNCTION]]``
     Solve a game: the value, the optimal actions at the initial state, the number of
     states and components, the time, and (exact) the verified certificate; float: the
     proven bounds and their gap. ``--table`` prints the per-state table instead.
+    ``--play`` adds how play goes under the solution's strategy (:func:`tbsg.chain`): the
+    outcome split, the expected length (in moves, or what ``--count`` counts) and its
+    variance, and for exact solutions the fastest and slowest optimal play.
 ``tbsg verify FILE [--game GAME [-p NAME=VALUE ...] | --import-game] [--max-states N]
 [--provenance]``
     Rebuild the game of a saved solution, check every field of the file and re-verify
@@ -69,7 +72,8 @@ _EXAMPLES = {
     "solve": ["tbsg solve risk_or_safety -p target=6",
               "tbsg solve pig -p goal=100 --float --tol 1e-12",
               "tbsg solve ./mygame.py:MyGame -p goal=20 -p p=1/3 --save mygame.json",
-              "tbsg solve mypackage.games:make_game --table --format csv"],
+              "tbsg solve mypackage.games:make_game --table --format csv",
+              "tbsg solve ./mygame.py:MyGame --play --count ./mygame.py:tosses"],
     "verify": ["tbsg verify solution.json",
                "tbsg verify mygame.json --game ./mygame.py:MyGame"],
     "reproduce": ["tbsg reproduce --only pig"],
@@ -143,6 +147,17 @@ def _build_game(parser: _Parser, spec_text: str, params: Sequence[str] | None
         parser.error(str(exc))
 
 
+def _count(parser: _Parser, text: str) -> Callable[[Any, Any], Any]:
+    """The ``--count`` function; a problem importing it is a usage error."""
+    from tbsg.cli._games import resolve_function
+    from tbsg.errors import TbsgError
+
+    try:
+        return resolve_function(text, "--count")
+    except TbsgError as exc:
+        parser.error(str(exc))
+
+
 # --- tbsg list ----------------------------------------------------------------------------------
 
 def _list(args: argparse.Namespace, parser: _Parser) -> int:
@@ -170,6 +185,11 @@ def _check_solve_options(args: argparse.Namespace, parser: _Parser) -> None:
     if args.float and args.save is not None:
         parser.error("--save writes exact solutions (a certificate that tbsg verify re-checks); "
                      "drop --float, or drop --save")
+    if args.count is not None and not args.play:
+        parser.error("--count says what a step of play counts: add --play")
+    if args.table and args.play:
+        parser.error("--play adds lines to the summary; --table prints the per-state table instead: "
+                     "drop one")
     if args.exact_digits and args.format != "text":
         parser.error(f"--exact-digits is for --format text (--format {args.format} always writes "
                      "exact values in full)")
@@ -183,7 +203,7 @@ def _check_solve_options(args: argparse.Namespace, parser: _Parser) -> None:
 
 def _solve(args: argparse.Namespace, parser: _Parser) -> int:
     import tbsg
-    from tbsg.cli._report import solve_report, table_report
+    from tbsg.cli._report import play_summary, solve_report, table_report
 
     _check_solve_options(args, parser)
     spec, game, texts = _build_game(parser, args.game, args.param)
@@ -206,8 +226,12 @@ def _solve(args: argparse.Namespace, parser: _Parser) -> int:
     if args.table:
         print(table_report(sol, args.format, args.digits, args.exact_digits), end="")
     else:
+        play = None
+        if args.play:
+            count, unit = (None, "moves") if args.count is None else (_count(parser, args.count), "count")
+            play = play_summary(sol, game, count, unit, args.format, args.digits, args.exact_digits)
         print(solve_report(sol, spec.label, game, spec.bound(texts), check, args.format, args.digits,
-                           args.exact_digits, args.provenance), end="")
+                           args.exact_digits, args.provenance, play=play), end="")
     if args.save is not None:
         print(f"saved to {args.save}", file=sys.stdout if args.format == "text" else sys.stderr)
     if unreached is not None:
@@ -407,6 +431,13 @@ def _parser() -> _Parser:
     slv.add_argument("--no-verify", action="store_true",
                      help="skip re-checking the exact certificate (tbsg verify FILE does it later)")
     slv.add_argument("--save", metavar="FILE", help="save the exact solution (JSON) to FILE")
+    slv.add_argument("--play", action="store_true",
+                     help="also describe play under the solution's strategy: the outcome split (win, "
+                          "draw, loss), the expected length and its variance, and (exact) the fastest "
+                          "and slowest optimal play")
+    slv.add_argument("--count", metavar="MODULE:FUNCTION",
+                     help="with --play: what a step counts, a function (state, action) -> int or "
+                          "Fraction >= 0 (default: 1 per move), e.g. ./mygame.py:tosses")
     ver = _subparser(sub, "verify", "re-verify a saved solution", (
         "Rebuild the game of a saved solution, check the graph hash and every field, and re-verify "
         "the certificate in exact arithmetic. Exit status 1 (REJECTED): the file was checked and is "

@@ -52,7 +52,7 @@ from tbsg.catalog import CATALOG
 from tbsg.errors import InvalidArgumentError, TbsgError, shorten, show
 from tbsg.model import Game
 
-__all__ = ["GameSpec", "Parameter", "convert_text", "parse_assignments", "resolve"]
+__all__ = ["GameSpec", "Parameter", "convert_text", "parse_assignments", "resolve", "resolve_function"]
 
 _INT = re.compile(r"[+-]?[0-9]+")
 _FRACTION = re.compile(r"[+-]?[0-9]+/[0-9]+|[+-]?([0-9]+\.[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
@@ -370,6 +370,17 @@ def resolve(text: str) -> GameSpec:
         hint = (f"; to use a game of your own, name its factory: {text}:FACTORY" if text.endswith(".py")
                 else f"; catalog games: {', '.join(CATALOG)}")
         raise InvalidArgumentError(f"unknown game {text!r}: expected {_SYNTAX}{hint}")
+    obj = _attribute(where, attr)
+    if isinstance(obj, type) or (callable(obj) and not isinstance(obj, Game)):
+        return GameSpec(text, text, obj)
+    if isinstance(obj, Game):
+        return GameSpec(text, text, None, obj)
+    raise InvalidArgumentError(f"{text} is a {type(obj).__name__}, neither a game nor a class or "
+                               "function returning one")
+
+
+def _attribute(where: str, attr: str) -> object:
+    """``attr`` (dotted) of the module or file ``where``, imported."""
     is_file = where.endswith(".py") or "/" in where or os.sep in where
     module = _import_file(where) if is_file else _import_module(where)
     obj: object = module
@@ -381,12 +392,24 @@ def resolve(text: str) -> GameSpec:
             raise InvalidArgumentError(
                 f"{where} has no {attr!r}" + (f"; it defines {', '.join(public)}" if public else ""))
         obj = getattr(obj, part)
-    if isinstance(obj, type) or (callable(obj) and not isinstance(obj, Game)):
-        return GameSpec(text, text, obj)
-    if isinstance(obj, Game):
-        return GameSpec(text, text, None, obj)
-    raise InvalidArgumentError(f"{text} is a {type(obj).__name__}, neither a game nor a class or "
-                               "function returning one")
+    return obj
+
+
+def resolve_function(text: str, what: str) -> Callable[..., object]:
+    """The function ``MODULE:NAME`` or ``path/to/file.py:NAME`` names (e.g. ``--count``).
+
+    Raises
+    ------
+    InvalidArgumentError
+        Bad syntax, an import that fails, a missing name, or an object that is not callable.
+    """
+    where, sep, attr = text.rpartition(":")
+    if not sep or not where or not attr:
+        raise InvalidArgumentError(f"{what} {text!r}: expected MODULE:FUNCTION or path/to/file.py:FUNCTION")
+    obj = _attribute(where, attr)
+    if not callable(obj):
+        raise InvalidArgumentError(f"{what} {text!r} is a {type(obj).__name__}, not a function")
+    return obj
 
 
 def _import_module(name: str) -> types.ModuleType:

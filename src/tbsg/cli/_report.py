@@ -16,12 +16,15 @@ from fractions import Fraction
 from typing import Any
 
 from tbsg._digits import exact_decimal, fraction_text, shown_value, text_size
-from tbsg.errors import shorten, show
+from tbsg._steps import StepFunction
+from tbsg.chain import chain
+from tbsg.errors import InfiniteExpectationError, UnsupportedError, shorten, show
+from tbsg.model import Game
 from tbsg.outputs.formats import Fmt, csv_table, latex_escape, latex_table, markdown_table
 from tbsg.outputs.tables import state_table
 from tbsg.results import FloatSolution, Solution
 
-__all__ = ["solve_report", "table_report"]
+__all__ = ["play_summary", "solve_report", "table_report"]
 
 Rows = list[tuple[str, str]]
 
@@ -54,9 +57,71 @@ def _game_text(game: object, label: str, parameters: Mapping[str, object]) -> st
     return f"{label}({', '.join(f'{k}={show(v, 60)}' for k, v in parameters.items())})"
 
 
+_WHO = {Fraction(1): "player 0 wins", Fraction(1, 2): "draw", Fraction(0): "player 1 wins"}
+
+
+def play_summary(sol: Solution[Any, Any] | FloatSolution[Any, Any], game: Game[Any, Any],
+                 count: StepFunction | None, unit: str, fmt: str, digits: int, full: bool,
+                 short: int = 60) -> tuple[Rows, dict[str, object]]:
+    """Rows and JSON fields of ``tbsg solve --play``: play under the solution's strategy.
+
+    The outcome split, the expected length (in ``unit``: what ``count`` counts) and its
+    variance, and, for an exact solution of a stopping game, the fastest and slowest
+    optimal play (:mod:`tbsg.chain`, :mod:`tbsg.tiebreak`).
+    """
+    c = chain(game, sol)
+    rows: Rows = []
+    record: dict[str, object] = {"states_reached": c.n_states, "unit": unit}
+    if isinstance(sol, Solution):
+        split = c.outcome_probabilities()
+        rows.append(("outcomes", "; ".join(
+            f"{_WHO.get(r, f'payoff {fraction_text(r)}')} {_value_text(q, fmt, digits, full, short)}"
+            for r, q in split.items())))
+        record["outcomes"] = {fraction_text(r): fraction_text(q) for r, q in split.items()}
+        try:
+            mean = c.expected_steps(count)
+            var = c.variance_of_steps(count)
+        except InfiniteExpectationError as exc:
+            rows.append((f"expected {unit}", f"infinite ({exc})"))
+            record["expected"] = None
+        else:
+            rows.append((f"expected {unit}", f"{_value_text(mean, fmt, digits, full, short)} "
+                         f"(variance {_value_text(var, fmt, digits, full, short)})"))
+            record |= {"expected": fraction_text(mean), "variance": fraction_text(var)}
+            try:
+                fast, slow = sol.fastest(count), sol.slowest(count)
+            except UnsupportedError:
+                pass
+            else:
+                shown = [_value_text(x.expected, fmt, digits, full, short) for x in (fast, slow)]
+                rows.append((f"optimal play, {unit}", f"fastest {shown[0]}, slowest {shown[1]}"))
+                record |= {"fastest": fraction_text(fast.expected), "slowest": fraction_text(slow.expected)}
+    else:
+        bounds = c.outcome_probabilities(exact=False)
+        rows.append(("outcomes", "; ".join(
+            f"{_WHO.get(r, f'payoff {fraction_text(r)}')} in {_interval(lo, hi, digits)}"
+            for r, (lo, hi) in bounds.items())))
+        record["outcomes"] = {fraction_text(r): [lo, hi] for r, (lo, hi) in bounds.items()}
+        try:
+            lo, hi = c.expected_steps(count, exact=False)
+        except InfiniteExpectationError as exc:
+            rows.append((f"expected {unit}", f"infinite ({exc})"))
+            record["expected"] = None
+        else:
+            rows.append((f"expected {unit}", f"in {_interval(lo, hi, digits)} (proven bounds)"))
+            record["expected"] = [lo, hi]
+    rows.append(("states reached", f"{c.n_states} under the solution's strategy"))
+    return [(f"play: {k}", v) for k, v in rows], record
+
+
+def _interval(lo: float, hi: float, digits: int) -> str:
+    return f"[{exact_decimal(lo, digits, 'down')}, {exact_decimal(hi, digits, 'up')}]"
+
+
 def solve_report(sol: Solution[Any, Any] | FloatSolution[Any, Any], label: str, game: object,
                  parameters: Mapping[str, object], certificate: object | None, fmt: str, digits: int,
-                 full: bool, provenance: bool, short: int = 60) -> str:
+                 full: bool, provenance: bool, short: int = 60,
+                 play: tuple[Rows, dict[str, object]] | None = None) -> str:
     """The summary ``tbsg solve`` prints (see the module docstring); ends with a newline."""
     s0 = sol.initial
     mover = sol.player(s0)
@@ -97,6 +162,9 @@ def solve_report(sol: Solution[Any, Any] | FloatSolution[Any, Any], label: str, 
                    "certificate": None if certificate is None else str(certificate)}
         rows.append(("certificate", "not re-checked (--no-verify)" if certificate is None
                      else str(certificate)))
+    if play is not None:
+        rows += play[0]
+        record["play"] = play[1]
     prov = sol.provenance(certificate) if provenance else None  # type: ignore[arg-type]
     if prov is not None:
         record["provenance"] = prov.as_dict()
