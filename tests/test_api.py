@@ -30,6 +30,8 @@ EXPECTED_API = {
     "StateLimitError", "StateTable", "TamperedSolutionError", "TbsgError", "Terminal", "ToleranceError",
     "UnknownStateError", "UnsupportedError", "Verification", "__version__",
     "best_response", "evaluate", "load", "save", "solve", "state_table", "verify", "win",
+    # play under a profile and tie-breaking (issue 15)
+    "Chain", "InfiniteExpectationError", "LengthBounds", "LengthDistribution", "TieBreak", "chain",
 }
 
 

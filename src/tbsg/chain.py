@@ -57,7 +57,6 @@ from tbsg.engine.compile import DEFAULT_MAX_STATES, compile_game
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.markov import (
     ChainStructure,
-    ZeroCountCycleError,
     chain_bounds,
     enclose_all,
     interval_bounds,
@@ -65,6 +64,7 @@ from tbsg.engine.markov import (
     length_cdf,
     solve_chain,
     structure,
+    zero_count_cycle,
 )
 from tbsg.errors import (
     InfiniteExpectationError,
@@ -477,16 +477,15 @@ class Chain(Generic[S, A]):
         exact_ = _flag(exact)
         c = self._steps(count, "count", nonnegative=True, integer=True)
         ints = [int(x) for x in c]
-        try:
-            if not exact_:
-                return self._length_bounds(ints, c, n)
-            pmf = length_cdf(self.graph, ints, n)
-        except ZeroCountCycleError as exc:
-            s = self.graph.states[exc.state]
+        bad = zero_count_cycle(self.graph, ints)
+        if bad is not None:
             raise InvalidArgumentError(
-                f"steps that count 0 form a cycle through state {show(s)}: play could go round it "
-                "forever without counting, so a length distribution is not defined step by step; "
-                "make every cycle count") from None
+                f"steps that count 0 form a cycle through state {show(self.graph.states[bad])}: play "
+                "could go round it forever without counting, so a length distribution is not defined "
+                "count by count; make every cycle count")
+        if not exact_:
+            return self._length_bounds(ints, c, n)
+        pmf = length_cdf(self.graph, ints, n)
         mean, var = self._moments(c, 0)
         ends = sum(self.outcome_probabilities().values(), Fraction(0))
         return LengthDistribution(pmf=tuple(bk.to_fraction(x) for x in pmf), mean=mean,

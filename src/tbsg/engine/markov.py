@@ -82,7 +82,6 @@ from tbsg.engine.graph import Components, decompose, end_components
 
 __all__ = [
     "ChainStructure",
-    "ZeroCountCycleError",
     "chain_bounds",
     "enclose_all",
     "extreme_profile",
@@ -92,6 +91,7 @@ __all__ = [
     "restrict",
     "solve_chain",
     "structure",
+    "zero_count_cycle",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -99,15 +99,6 @@ FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
 _MAX_DOUBLINGS = 80  # candidate widenings tried by chain_bounds before giving up
-
-
-class ZeroCountCycleError(ValueError):
-    """Steps that count 0 form a cycle (``state`` is on it): the length distribution
-    would need unbounded work per count."""
-
-    def __init__(self, state: int) -> None:
-        super().__init__(state)
-        self.state = state
 
 
 # --- structure -----------------------------------------------------------------------------
@@ -264,8 +255,8 @@ def _zero_count_ranks(g: CompiledGame[Any, Any], counts: list[int]) -> list[int]
             indeg[j] -= 1
             if indeg[j] == 0:
                 stack.append(j)
-    if r < n:
-        raise ZeroCountCycleError(next(i for i in range(n) if rank[i] < 0 and counts[i] == 0))
+    if r < n:  # pragma: no cover - callers check zero_count_cycle first
+        raise RuntimeError("internal error: steps counting 0 form a cycle")
     return rank
 
 
@@ -273,7 +264,7 @@ def length_cdf(g: CompiledGame[Any, Any], counts: list[int], horizon: int) -> li
     """Exact ``P(L = k)`` for ``k = 0 .. horizon``: ``L`` the total count when play ends.
 
     ``counts[i]`` (an int >= 0) is what the step from state ``i`` counts; play starts in
-    state 0. Steps counting 0 must form no cycle (else :class:`ZeroCountCycleError`).
+    state 0. Steps counting 0 must form no cycle (:func:`zero_count_cycle` checks).
     """
     rank = _zero_count_ranks(g, counts)
     act_ptr: list[int] = g.act_ptr.tolist()
@@ -340,10 +331,15 @@ def _dot_bounds(lo: FloatArray, hi: FloatArray) -> tuple[float, float]:
     return low, high
 
 
-def _zero_count_cycle(g: CompiledGame[Any, Any], counts: IntArray) -> int | None:
-    """A state on a cycle of steps counting 0, or ``None`` (strongly connected components)."""
+def zero_count_cycle(g: CompiledGame[Any, Any], counts: Sequence[int]) -> int | None:
+    """A state on a cycle of steps counting 0, or ``None`` (strongly connected components).
+
+    Such a cycle would let play go round without counting, so the length distribution is
+    not defined count by count: :func:`length_cdf` and :func:`length_bounds` need none.
+    """
+    cnt = np.asarray(counts, dtype=np.int64)
     src = g.out_source().astype(np.int64)
-    keep = counts[src] == 0
+    keep = cnt[src] == 0
     s, t = src[keep], g.out_target[keep]
     loop = s[s == t]
     if len(loop):
@@ -394,12 +390,9 @@ def length_bounds(g: CompiledGame[Any, Any], counts: list[int], horizon: int
     every probability by two floats, every sum rounded outwards (a sum of ``d`` rounded
     products of non-negative numbers errs by at most ``gamma_{d+2}`` relatively plus ``d``
     underflow units); only the states holding mass are touched. Steps counting 0 must form
-    no cycle (:class:`ZeroCountCycleError`).
+    no cycle (:func:`zero_count_cycle` checks).
     """
     cnt = np.array(counts, dtype=np.int64)
-    bad = _zero_count_cycle(g, cnt)
-    if bad is not None:
-        raise ZeroCountCycleError(bad)
     n = g.n_states
     spread = _Spread(g)
     s_lo_t, s_hi_t = enclose_all(g.rationals)
