@@ -15,9 +15,9 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.strategies import TableGame, stopping_games
 
 import tbsg
+from strategies import TableGame, stopping_games
 from tbsg import DRAW, Terminal, win
 from tbsg.testing.oracle import solve_linear_system
 

@@ -16,15 +16,15 @@ solution's values at every state.
 
 Examples
 --------
-Risk or Safety to 3 points has ties; the fastest and slowest optimal play, in coin tosses:
+Coinball with 4 tosses has many exact ties between "rush" and "pass"; how many passes
+do the optimal profiles call, at fewest and at most (both players agreeing)?
 
 >>> import tbsg
->>> from tbsg.games import risk_or_safety
->>> sol = tbsg.solve(risk_or_safety(3))
->>> tosses = lambda s, a: 1 if a == "toss" else 0
->>> fast, slow = sol.fastest(tosses), sol.slowest(tosses)
->>> fast.expected <= slow.expected
-True
+>>> from tbsg.games import coinball
+>>> sol = tbsg.solve(coinball(4))
+>>> passes = lambda s, a: 1 if a == "pass" else 0
+>>> sol.fastest(passes).expected, sol.slowest(passes).expected
+(Fraction(5, 8), Fraction(27, 8))
 """
 
 from __future__ import annotations
