@@ -376,10 +376,7 @@ def coinball_outcomes(tosses: int = 100) -> list[CoinballOutcomes]:
     rows: list[CoinballOutcomes] = []
     opponents: tuple[Opponent, ...] = ("optimal", "rush", "pass")
     for opponent in opponents:
-        if opponent == "optimal":
-            sol = solve(game)
-        else:
-            sol = best_response(game, 0, _always(opponent))
+        sol = solve(game) if opponent == "optimal" else best_response(game, 0, _always(opponent))
         split = chain(game, sol).outcome_probabilities()
         rows.append(CoinballOutcomes(
             tosses=tosses, opponent=opponent, value=sol.value(),
