@@ -31,7 +31,7 @@ from _output import Output, pyplot, show
 
 import tbsg
 from tbsg import plots
-from tbsg.games import CoinballState, coinball, coinball_summary_check
+from tbsg.games import CoinballState, coinball, coinball_outcomes, coinball_summary_check
 from tbsg.outputs.tables import state_table
 from tbsg.sources.coinball import BEST_RESPONSES, OPTIMAL  # the source's printed decimals
 
@@ -137,3 +137,33 @@ ax.set_title("Coinball: calling first helps for an odd number of tosses (3 or mo
 ax.grid(True, color="0.9")
 ax.legend()
 out.save("coinball_first_player.png", fig)
+
+# %% [markdown]
+# ## 6. How often is it a draw? And how many passes?
+#
+# Fixing both players' strategies makes the game a Markov chain (`tbsg.chain`), whose
+# terminal distribution splits the expectation into win, draw and loss. But Coinball's
+# many exact ties matter here: optimal profiles share the expectation, not the split.
+# `coinball_outcomes` gives the draw probability of the solution's own strategy and its
+# least and greatest value over all optimal profiles (the fastest and slowest play, in
+# `Solution.fastest` / `slowest`, with "a draw now" as the count), against an optimal
+# opponent and the source's two fixed opponents (the first player best-responding).
+# It also counts the "pass" calls: the fewest and most expected among optimal profiles.
+# The source reports none of these: they are tbsg's own numbers.
+
+# %%
+outcomes = coinball_outcomes(tosses)
+for r in outcomes:
+    split = tbsg.chain(game, sol if r.opponent == "optimal" else tbsg.best_response(
+        game, 0, lambda s, c=r.opponent: c)).outcome_probabilities()
+    assert sum(split.values()) == 1 and sum(p * q for p, q in split.items()) == r.value
+    print(f"vs {'an optimal opponent' if r.opponent == 'optimal' else 'always ' + r.opponent}: "
+          f"expectation {float(r.value):.12f}; P(draw) {float(r.draw):.6f} under the "
+          f"solution's strategy, from {float(r.draw_least):.6f} to {float(r.draw_most):.6f} "
+          f"over the optimal profiles (win {float(r.win(r.draw_most)):.6f} to "
+          f"{float(r.win(r.draw_least)):.6f}); passes {float(r.passes_fewest):.3f} to "
+          f"{float(r.passes_most):.3f}")
+opt = outcomes[0]
+print(f"both optimal, {tosses} tosses: the tie-breaking moves the draw probability by "
+      f"{float(opt.draw_most - opt.draw_least):.6f} and the number of passes by "
+      f"{float(opt.passes_most - opt.passes_fewest):.3f}")

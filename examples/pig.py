@@ -33,7 +33,7 @@ from _output import Output, pyplot
 import tbsg
 from tbsg import plots
 from tbsg.games import pig, piglet, risk_or_safety
-from tbsg.games.pig import pig_hold_boundary
+from tbsg.games.pig import PigState, pig_hold_at, pig_hold_boundary, pig_turns
 from tbsg.sources.pig import OPTIMAL, PIGLET_2  # as printed: p. 34 and p. 30
 
 out = Output()
@@ -108,3 +108,35 @@ for n in range(1, 5 if out.fast else 9):
     a, b = tbsg.solve(piglet(n)).value(), tbsg.solve(risk_or_safety(n)).value()
     assert a == b
     print(f"Piglet to {n} = Risk or Safety to {n} = {a}")
+
+# %% [markdown]
+# ## 6. How many turns does a game last?
+#
+# Under optimal play and when both players "hold at 20", the expected number of turns
+# (both players'; a turn starts at turn total 0). For Pig to 100 the profile is the
+# float solution's strategy of section 2 (its greedy action against the midpoint
+# values), and the chain's expected number of turns comes with proven float bounds
+# (`expected_steps(..., exact=False)`). That strategy is the optimal one wherever play
+# goes if the proven bounds leave one action at every state it reaches, which is
+# checked. Exactly for a smaller goal (`pig_turns`). The paper prints no game length:
+# these are tbsg's own numbers.
+
+# %%
+def turns(s: PigState, a: str) -> int:
+    """1 at the start of a turn (turn total 0)."""
+    return 1 if s.turn_total == 0 else 0
+
+
+play = tbsg.chain(pig(goal), approx)
+uncertain = sum(1 for s in play.states if not approx.optimal_actions_certain(s))
+assert uncertain == 0, f"{uncertain} reached states where the float choice is not certain"
+lo, hi = play.expected_steps(turns, exact=False)
+hlo, hhi = tbsg.chain(pig(goal), pig_hold_at(20)).expected_steps(turns, exact=False)
+print(f"Pig to {goal}, {play.n_states:,} states reached, every choice certainly optimal: "
+      f"optimal play lasts {lo:.9f} to {hi:.9f} turns; hold at 20: {hlo:.9f} to {hhi:.9f}")
+
+exact_goal = 20 if out.fast else 40
+t = pig_turns(exact_goal)
+assert t.optimal_fastest == t.optimal == t.optimal_slowest
+print(f"Pig to {exact_goal}, exactly: optimal {float(t.optimal):.9f} turns "
+      f"({len(str(t.optimal.denominator))}-digit denominator), hold at 20 {float(t.hold):.9f}")

@@ -19,19 +19,23 @@
 # This notebook reproduces, exactly, the paper's `P(0,0,0)` for `n = 1..6` (sections 2
 # and 3.3) and Table 1 (section 5: how many coins to toss before saving), and goes past
 # it: Table 1 to 50 points, the winning chance at the start of a turn, and how close the
-# decision after the first heads is.
+# decision after the first heads is, and how long a game lasts (expected tosses and turns
+# to 50 points).
 #
 # Set `TBSG_FAST=1` for small sizes (seconds; the test suite does); figures and tables
 # are written to `TBSG_OUT` (default `docs/figures/`).
 
 # %%
+import itertools
+import time
 from fractions import Fraction
 
+import numpy as np
 from _output import Output, pyplot, show
 
 import tbsg
 from tbsg import plots
-from tbsg.games import RoSState, risk_or_safety, risk_or_safety_coin_table
+from tbsg.games import RoSState, risk_or_safety, risk_or_safety_coin_table, risk_or_safety_lengths
 from tbsg.outputs.pivot import Pivot
 from tbsg.outputs.tables import StateTable, state_table
 from tbsg.sources.risk_or_safety import P000, TABLE_1  # the paper's printed values
@@ -149,3 +153,57 @@ out.write("risk_or_safety_6_states.csv", small.to_csv())
 close = small.where(lambda r: r.margin is not None and r.player == 0).sorted(lambda r: r.margin)
 print(f"{len(small)} states; the closest decisions:")
 show(close.head(5))
+
+# %% [markdown]
+# ## 7. How long does a game last?
+#
+# Past the paper, which reports no game length: under optimal play, the expected number
+# of coin tosses ("stop" is not a toss) and of turns (a turn starts with no open points),
+# the variance of the number of tosses, the fewest and most expected tosses among all
+# optimal strategies, and the first player's chance, for every target up to 50 (12 in the
+# fast mode), exactly (`risk_or_safety_lengths`: one solve, then the Markov chain of the
+# optimal profile for each target).
+
+# %%
+longest = 12 if out.fast else 50
+t0 = time.process_time()
+lengths = risk_or_safety_lengths(longest)
+cpu = time.process_time() - t0
+last = lengths[-1]
+print(f"targets 1..{longest}: {cpu:.1f} s CPU; at {longest} the expected tosses are a fraction "
+      f"of {len(str(last.tosses.numerator))}/{len(str(last.tosses.denominator))} digits, "
+      f"the variance has a {len(str(last.toss_variance.denominator))}-digit denominator")
+assert all(r.turns <= r.tosses and r.fastest_tosses == r.tosses == r.slowest_tosses
+           for r in lengths)
+print("no exact tie changes the length: the fastest and slowest optimal play coincide "
+      "(Jehn 2026 proves the optimal strategy unique)")
+rows_md = ["| target | E tosses | E turns | sd tosses | tosses / target | P(first wins) |",
+           "|---:|---:|---:|---:|---:|---:|"]
+for r in lengths:
+    rows_md.append(f"| {r.target} | {float(r.tosses):.4f} | {float(r.turns):.4f} | "
+                   f"{float(r.toss_variance) ** 0.5:.4f} | {float(r.tosses_per_point):.4f} | "
+                   f"{float(r.first_player_wins):.6f} |")
+out.write("risk_or_safety_lengths.md", "\n".join(rows_md) + "\n")
+out.write("risk_or_safety_lengths.csv", "target,tosses,turns,toss_variance,first_player_wins\n" + "".join(
+    f"{r.target},{r.tosses},{r.turns},{r.toss_variance},{r.first_player_wins}\n" for r in lengths))
+for r in lengths[:3] + lengths[-1:]:
+    print(f"target {r.target}: {r.tosses} ≈ {float(r.tosses):.4f} tosses, "
+          f"{float(r.turns):.4f} turns, sd {float(r.toss_variance) ** 0.5:.4f}")
+
+# %% [markdown]
+# How does the length grow with the target? The ratio tosses / target, the successive
+# differences, and a least-squares fit of `log E[tosses] = a + k log(target)` over the
+# upper half of the targets (the finding is the computed `k`, printed below).
+
+# %%
+half = [r for r in lengths if r.target >= max(longest // 2, 2)]
+k, _ = np.polyfit(np.log([r.target for r in half]), np.log([float(r.tosses) for r in half]), 1)
+steps = [float(b.tosses - a.tosses) for a, b in itertools.pairwise(lengths)]
+print(f"tosses / target at {longest}: {float(last.tosses_per_point):.4f}; "
+      f"turns / target: {float(last.turns / last.target):.4f}; "
+      f"tosses per turn: {float(last.tosses_per_turn):.4f}")
+print(f"E[tosses(n+1)] - E[tosses(n)] over the last five targets: "
+      f"{', '.join(f'{d:.4f}' for d in steps[-5:])}")
+print(f"fitted exponent over targets {half[0].target}..{longest}: k = {k:.4f} "
+      f"({'linear growth' if abs(k - 1) < 0.1 else 'not linear'})")
+out.save("risk_or_safety_lengths.png", plots.plot_risk_or_safety_lengths(rows=lengths))

@@ -29,7 +29,7 @@ from _output import Output, pyplot, show
 import tbsg
 from tbsg import plots
 from tbsg.games import RaceState, the_race
-from tbsg.games.the_race import PLAYER_1, PLAYER_2
+from tbsg.games.the_race import PLAYER_1, PLAYER_2, the_race_length
 from tbsg.outputs.tables import state_table
 from tbsg.sources.the_race import ANSWER  # the published answer, as printed
 
@@ -103,3 +103,22 @@ out.save("the_race_margin.png", fig)
 close = table.where(lambda r: r.margin is not None and 0.05 < r.value < 0.95).sorted(
     lambda r: r.margin)
 show(close.head(8))
+
+# %% [markdown]
+# ## 5. How long does the race last?
+#
+# Player 1 goes first and the players alternate, so a *round* is player 1's turn and
+# player 2's that follows (the round in which player 1 reaches the goal ends after his
+# turn). With player 2 playing optimally the game is a Markov chain (`tbsg.chain`);
+# `the_race_length` gives the expected rounds, turns and coin tosses, exactly. Project
+# Euler asks only for the winning chance: these are tbsg's own numbers.
+
+# %%
+race = the_race_length(goal)
+assert race.player2_wins == v
+# every round has two turns, except a last one that player 1 wins
+assert race.turns == 2 * race.rounds - (1 - race.player2_wins)
+assert race.rounds_fastest == race.rounds == race.rounds_slowest  # no tie changes the length
+print(f"The Race to {goal}: {float(race.rounds):.6f} rounds ({float(race.rounds / goal):.4f} per "
+      f"point of the goal), {float(race.turns):.6f} turns, {float(race.tosses):.6f} coin tosses "
+      f"(exact: a {len(str(race.rounds.denominator))}-digit denominator)")

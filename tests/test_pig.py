@@ -31,6 +31,8 @@ from tbsg.games.pig import (
     pig,
     pig_hold_at,
     pig_hold_boundary,
+    pig_turn_bounds,
+    pig_turns,
     pig_versus,
     piglet,
 )
@@ -462,3 +464,60 @@ def test_source_rows_all_match() -> None:
     assert len(rows) == 13
     assert all(r.match for r in rows), [r for r in rows if not r.match]
     assert source.KNOWN_DISCREPANCIES == ()  # so every row is expected only if it matches
+
+
+# --- expected number of turns (issue 15) -------------------------------------------------
+# Neller and Presser (2004) print no expected number of turns, nor does any seed: small
+# cases are derived by hand, the rest are relations between tbsg's answers.
+
+def test_turns_by_hand_piglet_1_and_pig_2() -> None:
+    # Piglet to 1: every turn is one flip, which wins w.p. 1/2: turns geometric, mean 2.
+    t = pig_turns(1, 2, hold_at=1)
+    assert (t.optimal, t.optimal_fastest, t.optimal_slowest, t.hold) == (2, 2, 2, 2)
+    # Pig to 2 (d6): the first roll either wins (2..6, p = 5/6) or busts (1): every turn
+    # is one roll, mean 6/5, whatever the strategy (no hold decision is ever reached).
+    t = pig_turns(2)
+    assert (t.optimal, t.hold) == (Fraction(6, 5), Fraction(6, 5))
+    # Piglet to 2, both rolling on (optimal: seed 000's 4/7 for Risk or Safety to 2 is
+    # the same game, tossing on after one heads): a turn wins w.p. 1/4, 4 turns.
+    assert pig_turns(2, 2, hold_at=2).optimal == 4
+
+
+@pytest.mark.parametrize(("goal", "die"), [(8, 2), (12, 2), (15, 6), (25, 6)])
+def test_turns_relations(goal: int, die: int) -> None:
+    t = pig_turns(goal, die, hold_at=20)
+    assert t.optimal_fastest <= t.optimal <= t.optimal_slowest
+    assert t.optimal >= 1 and t.hold >= 1
+    # "hold at goal" never holds (reaching the goal wins at once): the never-hold profile
+    never = pig_turns(goal, die, hold_at=goal)
+    game = piglet(goal) if die == 2 else pig(goal, die)
+    c = tbsg.chain(game, lambda s: "roll")
+    assert never.hold == c.expected_steps(lambda s, a: 1 if s.turn_total == 0 else 0)
+
+
+def test_turn_bounds_contain_the_exact_values() -> None:
+    for goal, die in ((10, 6), (20, 6), (12, 2)):
+        exact = pig_turns(goal, die)
+        b = pig_turn_bounds(goal, die)
+        assert b.optimal[0] <= exact.optimal <= b.optimal[1]
+        assert b.hold[0] <= exact.hold <= b.hold[1]
+        assert b.uncertain == 0 and b.states > 0
+
+
+def test_turns_bad_input() -> None:
+    with pytest.raises(InvalidGameError, match="hold_at"):
+        pig_turns(10, hold_at=0)
+    with pytest.raises(InvalidGameError, match="hold_at"):
+        pig_turn_bounds(10, hold_at=-1)
+
+
+@pytest.mark.slow
+def test_turn_bounds_pig_100() -> None:
+    # goal 100: the float solution's strategy is certainly optimal wherever play goes,
+    # so the bounds are on the expected turns of optimal play (regression pins: tbsg's
+    # own output, not a source value)
+    b = pig_turn_bounds(100)
+    assert b.uncertain == 0
+    assert b.optimal[1] - b.optimal[0] < 1e-9 and b.hold[1] - b.hold[0] < 1e-9
+    assert round(b.optimal[0], 6) == 19.251274
+    assert round(b.hold[0], 6) == 19.866620

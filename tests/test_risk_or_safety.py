@@ -11,6 +11,7 @@ to win; in tbsg that is ``RoSState(mover, a0, a1, b)`` and ``solution.value_to_m
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Literal
@@ -18,7 +19,15 @@ from typing import Literal
 import pytest
 
 import tbsg
-from tbsg.games import RiskOrSafety, RoSState, risk_or_safety, risk_or_safety_coin_table
+from oracles import gauss_jordan
+from tbsg.errors import InvalidGameError
+from tbsg.games import (
+    RiskOrSafety,
+    RoSState,
+    risk_or_safety,
+    risk_or_safety_coin_table,
+    risk_or_safety_lengths,
+)
 from tbsg.sources import risk_or_safety as source
 
 H = Fraction(1, 2)
@@ -354,3 +363,121 @@ def test_source_rows_all_match() -> None:
     assert [r.quantity for r in rows if not r.match] == []
     assert sum(r.source.endswith("Table 1") for r in rows) == 19
     assert source.KNOWN_DISCREPANCIES == ()
+
+
+# --- game length under optimal play (issue 15) -------------------------------------------
+# The paper (seed 000) states no game length (nor does any other seed): the numbers below
+# are derived by hand, recomputed by an independent linear solve, or related to each other.
+
+def _tosses(s: RoSState, a: Move) -> int:
+    return 1 if a == "toss" else 0
+
+
+def chain_oracle(n: int, count: Callable[[RoSState, Move], int]) -> tuple[Fraction, Fraction]:
+    """Mean and variance of the counted length of Risk or Safety to ``n`` under the exact
+    solution's strategy, by plain Fraction linear algebra (tbsg.testing's Bareiss solve, no
+    chain code): E = c + P E and, for the second moment, M = 2 c E - c^2 + P M."""
+    game = risk_or_safety(n)
+    act = tbsg.solve(game).strategy
+    states, edges = [game.initial], {}
+    index = {game.initial: 0}
+    for s in states:  # breadth first over the states the profile reaches
+        a = act[s]
+        edges[s] = (a, [(p, t) for p, t in game.outcomes(s, a) if isinstance(t, RoSState)])
+        for _, t in edges[s][1]:
+            if t not in index:
+                index[t] = len(states)
+                states.append(t)
+
+    def solve(rhs: list[Fraction]) -> list[Fraction]:
+        rows = []
+        for i, s in enumerate(states):
+            row = [Fraction(0)] * (len(states) + 1)
+            row[i] += 1
+            for p, t in edges[s][1]:
+                row[index[t]] -= p
+            row[-1] = rhs[i]
+            rows.append(row)
+        return gauss_jordan(rows)
+
+    c = [Fraction(count(s, edges[s][0])) for s in states]
+    mean = solve(c)
+    second = solve([2 * ci * ei - ci * ci for ci, ei in zip(c, mean, strict=True)])
+    return mean[0], second[0] - mean[0] ** 2
+
+
+def test_lengths_hand_derived_targets_1_and_2() -> None:
+    rows = risk_or_safety_lengths(2)
+    one, two = rows
+    # Target 1: every toss is a turn and wins with probability 1/2, so the number of
+    # tosses is geometric with p = 1/2: mean 1/p = 2, variance (1 - p)/p^2 = 2. The first
+    # player wins P = 1/2 + (1/2)(1 - P), P = 2/3.
+    assert (one.tosses, one.turns, one.toss_variance) == (2, 2, 2)
+    assert one.first_player_wins == Fraction(2, 3)
+    # Target 2: optimal play tosses on after the first heads (Table 1 of seed 000 at 2/2:
+    # 2 coins; P(0,0,0) = 4/7, section 2), so nobody ever saves a point. A turn wins
+    # (HH) w.p. 1/4: the number of turns N is geometric, E N = 4. A losing turn is T
+    # (1 toss) or HT (2 tosses), given a loss 2/3 and 1/3: mean Y = 4/3, E Y^2 = 2,
+    # Var Y = 2/9; the winning turn is HH (2 tosses). Tosses L = 2 + Y_1 + ... + Y_(N-1),
+    # N - 1 geometric on {0, 1, ...}: mean 3, variance (3/4)/(1/4)^2 = 12. So
+    # E L = 2 + 3 * 4/3 = 6 and Var L = 3 * 2/9 + 12 * (4/3)^2 = 22.
+    assert (two.tosses, two.turns, two.toss_variance) == (6, 4, 22)
+    assert two.first_player_wins == Fraction(4, 7)
+    assert [r.target for r in rows] == [1, 2]
+
+
+def test_lengths_agree_with_an_independent_linear_solve() -> None:
+    # one solve to 6 serves targets 1..6 (a position depends only on the points needed):
+    # each row is compared with the chain of a separate solve, by plain Fraction algebra
+    for row in risk_or_safety_lengths(6):
+        mean, var = chain_oracle(row.target, _tosses)
+        assert (row.tosses, row.toss_variance) == (mean, var)
+        assert row.turns == chain_oracle(row.target, lambda s, a: 1 if s.open == 0 else 0)[0]
+        assert row.first_player_wins == tbsg.solve(risk_or_safety(row.target)).value()
+
+
+def test_lengths_consistency() -> None:
+    rows = risk_or_safety_lengths(12)
+    for r in rows:
+        # a turn's first step is a toss; the winner tosses at least `target` heads
+        assert r.target <= r.tosses and r.turns <= r.tosses
+        assert 1 <= r.tosses_per_turn <= r.target
+        assert r.toss_variance > 0
+        # Jehn 2026 (seed 000, abstract) proves the optimal strategy unique; tbsg finds no
+        # exact tie, so the fastest and slowest optimal play are the optimal play itself
+        assert r.fastest_tosses == r.tosses == r.slowest_tosses
+    # the paper's P(0,0,0) for n <= 6 (sections 2 and 3.3)
+    for n, (_, printed) in source.P000.items():
+        assert rows[n - 1].first_player_wins == Fraction(printed)
+    # longer targets make longer games
+    assert all(a.tosses < b.tosses and a.turns < b.turns for a, b in itertools.pairwise(rows))
+    # regression pin: tbsg's own output, not a source value (target 3)
+    assert rows[2].tosses == Fraction(120, 11)
+
+
+def test_lengths_bad_input() -> None:
+    for bad in (0, -1, True, 2.0):
+        with pytest.raises(InvalidGameError, match="max_target"):
+            risk_or_safety_lengths(bad)  # type: ignore[arg-type]
+
+
+def test_lengths_figure() -> None:
+    pytest.importorskip("matplotlib")
+    import matplotlib as mpl
+
+    mpl.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from tbsg import plots
+
+    rows = risk_or_safety_lengths(5)
+    fig = plots.plot_risk_or_safety_lengths(rows=rows)
+    try:
+        left, right = fig.axes
+        tosses, turns = left.get_lines()
+        assert list(tosses.get_xdata()) == [1, 2, 3, 4, 5]
+        assert list(tosses.get_ydata()) == [float(r.tosses) for r in rows]
+        assert list(turns.get_ydata()) == [float(r.turns) for r in rows]
+        assert list(right.get_lines()[0].get_ydata()) == [float(r.tosses / r.target) for r in rows]
+    finally:
+        plt.close(fig)

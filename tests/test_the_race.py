@@ -20,6 +20,7 @@ from tbsg.games.the_race import (
     RaceState,
     TheRace,
     the_race,
+    the_race_length,
     the_race_strategy,
 )
 from tbsg.sources import the_race as source
@@ -152,3 +153,42 @@ def test_validation() -> None:
     assert game.position(3, 4, player2_to_move=True) == RaceState(PLAYER_2, 3, 4)
     with pytest.raises(InvalidGameError):
         game.position(10, 0)
+
+
+# --- expected number of rounds (issue 15) --------------------------------------------------
+# Project Euler 232 (seed 003) asks only for the winning chance; no source states a game
+# length. A round is player 1's turn and player 2's that follows (player 1 goes first).
+
+def test_length_by_hand_goal_1() -> None:
+    # Goal 1: player 1's toss wins w.p. 1/2; player 2's T is 1 (2^0 >= 1) and wins w.p.
+    # 1/2. A round ends the game w.p. 1/2 + 1/4 = 3/4: rounds geometric, mean 4/3. Every
+    # turn ends it w.p. 1/2: 2 turns, each one toss: 2 tosses. P(player 2 wins): she wins
+    # w.p. 1/4 per round, 1/3 overall.
+    r = the_race_length(1)
+    assert (r.rounds, r.turns, r.tosses) == (Fraction(4, 3), 2, 2)
+    assert r.player2_wins == Fraction(1, 3)
+    assert r.rounds_fastest == r.rounds == r.rounds_slowest
+
+
+@pytest.mark.parametrize("goal", [2, 3, 5, 8, 13])
+def test_length_relations(goal: int) -> None:
+    r = the_race_length(goal)
+    # every round but one player 1 wins has a turn of player 2
+    assert r.turns == 2 * r.rounds - (1 - r.player2_wins)
+    # player 1 needs `goal` heads, one per round: at least `goal` rounds when he wins;
+    # every turn tosses at least once
+    assert r.rounds >= goal * (1 - r.player2_wins)
+    assert r.turns <= r.tosses
+    assert r.player2_wins == tbsg.solve(the_race(goal)).value()
+    # no exact tie of player 2 for these goals (the_race_ties): one optimal profile
+    assert r.rounds_fastest == r.rounds == r.rounds_slowest
+    assert r.rounds < the_race_length(goal + 1).rounds
+
+
+def test_length_goal_100() -> None:
+    # the problem's game: P(player 2 wins) as Project Euler 232 (seed 003) prints it, and
+    # the length relations; the rounds are a regression pin (tbsg's own output)
+    r = the_race_length(100)
+    assert decimal_match(source.ANSWER, r.player2_wins)
+    assert r.turns == 2 * r.rounds - (1 - r.player2_wins)
+    assert round(float(r.rounds), 6) == 178.615473

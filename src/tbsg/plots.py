@@ -7,7 +7,8 @@ The public face of the plots (``from tbsg import plots``), like :mod:`tbsg` for 
 * one function per catalog source, each returning a new Figure, defined in
   :mod:`tbsg.games.figures`: :func:`plot_risk_or_safety_table1`,
   :func:`plot_unspeakable_words`, :func:`plot_coinball`, :func:`plot_the_race`,
-  :func:`plot_super_six_figure5`, :func:`plot_pig_hold_boundary`.
+  :func:`plot_super_six_figure5`, :func:`plot_pig_hold_boundary`; and
+  :func:`plot_risk_or_safety_lengths` (game length, past the sources).
 
 Every function returns a :class:`matplotlib.figure.Figure` (a notebook displays it,
 ``fig.savefig(path)`` writes it; its axes are ``fig.axes``). :func:`heatmap` and
@@ -22,6 +23,7 @@ works without it.
 from tbsg.games.figures import (
     plot_coinball,
     plot_pig_hold_boundary,
+    plot_risk_or_safety_lengths,
     plot_risk_or_safety_table1,
     plot_super_six_figure5,
     plot_the_race,
@@ -34,6 +36,7 @@ __all__ = [
     "margin_curves",
     "plot_coinball",
     "plot_pig_hold_boundary",
+    "plot_risk_or_safety_lengths",
     "plot_risk_or_safety_table1",
     "plot_super_six_figure5",
     "plot_the_race",

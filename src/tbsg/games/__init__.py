@@ -9,9 +9,11 @@ discrepancies live apart, in :mod:`tbsg.sources`; the games do not import it.
 
 from tbsg.games.coinball import (
     Coinball,
+    CoinballOutcomes,
     CoinballState,
     CoinballSummaryCheck,
     coinball,
+    coinball_outcomes,
     coinball_summary_check,
     coinball_summary_rule,
 )
@@ -19,17 +21,23 @@ from tbsg.games.pig import (
     Pig,
     Piglet,
     PigState,
+    PigTurnBounds,
+    PigTurns,
     pig,
     pig_hold_at,
     pig_hold_boundary,
+    pig_turn_bounds,
+    pig_turns,
     pig_versus,
     piglet,
 )
 from tbsg.games.risk_or_safety import (
     RiskOrSafety,
+    RoSLengthRow,
     RoSState,
     risk_or_safety,
     risk_or_safety_coin_table,
+    risk_or_safety_lengths,
 )
 from tbsg.games.super_six import (
     SuperSix,
@@ -40,7 +48,15 @@ from tbsg.games.super_six import (
     super_six_pyramid,
     super_six_strategy,
 )
-from tbsg.games.the_race import RaceState, TheRace, the_race, the_race_strategy, the_race_ties
+from tbsg.games.the_race import (
+    RaceLength,
+    RaceState,
+    TheRace,
+    the_race,
+    the_race_length,
+    the_race_strategy,
+    the_race_ties,
+)
 from tbsg.games.unspeakable_words import (
     UnspeakableWords,
     UWState,
@@ -50,13 +66,18 @@ from tbsg.games.unspeakable_words import (
 
 __all__ = [
     "Coinball",
+    "CoinballOutcomes",
     "CoinballState",
     "CoinballSummaryCheck",
     "Pig",
     "PigState",
+    "PigTurnBounds",
+    "PigTurns",
     "Piglet",
+    "RaceLength",
     "RaceState",
     "RiskOrSafety",
+    "RoSLengthRow",
     "RoSState",
     "SuperSix",
     "SuperSixState",
@@ -64,21 +85,26 @@ __all__ = [
     "UWState",
     "UnspeakableWords",
     "coinball",
+    "coinball_outcomes",
     "coinball_summary_check",
     "coinball_summary_rule",
     "pig",
     "pig_hold_at",
     "pig_hold_boundary",
+    "pig_turn_bounds",
+    "pig_turns",
     "pig_versus",
     "piglet",
     "risk_or_safety",
     "risk_or_safety_coin_table",
+    "risk_or_safety_lengths",
     "super_six",
     "super_six_continue_gain",
     "super_six_decision_situations",
     "super_six_pyramid",
     "super_six_strategy",
     "the_race",
+    "the_race_length",
     "the_race_strategy",
     "the_race_ties",
     "unspeakable_words",

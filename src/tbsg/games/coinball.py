@@ -48,7 +48,7 @@ With 100 tosses, player 0 (first to call) is worse off than the second player:
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, NamedTuple
@@ -58,9 +58,11 @@ from tbsg.model import DRAW, Terminal, win
 
 __all__ = [
     "Coinball",
+    "CoinballOutcomes",
     "CoinballState",
     "CoinballSummaryCheck",
     "coinball",
+    "coinball_outcomes",
     "coinball_summary_check",
     "coinball_summary_rule",
 ]
@@ -253,3 +255,133 @@ def coinball_summary_check(tosses: int = 100, *,
         missed_tie=counts["missed_tie"] + decided, missed_tie_decided=decided,
         false_wash=counts["false_wash"], wrong=counts["wrong"],
         examples={k: tuple(v) for k, v in examples.items()})
+
+
+# -- how games end: draws and passes (issue 15) ----------------------------------------------
+
+Opponent = Literal["optimal", "rush", "pass"]
+"""Player 1's play in :func:`coinball_outcomes`: optimal, or always that call (seed 001)."""
+
+
+@dataclass(frozen=True)
+class CoinballOutcomes:
+    """How Coinball ends when player 0 plays optimally against one opponent (a row of
+    :func:`coinball_outcomes`).
+
+    The profiles compared are all those in which player 0 plays an exactly optimal
+    action at every state (a best response when the opponent is fixed; optimal play by
+    both when ``opponent`` is ``"optimal"``). They share the first player's expectation
+    ``value = P(win) + P(draw) / 2`` but not the split: with ``P(win) + P(draw) +
+    P(loss) = 1``, a profile's draw probability ``d`` fixes ``P(win) = value - d/2`` and
+    ``P(loss) = 1 - value - d/2``.
+
+    Attributes
+    ----------
+    tosses : int
+        Length of the game.
+    opponent : "optimal", "rush" or "pass"
+        Player 1's play: optimal, or always that call.
+    value : Fraction
+        The first player's expectation (a draw counts one half).
+    draw : Fraction
+        Draw probability under the solution's own strategy (:func:`tbsg.solve` or
+        :func:`tbsg.best_response`, with its choice among tied actions).
+    draw_least, draw_most : Fraction
+        Least and greatest draw probability among the optimal profiles.
+    passes_fewest, passes_most : Fraction
+        Least and greatest expected number of "pass" calls (both players') among the
+        optimal profiles.
+    """
+
+    tosses: int
+    opponent: Opponent
+    value: Fraction
+    draw: Fraction
+    draw_least: Fraction
+    draw_most: Fraction
+    passes_fewest: Fraction
+    passes_most: Fraction
+
+    def win(self, draw: Fraction | None = None) -> Fraction:
+        """P(player 0 wins) for a profile with draw probability ``draw`` (default: :attr:`draw`)."""
+        d = self.draw if draw is None else draw
+        return self.value - d / 2
+
+    def loss(self, draw: Fraction | None = None) -> Fraction:
+        """P(player 1 wins) for a profile with draw probability ``draw`` (default: :attr:`draw`)."""
+        d = self.draw if draw is None else draw
+        return 1 - self.value - d / 2
+
+
+def _always(call: Action) -> Callable[[CoinballState], Action]:
+    """The fixed opponent of seed 001: always ``call``."""
+    def strategy(s: CoinballState) -> Action:
+        return call
+    return strategy
+
+
+def _passes(s: CoinballState, a: Action) -> int:
+    """Count of a step: 1 per "pass" call."""
+    return 1 if a == "pass" else 0
+
+
+def coinball_outcomes(tosses: int = 100) -> list[CoinballOutcomes]:
+    """Draw probability and number of passes, against an optimal, an always-rush and an
+    always-pass opponent.
+
+    The source (seed 001) asks for the first player's chances against an opponent who
+    always rushes, always passes, or plays optimally; the first player then plays
+    optimally given that knowledge (:func:`tbsg.best_response`, as
+    :mod:`tbsg.sources.coinball` reproduces the printed values; :func:`tbsg.solve` for
+    the optimal opponent). Fixing the profile makes the game a Markov chain
+    (:func:`tbsg.chain`) whose terminal distribution
+    (:meth:`tbsg.Chain.outcome_probabilities`) gives the draw probability.
+
+    Coinball has many exact ties (:func:`coinball_summary_check`), and the optimal
+    profiles differ in how often they draw. Every quantity here is an expected total of
+    a non-negative count along play: the draw probability is the expected total of
+    ``c(s, a) = P(the toss from s with call a ends the game in a draw)``, the number of
+    passes that of ``c(s, a) = [a = "pass"]``. Their least and greatest values over the
+    optimal profiles are the fastest and slowest play (:meth:`tbsg.Solution.fastest`,
+    :meth:`~tbsg.Solution.slowest`) with that count: a Markov decision process over the
+    optimal actions, the players cooperating on the secondary goal. The source reports
+    no draw probability: these numbers are tbsg's own.
+
+    Returns
+    -------
+    list of CoinballOutcomes
+        Against ``"optimal"``, ``"rush"`` and ``"pass"``, in that order.
+
+    Examples
+    --------
+    Two tosses, both optimal: the first caller's rush and pass are tied (3/8 each); either
+    way a draw has probability 1/4, but the expected number of passes is 1/2 (rush, and
+    the second caller passes when behind) or 3/2 (pass, and pass again when ahead).
+
+    >>> opt, rush, pass_ = coinball_outcomes(2)
+    >>> opt.value, opt.draw_least, opt.draw_most, opt.passes_fewest, opt.passes_most
+    (Fraction(3, 8), Fraction(1, 4), Fraction(1, 4), Fraction(1, 2), Fraction(3, 2))
+    >>> rush.value, rush.draw_least, rush.draw_most
+    (Fraction(1, 2), Fraction(0, 1), Fraction(1, 2))
+    """
+    from tbsg.api import best_response, solve
+    from tbsg.chain import chain
+    from tbsg.model import DRAW
+
+    game = Coinball(tosses)
+
+    def draws(s: CoinballState, a: Action) -> Fraction:
+        return sum((p for p, nxt in game.outcomes(s, a) if nxt == DRAW), Fraction(0))
+
+    rows: list[CoinballOutcomes] = []
+    opponents: tuple[Opponent, ...] = ("optimal", "rush", "pass")
+    for opponent in opponents:
+        sol = solve(game) if opponent == "optimal" else best_response(game, 0, _always(opponent))
+        split = chain(game, sol).outcome_probabilities()
+        rows.append(CoinballOutcomes(
+            tosses=tosses, opponent=opponent, value=sol.value(),
+            draw=split.get(_HALF, Fraction(0)),
+            draw_least=sol.fastest(draws).expected, draw_most=sol.slowest(draws).expected,
+            passes_fewest=sol.fastest(_passes).expected,
+            passes_most=sol.slowest(_passes).expected))
+    return rows

@@ -7,7 +7,8 @@ the generic plots of :mod:`tbsg.outputs.plots` and returns a new
 :class:`matplotlib.figure.Figure`, as every plot function of tbsg does:
 :func:`plot_risk_or_safety_table1`, :func:`plot_unspeakable_words`,
 :func:`plot_coinball`, :func:`plot_the_race`, :func:`plot_super_six_figure5`,
-:func:`plot_pig_hold_boundary`. They are also :mod:`tbsg.plots`' names, the place to
+:func:`plot_pig_hold_boundary`, and one figure past the sources,
+:func:`plot_risk_or_safety_lengths`. They are also :mod:`tbsg.plots`' names, the place to
 import them from.
 
 matplotlib is an optional dependency (the ``notebook`` extra); it is imported when a
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from tbsg.api import solve
 from tbsg.games.coinball import coinball
 from tbsg.games.pig import pig, pig_hold_boundary
-from tbsg.games.risk_or_safety import risk_or_safety_coin_table
+from tbsg.games.risk_or_safety import RoSLengthRow, risk_or_safety_coin_table, risk_or_safety_lengths
 from tbsg.games.super_six import SuperSix
 from tbsg.games.the_race import PLAYER_2, the_race
 from tbsg.games.unspeakable_words import unspeakable_words_tables
@@ -39,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = [
     "plot_coinball",
     "plot_pig_hold_boundary",
+    "plot_risk_or_safety_lengths",
     "plot_risk_or_safety_table1",
     "plot_super_six_figure5",
     "plot_the_race",
@@ -301,4 +303,52 @@ def plot_pig_hold_boundary(goal: int = 100, die: int = 6, *,
     right.legend(title="mover's score", fontsize="small", title_fontsize="small")
     fig.suptitle(f"{name} to {goal} ({dice}): the roll/hold boundary (Neller and Presser 2004, "
                  "Figures 3 and 4)")
+    return fig
+
+
+def plot_risk_or_safety_lengths(max_target: int = 50, *,
+                                rows: Sequence[RoSLengthRow] | None = None) -> Figure:
+    """Risk or Safety: expected game length under optimal play against the target.
+
+    Left: expected coin tosses (with a band of one standard deviation) and expected
+    turns, for targets ``1 .. max_target``; right: expected tosses per point of the
+    target, whose levelling off shows the linear growth. Computed exactly
+    (:func:`tbsg.games.risk_or_safety_lengths`); the paper (seed 000) reports no
+    lengths. ``rows``: that function's rows already computed (else computed here).
+
+    Returns
+    -------
+    Figure
+        A new figure (its panels are ``fig.axes``).
+    """
+    data = list(rows) if rows is not None else risk_or_safety_lengths(max_target)
+    if not data:
+        raise ValueError("rows must hold at least one target")
+    n = [r.target for r in data]
+    tosses = [float(r.tosses) for r in data]
+    sd = [math.sqrt(float(r.toss_variance)) for r in data]
+    fig, (left, right) = new_figure("plot_risk_or_safety_lengths", 2, (13.0, 5.0))
+    left.fill_between(n, [t - d for t, d in zip(tosses, sd, strict=True)],
+                      [t + d for t, d in zip(tosses, sd, strict=True)], color="#0072bd", alpha=0.15,
+                      label="tosses ± 1 standard deviation")
+    left.plot(n, tosses, marker="o", markersize=3, color="#0072bd", label="coin tosses")
+    left.plot(n, [float(r.turns) for r in data], marker="s", markersize=3, color="#d95319",
+              label="turns")
+    left.set_xlabel("target (points to win)")
+    left.set_ylabel("expected number per game")
+    left.set_title("expected game length, optimal play")
+    left.legend(fontsize="small")
+    right.plot(n, [float(r.tosses_per_point) for r in data], marker="o", markersize=3,
+               color="#0072bd", label="tosses per point")
+    right.plot(n, [float(r.turns / r.target) for r in data], marker="s", markersize=3,
+               color="#d95319", label="turns per point")
+    right.set_xlabel("target (points to win)")
+    right.set_ylabel("expected number / target")
+    right.set_title("per point of the target")
+    right.legend(fontsize="small")
+    for ax in (left, right):
+        ax.grid(True, color="0.9")
+        ax.set_ylim(bottom=0)
+    fig.suptitle(f"Risk or Safety: how long a game lasts, targets 1 to {data[-1].target} "
+                 "(exact, tbsg)")
     return fig

@@ -156,10 +156,14 @@ __all__ = [
     "Pig",
     "PigAction",
     "PigState",
+    "PigTurnBounds",
+    "PigTurns",
     "Piglet",
     "pig",
     "pig_hold_at",
     "pig_hold_boundary",
+    "pig_turn_bounds",
+    "pig_turns",
     "pig_versus",
     "piglet",
 ]
@@ -429,3 +433,155 @@ def pig_versus(game: Pig | Piglet, first: StrategyLike, second: StrategyLike, *,
     if len(fixed) == 1:
         return best_response(game, 1 - fixed[0], play, exact=False, tol=tol).bounds()
     return solve(game, exact=False, tol=tol).bounds()
+
+
+# -- how long a game lasts (issue 15) ------------------------------------------------------
+
+
+def _turns(s: PigState, a: PigAction) -> int:
+    """Count of a step: 1 at the start of a turn (turn total 0: the turn's first roll)."""
+    return 1 if s.turn_total == 0 else 0
+
+
+@dataclass(frozen=True)
+class PigTurns:
+    """Expected number of turns of Pig or Piglet, exactly (:func:`pig_turns`).
+
+    A turn is one player's sequence of rolls, from turn total 0 until a 1, a hold or
+    the goal; both players' turns are counted.
+
+    Attributes
+    ----------
+    goal, die : int
+        The game (``die = 2`` for Piglet, which rolls a coin).
+    hold_at : int
+        The threshold of the "hold at" strategy (:func:`pig_hold_at`).
+    optimal : Fraction
+        Expected turns when both play the exactly optimal strategy (:func:`tbsg.solve`).
+    optimal_fastest, optimal_slowest : Fraction
+        Least and greatest expected turns among all optimal profiles.
+    hold : Fraction
+        Expected turns when both players hold at ``hold_at``.
+    """
+
+    goal: int
+    die: int
+    hold_at: int
+    optimal: Fraction
+    optimal_fastest: Fraction
+    optimal_slowest: Fraction
+    hold: Fraction
+
+
+@dataclass(frozen=True)
+class PigTurnBounds:
+    """Proven float bounds on the expected number of turns of Pig (:func:`pig_turn_bounds`).
+
+    Attributes
+    ----------
+    goal, die, hold_at : int
+        The game and the threshold of the "hold at" strategy.
+    optimal : tuple of float
+        ``(lower, upper)`` on the expected turns when both follow the float solution's
+        strategy (:attr:`tbsg.FloatSolution.strategy`).
+    hold : tuple of float
+        ``(lower, upper)`` on the expected turns when both hold at ``hold_at``.
+    states : int
+        States the float solution's strategy reaches.
+    uncertain : int
+        Of those, states where the proven value bounds leave more than one action
+        (:meth:`tbsg.FloatSolution.optimal_actions_certain` is false). When 0, the
+        strategy plays the unique optimal action wherever play goes, so every optimal
+        profile plays the same there and :attr:`optimal` bounds *the* expected number
+        of turns under optimal play.
+    """
+
+    goal: int
+    die: int
+    hold_at: int
+    optimal: tuple[float, float]
+    hold: tuple[float, float]
+    states: int
+    uncertain: int
+
+
+def _check_hold(hold_at: int) -> None:
+    _check_int("hold_at", hold_at, 1)
+
+
+def pig_turns(goal: int, die: int = 6, *, hold_at: int = 20) -> PigTurns:
+    """Expected number of turns under optimal play and under "hold at ``hold_at``", exactly.
+
+    The profile fixes both players' actions and makes the game a Markov chain
+    (:func:`tbsg.chain`); the expected number of turns solves
+    ``E_s = [turn total of s = 0] + sum_{s'} P(s' | s, sigma(s)) E_{s'}`` (0 once the
+    game is over). Exact Pig is practical up to a goal of about 50 (the module
+    docstring); for 100 use :func:`pig_turn_bounds`. Neller and Presser (2004) do not
+    print the expected number of turns: these numbers are tbsg's own.
+
+    Parameters
+    ----------
+    goal, die : int
+        The game: :func:`pig` (``die >= 3``) or, with ``die = 2``, :func:`piglet`.
+    hold_at : int
+        Threshold of the "hold at" strategy (20 in the paper).
+
+    Examples
+    --------
+    Piglet to 1: every flip ends the game with probability 1/2, so 2 turns on average.
+
+    >>> pig_turns(1, 2).optimal
+    Fraction(2, 1)
+    >>> t = pig_turns(10)
+    >>> t.optimal_fastest <= t.optimal <= t.optimal_slowest
+    True
+    """
+    from tbsg.api import solve
+    from tbsg.chain import chain
+
+    _check_hold(hold_at)
+    game: Pig | Piglet = piglet(goal) if die == 2 else pig(goal, die)
+    sol = solve(game)
+    return PigTurns(
+        goal=goal, die=die, hold_at=hold_at,
+        optimal=chain(game, sol).expected_steps(_turns),
+        optimal_fastest=sol.fastest(_turns).expected,
+        optimal_slowest=sol.slowest(_turns).expected,
+        hold=chain(game, pig_hold_at(hold_at)).expected_steps(_turns))
+
+
+def pig_turn_bounds(goal: int = 100, die: int = 6, *, hold_at: int = 20,
+                    tol: float = 1e-12) -> PigTurnBounds:
+    """Proven bounds on the expected number of turns, optimal play and "hold at ``hold_at``".
+
+    The exact solve of Pig to 100 takes minutes and gigabytes, so the game is solved in
+    floats with proven bounds (``tbsg.solve(pig(goal), exact=False, tol=tol)``) and the
+    **float solution's strategy** is the profile: its greedy action against the midpoint
+    values (:meth:`tbsg.FloatSolution.action`). Its expected number of turns is then
+    bounded by :meth:`tbsg.Chain.expected_steps` with ``exact=False`` (interval
+    iteration on the chain's linear system, proven bounds). Whether that strategy is
+    *the* optimal one is checked, not assumed: :attr:`PigTurnBounds.uncertain` counts the
+    reached states where the value bounds leave more than one action. For Pig to 100
+    it is 0 (``benchmarks/bench_lengths.py`` prints it): every choice along play is
+    certainly the unique optimal action.
+
+    Examples
+    --------
+    >>> b = pig_turn_bounds(10)
+    >>> lo, hi = b.optimal
+    >>> lo <= float(pig_turns(10).optimal) <= hi, b.uncertain
+    (True, 0)
+    """
+    from tbsg.api import solve
+    from tbsg.chain import chain
+
+    _check_hold(hold_at)
+    game: Pig | Piglet = piglet(goal) if die == 2 else pig(goal, die)
+    sol = solve(game, exact=False, tol=tol)
+    c = chain(game, sol)
+    uncertain = sum(1 for s in c.states if not sol.optimal_actions_certain(s))
+    return PigTurnBounds(
+        goal=goal, die=die, hold_at=hold_at,
+        optimal=c.expected_steps(_turns, exact=False),
+        hold=chain(game, pig_hold_at(hold_at)).expected_steps(_turns, exact=False),
+        states=c.n_states, uncertain=uncertain)

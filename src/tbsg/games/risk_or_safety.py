@@ -31,7 +31,14 @@ from typing import Literal, NamedTuple
 from tbsg.errors import InvalidGameError
 from tbsg.model import Terminal, win
 
-__all__ = ["RiskOrSafety", "RoSState", "risk_or_safety", "risk_or_safety_coin_table"]
+__all__ = [
+    "RiskOrSafety",
+    "RoSLengthRow",
+    "RoSState",
+    "risk_or_safety",
+    "risk_or_safety_coin_table",
+    "risk_or_safety_lengths",
+]
 
 Action = Literal["toss", "stop"]
 _HALF = Fraction(1, 2)
@@ -141,3 +148,151 @@ def risk_or_safety_coin_table(max_points: int) -> dict[tuple[int, int], int]:
                     break
             table[need, opp] = coins
     return table
+
+
+# -- how long a game lasts (issue 15) ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RoSLengthRow:
+    """How long Risk or Safety to ``target`` lasts under optimal play (one row of
+    :func:`risk_or_safety_lengths`).
+
+    A *toss* is one coin toss (``"stop"`` is not a toss); a *turn* is one player's
+    spell with the coin, from a state with no open points until the coin passes or the
+    game ends. Both players play the exactly optimal strategy of :func:`tbsg.solve`.
+
+    Attributes
+    ----------
+    target : int
+        Points to win.
+    tosses : Fraction
+        Expected number of coin tosses in the game.
+    turns : Fraction
+        Expected number of turns (both players' together).
+    toss_variance : Fraction
+        Variance of the number of tosses.
+    fastest_tosses, slowest_tosses : Fraction
+        Least and greatest expected number of tosses among all optimal profiles
+        (:meth:`tbsg.Solution.fastest` and :meth:`~tbsg.Solution.slowest`); equal to
+        ``tosses`` when the optimal strategy is unique where play goes.
+    first_player_wins : Fraction
+        The first player's winning chance (the paper's ``P(0, 0, 0)``).
+    """
+
+    target: int
+    tosses: Fraction
+    turns: Fraction
+    toss_variance: Fraction
+    fastest_tosses: Fraction
+    slowest_tosses: Fraction
+    first_player_wins: Fraction
+
+    @property
+    def tosses_per_point(self) -> Fraction:
+        """``tosses / target``: expected tosses per point of the target."""
+        return self.tosses / self.target
+
+    @property
+    def tosses_per_turn(self) -> Fraction:
+        """``tosses / turns``: expected tosses per turn, averaged over the game (a ratio
+        of expectations)."""
+        return self.tosses / self.turns
+
+
+def _tosses(s: RoSState, a: Action) -> int:
+    """Count of a step: 1 per coin toss."""
+    return 1 if a == "toss" else 0
+
+
+def _turns(s: RoSState, a: Action) -> int:
+    """Count of a step: 1 at the start of a turn (no open points: the first toss)."""
+    return 1 if s.open == 0 else 0
+
+
+@dataclass(frozen=True)
+class _FromPosition:
+    """``game`` played from ``initial`` instead of its own initial state."""
+
+    game: RiskOrSafety
+    initial: RoSState
+
+    def player(self, s: RoSState) -> int:
+        return self.game.player(s)
+
+    def actions(self, s: RoSState) -> Sequence[Action]:
+        return self.game.actions(s)
+
+    def outcomes(self, s: RoSState, a: Action) -> list[tuple[Fraction, RoSState | Terminal]]:
+        return self.game.outcomes(s, a)
+
+
+def risk_or_safety_lengths(max_target: int) -> list[RoSLengthRow]:
+    """Expected game length under optimal play, for targets ``1 .. max_target``, exactly.
+
+    For each target ``n`` both players follow the exactly optimal strategy, which turns
+    the game into a Markov chain (:func:`tbsg.chain`); its expected number of tosses
+    ``E_s`` solves the linear system (Kemeny and Snell's fundamental matrix)
+
+    .. math::
+
+        E_s = c(s, \\sigma(s)) + \\sum_{s'} P(s' \\mid s, \\sigma(s))\\, E_{s'},
+
+    with ``E = 0`` at the end of the game, ``sigma`` the optimal strategy and ``c`` the
+    count of a step (1 per toss, or 1 per turn: a step from a state with no open points).
+    The variance comes from the second moments ``M_s = 2 c E_s - c^2 + sum P M``
+    (:meth:`tbsg.Chain.variance_of_steps`); the fastest and slowest optimal expected
+    lengths from :meth:`tbsg.Solution.fastest` / :meth:`~tbsg.Solution.slowest`.
+
+    One exact solve serves all targets: a position depends only on the points each
+    player still needs, so the game to ``n`` is the game to ``max_target`` started at
+    ``(0, max_target - n, max_target - n)`` with player 0 to move; every state it reaches
+    is a state of the big game with the same value and the same optimal actions (the
+    tests compare with a separate solve per target). The paper (seed 000) reports no game
+    length: these numbers are tbsg's own.
+
+    Cost (``benchmarks/bench_lengths.py``): to 50 about half a minute of CPU time; the
+    expected tosses to 50 have a numerator and denominator of about 380 digits, the
+    variance a denominator of about 750. Float bounds, when exact numbers are too
+    large: ``tbsg.chain(game, solution).expected_steps(count, exact=False)``.
+
+    Parameters
+    ----------
+    max_target : int
+        The largest target (>= 1).
+
+    Returns
+    -------
+    list of RoSLengthRow
+        One row per target, ``1 .. max_target``.
+
+    Examples
+    --------
+    Target 1: every toss ends the game with probability 1/2, so 2 tosses (and turns) on
+    average. Target 2: both players toss on until two heads in a row, a turn wins with
+    probability 1/4 (4 turns on average) and takes 3/2 tosses on average (6 tosses).
+
+    >>> rows = risk_or_safety_lengths(3)
+    >>> [(r.target, r.tosses, r.turns) for r in rows[:2]]
+    [(1, Fraction(2, 1), Fraction(2, 1)), (2, Fraction(6, 1), Fraction(4, 1))]
+    >>> rows[2].tosses, rows[2].first_player_wins
+    (Fraction(120, 11), Fraction(6, 11))
+    """
+    from tbsg.api import solve
+    from tbsg.chain import chain
+
+    if isinstance(max_target, bool) or not isinstance(max_target, int) or max_target < 1:
+        raise InvalidGameError(f"max_target must be an int >= 1, got {max_target!r}")
+    big = RiskOrSafety(max_target)
+    sol = solve(big)
+    fast, slow = sol.fastest(_tosses), sol.slowest(_tosses)
+    rows: list[RoSLengthRow] = []
+    for n in range(1, max_target + 1):
+        start = RoSState(0, 0, max_target - n, max_target - n)
+        c = chain(_FromPosition(big, start), sol)
+        rows.append(RoSLengthRow(
+            target=n, tosses=c.expected_steps(_tosses), turns=c.expected_steps(_turns),
+            toss_variance=c.variance_of_steps(_tosses),
+            fastest_tosses=fast.expected_from(start), slowest_tosses=slow.expected_from(start),
+            first_player_wins=sol.value(start)))
+    return rows

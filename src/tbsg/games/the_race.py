@@ -52,9 +52,11 @@ if TYPE_CHECKING:
 __all__ = [
     "PLAYER_1",
     "PLAYER_2",
+    "RaceLength",
     "RaceState",
     "TheRace",
     "the_race",
+    "the_race_length",
     "the_race_strategy",
     "the_race_ties",
 ]
@@ -167,3 +169,83 @@ def the_race_strategy(goal: int = 100) -> dict[tuple[int, int], int]:
     for goals 1 to 40 and 100) the smallest is given, the least risky toss count.
     """
     return {k: v[0] for k, v in the_race_ties(goal).items()}
+
+
+# -- how long a game lasts (issue 15) ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RaceLength:
+    """Expected length of The Race under optimal play (:func:`the_race_length`).
+
+    A *round* is player 1's turn and the player 2 turn that follows it (Project Euler:
+    "Player 1 goes first", then the players take turns); a round in which player 1
+    reaches the goal ends the game after his turn and still counts. So the rounds are
+    player 1's turns.
+
+    Attributes
+    ----------
+    goal : int
+        Points to win.
+    rounds : Fraction
+        Expected number of rounds (player 1's turns).
+    turns : Fraction
+        Expected number of turns of both players: ``2 * rounds - P(player 1 wins)``
+        (every round but one that player 1 wins has a player 2 turn).
+    tosses : Fraction
+        Expected number of coin tosses (one per player 1 turn, ``T`` per player 2 turn).
+    rounds_fastest, rounds_slowest : Fraction
+        Least and greatest expected rounds among all optimal strategies of player 2
+        (equal when she has no exact tie where play goes).
+    player2_wins : Fraction
+        P(player 2 wins) (the problem's answer for goal 100).
+    """
+
+    goal: int
+    rounds: Fraction
+    turns: Fraction
+    tosses: Fraction
+    rounds_fastest: Fraction
+    rounds_slowest: Fraction
+    player2_wins: Fraction
+
+
+def _rounds(s: RaceState, a: int) -> int:
+    """Count of a step: 1 per player 1 turn (the start of a round)."""
+    return 1 if s.mover == PLAYER_1 else 0
+
+
+def _race_tosses(s: RaceState, a: int) -> int:
+    """Count of a step: the coin tosses of the move (``a = T``; player 1's ``a`` is 1)."""
+    return a
+
+
+def the_race_length(goal: int = 100) -> RaceLength:
+    """Expected number of rounds, turns and tosses of The Race when player 2 plays optimally.
+
+    Player 1 has no choice; player 2 plays the exactly optimal strategy
+    (:func:`tbsg.solve`). The game is then a Markov chain (:func:`tbsg.chain`) and the
+    expected number of rounds solves ``R_s = [player 1 moves at s] + sum_{s'} P(s' | s)
+    R_{s'}`` (0 once the game is over). Project Euler 232 asks only for the winning
+    chance: these lengths are tbsg's own numbers. The exact solve to 100 takes a few
+    seconds.
+
+    Examples
+    --------
+    Goal 1: player 1 wins on heads; player 2's only sensible ``T`` is 1, and her heads
+    wins too. A round ends the game with probability ``1/2 + 1/4 = 3/4``: ``4/3`` rounds.
+
+    >>> r = the_race_length(1)
+    >>> r.rounds, r.turns, r.tosses
+    (Fraction(4, 3), Fraction(2, 1), Fraction(2, 1))
+    """
+    from tbsg.api import solve
+    from tbsg.chain import chain
+
+    game = TheRace(goal)
+    sol = solve(game)
+    c = chain(game, sol)
+    return RaceLength(
+        goal=goal, rounds=c.expected_steps(_rounds), turns=c.expected_steps(),
+        tosses=c.expected_steps(_race_tosses), rounds_fastest=sol.fastest(_rounds).expected,
+        rounds_slowest=sol.slowest(_rounds).expected, player2_wins=sol.value())
