@@ -173,6 +173,60 @@ def test_float_length_distribution_encloses_the_exact_one() -> None:
     assert t.pmf[1][0] <= HALF <= t.pmf[1][1] and t.pmf[2] == (0.0, 0.0)
 
 
+def test_float_length_bounds_survive_underflow() -> None:
+    # found by review: P(L = 2) = t (1 - t) t ~ 1e-400 underflows in every float product; the
+    # upper bound must still be positive (it encloses the exact value, not the rounded one)
+    t = Fraction(1, 10**200)
+    game = TableGame(players=(0, 0), moves=((("go", ((t, 1), (1 - t, win(0)))),),
+                                            (("go", ((t, win(1)), (1 - t, 0))),)))
+    c = tbsg.chain(game, lambda s: "go")
+    exact = c.length_distribution(3)
+    bounds = c.length_distribution(3, exact=False)
+    assert exact.pmf[2] > 0
+    for p, (lo, hi) in zip(exact.pmf, bounds.pmf, strict=True):
+        assert lo <= p <= hi
+
+
+def test_huge_counts_and_values() -> None:
+    c = tbsg.chain(two_state(), lambda s: "go")
+    # a count of 10**12 per step: nothing ends within the horizon, and no memory per count
+    d = c.length_distribution(3, lambda s, a: 10**12, exact=False)
+    assert d.pmf == ((0.0, 0.0),) * 4
+    assert c.length_distribution(3, lambda s, a: 10**12).pmf == (0, 0, 0, 0)
+    # values beyond the float range: a clear refusal, exact still answers
+    with pytest.raises(tbsg.UnsupportedError, match=r"exceed the float range"):
+        c.expected_reward(lambda s, a: 10**400, exact=False)
+    with pytest.raises(tbsg.UnsupportedError, match=r"exceed the float range"):
+        c.variance_of_steps(lambda s, a: Fraction(10**200), exact=False)
+    assert c.expected_reward(lambda s, a: 10**400) == 9 * 10**400
+
+
+def closed_zero_loop() -> TableGame:
+    """0 -> 1 or 2 (1/2 each); 1 ends (player 0 wins) w.p. 1/2, else back to 1; 2 waits forever."""
+    return TableGame(players=(0, 0, 0), moves=(
+        (("go", ((HALF, 1), (HALF, 2))),),
+        (("go", ((HALF, win(0)), (HALF, 1))),),
+        (("wait", ((Fraction(1), 2),)),),
+    ))
+
+
+def test_zero_count_cycle_where_play_never_ends_is_fine() -> None:
+    # found by review: the cycle 2 -> 2 counts 0 but play never ends there, so its mass is
+    # simply never in the distribution; from 0, L = 1 + G with G geometric(1/2) on state 1
+    c = tbsg.chain(closed_zero_loop(), lambda s: "go" if s != 2 else "wait")
+    count = lambda s, a: 0 if s == 2 else 1  # noqa: E731
+    assert c.expected_steps(count) == 2  # 1 + (1/2)(2): half the mass never counts again
+    d = c.length_distribution(4, count)
+    assert d.pmf == (0, 0, Fraction(1, 4), Fraction(1, 8), Fraction(1, 16))
+    assert d.ends == HALF and d.mean == 2
+    bounds = c.length_distribution(4, count, exact=False)
+    assert all(lo <= p <= hi for p, (lo, hi) in zip(d.pmf, bounds.pmf, strict=True))
+    # from state 1 play ends surely: its value needs no rule for infinite play
+    assert c.value(state=1) == 1 and c.length_distribution(2, count, state=1).pmf == (0, HALF, Fraction(1, 4))
+    with pytest.raises(tbsg.NonStoppingGameError):
+        c.value()
+
+
 def test_bad_arguments() -> None:
     c = tbsg.chain(two_state(), lambda s: "go")
     with pytest.raises(tbsg.ExactnessError, match=r"count at state 0, action 'go'"):
@@ -244,6 +298,25 @@ def test_fastest_and_slowest_differ() -> None:
     assert (sol.fastest(only0).expected, sol.slowest(only0).expected) == (1, 2)
     # the profile is a full profile: the chain agrees
     assert tbsg.chain(tie_game(), slow.strategy).expected_steps() == 6
+
+
+def test_fastest_of_fixed_strategy_solutions() -> None:
+    # found by review: with reach="game" the opponent's other actions (here one that stays
+    # for ever) are not the solution's; the stopping check looks at the actions in play
+    game = TableGame(players=(0, 1), moves=(
+        (("a", ((HALF, win(0)), (HALF, 1))), ("b", ((HALF, win(0)), (HALF, 1)))),
+        (("stay", ((Fraction(1), 1),)), ("go", ((HALF, win(1)), (HALF, 0))))))
+    # 0 -> 1 -> 0 ...: each visit to 0 ends w.p. 1/2, each to 1 w.p. 1/2: 2 moves on average
+    for reach in ("profile", "game"):
+        sol = tbsg.best_response(game, 0, {1: "go"}, reach=reach)
+        assert sol.fastest().expected == sol.slowest().expected == 2
+
+
+def test_float_solutions_have_no_tie_break() -> None:
+    with pytest.raises(tbsg.UnsupportedError, match=r"exact ties"):
+        tbsg.solve(tie_game(), exact=False).fastest()
+    with pytest.raises(tbsg.InvalidArgumentError, match=r"not hashable"):
+        tbsg.solve(tie_game()).fastest().expected_from([1])  # type: ignore[arg-type]
 
 
 def test_fastest_needs_a_stopping_game() -> None:
@@ -337,7 +410,11 @@ def test_fastest_is_no_slower_than_any_optimal_profile(game: TableGame) -> None:
     # every optimal pure profile's expected length lies between them
     states = sol.states
     options = [sol.optimal_actions(s) for s in states]
+    lengths = []
     for combo in itertools.product(*options):
         profile = dict(zip(states, combo, strict=True))
-        n = tbsg.chain(game, profile).expected_steps()
-        assert fast.expected <= n <= slow.expected
+        lengths.append(tbsg.chain(game, profile).expected_steps())
+    # the extremes over every optimal profile, attained by the profiles returned
+    assert (fast.expected, slow.expected) == (min(lengths), max(lengths))
+    assert tbsg.chain(game, fast.strategy).expected_steps() == fast.expected
+    assert tbsg.chain(game, slow.strategy).expected_steps() == slow.expected

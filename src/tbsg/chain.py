@@ -20,8 +20,9 @@ systems and solves them exactly, component by component, or with proven float bo
 (``exact=False``) where exact numbers grow too large. Only the states the profile reaches
 from the initial state are enumerated (:class:`tbsg.fixed.FixedStrategyGame`).
 
-A total that diverges (play reaches, with positive probability, states it never leaves
-and counts something there at every step) raises
+A total that diverges (play reaches, with positive probability, states it never leaves,
+and what is counted is not 0 at some state among them, which play then visits
+infinitely often) raises
 :class:`~tbsg.errors.InfiniteExpectationError` naming the probability and the states.
 
 Examples
@@ -61,7 +62,7 @@ from tbsg.engine.markov import (
     enclose_all,
     interval_bounds,
     length_bounds,
-    length_cdf,
+    length_pmf,
     solve_chain,
     structure,
     zero_count_cycle,
@@ -275,8 +276,8 @@ class Chain(Generic[S, A]):
             sample = tuple(self.graph.states[i] for i in seeds[:4])
             raise InfiniteExpectationError(
                 f"the expected {what} is infinite or undefined: with probability {show(p)} play "
-                f"reaches states it never leaves (no terminal), e.g. {show(sample[0])}, and "
-                f"{what} is not 0 there, so it is collected at infinitely many steps",
+                f"reaches states it never leaves (no terminal), e.g. {show(sample[0])}, and keeps "
+                f"adding to the {what} there at infinitely many steps",
                 probability=p, states=sample)
         return sorted(set(given) | {i for i, x in enumerate(bad) if x})
 
@@ -319,13 +320,16 @@ class Chain(Generic[S, A]):
         c = infinite_play_payoff(infinite_play)
         start = self._index(state)
         st = self.structure
-        if st.n_traps and c is None:
-            trapped = np.flatnonzero(st.trapped)
-            sample = tuple(self.graph.states[int(i)] for i in trapped[:8])
+        trapped = [int(i) for i in np.flatnonzero(st.trapped)]
+        if trapped and c is None and self._reaching(trapped)[start]:
+            sample = tuple(self.graph.states[i] for i in trapped[:8])
             raise NonStoppingGameError(
-                f"under this profile play never ends from {len(trapped)} state(s), e.g. "
-                f"{show(sample[0])}; give never-ending play a payoff with infinite_play=", sample)
-        given = {int(i): bk.from_fraction(c) for i in np.flatnonzero(st.trapped)} if c is not None else {}
+                f"under this profile play may never end: it can reach {len(trapped)} state(s) it "
+                f"never leaves, e.g. {show(sample[0])}; give never-ending play a payoff with "
+                "infinite_play=", sample)
+        # traps not reachable from the start do not affect its value: any payoff will do
+        worth = bk.ZERO if c is None else bk.from_fraction(c)
+        given = dict.fromkeys(trapped, worth)
         b = [bk.from_fraction(x) for x in self.graph.act_const]
         return bk.to_fraction(solve_chain(self.graph, st.comps, b, given)[start])
 
@@ -408,6 +412,10 @@ class Chain(Generic[S, A]):
     def _variance_bounds(self, c: list[Fraction], given: list[int], start: int) -> Bounds:
         """``Var L`` from bounds of ``T`` and of ``M`` (``M`` solved for the extreme right-hand
         sides ``2 c T - c^2``: ``(I - P)^-1 >= 0`` keeps them ordered)."""
+        with np.errstate(all="ignore"):  # overflow beyond the float range: no bounds
+            return self._variance_interval(c, given, start)
+
+    def _variance_interval(self, c: list[Fraction], given: list[int], start: int) -> Bounds:
         g = self.graph
         fixed = np.array(given, dtype=np.int64)
         zeros = np.zeros(len(fixed))
@@ -429,6 +437,8 @@ class Chain(Generic[S, A]):
         hi = m_hi - tl * tl
         lo = math.nextafter(lo - 4.0 * U * (abs(m_lo) + th * th), -math.inf)
         hi = math.nextafter(hi + 4.0 * U * (abs(m_hi) + tl * tl), math.inf)
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            raise _no_bounds()
         return max(lo, 0.0), hi
 
     def _moments(self, c: list[Fraction], start: int) -> tuple[Fraction | None, Fraction | None]:
@@ -448,11 +458,14 @@ class Chain(Generic[S, A]):
 
     @overload
     def length_distribution(self, n: int, count: StepFunction | None = ..., *,
+                            state: S | _Initial = ...,
                             exact: Literal[True] = ...) -> LengthDistribution: ...
     @overload
     def length_distribution(self, n: int, count: StepFunction | None = ..., *,
+                            state: S | _Initial = ...,
                             exact: Literal[False]) -> LengthBounds: ...
     def length_distribution(self, n: int, count: StepFunction | None = None, *,
+                            state: S | _Initial = _INITIAL,
                             exact: bool = True) -> LengthDistribution | LengthBounds:
         """Distribution of the counted length of play, up to ``n`` counted steps.
 
@@ -462,8 +475,10 @@ class Chain(Generic[S, A]):
             Largest length covered (``pmf[0 .. n]``).
         count : callable or None
             As in :meth:`expected_steps`, but whole numbers: ``count(state, action)`` is an
-            int >= 0 (default 1 per move). Steps counting 0 must not form a cycle.
-
+            int >= 0 (default 1 per move). Steps counting 0 must not form a cycle (except
+            where play never ends: that mass never enters the distribution).
+        state : optional
+            Where play starts (default: the initial state).
         exact : bool
             ``False``: proven float bounds (:class:`LengthBounds`), for chains whose exact
             probabilities grow too long.
@@ -475,36 +490,39 @@ class Chain(Generic[S, A]):
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise InvalidArgumentError(f"n must be an int >= 0 (the longest length covered), got {show(n)}")
         exact_ = _flag(exact)
+        start = self._index(state)
         c = self._steps(count, "count", nonnegative=True, integer=True)
         ints = [int(x) for x in c]
-        bad = zero_count_cycle(self.graph, ints)
+        dead = self.structure.trapped
+        bad = zero_count_cycle(self.graph, ints, dead)
         if bad is not None:
             raise InvalidArgumentError(
                 f"steps that count 0 form a cycle through state {show(self.graph.states[bad])}: play "
                 "could go round it forever without counting, so a length distribution is not defined "
                 "count by count; make every cycle count")
         if not exact_:
-            return self._length_bounds(ints, c, n)
-        pmf = length_cdf(self.graph, ints, n)
-        mean, var = self._moments(c, 0)
-        ends = sum(self.outcome_probabilities().values(), Fraction(0))
+            return self._length_bounds(ints, c, n, start)
+        pmf = length_pmf(self.graph, ints, n, start, dead.tolist())
+        mean, var = self._moments(c, start)
+        ends = sum(self.outcome_probabilities(state=state).values(), Fraction(0))
         return LengthDistribution(pmf=tuple(bk.to_fraction(x) for x in pmf), mean=mean,
                                   variance=var, ends=ends)
 
-    def _length_bounds(self, ints: list[int], c: list[Fraction], n: int) -> LengthBounds:
-        lo, hi = length_bounds(self.graph, ints, n)
+    def _length_bounds(self, ints: list[int], c: list[Fraction], n: int, start: int) -> LengthBounds:
+        lo, hi = length_bounds(self.graph, ints, n, start, self.structure.trapped)
         mean: Bounds | None
         var: Bounds | None
         try:
-            given = self._diverging(c, "count", 0)
+            given = self._diverging(c, "count", start)
         except InfiniteExpectationError:
             mean = var = None
         else:
-            mean = self._bounds(c, dict.fromkeys(given, Fraction(0)), 0)
-            var = self._variance_bounds(c, given, 0)
+            low, high = self._bounds(c, dict.fromkeys(given, Fraction(0)), start)
+            mean = (max(low, 0.0), high)
+            var = self._variance_bounds(c, given, start)
         trapped = [int(i) for i in np.flatnonzero(self.structure.trapped)]
         stop = self.graph.act_stop  # one action per state: action i is state i's
-        ends = _probability(*self._bounds(list(stop), dict.fromkeys(trapped, Fraction(0)), 0))
+        ends = _probability(*self._bounds(list(stop), dict.fromkeys(trapped, Fraction(0)), start))
         return LengthBounds(pmf=tuple(zip(lo.tolist(), hi.tolist(), strict=True)), mean=mean,
                             variance=var, ends=ends)
 
@@ -621,7 +639,10 @@ class Chain(Generic[S, A]):
         j = self._index(target)
         b = [Fraction(0)] * self.n_states
         b[j] = Fraction(1)
-        return self._total(b, f"number of visits to {show(target)}", self._index(state), _flag(exact))
+        total = self._total(b, f"number of visits to {show(target)}", self._index(state), _flag(exact))
+        if isinstance(total, tuple):  # a number of visits is >= 0
+            return max(total[0], 0.0), total[1]
+        return total
 
     def __repr__(self) -> str:
         return (f"<Chain of {show(self.game, 60)}: {self.n_states} states, "
@@ -630,9 +651,9 @@ class Chain(Generic[S, A]):
 
 def _no_bounds() -> UnsupportedError:
     return UnsupportedError(
-        "no float bounds could be proven for this chain (its linear system is too "
-        "ill-conditioned for floating point: play that ends with tiny probability); "
-        "use exact=True")
+        "no float bounds could be proven for this chain: its linear system is too "
+        "ill-conditioned for floating point (play that ends with tiny probability), or its "
+        "values exceed the float range; use exact=True")
 
 
 def _probability(lo: float, hi: float) -> Bounds:

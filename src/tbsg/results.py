@@ -90,7 +90,7 @@ from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
 from tbsg.engine.bellman import action_bounds, exact_action_values
 from tbsg.engine.compiled import CompiledGame
-from tbsg.errors import InvalidArgumentError, InvalidGameError, UnknownStateError, show
+from tbsg.errors import InvalidArgumentError, InvalidGameError, UnknownStateError, UnsupportedError, show
 from tbsg.tiebreak import TieBreak, tie_break
 
 __all__ = ["FloatSolution", "Provenance", "Solution", "SolutionKind"]
@@ -100,6 +100,11 @@ A = TypeVar("A", bound=Hashable)
 V = TypeVar("V")
 V_co = TypeVar("V_co", covariant=True)
 FloatArray = npt.NDArray[np.float64]
+
+_NEEDS_TIES = ("{}() breaks exact ties between optimal actions, which float bounds cannot tell from "
+               "near-ties: solve with exact=True (tbsg.chain(game, solution) gives the length of "
+               "play under this solution's own strategy)")
+
 
 class _Initial(Enum):
     """Default for the ``state`` argument: the game's initial state (``None`` may be a state)."""
@@ -615,12 +620,12 @@ class Solution(_Base[S, A]):
         >>> sol.fastest().expected, sol.slowest().expected
         (Fraction(6, 1), Fraction(6, 1))
         """
-        return tie_break(self.graph, self.optimal, self._raw_values, count, "fastest")
+        return tie_break(self.graph, self.optimal, self._raw_values, count, "fastest", self.optimizing)
 
     def slowest(self, count: StepFunction | None = None) -> TieBreak[S, A]:
         """Among the optimal profiles, one that makes play last longest in expectation
         (as :meth:`fastest`, maximising)."""
-        return tie_break(self.graph, self.optimal, self._raw_values, count, "slowest")
+        return tie_break(self.graph, self.optimal, self._raw_values, count, "slowest", self.optimizing)
 
     def provenance(self, verification: _Checked | None = None) -> Provenance:
         """The lines a methods section needs: version, method, sizes, graph hash, certificate.
@@ -747,6 +752,21 @@ class FloatSolution(_Base[S, A]):
     def value_to_move(self, state: S | _Initial = _INITIAL) -> float:
         """Midpoint value of ``state`` to the player who moves there."""
         return self.value(state, player=self.player(state))
+
+    def fastest(self, count: StepFunction | None = None) -> TieBreak[S, A]:
+        """Not available on float bounds: see :meth:`Solution.fastest`.
+
+        Raises
+        ------
+        UnsupportedError
+            Always: breaking ties needs the exact set of optimal actions, which bounds
+            cannot give (a near-tie and a tie look alike).
+        """
+        raise UnsupportedError(_NEEDS_TIES.format("fastest"))
+
+    def slowest(self, count: StepFunction | None = None) -> TieBreak[S, A]:
+        """Not available on float bounds: see :meth:`Solution.slowest` (:meth:`fastest`)."""
+        raise UnsupportedError(_NEEDS_TIES.format("slowest"))
 
     @property
     def max_gap(self) -> float:

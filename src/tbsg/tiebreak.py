@@ -43,7 +43,7 @@ from tbsg.engine._backend import Rational
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.graph import end_components
 from tbsg.engine.markov import extreme_profile, restrict, solve_chain, structure
-from tbsg.errors import TbsgError, UnknownStateError, UnsupportedError, show
+from tbsg.errors import InvalidArgumentError, TbsgError, UnknownStateError, UnsupportedError, show
 
 __all__ = ["TieBreak", "tie_break"]
 
@@ -81,10 +81,17 @@ class TieBreak(Generic[S, A]):
 
     def expected_from(self, state: S) -> Fraction:
         """Expected counted length of play from ``state`` under :attr:`strategy`."""
-        i = self.graph.index.get(state)
-        if i is None:
-            raise UnknownStateError(f"state {show(state)} is not a state of the solution")
-        return bk.to_fraction(self.lengths[i])
+        return bk.to_fraction(self.lengths[_lookup(self.graph, state)])
+
+
+def _lookup(graph: CompiledGame[S, A], state: S) -> int:
+    try:
+        i = graph.index.get(state)
+    except TypeError as exc:
+        raise InvalidArgumentError(f"state {show(state)} is not hashable") from exc
+    if i is None:
+        raise UnknownStateError(f"state {show(state)} is not a state of the solution")
+    return i
 
 
 class _Profile(Mapping[S, A]):
@@ -95,10 +102,7 @@ class _Profile(Mapping[S, A]):
         self._choice = choice
 
     def __getitem__(self, state: S) -> A:
-        i = self._graph.index.get(state)
-        if i is None:
-            raise UnknownStateError(f"state {show(state)} is not a state of the solution")
-        return self._graph.act_labels[int(self._choice[i])]
+        return self._graph.act_labels[int(self._choice[_lookup(self._graph, state)])]
 
     def __iter__(self) -> Iterator[S]:
         return iter(self._graph.states)
@@ -108,7 +112,8 @@ class _Profile(Mapping[S, A]):
 
 
 def tie_break(graph: CompiledGame[S, A], optimal: npt.NDArray[np.bool_], values: Sequence[Rational],
-              count: StepFunction | None, direction: Direction) -> TieBreak[S, A]:
+              count: StepFunction | None, direction: Direction,
+              optimizing: tuple[int, ...] = (0, 1)) -> TieBreak[S, A]:
     """The fastest or slowest profile over the ``optimal`` actions of a solved game.
 
     Parameters
@@ -118,8 +123,12 @@ def tie_break(graph: CompiledGame[S, A], optimal: npt.NDArray[np.bool_], values:
     count : callable or None
         What a step counts (``None``: 1 per move), an int or Fraction >= 0.
     direction : "fastest" or "slowest"
+    optimizing : tuple of int
+        The players who optimised; the others play the solution's (only optimal) action.
     """
-    if end_components(graph).count:
+    # stopping under every strategy of the optimising players, the others' actions fixed
+    free = np.isin(graph.player[graph.act_state], optimizing)
+    if end_components(graph, free | optimal).count:
         raise UnsupportedError(
             "fastest() and slowest() need a stopping game: in this one the players can keep "
             "play going forever, and optimal actions need not combine into optimal profiles")

@@ -32,7 +32,7 @@ a system exactly, component by component in solving order (sinks first,
 :func:`tbsg.engine.graph.decompose`): a state alone in its component by one substitution,
 a larger component by state elimination (:func:`tbsg.engine.exact._eliminate`).
 
-*Length distribution.* :func:`length_cdf` pushes probability mass forward over (state,
+*Length distribution.* :func:`length_pmf` pushes probability mass forward over (state,
 steps counted so far); a step that counts 0 keeps its mass on the same count, so those
 steps must form no cycle and are processed in topological order. ``P(L <= k)`` is the mass
 that has ended by count ``k``.
@@ -87,7 +87,7 @@ __all__ = [
     "extreme_profile",
     "interval_bounds",
     "length_bounds",
-    "length_cdf",
+    "length_pmf",
     "restrict",
     "solve_chain",
     "structure",
@@ -229,8 +229,9 @@ def solve_chain(g: CompiledGame[Any, Any], comps: Components, rhs: Sequence[Rati
 
 # --- length distribution ---------------------------------------------------------------------
 
-def _zero_count_ranks(g: CompiledGame[Any, Any], counts: list[int]) -> list[int]:
-    """Topological ranks of the states along steps that count 0 (Kahn's algorithm)."""
+def _zero_count_ranks(g: CompiledGame[Any, Any], counts: list[int], dead: list[bool]) -> list[int]:
+    """Topological ranks of the states along steps that count 0 from states not ``dead``
+    (Kahn's algorithm)."""
     n = g.n_states
     act_ptr: list[int] = g.act_ptr.tolist()
     out_ptr: list[int] = g.out_ptr.tolist()
@@ -238,7 +239,7 @@ def _zero_count_ranks(g: CompiledGame[Any, Any], counts: list[int]) -> list[int]
     indeg = [0] * n
     succ: list[list[int]] = [[] for _ in range(n)]
     for i in range(n):
-        if counts[i] == 0:
+        if counts[i] == 0 and not dead[i]:
             k = act_ptr[i]
             for o in range(out_ptr[k], out_ptr[k + 1]):
                 j = target[o]
@@ -260,13 +261,16 @@ def _zero_count_ranks(g: CompiledGame[Any, Any], counts: list[int]) -> list[int]
     return rank
 
 
-def length_cdf(g: CompiledGame[Any, Any], counts: list[int], horizon: int) -> list[Rational]:
+def length_pmf(g: CompiledGame[Any, Any], counts: list[int], horizon: int, start: int,
+               dead: list[bool]) -> list[Rational]:
     """Exact ``P(L = k)`` for ``k = 0 .. horizon``: ``L`` the total count when play ends.
 
     ``counts[i]`` (an int >= 0) is what the step from state ``i`` counts; play starts in
-    state 0. Steps counting 0 must form no cycle (:func:`zero_count_cycle` checks).
+    state ``start``. Mass reaching a ``dead`` state (a closed class: play never ends from
+    there) is dropped. Steps counting 0 from other states must form no cycle
+    (:func:`zero_count_cycle` checks).
     """
-    rank = _zero_count_ranks(g, counts)
+    rank = _zero_count_ranks(g, counts, dead)
     act_ptr: list[int] = g.act_ptr.tolist()
     out_ptr: list[int] = g.out_ptr.tolist()
     target: list[int] = g.out_target.tolist()
@@ -274,7 +278,7 @@ def length_cdf(g: CompiledGame[Any, Any], counts: list[int], horizon: int) -> li
     table = [bk.from_fraction(x) for x in g.rationals]
     stop = [table[c] for c in g.stop_code.tolist()]
     ended: list[Rational] = [bk.ZERO] * (horizon + 1)
-    pending: dict[int, dict[int, Rational]] = {0: {0: bk.ONE}}
+    pending: dict[int, dict[int, Rational]] = {0: {start: bk.ONE}}
     for k in range(horizon + 1):
         cur = pending.pop(k, None)
         if not cur:
@@ -285,7 +289,7 @@ def length_cdf(g: CompiledGame[Any, Any], counts: list[int], horizon: int) -> li
             _, i = heapq.heappop(heap)
             m = cur.pop(i)
             kk = k + counts[i]
-            if kk > horizon:
+            if kk > horizon or dead[i]:
                 continue
             a = act_ptr[i]
             s = stop[a]
@@ -320,26 +324,29 @@ def _up(z: FloatArray, d: float) -> FloatArray:
     return out
 
 
-def _dot_bounds(lo: FloatArray, hi: FloatArray) -> tuple[float, float]:
+def _dot_bounds(lo: FloatArray, hi: FloatArray, positive: bool) -> tuple[float, float]:
     """Bounds of ``sum(lo)`` from below and ``sum(hi)`` from above (products already formed;
-    each rounded, so 2 relative roundings and one underflow unit per term)."""
+    each rounded, so 2 relative roundings and one underflow unit per term). ``positive``:
+    some term is structurally positive, so the exact sum may be positive even where every
+    computed product underflowed to 0."""
     m = len(lo)
     s_lo = math.fsum(lo.tolist())
     s_hi = math.fsum(hi.tolist())
     low = max(math.nextafter(s_lo * (1.0 - 4.0 * U) - m * ETA, -math.inf), 0.0)
-    high = math.nextafter(s_hi * (1.0 + 4.0 * U) + m * ETA, math.inf) if np.any(hi > 0) else 0.0
+    high = math.nextafter(s_hi * (1.0 + 4.0 * U) + m * ETA, math.inf) if positive else 0.0
     return low, high
 
 
-def zero_count_cycle(g: CompiledGame[Any, Any], counts: Sequence[int]) -> int | None:
-    """A state on a cycle of steps counting 0, or ``None`` (strongly connected components).
+def zero_count_cycle(g: CompiledGame[Any, Any], counts: Sequence[int], dead: BoolArray) -> int | None:
+    """A state on a cycle of steps counting 0 outside the ``dead`` states, or ``None``.
 
     Such a cycle would let play go round without counting, so the length distribution is
-    not defined count by count: :func:`length_cdf` and :func:`length_bounds` need none.
+    not defined count by count: :func:`length_pmf` and :func:`length_bounds` need none.
+    (Inside a closed class play never ends, and its mass is dropped: cycles there are fine.)
     """
     cnt = np.asarray(counts, dtype=np.int64)
     src = g.out_source().astype(np.int64)
-    keep = cnt[src] == 0
+    keep = (cnt[src] == 0) & ~dead[src]
     s, t = src[keep], g.out_target[keep]
     loop = s[s == t]
     if len(loop):
@@ -355,8 +362,9 @@ def zero_count_cycle(g: CompiledGame[Any, Any], counts: Sequence[int]) -> int | 
 class _Spread:
     """Outward-rounded pushes of probability mass along the outcomes of some states."""
 
-    def __init__(self, g: CompiledGame[Any, Any]) -> None:
+    def __init__(self, g: CompiledGame[Any, Any], dead: BoolArray) -> None:
         self.n = g.n_states
+        self.dead = dead
         self.out_ptr = g.out_ptr
         self.act_ptr = g.act_ptr
         self.target = g.out_target
@@ -368,7 +376,7 @@ class _Spread:
     def push(self, states: IntArray, m_lo: FloatArray, m_hi: FloatArray
              ) -> tuple[IntArray, FloatArray, FloatArray]:
         """Targets reached from ``states`` (masses ``m_lo <= m <= m_hi``) and enclosures of
-        the mass arriving there."""
+        the mass arriving there (dead targets left out: their mass never ends)."""
         k = self.act_ptr[states]
         o_start = self.out_ptr[k]
         deg = self.out_ptr[k + 1] - o_start
@@ -378,42 +386,44 @@ class _Spread:
                          minlength=self.n).astype(np.float64, copy=False)
         hi = np.bincount(tgt, weights=np.repeat(m_hi, deg) * self.p_hi[outs],
                          minlength=self.n).astype(np.float64, copy=False)
-        touched = np.flatnonzero(np.bincount(tgt, minlength=self.n))
+        reached = np.bincount(tgt, minlength=self.n) > 0
+        touched = np.flatnonzero(reached & ~self.dead)
         return touched, _down(lo[touched], self.d), _up(hi[touched], self.d)
 
 
-def length_bounds(g: CompiledGame[Any, Any], counts: list[int], horizon: int
-                  ) -> tuple[FloatArray, FloatArray]:
-    """Proven float bounds of :func:`length_cdf`'s ``P(L = k)``, ``k = 0 .. horizon``.
+def length_bounds(g: CompiledGame[Any, Any], counts: list[int], horizon: int, start: int,
+                  dead: BoolArray) -> tuple[FloatArray, FloatArray]:
+    """Proven float bounds of :func:`length_pmf`'s ``P(L = k)``, ``k = 0 .. horizon``.
 
     The same forward propagation on vectors: mass enclosed by a lower and an upper vector,
     every probability by two floats, every sum rounded outwards (a sum of ``d`` rounded
     products of non-negative numbers errs by at most ``gamma_{d+2}`` relatively plus ``d``
-    underflow units); only the states holding mass are touched. Steps counting 0 must form
-    no cycle (:func:`zero_count_cycle` checks).
+    underflow units; an upper bound stays positive wherever a term is structurally
+    positive); only the states holding mass are touched, and only the counts within the
+    horizon are stored. Mass reaching a ``dead`` state is dropped; steps counting 0 from
+    other states must form no cycle (:func:`zero_count_cycle` checks).
     """
     cnt = np.array(counts, dtype=np.int64)
     n = g.n_states
-    spread = _Spread(g)
+    spread = _Spread(g, dead)
     s_lo_t, s_hi_t = enclose_all(g.rationals)
     first = g.act_ptr[:-1]
     stop_lo, stop_hi = s_lo_t[g.stop_code[first]], s_hi_t[g.stop_code[first]]
-    width = int(cnt.max(initial=0)) + 1
-    ring_lo = np.zeros((width, n))
-    ring_hi = np.zeros((width, n))
-    ring_lo[0, 0] = ring_hi[0, 0] = 1.0
     pmf_lo = np.zeros(horizon + 1)
     pmf_hi = np.zeros(horizon + 1)
+    pending: dict[int, tuple[FloatArray, FloatArray]] = {}
+    if not dead[start]:
+        lo0, hi0 = np.zeros(n), np.zeros(n)
+        lo0[start] = hi0[start] = 1.0
+        pending[0] = (lo0, hi0)
     for k in range(horizon + 1):
-        slot = k % width
-        tot_lo, tot_hi = ring_lo[slot].copy(), ring_hi[slot].copy()
-        ring_lo[slot] = 0.0
-        ring_hi[slot] = 0.0
-        active = np.flatnonzero(tot_hi)
-        if not len(active):
+        level = pending.pop(k, None)
+        if level is None:
             continue
+        tot_lo, tot_hi = level
         # steps counting 0 move mass within this count: along an acyclic graph, so the
         # wave of newly arrived mass dies out
+        active = np.flatnonzero(tot_hi)
         wave = active[cnt[active] == 0]
         w_lo, w_hi = tot_lo[wave], tot_hi[wave]
         while len(wave):
@@ -428,23 +438,31 @@ def length_bounds(g: CompiledGame[Any, Any], counts: list[int], horizon: int
             if kk > horizon:
                 continue
             group = active[ends_at == kk]
-            e_lo, e_hi = _dot_bounds(tot_lo[group] * stop_lo[group], tot_hi[group] * stop_hi[group])
+            positive = bool(np.any(stop_hi[group] > 0))
+            e_lo, e_hi = _dot_bounds(tot_lo[group] * stop_lo[group], tot_hi[group] * stop_hi[group],
+                                     positive)
             pmf_lo[kk] = max(math.nextafter(pmf_lo[kk] + e_lo, -math.inf), 0.0)
-            if e_hi:
+            if positive:
                 pmf_hi[kk] = math.nextafter(pmf_hi[kk] + e_hi, math.inf)
             if kk == k:
                 continue
             moving = group[cnt[group] > 0]
             tgt, a_lo, a_hi = spread.push(moving, tot_lo[moving], tot_hi[moving])
-            s2 = kk % width
-            ring_lo[s2, tgt] = np.maximum(np.nextafter(ring_lo[s2, tgt] + a_lo, -np.inf), 0.0)
-            ring_hi[s2, tgt] = np.nextafter(ring_hi[s2, tgt] + a_hi, np.inf)
+            if kk not in pending:
+                pending[kk] = (np.zeros(n), np.zeros(n))
+            r_lo, r_hi = pending[kk]
+            r_lo[tgt] = np.maximum(np.nextafter(r_lo[tgt] + a_lo, -np.inf), 0.0)
+            r_hi[tgt] = np.nextafter(r_hi[tgt] + a_hi, np.inf)
     return np.minimum(pmf_lo, 1.0), np.minimum(pmf_hi, 1.0)
 
 
 def _enclose(x: Fraction) -> tuple[float, float]:
-    """Floats ``lo <= x <= hi``, equal when ``x`` is a float."""
-    f = float(x)
+    """Floats ``lo <= x <= hi``, equal when ``x`` is a float (infinite beyond the float range)."""
+    try:
+        f = float(x)
+    except OverflowError:
+        big = math.nextafter(math.inf, 0.0)
+        return (big, math.inf) if x > 0 else (-math.inf, -big)
     fx = Fraction(f)
     if fx == x:
         return f, f
@@ -493,6 +511,17 @@ def interval_bounds(g: CompiledGame[Any, Any], b_lo: FloatArray, b_hi: FloatArra
     free = np.ones(n, dtype=bool)
     free[fixed] = False
     b_lo, b_hi = np.where(free, b_lo, 0.0), np.where(free, b_hi, 0.0)
+    if not (np.all(np.isfinite(b_lo)) and np.all(np.isfinite(b_hi)) and np.all(np.isfinite(g_lo))
+            and np.all(np.isfinite(g_hi))):
+        return None  # beyond the float range
+    with np.errstate(all="ignore"):
+        return _interval_bounds(g, b_lo, b_hi, fixed, g_lo, g_hi, free)
+
+
+def _interval_bounds(g: CompiledGame[Any, Any], b_lo: FloatArray, b_hi: FloatArray, fixed: IntArray,
+                     g_lo: FloatArray, g_hi: FloatArray, free: BoolArray
+                     ) -> tuple[FloatArray, FloatArray] | None:
+    n = g.n_states
     src = g.out_source().astype(np.int64)
     p_lo_t, p_hi_t = enclose_all(g.rationals)
     p_lo, p_hi = p_lo_t[g.out_code], p_hi_t[g.out_code]
