@@ -202,29 +202,36 @@ def solve_chain(g: CompiledGame[Any, Any], comps: Components, rhs: Sequence[Rati
                     b = b + probs[o] * x[j]
             x[i] = b if loop is None else b / (one - loop)
             continue
-        local = {s: r for r, s in enumerate(states)}
-        rows: list[dict[int, Rational]] = []
-        col: list[Rational] = []
-        users: list[set[int]] = [set() for _ in states]
-        for r, i in enumerate(states):
-            k = act_ptr[i]
-            b = rhs[i]
-            row: dict[int, Rational] = {}
-            for o in range(out_ptr[k], out_ptr[k + 1]):
-                j = target[o]
-                q = local.get(j)
-                if q is None:
-                    if x[j]:
-                        b = b + probs[o] * x[j]
-                else:
-                    row[q] = row[q] + probs[o] if q in row else probs[o]
-                    if q != r:
-                        users[q].add(r)
-            rows.append(row)
-            col.append(b)
-        for r, v in enumerate(_eliminate(rows, col, users)):
-            x[states[r]] = v
+        acts = [act_ptr[i] for i in states]
+        _solve_block(states, acts, [rhs[i] for i in states], x, out_ptr, target, probs)
     return x
+
+
+def _solve_block(states: list[int], acts: list[int], consts: list[Rational], x: list[Rational],
+                 out_ptr: list[int], target: list[int], probs: list[Rational]) -> None:
+    """Exact ``x_i = const_i + sum_o p_o x(t_o)`` on the block ``states`` (action ``acts[r]``
+    at ``states[r]``), the values outside the block known; written into ``x``."""
+    local = {s: r for r, s in enumerate(states)}
+    rows: list[dict[int, Rational]] = []
+    col: list[Rational] = []
+    users: list[set[int]] = [set() for _ in states]
+    for r, k in enumerate(acts):
+        b = consts[r]
+        row: dict[int, Rational] = {}
+        for o in range(out_ptr[k], out_ptr[k + 1]):
+            j = target[o]
+            q = local.get(j)
+            if q is None:
+                if x[j]:
+                    b = b + probs[o] * x[j]
+            else:
+                row[q] = row[q] + probs[o] if q in row else probs[o]
+                if q != r:
+                    users[q].add(r)
+        rows.append(row)
+        col.append(b)
+    for r, v in enumerate(_eliminate(rows, col, users)):
+        x[states[r]] = v
 
 
 # --- length distribution ---------------------------------------------------------------------
@@ -642,27 +649,8 @@ def extreme_profile(g: CompiledGame[Any, Any], cost: Sequence[Rational], minimis
             choice[i], x[i] = best_k, best
             continue
         while True:  # policy iteration on the component
-            rows: list[dict[int, Rational]] = []
-            col: list[Rational] = []
-            users: list[set[int]] = [set() for _ in states]
-            for r, i in enumerate(states):
-                k = choice[i]
-                b = cost[k]
-                row: dict[int, Rational] = {}
-                for o in range(out_ptr[k], out_ptr[k + 1]):
-                    j = target[o]
-                    p = local.get(j)
-                    if p is None:
-                        if x[j]:
-                            b = b + probs[o] * x[j]
-                    else:
-                        row[p] = row[p] + probs[o] if p in row else probs[o]
-                        if p != r:
-                            users[p].add(r)
-                rows.append(row)
-                col.append(b)
-            for r, v in enumerate(_eliminate(rows, col, users)):
-                x[states[r]] = v
+            acts = [choice[i] for i in states]
+            _solve_block(states, acts, [cost[k] for k in acts], x, out_ptr, target, probs)
             switched = False
             for i in states:
                 cur = x[i]
