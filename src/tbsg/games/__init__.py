@@ -16,9 +16,11 @@ from tbsg.games.coinball import (
     coinball_summary_rule,
 )
 from tbsg.games.pig import (
+    BiasedPig,
     Pig,
     Piglet,
     PigState,
+    biased_pig,
     pig,
     pig_hold_at,
     pig_hold_boundary,
@@ -26,8 +28,10 @@ from tbsg.games.pig import (
     piglet,
 )
 from tbsg.games.risk_or_safety import (
+    BiasedRiskOrSafety,
     RiskOrSafety,
     RoSState,
+    biased_risk_or_safety,
     risk_or_safety,
     risk_or_safety_coin_table,
 )
@@ -49,6 +53,8 @@ from tbsg.games.unspeakable_words import (
 )
 
 __all__ = [
+    "BiasedPig",
+    "BiasedRiskOrSafety",
     "Coinball",
     "CoinballState",
     "CoinballSummaryCheck",
@@ -63,6 +69,8 @@ __all__ = [
     "TheRace",
     "UWState",
     "UnspeakableWords",
+    "biased_pig",
+    "biased_risk_or_safety",
     "coinball",
     "coinball_summary_check",
     "coinball_summary_rule",
