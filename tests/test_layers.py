@@ -45,6 +45,12 @@ RANKS: dict[str, int] = {
     "tbsg.outputs.pivot": 14,
     "tbsg.outputs.tables": 15,
     "tbsg.outputs.plots": 16, "tbsg.outputs.persist": 16,
+    # parametric games (sympy, python-flint): numbers, compile, linear algebra, then the
+    # solver (on tbsg.solve), its certificate and outputs
+    "tbsg.parametric.rational": 2, "tbsg.parametric.algebraic": 3,
+    "tbsg.parametric.compile": 6, "tbsg.parametric.linear": 7,
+    "tbsg.parametric.solve": 12, "tbsg.parametric.certificate": 13,
+    "tbsg.parametric.outputs": 14, "tbsg.parametric": 16,
     # the catalog: rules, then the sources' printed numbers, then the registry and reproduce
     **{f"tbsg.games.{g}": 17 for g in GAMES},
     "tbsg.games": 18, "tbsg.games.figures": 18,

@@ -322,12 +322,13 @@ class BiasedPig(_Jeopardy):
         object.__setattr__(self, "_face", (1 - b) / (self.die - 1))
         object.__setattr__(self, "_gains", tuple(range(2, self.die + 1)))
 
-    def outcomes(self, s: PigState, a: PigAction) -> list[tuple[Any, PigState | Terminal]]:  # type: ignore[override]
+    def outcomes(self, s: PigState, a: PigAction) -> list[tuple[Any, PigState | Terminal]]:
         if a != "roll":
-            return super().outcomes(s, a)  # type: ignore[return-value]
+            return super().outcomes(s, a)
         nxt = 1 - s.mover
         face: Any = self._face  # type: ignore[attr-defined]
-        out: list[tuple[Any, PigState | Terminal]] = [(self._bust, PigState(nxt, s.other, s.score, 0))]
+        out: list[tuple[Any, PigState | Terminal]] = [
+            (self._bust, PigState(nxt, s.other, s.score, 0))]
         need = self.goal - s.score - s.turn_total
         win_mass: Any = 0
         for gain in self._gains:
@@ -341,7 +342,8 @@ class BiasedPig(_Jeopardy):
 
 
 def biased_pig(goal: int = 10, die: int = 6, bust: Any = None) -> BiasedPig:
-    """Pig to ``goal`` with a ``die``-sided die showing 1 with probability ``bust`` (see :class:`BiasedPig`)."""
+    """Pig to ``goal`` with a ``die``-sided die showing 1 with probability ``bust``
+    (see :class:`BiasedPig`)."""
     return BiasedPig(goal, die, bust)
 
 

@@ -131,7 +131,7 @@ class BiasedRiskOrSafety(RiskOrSafety):
         if isinstance(h, (int, Fraction)) and not 0 < h < 1:
             raise InvalidGameError(f"heads must lie strictly between 0 and 1, got {h}")
 
-    def outcomes(self, s: RoSState, a: Action) -> list[tuple[Any, RoSState | Terminal]]:  # type: ignore[override]
+    def outcomes(self, s: RoSState, a: Action) -> list[tuple[Any, RoSState | Terminal]]:
         mover, open_, saved, other = s
         if a == "stop":
             return [(_ONE, _new(RoSState, (1 - mover, 0, other, saved + open_)))]

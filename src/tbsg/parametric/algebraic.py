@@ -46,6 +46,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import total_ordering
+from typing import Any
 
 from flint import arb, ctx, fmpq, fmpz_poly
 
@@ -271,7 +272,8 @@ def roots_of_irreducible(m: fmpz_poly) -> list[RealAlgebraic]:
         return [RealAlgebraic.rational(Fraction(-coeffs[0], coeffs[1]))]
     poly = fmpz_poly(list(coeffs))
     balls: list[tuple[Fraction, Fraction]] = []
-    for c, _mult in poly.complex_roots():
+    roots: list[tuple[Any, int]] = poly.complex_roots()  # type: ignore[assignment]
+    for c, _mult in roots:
         if c.imag != 0:
             continue
         mid, rad = _fraction_of_arf(c.real.mid()), _fraction_of_arf(c.real.rad())
@@ -326,7 +328,7 @@ def sign_at(poly: fmpz_poly, alpha: RealAlgebraic) -> int:
         return 0
     if alpha.is_rational():
         return _sign(poly, alpha.lo)
-    if (poly % alpha.poly).is_zero():  # type: ignore[operator]
+    if (poly % alpha.poly).is_zero():
         return 0
     x = alpha
     prec = 64

@@ -22,6 +22,7 @@ does; terminal outcomes are folded into ``c_k(p) = sum p(t) r(t)`` per action.
 
 from __future__ import annotations
 
+import contextlib
 from collections import deque
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -56,11 +57,11 @@ def check_interval(interval: object) -> tuple[Fraction, Fraction]:
 
     >>> check_interval((0, Fraction(1, 2)))
     (Fraction(0, 1), Fraction(1, 2))
-    >>> check_interval((0.1, 1))
+    >>> check_interval((0.5, 1))
     Traceback (most recent call last):
     ...
     tbsg.errors.ExactnessError: the interval's lower end must be an int or fractions.Fraction, \
-got float 0.1; write it exactly, e.g. Fraction(1, 2) or Fraction('0.5')
+got float 0.5; write it exactly, e.g. Fraction(1, 2) or Fraction('0.5')
     """
     if not isinstance(interval, (tuple, list)) or len(interval) != 2:
         raise InvalidArgumentError(
@@ -180,10 +181,8 @@ class _Probabilities:
             rf = None
         if rf is None:
             rf = RationalFunction.from_expr(prob, self.symbol, what)
-            try:
+            with contextlib.suppress(TypeError):  # an unhashable expression: read each time
                 self.by_expr[key] = rf
-            except TypeError:
-                pass
         return rf
 
     def check_positive(self, rf: RationalFunction, what: str) -> None:
@@ -265,18 +264,18 @@ def compile_parametric(game: Game[S, A], symbol: sympy.Symbol, interval: tuple[F
         i = queue.popleft()
         s = states[i]
         at = f"at state {show(s)}"
-        who = _user("player()", at, lambda: game.player(s))
+        who = _user("player()", at, lambda s=s: game.player(s))
         if isinstance(who, bool) or who not in (0, 1):
             raise InvalidGameError(f"player() must return 0 or 1, got {show(who)} {at}")
         player.append(int(who))
-        acts = list(_user("actions()", at, lambda: game.actions(s)))
+        acts = list(_user("actions()", at, lambda s=s: game.actions(s)))
         if not acts:
             raise InvalidGameError(f"state {show(s)} has no actions (every state needs at least one)")
         if len(set(acts)) != len(acts):
             raise InvalidGameError(f"state {show(s)} lists an action twice: {show(acts)}")
         for a in acts:
             where = f"at state {show(s)}, action {show(a)}"
-            outs = list(_user("outcomes()", where, lambda a=a: game.outcomes(s, a)))
+            outs = list(_user("outcomes()", where, lambda s=s, a=a: game.outcomes(s, a)))
             total = RationalFunction.constant(0)
             c = RationalFunction.constant(0)
             merged: dict[int, RationalFunction] = {}

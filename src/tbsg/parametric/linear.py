@@ -119,7 +119,7 @@ def _solve_component(pc: ParametricCompiled[Any, Any], choice: Sequence[int], st
     for i in reversed(order):  # back substitution: later-eliminated states are known
         row, v = eliminated[i]
         for j, q in row.items():
-            v = v + q * values[j]  # type: ignore[operator]
+            v = v + q * values[j]
         values[i] = v
 
 

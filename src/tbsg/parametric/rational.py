@@ -129,11 +129,11 @@ class RationalFunction:
         >>> p = sympy.Symbol("p")
         >>> RationalFunction.from_expr((1 - p) ** 2 / 2, p, "a probability")
         RationalFunction('1/2*p^2 - p + 1/2')
-        >>> RationalFunction.from_expr(p / 2.0, p, "a probability")
+        >>> RationalFunction.from_expr(p + 0.5, p, "a probability")
         Traceback (most recent call last):
         ...
-        tbsg.errors.ExactnessError: a probability must be exact, got p/2.0 which holds the float 2.0 \
-(write it with sympy.Rational or fractions.Fraction)
+        tbsg.errors.ExactnessError: a probability must be exact, got p + 0.5 which holds the float \
+0.500000000000000 (write it with sympy.Rational or fractions.Fraction)
         """
         if isinstance(expr, (int, Fraction)) and not isinstance(expr, bool):
             return cls.constant(expr)
@@ -144,12 +144,13 @@ class RationalFunction:
         if isinstance(expr, (float, bool)) or not isinstance(expr, sympy.Basic):
             raise ExactnessError(
                 f"{what} must be an int, Fraction or sympy expression in {symbol}, got {show(expr)}")
-        floats = expr.atoms(sympy.Float)
+        e: Any = expr
+        floats = e.atoms(sympy.Float)
         if floats:
             raise ExactnessError(
                 f"{what} must be exact, got {expr} which holds the float {next(iter(floats))} "
                 "(write it with sympy.Rational or fractions.Fraction)")
-        others = expr.free_symbols - {symbol}
+        others = e.free_symbols - {symbol}
         if others:
             names = ", ".join(sorted(str(s) for s in others))
             raise InvalidGameError(
@@ -282,7 +283,7 @@ class RationalFunction:
         import sympy
 
         n, d = _to_sympy(self.num, symbol), _to_sympy(self.den, symbol)
-        return sympy.factor(n) / sympy.factor(d)  # type: ignore[no-any-return]
+        return sympy.factor(n) / sympy.factor(d)
 
     def __repr__(self) -> str:
         if self.den.is_one():

@@ -215,12 +215,6 @@ class ParametricSolution(Generic[S, A]):
         return tuple(pc.act_labels[k] for k in pc.actions_of(i)
                      if _advantage(pc, r._values, k)(xf) == 0)
 
-    def table(self) -> list[dict[str, str]]:
-        """Rows for a table: each region (its ends and value) and what changes at its right end."""
-        from tbsg.parametric.outputs import region_rows
-
-        return region_rows(self)
-
     def __repr__(self) -> str:
         return (f"ParametricSolution(game={show(self.game, 60)}, {self.symbol} in "
                 f"({self.interval[0]}, {self.interval[1]}), {len(self.regions)} region(s), "
@@ -331,7 +325,7 @@ def _fq(x: Fraction) -> Any:
 def _sign_between(poly: fmpz_poly, a: RealAlgebraic, b: RealAlgebraic) -> int:
     x = rational_between(a, b)
     v = poly(_fq(x))
-    return (v > 0) - (v < 0)
+    return int(v > 0) - int(v < 0)
 
 
 def _feasible(poly: fmpz_poly, x: RealAlgebraic, lo: RealAlgebraic,
@@ -427,9 +421,11 @@ def solve_parametric(game: Game[S, A], p: sympy.Symbol, interval: Interval = (0,
     >>> from tbsg.games import biased_risk_or_safety
     >>> p = sympy.Symbol("p")
     >>> sol = solve_parametric(biased_risk_or_safety(2, p), p)
-    >>> [str(b.at) for b in sol.breakpoints]
-    ['root of p^2 + p - 1 in [1/2, 1] ≈ 0.618033988749']
-    >>> sol.regions[0].value, sol.value_at(Fraction(1, 2))
+    >>> [b.at.decimal(9) for b in sol.breakpoints]
+    ['0.292893218', '0.403031716']
+    >>> sol.breakpoints[0].at.minimal_polynomial       # 2p^2 - 4p + 1: p = 1 - 1/sqrt(2)
+    (1, -4, 2)
+    >>> sol.regions[-1].value, sol.value_at(Fraction(1, 2))     # toss on, whatever the score
     (RationalFunction('-1/(p^2 - 2)'), Fraction(4, 7))
     """
     import time
