@@ -43,7 +43,7 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import total_ordering
 from typing import Any
@@ -88,9 +88,17 @@ class RealAlgebraic:
     minimal_polynomial: tuple[int, ...]
     lo: Fraction
     hi: Fraction
+    # a cache, not part of the number: a narrower isolating interval, narrowed further by
+    # every comparison that needs it (so a number is refined once, not at each comparison)
+    tight: tuple[Fraction, Fraction] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        m = self.poly
+        m = fmpz_poly(list(self.minimal_polynomial))
+        object.__setattr__(self, "_m", m)
+        t = self.tight
+        object.__setattr__(self, "tight", (self.lo, self.hi))
+        if t is not None and self.lo <= t[0] < t[1] <= self.hi and _sign(m, t[0]) * _sign(m, t[1]) < 0:
+            object.__setattr__(self, "tight", t)
         if m.degree() < 1:
             raise InvalidArgumentError(f"a minimal polynomial has degree >= 1, got {m}")
         if m.degree() == 1:
@@ -113,7 +121,24 @@ class RealAlgebraic:
     @property
     def poly(self) -> fmpz_poly:
         """The minimal polynomial as a FLINT polynomial."""
-        return fmpz_poly(list(self.minimal_polynomial))
+        m: fmpz_poly = self._m  # type: ignore[attr-defined]
+        return m
+
+    def _narrow(self, steps: int = 1) -> tuple[Fraction, Fraction]:
+        """Halve the cached tight interval ``steps`` times (exact signs); return it."""
+        lo, hi = self.tight  # type: ignore[misc]
+        if self.is_rational():
+            return lo, hi
+        m = self.poly
+        s_lo = _sign(m, lo)
+        for _ in range(steps):
+            mid = (lo + hi) / 2
+            if _sign(m, mid) == s_lo:
+                lo = mid
+            else:
+                hi = mid
+        object.__setattr__(self, "tight", (lo, hi))
+        return lo, hi
 
     @property
     def degree(self) -> int:
@@ -132,9 +157,9 @@ class RealAlgebraic:
 
     def refined(self, width: Fraction) -> RealAlgebraic:
         """The same number with an isolating interval no wider than ``width`` (> 0)."""
-        lo, hi = self.lo, self.hi
-        if hi - lo <= width:
+        if self.hi - self.lo <= width:
             return self
+        lo, hi = self.tight  # type: ignore[misc]
         m = self.poly
         s_lo = _sign(m, lo)
         while hi - lo > width:
@@ -146,7 +171,7 @@ class RealAlgebraic:
                 lo = mid
             else:
                 hi = mid
-        return RealAlgebraic(self.minimal_polynomial, lo, hi)
+        return RealAlgebraic(self.minimal_polynomial, lo, hi, (lo, hi))
 
     def bisected(self) -> RealAlgebraic:
         """The same number with its isolating interval halved."""
@@ -177,26 +202,27 @@ class RealAlgebraic:
     # -- comparisons ----------------------------------------------------------------------
     def _cmp(self, other: RealAlgebraic) -> int:
         a, b = self, other
+        (alo, ahi), (blo, bhi) = a.tight, b.tight  # type: ignore[misc]
+        if ahi < blo:
+            return -1
+        if bhi < alo:
+            return 1
         if a.minimal_polynomial == b.minimal_polynomial:
             if a.is_rational():
                 return (a.lo > b.lo) - (a.lo < b.lo)
-            lo, hi = max(a.lo, b.lo), min(a.hi, b.hi)
-            if lo <= hi:
-                m = a.poly
-                if _sign(m, lo) * _sign(m, hi) <= 0:
-                    return 0
-        while True:
-            if a.hi < b.lo:
+            lo, hi = max(alo, blo), min(ahi, bhi)
+            m = a.poly
+            if _sign(m, lo) * _sign(m, hi) <= 0:
+                return 0
+        while True:  # different numbers: refinement separates them
+            if ahi < blo:
                 return -1
-            if b.hi < a.lo:
+            if bhi < alo:
                 return 1
-            # different numbers: refinement separates them
-            if a.hi - a.lo >= b.hi - b.lo and not a.is_rational():
-                a = a.bisected()
-            elif not b.is_rational():
-                b = b.bisected()
+            if (ahi - alo >= bhi - blo and not a.is_rational()) or b.is_rational():
+                alo, ahi = a._narrow(4)
             else:
-                a = a.bisected()
+                blo, bhi = b._narrow(4)
 
     def __eq__(self, other: object) -> bool:
         o = _as_alg(other)
@@ -266,8 +292,23 @@ def irreducible_factors(poly: fmpz_poly) -> list[tuple[fmpz_poly, int]]:
 
 
 def roots_of_irreducible(m: fmpz_poly) -> list[RealAlgebraic]:
-    """All real roots of an irreducible (primitive) polynomial, in increasing order."""
+    """All real roots of an irreducible (primitive) polynomial, in increasing order.
+
+    Memoised (the same factors recur, e.g. in every region of a parametric solve).
+    """
     coeffs = _normalised(m)
+    known = _ROOTS.get(coeffs)
+    if known is None:
+        if len(_ROOTS) > 4096:
+            _ROOTS.clear()
+        known = _ROOTS[coeffs] = _isolate(coeffs)
+    return list(known)
+
+
+_ROOTS: dict[tuple[int, ...], list[RealAlgebraic]] = {}
+
+
+def _isolate(coeffs: tuple[int, ...]) -> list[RealAlgebraic]:
     if len(coeffs) == 2:
         return [RealAlgebraic.rational(Fraction(-coeffs[0], coeffs[1]))]
     poly = fmpz_poly(list(coeffs))
@@ -285,7 +326,7 @@ def roots_of_irreducible(m: fmpz_poly) -> list[RealAlgebraic]:
     for i, (a, b) in enumerate(balls):
         lo = _simplest_between(balls[i - 1][1], a) if i else Fraction(a.__floor__() - 1)
         hi = _simplest_between(b, balls[i + 1][0]) if i + 1 < len(balls) else Fraction(b.__ceil__() + 1)
-        out.append(RealAlgebraic(coeffs, lo, hi))
+        out.append(RealAlgebraic(coeffs, lo, hi, (a, b)))
     return out
 
 
@@ -367,12 +408,8 @@ def rational_between(a: RealAlgebraic, b: RealAlgebraic) -> Fraction:
     """The simplest rational (smallest denominator) strictly between ``a < b``."""
     if not a < b:
         raise InvalidArgumentError(f"rational_between needs a < b, got {a} and {b}")
-    while not a.hi < b.lo:
-        a = a.bisected() if (a.hi - a.lo) >= (b.hi - b.lo) and not a.is_rational() else a
-        b = b.bisected() if not b.is_rational() else b
-        if a.is_rational() and b.is_rational():
-            break
-    lo, hi = a.hi, b.lo
+    # a < b: their tight intervals are disjoint now (the comparison separated them)
+    lo, hi = a.tight[1], b.tight[0]  # type: ignore[index]
     # both ends excluded: the simplest rational in the open interval (lo, hi)
     return _simplest_between(lo, hi)
 
