@@ -17,9 +17,9 @@ pytest.importorskip("flint")
 
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from strategies import parametric_games, substituted  # noqa: E402
 
 import tbsg  # noqa: E402
+from strategies import parametric_games, substituted  # noqa: E402
 from tbsg import DRAW, win  # noqa: E402
 from tbsg.games import biased_pig, biased_risk_or_safety, pig, risk_or_safety  # noqa: E402
 from tbsg.parametric import (  # noqa: E402
@@ -221,7 +221,7 @@ def test_bad_intervals(interval: Any, error: type[Exception]) -> None:
 
 
 def test_parameter_must_be_a_symbol() -> None:
-    with pytest.raises(tbsg.InvalidArgumentError, match="sympy.Symbol"):
+    with pytest.raises(tbsg.InvalidArgumentError, match=r"sympy\.Symbol"):
         solve_parametric(OneState(), "p")  # type: ignore[arg-type]
 
 

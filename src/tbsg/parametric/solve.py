@@ -379,6 +379,8 @@ def _region(pc: ParametricCompiled[S, A], x: Fraction, lo: RealAlgebraic,
         a, b, _ = got
     if a == b:
         return None
+    if not a < xa < b:  # x is a (rational) end: record a point inside as the region's sample
+        x = rational_between(a, b)
     touch: list[tuple[RealAlgebraic, int]] = []
     for k, poly in constraints:
         for r, _ in real_roots_mult(poly, a, b):
