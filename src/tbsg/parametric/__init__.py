@@ -20,7 +20,29 @@ functions (and why) in :mod:`tbsg.parametric.rational`; breakpoints in
 ``pip install 'tbsg[parametric]'``; ``import tbsg`` does not import it, and
 ``tbsg.solve_parametric`` loads it on first use.
 
-Findings on the catalog games are in :mod:`tbsg.parametric.findings`.
+Findings
+--------
+Computed exactly (``benchmarks/bench_parametric.py`` and ``examples/parametric.py``
+recompute them; every breakpoint is a proved root, every region certified):
+
+* *Risk or Safety, P(heads) = p* (:func:`~tbsg.games.biased_risk_or_safety`). Targets 1
+  to 5 fully (1, 3, 7, 20, 40 regions; solve 0.07 s to 4 s, certificate up to 17 s),
+  6 and 7 by the benchmark. The first player's value exceeds 1/2 for *every* bias in
+  (0, 1): ``v(p) - 1/2`` has no root in any region and is positive inside, so her
+  advantage never disappears; it tends to 1/2 as ``p -> 0`` (and to 1 as ``p -> 1``).
+  Stopping after the first head, at ``(1, 0, 0)``, is optimal exactly for
+  ``p <= p*``: ``p* = 0.403031716...`` (root of ``2p^3 - 2p^2 - 2p + 1``) to 2 points,
+  ``0.534373776...`` (degree 5) to 3, ``0.475111291...`` (degree 11) to 4 and
+  ``0.498745338...`` (degree 15) to 5, so with a fair coin the first player banks her
+  first point to 3 but not to 2, 4 or 5 points. The simplest breakpoint,
+  ``1 - 1/sqrt(2) = 0.2928...`` (``2p^2 - 4p + 1``), recurs for every target from 2: it
+  is decided where the opponent needs a single point.
+* *Pig with P(1) = p* (:func:`~tbsg.games.biased_pig`, six-sided die, other faces
+  ``(1 - p)/5`` each), goals 3 to 6 (3, 3, 10, 21 regions; goal 8: 73 regions in 40 s).
+  Again the first player's value exceeds 1/2 for every bias (tending to 1/2 as
+  ``p -> 1``). At 0-0 with a turn total of 2, rolling on is optimal up to
+  ``P(1) = 0.904254124`` to 3, ``0.815611413`` to 4, ``0.753438735`` to 5 and
+  ``0.675214166`` to 6 points: the fair die (1/6) is far inside the "roll" region.
 
 Examples
 --------

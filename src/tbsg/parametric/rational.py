@@ -12,12 +12,14 @@ Numerator and denominator are python-flint ``fmpq_poly`` (FLINT's dense polynomi
 Q, in C). Each operation is the textbook one followed by a gcd to keep the canonical
 form, e.g. ``a/b + c/d = (ad + bc) / bd`` reduced. Measured on the elimination of
 Risk or Safety's fixed-profile systems (``benchmarks/bench_parametric.py``, which
-repeats the measurement): the same elimination code run on sympy's field of rational
-functions ``QQ(p)`` (``DomainMatrix``'s elements, pure Python polynomials with gmpy2
-coefficients) is 20 to 60 times slower, and building the dense matrix over ``QQ(p)``
-and calling sympy's ``DomainMatrix.lu_solve`` slower still; FLINT's polynomial gcd
-dominates the cost here and is fast enough that fraction-free elimination (no gcds,
-but degrees that grow with every step) brings nothing. sympy is used only at the
+repeats the measurement; targets 2 to 5, 12 to 150 states): the same sparse elimination
+run on sympy's field of rational functions ``QQ(p)`` (``DomainMatrix``'s elements, pure
+Python polynomials with gmpy2 coefficients) is 9 to 22 times slower, and the dense
+system over ``QQ(p)`` solved by sympy's ``DomainMatrix.lu_solve`` 16 to 120 times
+slower (the ratio grows with the size). Evaluating a profile takes milliseconds this
+way, a small part of a parametric solve (root isolation and the numeric solves dominate),
+so fraction-free elimination (no gcds, but degrees that grow with every step) was not
+pursued. sympy is used only at the
 boundary: to read a user's expression (:meth:`RationalFunction.from_expr`) and to print
 formulas (:meth:`RationalFunction.to_expr`, LaTeX).
 
