@@ -83,6 +83,10 @@ class RealAlgebraic:
     lo, hi : Fraction
         An isolating interval: ``m`` has exactly one root in ``[lo, hi]`` (``lo == hi`` for
         a rational number). Refining returns a new, narrower interval of the same number.
+    tight : (Fraction, Fraction)
+        A cache, not part of the number (``==`` ignores it): a narrower isolating interval
+        inside ``[lo, hi]`` (for a root found by :func:`real_roots`, FLINT's ball), narrowed
+        further in place by the comparisons that need it.
     """
 
     minimal_polynomial: tuple[int, ...]

@@ -131,6 +131,31 @@ class Region(Generic[S, A]):
         pc = self._pc
         return tuple((x, pc.states[pc.act_state[k]], pc.act_labels[k]) for x, k in self._touch)
 
+    def certificate(self) -> tuple[tuple[S, A, str], ...]:
+        """The sign pattern of every action's advantage ``d_k`` on the region (the region's
+        certificate, re-derived by :func:`~tbsg.parametric.certificate.verify_parametric`).
+
+        One ``(state, action, kind)`` per action of a state with several: ``"profile"``
+        (the profile's action, ``d = 0``), ``"tied"`` (``d`` vanishes identically),
+        ``"touches 0 at x, ..."`` (``d < 0`` inside except at those points) or ``"below"``
+        (``d < 0`` everywhere inside).
+        """
+        pc = self._pc
+        touch: dict[int, list[str]] = {}
+        for x, k in self._touch:
+            touch.setdefault(k, []).append(x.decimal(9))
+        zero = set(self._zero)
+        out: list[tuple[S, A, str]] = []
+        for i, s in enumerate(pc.states):
+            ks = pc.actions_of(i)
+            if len(ks) < 2:
+                continue
+            for k in ks:
+                kind = ("profile" if k == self._choice[i] else "tied" if k in zero
+                        else f"touches 0 at {', '.join(touch[k])}" if k in touch else "below")
+                out.append((s, pc.act_labels[k], kind))
+        return tuple(out)
+
     def contains(self, x: Fraction | RealAlgebraic) -> bool:
         """Whether ``lo <= x <= hi``."""
         return bool(self.lo <= x <= self.hi)
