@@ -13,6 +13,11 @@ pairs), (b) sympy's field ``QQ(p)`` (``QQ.frac_field(p)`` elements), and (c) the
 system ``(I - P) v = c`` over ``QQ(p)`` with ``DomainMatrix.lu_solve`` (small ``n``
 only), each checked equal to (a).
 
+Part 3, root isolation: FLINT (``fmpz_poly.factor`` and Arb's certified
+``complex_roots``, what the solver uses) against sympy (``factor_list`` and
+``Poly.intervals``, what the certificate check uses) on the advantage numerators of one
+profile, with the number of roots each finds in (0, 1).
+
 Usage: python benchmarks/bench_parametric.py [targets...] [--dense-max N]
 (default targets 1 2 3 4 5 6; the caches of root isolation are cleared between targets).
 """
@@ -118,6 +123,42 @@ def part2(targets: list[int], dense_max: int) -> None:
               f"{dense}{'' if same else '  MISMATCH'}", flush=True)
 
 
+def part3(targets: list[int]) -> None:
+    """Root isolation: FLINT (factor, then Arb's certified complex roots) against sympy
+    (factor_list, then Poly.intervals), on every advantage numerator of the optimal
+    profile at p = 1/2, roots in (0, 1); same polynomials, same run."""
+    from tbsg.parametric.solve import _advantage
+
+    print("\nn  polys max-deg  flint-s  sympy-s ratio  (roots found)")
+    for n in targets:
+        pc = compile_parametric(biased_risk_or_safety(n, P), P, (Fraction(0), Fraction(1)))
+        sol = tbsg.solve(pc.at(Fraction(1, 2)))
+        choice = [int(sol.action(i)) for i in range(pc.n_states)]
+        values = profile_values(pc, choice)
+        polys = []
+        for k in range(pc.n_actions):
+            d = _advantage(pc, values, k)
+            if not d.is_zero() and d.num.degree() >= 1:
+                polys.append(d.integer_parts()[0])
+        alg._ROOTS.clear()
+        t = time.process_time()
+        ours = sum(len(real_roots(f, Fraction(0), Fraction(1))) for f in polys)
+        t_flint = time.process_time() - t
+        t = time.process_time()
+        theirs = 0
+        for f in polys:
+            poly = sympy.Poly([int(c) for c in reversed(f.coeffs())], P)
+            for g, _ in sympy.factor_list(poly)[1]:
+                # intervals(inf=0, sup=1) is closed: leave out the roots 0 and 1 themselves
+                theirs += sum(1 for (lo, hi), _ in g.intervals(inf=0, sup=1)
+                              if not (lo == hi and lo in (0, 1)))
+        t_sympy = time.process_time() - t
+        deg = max((f.degree() for f in polys), default=0)
+        ratio = t_sympy / max(t_flint, 1e-9)
+        print(f"{n:<2} {len(polys):>5} {deg:>7} {t_flint:8.3f} {t_sympy:8.3f} {ratio:5.1f}x  ({ours}, {theirs})",
+              flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("targets", nargs="*", type=int, default=[1, 2, 3, 4, 5, 6])
@@ -125,6 +166,7 @@ def main() -> None:
     args = ap.parse_args()
     part1(args.targets)
     part2(args.targets, args.dense_max)
+    part3(args.targets)
 
 
 if __name__ == "__main__":
