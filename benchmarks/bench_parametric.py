@@ -155,8 +155,8 @@ def part3(targets: list[int]) -> None:
         t_sympy = time.process_time() - t
         deg = max((f.degree() for f in polys), default=0)
         ratio = t_sympy / max(t_flint, 1e-9)
-        print(f"{n:<2} {len(polys):>5} {deg:>7} {t_flint:8.3f} {t_sympy:8.3f} {ratio:5.1f}x  ({ours}, {theirs})",
-              flush=True)
+        print(f"{n:<2} {len(polys):>5} {deg:>7} {t_flint:8.3f} {t_sympy:8.3f} {ratio:5.1f}x  "
+              f"({ours}, {theirs})", flush=True)
 
 
 def main() -> None:
