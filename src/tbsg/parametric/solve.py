@@ -96,6 +96,8 @@ class Region(Generic[S, A]):
     _values: tuple[RationalFunction, ...] = field(repr=False)
     _zero: tuple[int, ...] = field(repr=False)
     _touch: tuple[tuple[RealAlgebraic, int], ...] = field(repr=False)
+    # the signed advantage numerators of the non-constant constraints (for the ties at the ends)
+    _adv: tuple[tuple[int, fmpz_poly], ...] = field(default=(), repr=False)
 
     def _i(self, state: S | None) -> int:
         if state is None:
@@ -356,10 +358,17 @@ def _sign_between(poly: fmpz_poly, a: RealAlgebraic, b: RealAlgebraic) -> int:
 def _feasible(poly: fmpz_poly, x: RealAlgebraic, lo: RealAlgebraic,
               hi: RealAlgebraic) -> tuple[RealAlgebraic, RealAlgebraic, list[RealAlgebraic]] | None:
     """The largest interval ``[a, b]`` around ``x`` inside ``[lo, hi]`` where ``poly <= 0``,
-    and the roots of ``poly`` strictly inside it; None if ``poly > 0`` near ``x`` on both sides."""
-    roots = [r for r, _ in real_roots_mult(poly, lo, hi)]
+    and the roots of ``poly`` strictly inside it; None if ``poly > 0`` near ``x`` on both sides.
+
+    The sign on the first sub-interval between roots is read at a rational point; it flips
+    at each root of odd multiplicity (the roots are those of irreducible factors).
+    """
+    found = real_roots_mult(poly, lo, hi)
+    roots = [r for r, _ in found]
     pts = [lo, *roots, hi]
-    signs = [_sign_between(poly, pts[j], pts[j + 1]) for j in range(len(pts) - 1)]
+    signs = [_sign_between(poly, pts[0], pts[1])]
+    for _, mult in found:
+        signs.append(-signs[-1] if mult % 2 else signs[-1])
     # the sub-intervals (pts[j], pts[j+1]) whose closure holds x
     touching = [j for j in range(len(signs)) if pts[j] <= x <= pts[j + 1]]
     ok = [j for j in touching if signs[j] <= 0]
@@ -383,7 +392,7 @@ def _region(pc: ParametricCompiled[S, A], x: Fraction, lo: RealAlgebraic,
     xa = RealAlgebraic.rational(x)
     a, b = lo, hi
     zero: list[int] = []
-    constraints: list[tuple[int, fmpz_poly]] = []
+    constraints: list[tuple[int, fmpz_poly, list[RealAlgebraic]]] = []
     chosen = set(choice)
     for k in range(pc.n_actions):
         if k in chosen:
@@ -397,21 +406,21 @@ def _region(pc: ParametricCompiled[S, A], x: Fraction, lo: RealAlgebraic,
             if poly.coeffs()[0] > 0:  # pragma: no cover - the numeric solve is optimal at x
                 raise RuntimeError(f"internal error: action {k} beats the optimal profile at {x}")
             continue
-        constraints.append((k, poly))
         got = _feasible(poly, xa, a, b)
         if got is None:
             return None
-        a, b, _ = got
+        a, b, inside = got
+        constraints.append((k, poly, inside))
     if a == b:
         return None
     if not a < xa < b:  # x is a (rational) end: record a point inside as the region's sample
         x = rational_between(a, b)
     touch: list[tuple[RealAlgebraic, int]] = []
-    for k, poly in constraints:
-        for r, _ in real_roots_mult(poly, a, b):
-            touch.append((r, k))
+    for k, _, inside in constraints:  # roots inside the final region: the region only shrank
+        touch += [(r, k) for r in inside if a < r < b]
     return Region(lo=a, hi=b, sample=x, value=values[0], _pc=pc, _choice=choice,
-                  _values=tuple(values), _zero=tuple(zero), _touch=tuple(touch))
+                  _values=tuple(values), _zero=tuple(zero), _touch=tuple(touch),
+                  _adv=tuple((k, poly) for k, poly, _ in constraints))
 
 
 def solve_parametric(game: Game[S, A], p: sympy.Symbol, interval: Interval = (0, 1), *,
@@ -492,7 +501,7 @@ def _merge(regions: list[Region[S, A]]) -> list[Region[S, A]]:
             r = Region(lo=prev.lo, hi=r.hi, sample=prev.sample, value=prev.value, _pc=prev._pc,
                        _choice=prev._choice, _values=prev._values,
                        _zero=tuple(sorted(set(prev._zero) & set(r._zero))),
-                       _touch=prev._touch + r._touch)
+                       _touch=prev._touch + r._touch, _adv=prev._adv)
         out.append(r)
     return out
 
@@ -501,13 +510,15 @@ def _breakpoint(pc: ParametricCompiled[S, A], left: Region[S, A], right: Region[
     at = left.hi
     changes = tuple((pc.states[i], pc.act_labels[a], pc.act_labels[b])
                     for i, (a, b) in enumerate(zip(left._choice, right._choice, strict=True)) if a != b)
+    # optimal at ``at``: the profile's actions, those tied identically, and those whose
+    # (non-constant) advantage numerator vanishes there; a constant advantage is negative
+    tied = set(left._zero) | {k for k, poly in left._adv if sign_at(poly, at) == 0}
     ties: dict[S, tuple[A, ...]] = {}
     for i in range(pc.n_states):
         ks = pc.actions_of(i)
         if len(ks) < 2:
             continue
-        best = [k for k in ks if k == left._choice[i]
-                or sign_at(_signed_numerator(_advantage(pc, left._values, k), left.sample), at) == 0]
+        best = [k for k in ks if k == left._choice[i] or k in tied]
         if len(best) > 1:
             ties[pc.states[i]] = tuple(pc.act_labels[k] for k in best)
     return Breakpoint(at=at, changes=changes, ties=ties)
