@@ -204,6 +204,12 @@ def test_bad_parametric_games_are_refused(outcomes: list[tuple[Any, Any]], error
         solve_parametric(Table(outcomes), P)
 
 
+def test_an_outcome_of_probability_zero_is_dropped() -> None:
+    # as in the numeric compile: the state it names is not reached through it
+    sol = solve_parametric(Table([(P, win(0)), (1 - P, win(1)), (0 * P, 7)]), P)
+    assert sol.n_states == 1 and sol.regions[0].value == RationalFunction.variable()
+
+
 def test_probability_positive_on_a_narrower_interval_is_accepted() -> None:
     game = Table([(2 * P - 1, win(0)), (2 - 2 * P, win(1))])
     sol = solve_parametric(game, P, (HALF, 1))

@@ -8,7 +8,8 @@ interval ``(lo, hi)`` at once.
 Validation (the numeric rules of :mod:`tbsg.engine.compile`, read over Q(p)): every
 probability is exact (no floats), a rational function of ``p`` alone; the probabilities
 of each action sum to 1 *identically* (as rational functions); and every probability is
-*positive on the whole interval*: its numerator and denominator have no real root in
+*positive on the whole interval* (an outcome whose probability is identically 0 is
+dropped, as the numeric compile drops zero probabilities): its numerator and denominator have no real root in
 ``(lo, hi)`` (exact root isolation, :mod:`tbsg.parametric.algebraic`) and its value at one
 rational point inside is positive. Hence for every ``p`` in the interval the game has the
 same state graph (a successor reached at one ``p`` is reached at all), so whether the
@@ -190,10 +191,6 @@ class _Probabilities:
             return
         lo, hi = self.interval
         n, d = rf.integer_parts()
-        if rf.is_zero():
-            raise InvalidGameError(
-                f"{what} is identically 0; leave the outcome out (a parametric game's "
-                "probabilities are positive on the whole interval)")
         for poly, part in ((n, "numerator"), (d, "denominator")):
             if poly.degree() >= 1:
                 roots = real_roots(poly, lo, hi)
@@ -287,6 +284,8 @@ def compile_parametric(game: Game[S, A], symbol: sympy.Symbol, interval: tuple[F
                 prob, nxt = pair
                 what = f"probability of outcome {show(nxt)} {where}"
                 rf = probs.read(prob, what)
+                if rf.is_zero():  # as in the numeric compile: an outcome of probability 0 is dropped
+                    continue
                 probs.check_positive(rf, what)
                 total = total + rf
                 if isinstance(nxt, Terminal):
