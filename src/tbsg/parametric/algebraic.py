@@ -27,7 +27,7 @@ Algorithms
   holding the interval excludes 0), and the sign is read at an end.
 
 Measured (``benchmarks/bench_parametric.py``, part 3: the advantage numerators of Risk
-or Safety to 3-5, degrees up to 18): FLINT's factoring and isolation are only 1.2 to 1.5
+or Safety to 3-5, degrees up to 18): FLINT's factoring and isolation are only 1.3 to 1.9
 times faster than sympy's ``factor_list`` and ``Poly.intervals`` here, and both find the
 same roots. FLINT is used for the solver and sympy for the independent certificate check
 (:mod:`tbsg.parametric.certificate`), so the two never share a root-finding routine.

@@ -14,8 +14,8 @@ form, e.g. ``a/b + c/d = (ad + bc) / bd`` reduced. Measured on the elimination o
 Risk or Safety's fixed-profile systems (``benchmarks/bench_parametric.py``, which
 repeats the measurement; targets 2 to 5, 12 to 150 states): the same sparse elimination
 run on sympy's field of rational functions ``QQ(p)`` (``DomainMatrix``'s elements, pure
-Python polynomials with gmpy2 coefficients) is 9 to 22 times slower, and the dense
-system over ``QQ(p)`` solved by sympy's ``DomainMatrix.lu_solve`` 16 to 120 times
+Python polynomials with gmpy2 coefficients) is 8 to 23 times slower, and the dense
+system over ``QQ(p)`` solved by sympy's ``DomainMatrix.lu_solve`` 12 to 120 times
 slower (the ratio grows with the size). Evaluating a profile takes milliseconds this
 way, a small part of a parametric solve (root isolation and the numeric solves dominate),
 so fraction-free elimination (no gcds, but degrees that grow with every step) was not
