@@ -29,8 +29,8 @@ recompute them; every breakpoint is a proved root, every region certified):
   to 5 fully (1, 3, 7, 20, 40 regions; solve 0.04 s to 4 s, certificate up to 20 s);
   6 (82 regions, breakpoints of degree up to 32, solve 18 s, certificate 92 s) and 7
   (135 regions, degree 43, 67 s and 5 minutes) by the benchmark. The first player's
-  value exceeds 1/2 for *every* bias in (0, 1): ``v(p) - 1/2`` has no root in any region and is positive inside, so her
-  advantage never disappears; it tends to 1/2 as ``p -> 0`` (and to 1 as ``p -> 1``).
+  value exceeds 1/2 for *every* bias in (0, 1): ``v(p) - 1/2`` has no root in any
+  region and is positive inside, so her advantage never disappears; it tends to 1/2 as ``p -> 0`` (and to 1 as ``p -> 1``).
   Stopping after the first head, at ``(1, 0, 0)``, is optimal exactly for
   ``p <= p*``: ``p* = 0.403031716...`` (root of ``2p^3 - 2p^2 - 2p + 1``) to 2 points,
   ``0.534373776...`` (degree 5) to 3, ``0.475111291...`` (degree 11) to 4 and
