@@ -25,19 +25,19 @@ Findings
 Computed exactly (``benchmarks/bench_parametric.py`` and ``examples/parametric.py``
 recompute them; every breakpoint is a proved root, every region certified):
 
-* *Risk or Safety, P(heads) = p* (:func:`~tbsg.games.biased_risk_or_safety`). Targets 1
-  to 5 fully (1, 3, 7, 20, 40 regions; solve 0.04 s to 4 s, certificate up to 20 s);
+* *Risk or Safety, P(heads) = p* (:func:`~tbsg.games.biased_risk_or_safety`). Targets
+  1 to 5 fully (1, 3, 7, 20, 40 regions; solve 0.04 s to 4 s, certificate up to 20 s);
   6 (82 regions, breakpoints of degree up to 32, solve 18 s, certificate 92 s) and 7
   (135 regions, degree 43, 67 s and 5 minutes) by the benchmark. The first player's
   value exceeds 1/2 for *every* bias in (0, 1): ``v(p) - 1/2`` has no root in any
-  region and is positive inside, so her advantage never disappears; it tends to 1/2 as ``p -> 0`` (and to 1 as ``p -> 1``).
-  Stopping after the first head, at ``(1, 0, 0)``, is optimal exactly for
-  ``p <= p*``: ``p* = 0.403031716...`` (root of ``2p^3 - 2p^2 - 2p + 1``) to 2 points,
-  ``0.534373776...`` (degree 5) to 3, ``0.475111291...`` (degree 11) to 4 and
-  ``0.498745338...`` (degree 15) to 5, so with a fair coin the first player banks her
-  first point to 3 but not to 2, 4 or 5 points. The simplest breakpoint,
-  ``1 - 1/sqrt(2) = 0.2928...`` (``2p^2 - 4p + 1``), recurs for every target from 2: it
-  is decided where the opponent needs a single point.
+  region and is positive inside, so her advantage never disappears; it tends to 1/2 as
+  ``p -> 0`` (and to 1 as ``p -> 1``). Stopping after the first head, at
+  ``(1, 0, 0)``, is optimal exactly for ``p <= p*``: ``p* = 0.403031716...`` (root of
+  ``2p^3 - 2p^2 - 2p + 1``) to 2 points, ``0.534373776...`` (degree 5) to 3,
+  ``0.475111291...`` (degree 11) to 4 and ``0.498745338...`` (degree 15) to 5, so with a fair coin the
+  first player banks her first point to 3 but not to 2, 4 or 5 points. The simplest
+  breakpoint, ``1 - 1/sqrt(2) = 0.2928...`` (``2p^2 - 4p + 1``), recurs for every
+  target from 2: it is decided where the opponent needs a single point.
 * *Pig with P(1) = p* (:func:`~tbsg.games.biased_pig`, six-sided die, other faces
   ``(1 - p)/5`` each), goals 3 to 6 (3, 3, 10, 21 regions; goal 8: 73 regions in 40 s).
   Again the first player's value exceeds 1/2 for every bias (tending to 1/2 as
