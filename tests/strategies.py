@@ -44,9 +44,11 @@ __all__ = [
     "distributions",
     "nudged",
     "numpy_numbers",
+    "parametric_games",
     "relabel",
     "relabellings",
     "stopping_games",
+    "substituted",
     "terminals",
     "wrong_sums",
 ]
@@ -144,3 +146,52 @@ def numpy_numbers(game: TableGame) -> TableGame:
     moves = tuple(tuple((label, tuple((num(p), succ(x)) for p, x in outs)) for label, outs in acts)
                   for acts in game.moves)
     return TableGame(game.players, moves, game.initial)
+
+
+# weights positive on the open interval (0, 1), some vanishing at an end: normalised, they
+# give distributions whose probabilities are rational functions of p, positive on (0, 1)
+_WEIGHTS = ("1", "p", "1 - p", "p**2", "(1 - p)**2", "p**3", "2 - p", "1 + p", "p*(1 - p)", "3*p + 1",
+            "4*p**2")
+
+
+@st.composite
+def parametric_games(draw: st.DrawFn, symbol: Any, max_states: int = 4,
+                     max_actions: int = 3) -> TableGame:
+    """A stopping game whose probabilities are sympy rational functions of ``symbol``.
+
+    Every action has a terminal outcome (so every profile stops, for every p in (0, 1));
+    the probabilities are weights from a fixed list of polynomials positive on (0, 1),
+    normalised, so each sums to 1 identically.
+    """
+    import sympy
+
+    weights = [sympy.sympify(w, locals={"p": symbol}) for w in _WEIGHTS]
+    n = draw(st.integers(1, max_states))
+    players = tuple(draw(st.integers(0, 1)) for _ in range(n))
+    pays = st.sampled_from([Terminal(0), Terminal(1), Terminal(Fraction(1, 2)), Terminal(Fraction(1, 3)),
+                            Terminal(Fraction(3, 4))])
+    moves = []
+    for _ in range(n):
+        acts = []
+        for a in range(draw(st.integers(1, max_actions))):
+            succ: list[Successor] = [draw(pays)]
+            succ += draw(st.lists(st.one_of(st.integers(0, n - 1), pays), min_size=1, max_size=2))
+            ws = [draw(st.sampled_from(weights)) for _ in succ]
+            total = sum(ws)
+            acts.append((LABELS[0][a], tuple(
+                (sympy.cancel(w / total), t) for w, t in zip(ws, succ, strict=True))))
+        moves.append(tuple(acts))
+    return TableGame(players=players, moves=tuple(moves))
+
+
+def substituted(game: TableGame, symbol: Any, x: Fraction) -> TableGame:
+    """``game`` with ``symbol = x``: exact Fractions (sympy's substitution, not tbsg's)."""
+    import sympy
+
+    def number(prob: Any) -> Fraction:
+        r = sympy.Rational(sympy.sympify(prob).subs(symbol, sympy.Rational(x.numerator, x.denominator)))
+        return Fraction(int(r.p), int(r.q))
+
+    moves = tuple(tuple((a, tuple((number(pr), t) for pr, t in outs)) for a, outs in acts)
+                  for acts in game.moves)
+    return TableGame(players=game.players, moves=moves, initial=game.initial)

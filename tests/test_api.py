@@ -32,6 +32,8 @@ EXPECTED_API = {
     "best_response", "evaluate", "load", "save", "solve", "state_table", "verify", "win",
     # play under a profile and tie-breaking (issue 15)
     "Chain", "InfiniteExpectationError", "LengthBounds", "LengthDistribution", "TieBreak", "chain",
+    # issue 16: parametric games, loaded on first use (sympy, python-flint)
+    "evaluate_parametric", "solve_parametric", "verify_parametric",
 }
 
 
@@ -92,7 +94,8 @@ def test_import_tbsg_loads_no_catalog_and_no_matplotlib() -> None:
     out = _fresh_python(
         "import sys, tbsg\n"
         "print(sorted(m for m in sys.modules if m.startswith(('matplotlib', 'pandas', 'tqdm', "
-        "'tbsg.games', 'tbsg.plots', 'tbsg.catalog', 'tbsg.sources', 'tbsg.cli'))))\n"
+        "'tbsg.games', 'tbsg.plots', 'tbsg.catalog', 'tbsg.sources', 'tbsg.cli', 'sympy', 'flint', "
+        "'tbsg.parametric'))))\n"
         "print(tbsg.games.pig(), tbsg.games.piglet(3).goal)\n"
         "print(tbsg.plots.heatmap.__name__, tbsg.plots.plot_pig_hold_boundary.__name__)\n"
         "print(any(m.startswith('matplotlib') for m in sys.modules))\n"

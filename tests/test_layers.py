@@ -47,6 +47,12 @@ RANKS: dict[str, int] = {
     "tbsg.outputs.pivot": 15,
     "tbsg.outputs.tables": 16,
     "tbsg.outputs.plots": 17, "tbsg.outputs.persist": 17,
+    # parametric games (sympy, python-flint): numbers, compile, linear algebra, then the
+    # solver (on tbsg.solve), its certificate and outputs
+    "tbsg.parametric.rational": 2, "tbsg.parametric.algebraic": 3,
+    "tbsg.parametric.compile": 6, "tbsg.parametric.linear": 7,
+    "tbsg.parametric.solve": 13, "tbsg.parametric.certificate": 14,
+    "tbsg.parametric.outputs": 15, "tbsg.parametric": 17,
     # the catalog: rules, then the sources' printed numbers, then the registry and reproduce
     **{f"tbsg.games.{g}": 18 for g in GAMES},
     "tbsg.games": 19, "tbsg.games.figures": 19,

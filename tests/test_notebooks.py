@@ -53,6 +53,8 @@ EXPECTED: dict[str, set[str]] = {
                           "unspeakable_words_d6_less_than_ties.png",
                           "unspeakable_words_d6_margin.png"},
     "pig": {"pig_hold_boundary_20.png"},
+    "parametric": {"parametric_risk_or_safety.png", "parametric_risk_or_safety.md",
+                   "parametric_risk_or_safety.tex", "parametric_pig.png"},
 }
 
 

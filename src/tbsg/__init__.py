@@ -9,7 +9,10 @@ Three subpackages load on first use, so ``import tbsg`` stays fast and needs nei
 matplotlib nor hypothesis: ``tbsg.games`` (the catalog, e.g. ``tbsg.games.pig()``),
 ``tbsg.plots`` (heat maps, margin curves and the sources' figures; matplotlib is imported
 when a plot is drawn) and ``tbsg.testing`` (hypothesis strategies for random games, a
-brute-force oracle and ``assert_reproduces``; the ``testing`` extra).
+brute-force oracle and ``assert_reproduces``; the ``testing`` extra) and
+``tbsg.parametric`` (games whose probabilities depend on a parameter: exact value
+formulas and breakpoints, the ``parametric`` extra; :func:`solve_parametric`,
+:func:`evaluate_parametric` and :func:`verify_parametric` are its front doors).
 
 >>> import tbsg
 >>> tbsg.solve(tbsg.games.piglet(2)).value()
@@ -50,8 +53,12 @@ from tbsg.tiebreak import TieBreak
 
 if TYPE_CHECKING:  # loaded on first use by __getattr__ below
     from tbsg import games as games
+    from tbsg import parametric as parametric
     from tbsg import plots as plots
     from tbsg import testing as testing
+    from tbsg.parametric import evaluate_parametric as evaluate_parametric
+    from tbsg.parametric import solve_parametric as solve_parametric
+    from tbsg.parametric import verify_parametric as verify_parametric
 
 __all__ = [
     "DRAW",
@@ -88,16 +95,22 @@ __all__ = [
     "best_response",
     "chain",
     "evaluate",
+    "evaluate_parametric",
     "load",
     "save",
     "solve",
+    "solve_parametric",
     "state_table",
     "verify",
+    "verify_parametric",
     "win",
 ]
 
-_LAZY = ("games", "plots", "testing")
+_LAZY = ("games", "parametric", "plots", "testing")
 """Subpackages imported on first attribute access (PEP 562)."""
+
+_LAZY_FUNCTIONS = ("evaluate_parametric", "solve_parametric", "verify_parametric")
+"""Functions of :mod:`tbsg.parametric` (sympy, python-flint), imported on first access."""
 
 
 if not TYPE_CHECKING:  # type checkers see the imports above; any other name stays an error
@@ -105,7 +118,9 @@ if not TYPE_CHECKING:  # type checkers see the imports above; any other name sta
     def __getattr__(name: str) -> ModuleType:
         if name in _LAZY:
             return importlib.import_module(f"tbsg.{name}")  # also binds tbsg.<name>
+        if name in _LAZY_FUNCTIONS:
+            return getattr(importlib.import_module("tbsg.parametric"), name)  # type: ignore[no-any-return]
         raise AttributeError(f"module 'tbsg' has no attribute {name!r}")
 
     def __dir__() -> list[str]:
-        return sorted({*globals(), *_LAZY})
+        return sorted({*globals(), *_LAZY, *_LAZY_FUNCTIONS})

@@ -18,11 +18,13 @@ from tbsg.games.coinball import (
     coinball_summary_rule,
 )
 from tbsg.games.pig import (
+    BiasedPig,
     Pig,
     Piglet,
     PigState,
     PigTurnBounds,
     PigTurns,
+    biased_pig,
     pig,
     pig_hold_at,
     pig_hold_boundary,
@@ -32,9 +34,11 @@ from tbsg.games.pig import (
     piglet,
 )
 from tbsg.games.risk_or_safety import (
+    BiasedRiskOrSafety,
     RiskOrSafety,
     RoSLengthRow,
     RoSState,
+    biased_risk_or_safety,
     risk_or_safety,
     risk_or_safety_coin_table,
     risk_or_safety_lengths,
@@ -65,6 +69,8 @@ from tbsg.games.unspeakable_words import (
 )
 
 __all__ = [
+    "BiasedPig",
+    "BiasedRiskOrSafety",
     "Coinball",
     "CoinballOutcomes",
     "CoinballState",
@@ -84,6 +90,8 @@ __all__ = [
     "TheRace",
     "UWState",
     "UnspeakableWords",
+    "biased_pig",
+    "biased_risk_or_safety",
     "coinball",
     "coinball_outcomes",
     "coinball_summary_check",

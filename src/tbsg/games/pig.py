@@ -153,12 +153,14 @@ if TYPE_CHECKING:
     from tbsg.results import FloatSolution, Solution
 
 __all__ = [
+    "BiasedPig",
     "Pig",
     "PigAction",
     "PigState",
     "PigTurnBounds",
     "PigTurns",
     "Piglet",
+    "biased_pig",
     "pig",
     "pig_hold_at",
     "pig_hold_boundary",
@@ -291,6 +293,62 @@ class Piglet(_Jeopardy):
         _check_int("goal", self.goal, 1)
         object.__setattr__(self, "_bust", Fraction(1, 2))
         object.__setattr__(self, "_gains", (1,))
+
+
+@dataclass(frozen=True)
+class BiasedPig(_Jeopardy):
+    """Pig to ``goal`` points with a ``die``-sided die that shows 1 with probability ``bust``.
+
+    The other faces ``2, ..., die`` are equally likely, ``(1 - bust) / (die - 1)`` each;
+    ``bust = Fraction(1, die)`` is :class:`Pig`. ``bust`` may be a sympy expression in one
+    symbol, for :func:`tbsg.parametric.solve_parametric` (the game for every bias at once).
+    States are :class:`PigState` s, as in :class:`Pig`.
+
+    >>> import tbsg
+    >>> tbsg.solve(biased_pig(4, 6, Fraction(1, 6))).value() == tbsg.solve(pig(4)).value()
+    True
+    """
+
+    goal: int = 10
+    die: int = 6
+    bust: Any = None
+
+    def __post_init__(self) -> None:
+        _check_int("goal", self.goal, 1)
+        _check_int("die", self.die, 2)
+        b = Fraction(1, self.die) if self.bust is None else self.bust
+        if isinstance(b, (bool, float)):
+            raise InvalidGameError(f"bust must be a Fraction in (0, 1) or a sympy expression, got {b!r}")
+        if isinstance(b, (int, Fraction)) and not 0 < b < 1:
+            raise InvalidGameError(f"bust must lie strictly between 0 and 1, got {b}")
+        object.__setattr__(self, "bust", b)
+        object.__setattr__(self, "_bust", b)
+        object.__setattr__(self, "_face", (1 - b) / (self.die - 1))
+        object.__setattr__(self, "_gains", tuple(range(2, self.die + 1)))
+
+    def outcomes(self, s: PigState, a: PigAction) -> list[tuple[Any, PigState | Terminal]]:
+        if a != "roll":
+            return super().outcomes(s, a)
+        nxt = 1 - s.mover
+        face: Any = self._face  # type: ignore[attr-defined]
+        out: list[tuple[Any, PigState | Terminal]] = [
+            (self._bust, PigState(nxt, s.other, s.score, 0))]
+        need = self.goal - s.score - s.turn_total
+        win_mass: Any = 0
+        for gain in self._gains:
+            if gain >= need:
+                win_mass = win_mass + face
+            else:
+                out.append((face, PigState(s.mover, s.score, s.other, s.turn_total + gain)))
+        if win_mass != 0:
+            out.append((win_mass, _WIN[s.mover]))
+        return out
+
+
+def biased_pig(goal: int = 10, die: int = 6, bust: Any = None) -> BiasedPig:
+    """Pig to ``goal`` with a ``die``-sided die showing 1 with probability ``bust``
+    (see :class:`BiasedPig`)."""
+    return BiasedPig(goal, die, bust)
 
 
 def pig(goal: int = 100, die: int = 6) -> Pig:

@@ -26,15 +26,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError
 from tbsg.model import Terminal, win
 
 __all__ = [
+    "BiasedRiskOrSafety",
     "RiskOrSafety",
     "RoSLengthRow",
     "RoSState",
+    "biased_risk_or_safety",
     "risk_or_safety",
     "risk_or_safety_coin_table",
     "risk_or_safety_lengths",
@@ -111,6 +113,48 @@ class RiskOrSafety:
         else:
             heads = _new(RoSState, (mover, open_ + 1, saved, other))
         return [(_HALF, heads), (_HALF, _new(RoSState, (1 - mover, 0, other, saved)))]
+
+
+@dataclass(frozen=True)
+class BiasedRiskOrSafety(RiskOrSafety):
+    """Risk or Safety to ``target`` points with a coin showing heads with probability ``heads``.
+
+    ``heads`` is a rational in (0, 1) (``Fraction(1, 2)`` is :class:`RiskOrSafety`), or a
+    sympy expression in one symbol for :func:`tbsg.parametric.solve_parametric`: e.g.
+    ``biased_risk_or_safety(4, sympy.Symbol("p"))`` is the game for every bias at once.
+    The states are :class:`RoSState` s, as in :class:`RiskOrSafety`.
+
+    >>> import tbsg
+    >>> tbsg.solve(biased_risk_or_safety(3, Fraction(1, 2))).value()
+    Fraction(6, 11)
+    """
+
+    heads: Any = _HALF
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        h = self.heads
+        if isinstance(h, (bool, float)):
+            raise InvalidGameError(f"heads must be a Fraction in (0, 1) or a sympy expression, got {h!r}")
+        if isinstance(h, (int, Fraction)) and not 0 < h < 1:
+            raise InvalidGameError(f"heads must lie strictly between 0 and 1, got {h}")
+
+    def outcomes(self, s: RoSState, a: Action) -> list[tuple[Any, RoSState | Terminal]]:
+        mover, open_, saved, other = s
+        if a == "stop":
+            return [(_ONE, _new(RoSState, (1 - mover, 0, other, saved + open_)))]
+        heads: RoSState | Terminal
+        if open_ + 1 + saved >= self.target:
+            heads = _WINS[mover]
+        else:
+            heads = _new(RoSState, (mover, open_ + 1, saved, other))
+        return [(self.heads, heads), (1 - self.heads, _new(RoSState, (1 - mover, 0, other, saved)))]
+
+
+def biased_risk_or_safety(target: int, heads: Any) -> BiasedRiskOrSafety:
+    """Risk or Safety to ``target`` points with P(heads) = ``heads`` (a rational or a sympy
+    expression: see :class:`BiasedRiskOrSafety`)."""
+    return BiasedRiskOrSafety(target, heads)
 
 
 def risk_or_safety(target: int) -> RiskOrSafety:

@@ -1,0 +1,524 @@
+"""Optimal play for every value of a parameter: regions, exact breakpoints, value formulas.
+
+Mathematics
+-----------
+For ``p`` in the open interval ``(lo, hi)`` every probability of the game is positive, so
+the state graph, and with it stopping-ness, does not depend on ``p``
+(:mod:`tbsg.parametric.compile`). For a fixed profile ``sigma`` the values ``v_sigma(p)``
+are rational functions (:mod:`tbsg.parametric.linear`). Let
+
+.. math:: d_k(p) = \\pm\\big(Q_k(p) - v_\\sigma(s)(p)\\big), \\qquad
+          Q_k = c_k + \\sum_t p_{kt}\\, v_\\sigma(t),
+
+the *advantage* of action ``k`` at its state ``s`` (sign ``+`` where player 0 moves, ``-``
+where player 1 moves). In a stopping game ``sigma`` is optimal at ``p`` iff ``d_k(p) <= 0``
+for every action (the values then solve the Bellman equations, whose solution is unique).
+Each ``d_k = n_k / e_k`` is a rational function whose denominator has no root in the
+interval (``v_sigma`` is finite there), so the set where ``sigma`` is optimal is a finite
+union of closed intervals whose ends are real roots of the numerators ``n_k``: the optimal
+strategy is piecewise constant in ``p`` and changes only at real algebraic numbers.
+
+Algorithm
+---------
+A worklist of uncovered open gaps, initially the whole interval. For a gap ``(L, R)``:
+
+1. take the simplest rational ``x`` in it and solve the numeric game at ``p = x`` exactly
+   (:func:`tbsg.solve`): an optimal profile ``sigma``;
+2. compute ``v_sigma`` and every advantage ``d_k`` as rational functions;
+3. isolate the real roots of each numerator in ``(L, R)`` (:mod:`tbsg.parametric.algebraic`)
+   and the sign of ``d_k`` between consecutive roots (at a rational sample point);
+4. the *region* of ``sigma`` is the largest interval ``[a, b]`` around ``x`` inside
+   ``[L, R]`` on which no ``d_k`` is positive; ``(L, a)`` and ``(b, R)`` go back on the
+   worklist. (If ``x`` happens to be a breakpoint at which the numeric solver chose an
+   action optimal only at ``x``, ``[a, b] = {x}``: another ``x`` nearer ``R`` is tried.)
+
+Each new region is a connected component, not met before, of the optimality set of one
+of finitely many profiles, so the loop ends. At a breakpoint ``alpha`` the optimal actions
+of a state are those whose advantage vanishes there (exactly: the minimal polynomial of
+``alpha`` divides the numerator), computed with the profile of the region on its left,
+which is optimal at ``alpha`` (regions are closed). The value function is continuous.
+
+The certificate of a region is its profile and the sign pattern of every advantage on it
+(negative, identically zero, or touching zero at recorded points); :func:`verify_parametric
+<tbsg.parametric.certificate.verify_parametric>` re-derives both independently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from tbsg.api import solve
+from tbsg.engine.compile import DEFAULT_MAX_STATES
+from tbsg.errors import InvalidArgumentError, UnknownStateError, show
+from tbsg.fixed import FixedStrategyGame
+from tbsg.model import Game, exact
+from tbsg.parametric.algebraic import RealAlgebraic, rational_between, real_roots_mult, sign_at
+from tbsg.parametric.compile import ParametricCompiled, compile_parametric
+from tbsg.parametric.linear import action_values, profile_values
+from tbsg.parametric.rational import RationalFunction
+
+if TYPE_CHECKING:
+    import sympy
+    from flint import fmpz_poly
+
+__all__ = ["Breakpoint", "ParametricSolution", "ParametricValues", "Region", "evaluate_parametric",
+           "solve_parametric"]
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+
+Interval = tuple[Fraction | int, Fraction | int]
+
+
+@dataclass(frozen=True, eq=False)
+class Region(Generic[S, A]):
+    """An interval of the parameter on which one strategy profile is optimal.
+
+    Attributes
+    ----------
+    lo, hi : RealAlgebraic
+        The ends (closed, except the parameter interval's own open ends).
+    sample : Fraction
+        The rational point at which the numeric solve found the profile.
+    value : RationalFunction
+        The value of the game (player 0's) at the initial state on the region.
+    """
+
+    lo: RealAlgebraic
+    hi: RealAlgebraic
+    sample: Fraction
+    value: RationalFunction
+    _pc: ParametricCompiled[S, A] = field(repr=False)
+    _choice: tuple[int, ...] = field(repr=False)
+    _values: tuple[RationalFunction, ...] = field(repr=False)
+    _zero: tuple[int, ...] = field(repr=False)
+    _touch: tuple[tuple[RealAlgebraic, int], ...] = field(repr=False)
+    # the signed advantage numerators of the non-constant constraints (for the ties at the ends)
+    _adv: tuple[tuple[int, fmpz_poly], ...] = field(default=(), repr=False)
+
+    def _i(self, state: S | None) -> int:
+        if state is None:
+            return 0
+        try:
+            return self._pc.index[state]
+        except (KeyError, TypeError):
+            raise UnknownStateError(f"{show(state)} is not a reachable state of the game") from None
+
+    def action(self, state: S | None = None) -> A:
+        """The profile's action at ``state`` (default: the initial state)."""
+        return self._pc.act_labels[self._choice[self._i(state)]]
+
+    @property
+    def strategy(self) -> dict[S, A]:
+        """The profile: every state's action."""
+        labels = self._pc.act_labels
+        return {s: labels[k] for s, k in zip(self._pc.states, self._choice, strict=True)}
+
+    def value_of(self, state: S | None = None) -> RationalFunction:
+        """Player 0's value at ``state`` on this region, as a rational function."""
+        return self._values[self._i(state)]
+
+    def optimal_actions(self, state: S | None = None) -> tuple[A, ...]:
+        """Actions optimal on the whole region at ``state``: the profile's and those tied identically."""
+        i = self._i(state)
+        ks = [self._choice[i], *(k for k in self._zero if self._pc.act_state[k] == i)]
+        return tuple(self._pc.act_labels[k] for k in sorted(ks))
+
+    @property
+    def touch_points(self) -> tuple[tuple[RealAlgebraic, S, A], ...]:
+        """Points inside the region where another action ties with the profile's, but only there."""
+        pc = self._pc
+        return tuple((x, pc.states[pc.act_state[k]], pc.act_labels[k]) for x, k in self._touch)
+
+    def certificate(self) -> tuple[tuple[S, A, str], ...]:
+        """The sign pattern of every action's advantage ``d_k`` on the region (the region's
+        certificate, re-derived by :func:`~tbsg.parametric.certificate.verify_parametric`).
+
+        One ``(state, action, kind)`` per action of a state with several: ``"profile"``
+        (the profile's action, ``d = 0``), ``"tied"`` (``d`` vanishes identically),
+        ``"touches 0 at x, ..."`` (``d < 0`` inside except at those points) or ``"below"``
+        (``d < 0`` everywhere inside).
+        """
+        pc = self._pc
+        touch: dict[int, list[str]] = {}
+        for x, k in self._touch:
+            touch.setdefault(k, []).append(x.decimal(9))
+        zero = set(self._zero)
+        out: list[tuple[S, A, str]] = []
+        for i, s in enumerate(pc.states):
+            ks = pc.actions_of(i)
+            if len(ks) < 2:
+                continue
+            for k in ks:
+                kind = ("profile" if k == self._choice[i] else "tied" if k in zero
+                        else f"touches 0 at {', '.join(touch[k])}" if k in touch else "below")
+                out.append((s, pc.act_labels[k], kind))
+        return tuple(out)
+
+    def contains(self, x: Fraction | RealAlgebraic) -> bool:
+        """Whether ``lo <= x <= hi``."""
+        return bool(self.lo <= x <= self.hi)
+
+
+@dataclass(frozen=True, eq=False)
+class Breakpoint(Generic[S, A]):
+    """Where the optimal profile changes.
+
+    Attributes
+    ----------
+    at : RealAlgebraic
+        The parameter value (exact).
+    changes : tuple
+        ``(state, action on the left, action on the right)`` for each state whose profile
+        action changes.
+    ties : dict
+        For each state with more than one optimal action at ``at``, those actions.
+    """
+
+    at: RealAlgebraic
+    changes: tuple[tuple[S, A, A], ...]
+    ties: Mapping[S, tuple[A, ...]]
+
+
+@dataclass(frozen=True, eq=False)
+class ParametricSolution(Generic[S, A]):
+    """The optimal play of a parametric game over its parameter interval.
+
+    Attributes
+    ----------
+    game : Game
+    symbol : sympy.Symbol
+    interval : (Fraction, Fraction)
+        The open interval of the parameter.
+    regions : tuple of Region
+        In increasing order; consecutive regions share an end, a breakpoint.
+    breakpoints : tuple of Breakpoint
+        ``breakpoints[i]`` separates ``regions[i]`` and ``regions[i + 1]``.
+    seconds : float
+        Process time of the solve.
+    """
+
+    game: Game[S, A]
+    symbol: sympy.Symbol
+    interval: tuple[Fraction, Fraction]
+    regions: tuple[Region[S, A], ...]
+    breakpoints: tuple[Breakpoint[S, A], ...]
+    compiled: ParametricCompiled[S, A] = field(repr=False)
+    seconds: float = 0.0
+
+    @property
+    def n_states(self) -> int:
+        """Number of reachable states."""
+        return self.compiled.n_states
+
+    def region_at(self, x: Fraction | int) -> Region[S, A]:
+        """The region holding the rational ``x`` (at a breakpoint, the one on its left)."""
+        xf = exact(x, "x")
+        lo, hi = self.interval
+        if not lo < xf < hi:
+            raise InvalidArgumentError(f"x = {xf} is outside the parameter interval ({lo}, {hi})")
+        for r in self.regions:
+            if r.contains(xf):
+                return r
+        raise RuntimeError("internal error: the regions do not cover the interval")  # pragma: no cover
+
+    def value_at(self, x: Fraction | int, state: S | None = None) -> Fraction:
+        """Player 0's exact value at ``state`` (default: initial) for the parameter ``x``."""
+        return self.region_at(x).value_of(state)(exact(x, "x"))
+
+    def value_formula(self, x: Fraction | int, state: S | None = None) -> RationalFunction:
+        """Player 0's value at ``state`` as a rational function, on the region holding ``x``."""
+        return self.region_at(x).value_of(state)
+
+    def optimal_actions_at(self, x: Fraction | int, state: S | None = None) -> tuple[A, ...]:
+        """Every optimal action at ``state`` for the parameter ``x`` (exact ties included)."""
+        r = self.region_at(x)
+        xf = exact(x, "x")
+        i = r._i(state)
+        pc = self.compiled
+        return tuple(pc.act_labels[k] for k in pc.actions_of(i)
+                     if _advantage(pc, r._values, k)(xf) == 0)
+
+    def __repr__(self) -> str:
+        return (f"ParametricSolution(game={show(self.game, 60)}, {self.symbol} in "
+                f"({self.interval[0]}, {self.interval[1]}), {len(self.regions)} region(s), "
+                f"{self.n_states} states)")
+
+
+@dataclass(frozen=True, eq=False)
+class ParametricValues(Generic[S, A]):
+    """Values of a fixed strategy profile as rational functions of the parameter.
+
+    Attributes
+    ----------
+    symbol : sympy.Symbol
+    interval : (Fraction, Fraction)
+    compiled : the parametric game restricted to what the profile reaches
+    """
+
+    symbol: sympy.Symbol
+    interval: tuple[Fraction, Fraction]
+    compiled: ParametricCompiled[S, A] = field(repr=False)
+    _values: tuple[RationalFunction, ...] = field(repr=False)
+
+    def value(self, state: S | None = None) -> RationalFunction:
+        """Player 0's value at ``state`` (default: the initial state), a rational function."""
+        if state is None:
+            return self._values[0]
+        try:
+            return self._values[self.compiled.index[state]]
+        except (KeyError, TypeError):
+            raise UnknownStateError(
+                f"{show(state)} is not reached when the profile is played") from None
+
+    def value_at(self, x: Fraction | int, state: S | None = None) -> Fraction:
+        """The exact value at the rational parameter ``x``."""
+        return self.value(state)(exact(x, "x"))
+
+    @property
+    def values(self) -> dict[S, RationalFunction]:
+        """Every reached state's value."""
+        return dict(zip(self.compiled.states, self._values, strict=True))
+
+
+def _symbol(p: object) -> sympy.Symbol:
+    import sympy
+
+    if not isinstance(p, sympy.Symbol):
+        raise InvalidArgumentError(f"the parameter must be a sympy.Symbol, got {show(p)}")
+    return p
+
+
+def evaluate_parametric(game: Game[S, A], p: sympy.Symbol,
+                        strategy: Mapping[S, A] | Callable[[S], A],
+                        interval: Interval = (0, 1), *,
+                        max_states: int = DEFAULT_MAX_STATES) -> ParametricValues[S, A]:
+    """Values of a fixed profile (both players' actions) as exact rational functions of ``p``.
+
+    Parameters
+    ----------
+    game : Game
+        A game whose probabilities are sympy expressions in ``p`` (or constants).
+    p : sympy.Symbol
+    strategy : mapping or callable
+        Every state's action (states with one action may be left out of a mapping).
+    interval : (lo, hi)
+        The open interval of ``p`` on which every probability must be positive.
+
+    Examples
+    --------
+    >>> import sympy, tbsg
+    >>> from tbsg.games import biased_risk_or_safety
+    >>> p = sympy.Symbol("p")
+    >>> ev = evaluate_parametric(biased_risk_or_safety(2, p), p, lambda s: "toss")
+    >>> ev.value(), ev.value_at(Fraction(1, 2))
+    (RationalFunction('-1/(p^2 - 2)'), Fraction(4, 7))
+    """
+    sym = _symbol(p)
+    fixed = FixedStrategyGame(game, strategy, (0, 1))
+    pc: ParametricCompiled[S, A] = compile_parametric(fixed, sym, interval,  # type: ignore[arg-type]
+                                                      max_states=max_states)
+    choice = [pc.act_ptr[i] for i in range(pc.n_states)]
+    return ParametricValues(sym, pc.interval, pc, tuple(profile_values(pc, choice)))
+
+
+def _advantage(pc: ParametricCompiled[Any, Any], values: Sequence[RationalFunction],
+               k: int) -> RationalFunction:
+    """``d_k``: the gain of action ``k`` over the state's value, for its mover (<= 0 iff no gain)."""
+    i = pc.act_state[k]
+    d = action_values(pc, values, k) - values[i]
+    return d if pc.player[i] == 0 else -d
+
+
+def _signed_numerator(d: RationalFunction, x: Fraction) -> fmpz_poly:
+    """An integer polynomial with the sign of ``d`` on the interval (``d``'s denominator has
+    no root there: its sign at ``x`` is its sign everywhere)."""
+    n, e = d.integer_parts()
+    ex = e(_fq(x))
+    if ex == 0:  # pragma: no cover - a stopping game's values have no pole in the interval
+        raise RuntimeError(f"internal error: an advantage has a pole at {x}")
+    return n if ex > 0 else -n
+
+
+def _fq(x: Fraction) -> Any:
+    from flint import fmpq
+
+    return fmpq(x.numerator, x.denominator)
+
+
+def _sign_between(poly: fmpz_poly, a: RealAlgebraic, b: RealAlgebraic) -> int:
+    x = rational_between(a, b)
+    v = poly(_fq(x))
+    return int(v > 0) - int(v < 0)
+
+
+def _feasible(poly: fmpz_poly, x: RealAlgebraic, lo: RealAlgebraic,
+              hi: RealAlgebraic) -> tuple[RealAlgebraic, RealAlgebraic, list[RealAlgebraic]] | None:
+    """The largest interval ``[a, b]`` around ``x`` inside ``[lo, hi]`` where ``poly <= 0``,
+    and the roots of ``poly`` strictly inside it; None if ``poly > 0`` near ``x`` on both sides.
+
+    The sign on the first sub-interval between roots is read at a rational point; it flips
+    at each root of odd multiplicity (the roots are those of irreducible factors).
+    """
+    found = real_roots_mult(poly, lo, hi)
+    roots = [r for r, _ in found]
+    pts = [lo, *roots, hi]
+    signs = [_sign_between(poly, pts[0], pts[1])]
+    for _, mult in found:
+        signs.append(-signs[-1] if mult % 2 else signs[-1])
+    # the sub-intervals (pts[j], pts[j+1]) whose closure holds x
+    touching = [j for j in range(len(signs)) if pts[j] <= x <= pts[j + 1]]
+    ok = [j for j in touching if signs[j] <= 0]
+    if not ok:
+        return None
+    j0, j1 = ok[0], ok[-1]
+    while j0 > 0 and signs[j0 - 1] <= 0:
+        j0 -= 1
+    while j1 + 1 < len(signs) and signs[j1 + 1] <= 0:
+        j1 += 1
+    a, b = pts[j0], pts[j1 + 1]
+    return a, b, [r for r in roots if a < r < b]
+
+
+def _region(pc: ParametricCompiled[S, A], x: Fraction, lo: RealAlgebraic,
+            hi: RealAlgebraic) -> Region[S, A] | None:
+    """The region around ``x`` (inside ``[lo, hi]``) of the profile optimal at ``x``."""
+    sol = solve(pc.at(x))
+    choice = tuple(int(sol.action(i)) for i in range(pc.n_states))
+    values = profile_values(pc, choice)
+    xa = RealAlgebraic.rational(x)
+    a, b = lo, hi
+    zero: list[int] = []
+    constraints: list[tuple[int, fmpz_poly, list[RealAlgebraic]]] = []
+    chosen = set(choice)
+    for k in range(pc.n_actions):
+        if k in chosen:
+            continue
+        d = _advantage(pc, values, k)
+        if d.is_zero():
+            zero.append(k)
+            continue
+        poly = _signed_numerator(d, x)
+        if poly.degree() == 0:
+            if poly.coeffs()[0] > 0:  # pragma: no cover - the numeric solve is optimal at x
+                raise RuntimeError(f"internal error: action {k} beats the optimal profile at {x}")
+            continue
+        got = _feasible(poly, xa, a, b)
+        if got is None:
+            return None
+        a, b, inside = got
+        constraints.append((k, poly, inside))
+    if a == b:
+        return None
+    if not a < xa < b:  # x is a (rational) end: record a point inside as the region's sample
+        x = rational_between(a, b)
+    touch: list[tuple[RealAlgebraic, int]] = []
+    for k, _, inside in constraints:  # roots inside the final region: the region only shrank
+        touch += [(r, k) for r in inside if a < r < b]
+    return Region(lo=a, hi=b, sample=x, value=values[0], _pc=pc, _choice=choice,
+                  _values=tuple(values), _zero=tuple(zero), _touch=tuple(touch),
+                  _adv=tuple((k, poly) for k, poly, _ in constraints))
+
+
+def solve_parametric(game: Game[S, A], p: sympy.Symbol, interval: Interval = (0, 1), *,
+                     max_states: int = DEFAULT_MAX_STATES) -> ParametricSolution[S, A]:
+    """Optimal play of a parametric game for every ``p`` in the open ``interval``.
+
+    Parameters
+    ----------
+    game : Game
+        A game whose outcome probabilities are sympy expressions in ``p`` (or constants),
+        each positive on the interval, summing to 1 identically (checked).
+    p : sympy.Symbol
+        The parameter.
+    interval : (lo, hi)
+        The open interval of ``p`` (rationals, ``lo < hi``); default ``(0, 1)``.
+    max_states : int
+        Stop with :class:`tbsg.StateLimitError` past this many states.
+
+    Returns
+    -------
+    ParametricSolution
+        Regions (each with an optimal profile, its value formulas and a certificate),
+        exact breakpoints and the ties at them. :func:`verify_parametric` re-checks it.
+
+    Raises
+    ------
+    InvalidGameError, ExactnessError, NonStoppingGameError, InvalidArgumentError
+
+    Examples
+    --------
+    Risk or Safety to 2 points with a coin that shows heads with probability ``p``:
+
+    >>> import sympy
+    >>> from tbsg.games import biased_risk_or_safety
+    >>> p = sympy.Symbol("p")
+    >>> sol = solve_parametric(biased_risk_or_safety(2, p), p)
+    >>> [b.at.decimal(9) for b in sol.breakpoints]
+    ['0.292893218', '0.403031716']
+    >>> sol.breakpoints[0].at.minimal_polynomial       # 2p^2 - 4p + 1: p = 1 - 1/sqrt(2)
+    (1, -4, 2)
+    >>> sol.regions[-1].value, sol.value_at(Fraction(1, 2))     # toss on, whatever the score
+    (RationalFunction('-1/(p^2 - 2)'), Fraction(4, 7))
+    """
+    import time
+
+    start = time.process_time()
+    sym = _symbol(p)
+    pc = compile_parametric(game, sym, interval, max_states=max_states)  # type: ignore[arg-type]
+    lo, hi = (RealAlgebraic.rational(e) for e in pc.interval)
+    found: list[Region[S, A]] = []
+    gaps = [(lo, hi)]
+    while gaps:
+        left, right = gaps.pop()
+        x = rational_between(left, right)
+        region = _region(pc, x, left, right)
+        while region is None:  # x is a breakpoint where the solver's choice is optimal only at x
+            x = rational_between(RealAlgebraic.rational(x), right)
+            region = _region(pc, x, left, right)
+        found.append(region)
+        if left < region.lo:
+            gaps.append((left, region.lo))
+        if region.hi < right:
+            gaps.append((region.hi, right))
+    found.sort(key=lambda r: r.sample)
+    regions = _merge(found)
+    breakpoints = tuple(_breakpoint(pc, regions[i], regions[i + 1]) for i in range(len(regions) - 1))
+    return ParametricSolution(game=game, symbol=sym, interval=pc.interval, regions=tuple(regions),
+                              breakpoints=breakpoints, compiled=pc,
+                              seconds=time.process_time() - start)
+
+
+def _merge(regions: list[Region[S, A]]) -> list[Region[S, A]]:
+    """Join neighbours with the same profile (a gap's end can split one component)."""
+    out: list[Region[S, A]] = []
+    for r in regions:
+        if out and out[-1]._choice == r._choice:
+            prev = out.pop()
+            r = Region(lo=prev.lo, hi=r.hi, sample=prev.sample, value=prev.value, _pc=prev._pc,
+                       _choice=prev._choice, _values=prev._values,
+                       _zero=tuple(sorted(set(prev._zero) & set(r._zero))),
+                       _touch=prev._touch + r._touch, _adv=prev._adv)
+        out.append(r)
+    return out
+
+
+def _breakpoint(pc: ParametricCompiled[S, A], left: Region[S, A], right: Region[S, A]) -> Breakpoint[S, A]:
+    at = left.hi
+    changes = tuple((pc.states[i], pc.act_labels[a], pc.act_labels[b])
+                    for i, (a, b) in enumerate(zip(left._choice, right._choice, strict=True)) if a != b)
+    # optimal at ``at``: the profile's actions, those tied identically, and those whose
+    # (non-constant) advantage numerator vanishes there; a constant advantage is negative
+    tied = set(left._zero) | {k for k, poly in left._adv if sign_at(poly, at) == 0}
+    ties: dict[S, tuple[A, ...]] = {}
+    for i in range(pc.n_states):
+        ks = pc.actions_of(i)
+        if len(ks) < 2:
+            continue
+        best = [k for k in ks if k == left._choice[i] or k in tied]
+        if len(best) > 1:
+            ties[pc.states[i]] = tuple(pc.act_labels[k] for k in best)
+    return Breakpoint(at=at, changes=changes, ties=ties)

@@ -1,0 +1,312 @@
+"""Parametric games (issue 16): values as exact rational functions of a bias, exact breakpoints.
+
+Oracles: the numeric exact solver (tbsg.solve) at rational points, hand derivations in
+the comments, and the printed Risk or Safety values (seed 000) through the numeric solver.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+sympy = pytest.importorskip("sympy")
+pytest.importorskip("flint")
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+import tbsg  # noqa: E402
+from strategies import parametric_games, substituted  # noqa: E402
+from tbsg import DRAW, win  # noqa: E402
+from tbsg.games import biased_pig, biased_risk_or_safety, pig, risk_or_safety  # noqa: E402
+from tbsg.parametric import (  # noqa: E402
+    RationalFunction,
+    RealAlgebraic,
+    evaluate_parametric,
+    plot_parametric,
+    region_latex,
+    region_table,
+    solve_parametric,
+    verify_parametric,
+)
+from tbsg.parametric.algebraic import rational_between  # noqa: E402
+from tbsg.sources.risk_or_safety import P000  # noqa: E402
+
+P = sympy.Symbol("p")
+HALF = Fraction(1, 2)
+
+
+# -- agreement with the numeric catalog at the fair coin / die ---------------------------------
+
+def _agrees_at(sol: Any, reference: Any, x: Fraction) -> None:
+    """Every state's value and set of optimal actions equal the numeric exact solve's."""
+    assert sol.n_states == reference.n_states
+    for s in reference.states:
+        assert sol.value_at(x, s) == reference.value(s), s
+        assert set(sol.optimal_actions_at(x, s)) == set(reference.optimal_actions(s)), s
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_risk_or_safety_at_a_fair_coin_is_the_catalog_game(n: int) -> None:
+    sol = solve_parametric(biased_risk_or_safety(n, P), P)
+    reference = tbsg.solve(risk_or_safety(n))
+    _agrees_at(sol, reference, HALF)
+    # and the value formula of the fair coin's region, evaluated there
+    assert sol.value_formula(HALF)(HALF) == reference.value()
+    # the printed P(0,0,0) (seed 000, Jehn 2026, sections 2 and 3.3), through the formula
+    assert sol.value_formula(HALF)(HALF) == Fraction(P000[n][1])
+    assert verify_parametric(sol).ok
+
+
+@pytest.mark.parametrize("goal", [3, 4, 5])
+def test_pig_at_a_fair_die_is_the_catalog_game(goal: int) -> None:
+    sol = solve_parametric(biased_pig(goal, 6, P), P)
+    _agrees_at(sol, tbsg.solve(pig(goal)), Fraction(1, 6))
+
+
+def test_evaluate_at_half_is_the_numeric_evaluation() -> None:
+    game = risk_or_safety(3)
+    reference = tbsg.solve(game)
+    ev = evaluate_parametric(biased_risk_or_safety(3, P), P, reference.strategy)
+    assert ev.value_at(HALF) == reference.value()
+    for s, v in ev.values.items():
+        assert v(HALF) == reference.value(s)
+
+
+# -- hand-derived --------------------------------------------------------------------------
+
+class OneState:
+    """One state; the toss wins with probability p, loses with (1 - p)/2 and repeats with
+    (1 - p)/2. Hand derivation: v = p + (1 - p)/2 * v, so v (1 + p)/2 = p and
+    v(p) = 2p / (1 + p) (2/3 at p = 1/2, -> 1 as p -> 1)."""
+
+    initial = 0
+
+    def player(self, s: int) -> int:
+        return 0
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("toss",)
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Any, Any]]:
+        return [(P, win(0)), ((1 - P) / 2, win(1)), ((1 - P) / 2, 0)]
+
+
+def test_one_state_value_is_the_hand_derived_rational_function() -> None:
+    sol = solve_parametric(OneState(), P)
+    p = RationalFunction.variable()
+    assert len(sol.regions) == 1 and sol.breakpoints == ()
+    assert sol.regions[0].value == 2 * p / (1 + p)
+    assert sol.value_at(Fraction(1, 3)) == Fraction(1, 2)  # 2/3 / (4/3)
+    ev = evaluate_parametric(OneState(), P, lambda s: "toss")
+    assert ev.value() == 2 * p / (1 + p)
+    assert verify_parametric(sol).ok
+
+
+class SafeOrRisky:
+    """Player 0 chooses "safe" (a draw: 1/2) or "risky" (win with probability p^2, else lose).
+    Hand derivation: v = max(1/2, p^2); risky is better iff p^2 > 1/2 iff p > 1/sqrt(2), a
+    root of 2p^2 - 1; at p = 1/sqrt(2) both are optimal."""
+
+    initial = 0
+
+    def player(self, s: int) -> int:
+        return 0
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("safe", "risky")
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Any, Any]]:
+        if a == "safe":
+            return [(1, DRAW)]
+        return [(P**2, win(0)), (1 - P**2, win(1))]
+
+
+def test_two_actions_with_an_irrational_breakpoint() -> None:
+    sol = solve_parametric(SafeOrRisky(), P)
+    assert len(sol.regions) == 2
+    (bp,) = sol.breakpoints
+    assert bp.at.minimal_polynomial == (-1, 0, 2)  # 2p^2 - 1, exactly
+    # the isolating interval holds 1/sqrt(2): lo^2 < 1/2 < hi^2, and no other root of 2p^2 - 1
+    assert 0 <= bp.at.lo < bp.at.hi and bp.at.lo ** 2 < HALF < bp.at.hi ** 2
+    assert bp.at.decimal(30) == "0.707106781186547524400844362104"
+    p = RationalFunction.variable()
+    assert sol.regions[0].value == RationalFunction.constant(HALF)
+    assert sol.regions[1].value == p * p
+    assert sol.regions[0].action() == "safe" and sol.regions[1].action() == "risky"
+    assert bp.changes == ((0, "safe", "risky"),)
+    assert set(bp.ties[0]) == {"safe", "risky"}
+    assert sol.regions[0].certificate() == ((0, "safe", "profile"), (0, "risky", "below"))
+    assert sol.optimal_actions_at(Fraction(7, 10)) == ("safe",)  # 0.49 < 1/2
+    assert sol.optimal_actions_at(Fraction(71, 100)) == ("risky",)  # 0.5041 > 1/2
+    assert verify_parametric(sol).ok
+
+
+def test_a_narrower_interval_has_no_breakpoint() -> None:
+    sol = solve_parametric(SafeOrRisky(), P, (0, Fraction(7, 10)))
+    assert len(sol.regions) == 1 and sol.regions[0].action() == "safe"
+    with pytest.raises(tbsg.InvalidArgumentError, match="outside the parameter interval"):
+        sol.value_at(Fraction(8, 10))
+
+
+# -- algebraic numbers -------------------------------------------------------------------
+
+def test_algebraic_numbers_compare_and_print_exactly() -> None:
+    r = RealAlgebraic((-2, 0, 1), Fraction(1), Fraction(2))  # sqrt(2)
+    s = RealAlgebraic((-2, 0, 1), Fraction(7, 5), Fraction(3, 2))  # the same number
+    assert r == s and hash(r) == hash(s)
+    assert Fraction(141421, 100000) < r < Fraction(141422, 100000)
+    assert r.decimal(0) == "1" and r.decimal(5) == "1.41421"
+    assert RealAlgebraic.rational(Fraction(-1, 3)).decimal(3) == "-0.334"  # rounded down
+    golden = RealAlgebraic((-1, -1, 1), Fraction(1), Fraction(2))  # (1 + sqrt 5)/2
+    assert r < golden and rational_between(r, golden) == Fraction(3, 2)
+    with pytest.raises(tbsg.InvalidArgumentError, match="not an isolating interval"):
+        RealAlgebraic((-2, 0, 1), Fraction(2), Fraction(3))
+
+
+# -- bad input ------------------------------------------------------------------------------
+
+class Table:
+    """A one-state game whose toss has the given outcomes."""
+
+    initial = 0
+
+    def __init__(self, outcomes: list[tuple[Any, Any]]) -> None:
+        self.outs = outcomes
+
+    def player(self, s: int) -> int:
+        return 0
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("toss",)
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Any, Any]]:
+        return self.outs
+
+
+@pytest.mark.parametrize(("outcomes", "error", "match"), [
+    ([(P, win(0)), (P, win(1))], tbsg.InvalidGameError, r"sum to 2\*p, not identically 1"),
+    ([(2 * P - 1, win(0)), (2 - 2 * P, win(1))], tbsg.InvalidGameError,
+     r"2\*p - 1 vanishes at p = 0.5.* inside the interval \(0, 1\)"),
+    ([(P + sympy.Float(0.5), win(0)), (-P + HALF, win(1))], tbsg.ExactnessError, "holds the float"),
+    ([(sympy.Symbol("q"), win(0)), (1 - sympy.Symbol("q"), win(1))], tbsg.InvalidGameError,
+     r"depend only on the parameter p"),
+    ([(sympy.sqrt(P), win(0)), (1 - sympy.sqrt(P), win(1))], tbsg.InvalidGameError,
+     "rational function of p"),
+    ([(P, 0), (1 - P, 0)], tbsg.NonStoppingGameError, "not stopping"),
+])
+def test_bad_parametric_games_are_refused(outcomes: list[tuple[Any, Any]], error: type[Exception],
+                                          match: str) -> None:
+    with pytest.raises(error, match=match):
+        solve_parametric(Table(outcomes), P)
+
+
+def test_an_outcome_of_probability_zero_is_dropped() -> None:
+    # as in the numeric compile: the state it names is not reached through it
+    sol = solve_parametric(Table([(P, win(0)), (1 - P, win(1)), (0 * P, 7)]), P)
+    assert sol.n_states == 1 and sol.regions[0].value == RationalFunction.variable()
+
+
+def test_probability_positive_on_a_narrower_interval_is_accepted() -> None:
+    game = Table([(2 * P - 1, win(0)), (2 - 2 * P, win(1))])
+    sol = solve_parametric(game, P, (HALF, 1))
+    assert sol.regions[0].value == 2 * RationalFunction.variable() - 1
+
+
+@pytest.mark.parametrize(("interval", "error"), [
+    ((1, 0), tbsg.InvalidArgumentError), ((0.25, 1), tbsg.ExactnessError), ((0,), tbsg.InvalidArgumentError),
+])
+def test_bad_intervals(interval: Any, error: type[Exception]) -> None:
+    with pytest.raises(error):
+        solve_parametric(OneState(), P, interval)
+
+
+def test_parameter_must_be_a_symbol() -> None:
+    with pytest.raises(tbsg.InvalidArgumentError, match=r"sympy\.Symbol"):
+        solve_parametric(OneState(), "p")  # type: ignore[arg-type]
+
+
+# -- the certificate catches tampering -------------------------------------------------------
+
+def test_verify_rejects_a_wrong_profile_or_formula() -> None:
+    sol = solve_parametric(SafeOrRisky(), P)
+    left, right = sol.regions
+    swapped = dataclasses.replace(left, _choice=right._choice, _values=right._values)
+    bad = dataclasses.replace(sol, regions=(swapped, right))
+    check = verify_parametric(bad)
+    assert not check.ok and any("better than the profile" in m for m in check.problems)
+    wrong_value = dataclasses.replace(left, _values=(RationalFunction.constant(Fraction(1, 3)),))
+    check = verify_parametric(dataclasses.replace(sol, regions=(wrong_value, right)))
+    assert not check.ok and "does not solve the profile's equations" in check.problems[0]
+    gap = dataclasses.replace(right, lo=RealAlgebraic.rational(Fraction(9, 10)))
+    assert not verify_parametric(dataclasses.replace(sol, regions=(left, gap))).ok
+    no_tie = dataclasses.replace(sol.breakpoints[0], ties={})
+    check = verify_parametric(dataclasses.replace(sol, breakpoints=(no_tie,)))
+    assert not check.ok and "optimal actions are" in check.problems[0]
+
+
+# -- outputs -------------------------------------------------------------------------------
+
+def test_table_latex_and_plot(tmp_path: Any) -> None:
+    sol = solve_parametric(SafeOrRisky(), P)
+    table = region_table(sol)
+    assert "0.707106" in table and "p^2" in table and "safe -> risky" in table
+    tex = region_latex(sol)
+    assert "\\begin{cases}" in tex and "p^{2}" in tex and "2 p^{2} - 1" in tex
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    fig = plot_parametric(sol)
+    fig.savefig(tmp_path / "p.png")
+    assert len(fig.axes) == 2 and (tmp_path / "p.png").stat().st_size > 1000
+
+
+def test_import_of_the_lazy_front_door() -> None:
+    assert tbsg.solve_parametric is solve_parametric
+    assert "solve_parametric" in dir(tbsg)
+
+
+# -- properties ------------------------------------------------------------------------------
+
+@settings(max_examples=30)
+@given(game=parametric_games(P), ts=st.lists(st.fractions(0, 1), min_size=1, max_size=3))
+def test_regions_agree_with_the_numeric_solver_inside(game: Any, ts: list[Fraction]) -> None:
+    sol = solve_parametric(game, P)
+    assert verify_parametric(sol).ok
+    states = sol.compiled.states
+    for r in sol.regions:
+        lo = r.lo.tight[1]  # rationals just inside the region's ends
+        hi = r.hi.tight[0]
+        points = [r.sample] + [lo + t * (hi - lo) for t in ts if lo < lo + t * (hi - lo) < hi]
+        for x in points:
+            numeric = tbsg.solve(substituted(game, P, x))
+            for s in states:
+                assert r.value_of(s)(x) == numeric.value(s)
+                assert r.action(s) in numeric.optimal_actions(s)
+
+
+@settings(max_examples=20)
+@given(game=parametric_games(P), t=st.fractions(0, 1))
+def test_breakpoint_ties_are_the_numeric_ties_at_rational_breakpoints(game: Any, t: Fraction) -> None:
+    # away from breakpoints the optimal actions are those of the region (a rational x
+    # chosen uniformly is a breakpoint only if that breakpoint is rational)
+    sol = solve_parametric(game, P)
+    x = Fraction(1, 1000) + t * Fraction(998, 1000)
+    numeric = tbsg.solve(substituted(game, P, x))
+    for s in sol.compiled.states:
+        assert set(sol.optimal_actions_at(x, s)) == set(numeric.optimal_actions(s))
+        assert sol.value_at(x, s) == numeric.value(s)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [5, 6])
+def test_risk_or_safety_beyond_four_at_a_fair_coin(n: int) -> None:
+    sol = solve_parametric(biased_risk_or_safety(n, P), P)
+    _agrees_at(sol, tbsg.solve(risk_or_safety(n)), HALF)
+    assert sol.value_at(HALF) == Fraction(P000[n][1])  # seed 000, Jehn 2026, section 3.3
+    assert verify_parametric(sol).ok
+
