@@ -379,8 +379,14 @@ def test_chain_matches_the_fundamental_matrix(game: TableGame, data: st.DataObje
     # the outcome split reproduces the value, and the value is evaluate's
     value = sum((r * q for r, q in c.outcome_probabilities().items()), Fraction(0))
     assert value == c.value() == tbsg.evaluate(game, profile).value()
-    lo, hi = c.expected_steps(exact=False)
-    assert lo <= c.expected_steps() <= hi
+    try:
+        lo, hi = c.expected_steps(exact=False)
+    except tbsg.UnsupportedError:
+        # refused only where a probability is below float resolution (1 - p rounds to 1)
+        smallest = min(Fraction(q) for s in states for q, _ in game.outcomes(s, profile[s]) if q)
+        assert smallest < Fraction(1, 2**40)
+    else:
+        assert lo <= c.expected_steps() <= hi
 
 
 @settings(max_examples=40, deadline=None)
