@@ -47,6 +47,7 @@ import numpy.typing as npt
 
 from tbsg._gc import paused
 from tbsg.engine.compiled import CompiledGame, Interner
+from tbsg.engine.compiled import IndexArray as Index
 from tbsg.errors import (
     ExactnessError,
     InvalidArgumentError,
@@ -351,12 +352,21 @@ class _Actions:
     term_idx: array[int]  # terminal (number in the list of distinct terminals met)
 
 
-def _ints(column: array[int]) -> IntArray:
-    """An ``array("q")`` seen as an int64 array, without a copy.
+def _ints(column: array[int]) -> Index:
+    """An ``array("i")`` or ``array("q")`` seen as an int32 or int64 array, without a copy.
 
     While the view lives the column cannot grow: callers must not keep it.
     """
-    return np.frombuffer(column, dtype=np.int64)
+    return np.frombuffer(column, dtype=np.int32 if column.itemsize == 4 else np.int64)
+
+
+def _narrow(column: array[int]) -> Index:
+    """The final array of an ``array("q")`` column of indices: int32 if every entry
+    fits (a copy: the column is then freed), else a view of it as int64."""
+    wide = _ints(column)
+    if len(wide) == 0 or int(wide.max()) < 2**31:
+        return wide.astype(np.int32)
+    return wide
 
 
 def _check_sums(acts: _Actions, values: list[Fraction], k0: int, k1: int) -> None:
@@ -377,8 +387,10 @@ def _check_sums(acts: _Actions, values: list[Fraction], k0: int, k1: int) -> Non
     t1 = bisect.bisect_left(acts.term_act, k1)
     codes = _ints(acts.out_code)[o0:o1]
     term_codes = _ints(acts.term_code)[t0:t1]
-    used = np.flatnonzero(np.bincount(codes, minlength=len(values))
-                          + np.bincount(term_codes, minlength=len(values))).tolist()
+    seen = np.zeros(len(values), dtype=bool)
+    seen[codes] = True  # (bincount would copy the codes to int64)
+    seen[term_codes] = True
+    used = np.flatnonzero(seen).tolist()
     terms = len(codes) + len(term_codes) + 1
     denom = 1
     for c in used:
@@ -440,7 +452,7 @@ def _first_bad_sum(acts: _Actions, values: list[Fraction], k0: int, k1: int, t: 
 
 
 def _terminal_codes(acts: _Actions, table: _Rationals, n_actions: int, payoffs: list[Fraction]
-                    ) -> tuple[IntArray, IntArray]:
+                    ) -> tuple[Index, Index]:
     """Codes of ``act_const`` (expected terminal payoff) and ``act_stop`` per action.
 
     ``c_k = sum p_t r_t`` and ``s_k = sum p_t`` over the terminal outcomes of each action,
@@ -449,8 +461,8 @@ def _terminal_codes(acts: _Actions, table: _Rationals, n_actions: int, payoffs: 
     int64 fall back to memoised rational sums (:func:`_terminal_sums`).
     """
     zero_code = table.code(_ZERO)
-    act_code = np.full(n_actions, zero_code, dtype=np.int64)
-    stop_code = np.full(n_actions, zero_code, dtype=np.int64)
+    act_code = np.full(n_actions, zero_code, dtype=np.int32)
+    stop_code = np.full(n_actions, zero_code, dtype=np.int32)
     if not len(acts.term_act):
         return act_code, stop_code
     values = table.values
@@ -482,8 +494,8 @@ def _terminal_codes(acts: _Actions, table: _Rationals, n_actions: int, payoffs: 
     return act_code, stop_code
 
 
-def _terminal_sums(acts: _Actions, table: _Rationals, act_code: IntArray, stop_code: IntArray,
-                   payoffs: list[Fraction]) -> tuple[IntArray, IntArray]:
+def _terminal_sums(acts: _Actions, table: _Rationals, act_code: Index, stop_code: Index,
+                   payoffs: list[Fraction]) -> tuple[Index, Index]:
     """:func:`_terminal_codes` in rational arithmetic, memoised by each action's outcomes."""
     values = table.values
     term_act, term_code, term_idx = acts.term_act, acts.term_code, acts.term_idx
@@ -570,14 +582,16 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
     act_ptr = array("q", [0])
     act_labels: list[A] = []
     out_ptr = array("q", [0])
-    out_target = array("q")
+    # successor numbers and probability codes: int32 (4 bytes per outcome) suffices, as
+    # neither 2**31 states nor 2**31 distinct probabilities fit in memory
+    out_target = array("i")
     # per state, the position of its latest entry in out_target: a successor met twice in
     # one action (an entry at or after the action's first) is merged in O(1)
     last_out = array("q", [-1])
-    out_code = array("q")
+    out_code = array("i")
     term_act = array("q")
-    term_code = array("q")
-    term_idx = array("q")
+    term_code = array("i")
+    term_idx = array("i")
     acts_lists = _Actions(cast("list[object]", states), act_ptr, cast("list[object]", act_labels),
                           out_ptr, out_code, term_act, term_code, term_idx)
 
@@ -764,15 +778,21 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
     n_actions = len(act_labels)
     _check_sums(acts_lists, values, checked_acts, n_actions)
     act_code, stop_code = _terminal_codes(acts_lists, table, n_actions, term_payoffs)
-    act_ptr_np = _ints(act_ptr)
+    acts_lists.act_ptr = acts_lists.out_ptr = array("q")  # let go of the columns
+    act_ptr_np = _narrow(act_ptr)
+    del act_ptr
+    out_ptr_np = _narrow(out_ptr)
+    del out_ptr
+    n_states = len(states)
     return CompiledGame(
         states=states,
         index=index,
         player=np.frombuffer(players, dtype=np.int8),
         act_ptr=act_ptr_np,
         act_labels=act_labels,
-        act_state=np.repeat(np.arange(len(states), dtype=np.int64), np.diff(act_ptr_np)),
-        out_ptr=_ints(out_ptr),
+        act_state=np.repeat(np.arange(n_states, dtype=np.int32 if n_states < 2**31 else np.int64),
+                            np.diff(act_ptr_np)),
+        out_ptr=out_ptr_np,
         out_target=_ints(out_target),
         rationals=values,
         act_code=act_code,
