@@ -103,10 +103,8 @@ def _adjacency(n: int, src: IntArray, dst: IntArray) -> sp.csr_matrix:
     indptr = np.zeros(n + 1, dtype=kind)
     # where each state's edges end (src is sorted; bincount would copy src to int64)
     indptr[1:] = np.searchsorted(src, np.arange(n, dtype=src.dtype), side="right")
-    # the weights are never read: one shared 1.0 (float64, the dtype scipy's graph routines
-    # convert to, so no array of weights is ever made)
-    ones = np.broadcast_to(np.float64(1.0), (len(dst),))
-    return sp.csr_matrix((ones, dst.astype(kind, copy=False), indptr), shape=(n, n))
+    return sp.csr_matrix((np.ones(len(dst), dtype=np.int8), dst.astype(kind, copy=False), indptr),
+                         shape=(n, n))
 
 
 def _index_kind(*sizes: int) -> type[np.signedinteger[Any]]:
