@@ -614,6 +614,10 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
     term_by_id: dict[int, tuple[Terminal, int]] = {}
     term_by_id_get = term_by_id.get
     tuple_t, list_t, int_t = tuple, list, int
+    # bound methods of the columns, looked up once (the loop appends millions of times)
+    target_append, code_append = out_target.append, out_code.append
+    term_act_append, term_code_append, term_idx_append = \
+        term_act.append, term_code.append, term_idx.append
     n_out = 0
     # identity cache: the last two (positive, validated) probability objects and codes
     last_p: object = object()
@@ -713,9 +717,9 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                         if t_hit is None or t_hit[0] is not nxt:
                             t_hit = _terminal_number(nxt, index_any, terminals, term_payoffs,
                                                      term_by_id, s, a)
-                        term_act.append(k_now)
-                        term_code.append(code)
-                        term_idx.append(t_hit[1])
+                        term_act_append(k_now)
+                        term_code_append(code)
+                        term_idx_append(t_hit[1])
                         continue
                     try:
                         # one hash and one probe both to look up and to number a new state
@@ -730,14 +734,14 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                         else:
                             register(nxt, s, a, acts_seq)
                             last_out[j] = n_out
-                            out_target.append(j)
-                            out_code.append(code)
+                            target_append(j)
+                            code_append(code)
                             n_out += 1
                             continue
                     if j < 0:  # play ends
-                        term_act.append(k_now)
-                        term_code.append(code)
-                        term_idx.append(-1 - j)
+                        term_act_append(k_now)
+                        term_code_append(code)
+                        term_idx_append(-1 - j)
                         continue
                     dup_at = last_out[j]
                     if dup_at >= first:
@@ -745,8 +749,8 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                         out_code[dup_at] = table.code(values[out_code[dup_at]] + values[code])
                         continue
                     last_out[j] = n_out
-                    out_target.append(j)
-                    out_code.append(code)
+                    target_append(j)
+                    code_append(code)
                     n_out += 1
                 act_labels.append(a)
                 out_ptr.append(n_out)
