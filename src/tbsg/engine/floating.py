@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import os
 import time
 import warnings
 from collections.abc import Callable, Hashable
@@ -419,7 +420,20 @@ def _trimmer() -> Callable[[], object] | None:
 
 
 _TRIM = _trimmer()
-_TRIM_ROWS = 50_000  # rows solved between two returns of freed memory
+_TRIM_ROWS = 50_000  # rows solved between two looks at the resident size
+_TRIM_GROWTH = 32 << 20  # growth of the resident size (bytes) that asks for a trim
+
+
+def _resident() -> int:
+    """Resident size of this process in bytes (Linux), else 0."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 def _release_free_memory() -> None:
@@ -429,8 +443,10 @@ def _release_free_memory() -> None:
     the level's arrays) which glibc's allocator keeps in its heap once its adaptive mmap
     threshold has grown, so the resident size creeps up level after level (Pig to 100:
     by about 150 MB over a solve whose live arrays stay under 200 MB). ``malloc_trim(0)``
-    returns the free pages; it costs about a millisecond, so it is called only after
-    every :data:`_TRIM_ROWS` rows. Elsewhere than glibc this does nothing.
+    returns the free pages. The solver looks at its resident size every
+    :data:`_TRIM_ROWS` rows and trims when it has grown by :data:`_TRIM_GROWTH` since the
+    last trim (a trim costs a millisecond, and the pages it returns are faulted in again
+    when reused). Elsewhere than glibc this does nothing.
     """
     if _TRIM is not None:
         _TRIM()
@@ -605,7 +621,7 @@ def solve_float(
     n = g.n_states
     _release_free_memory()  # what compiling and the graph analysis freed
     prep = _Prepared(g, allowed, comps)
-    since_trim = 0  # rows solved since memory was last released
+    since_look, trimmed_at = 0, _resident()  # rows since the last look; size after a trim
     order = prep.order
     lower = np.zeros(n)
     upper = np.ones(n)
@@ -624,10 +640,12 @@ def solve_float(
                 progress(s1, n)
             continue
         lv = prep.level(s0, s1)
-        since_trim += len(lv.c)
-        if since_trim >= _TRIM_ROWS:
-            _release_free_memory()
-            since_trim = 0
+        since_look += len(lv.c)
+        if since_look >= _TRIM_ROWS:
+            since_look = 0
+            if _resident() - trimmed_at >= _TRIM_GROWTH:
+                _release_free_memory()
+                trimmed_at = _resident()
         done = False
         pick, solve, _ = lv.policy(mid[:s1], scratch=True)
         if solve is not None:
