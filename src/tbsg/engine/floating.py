@@ -383,9 +383,10 @@ class _Prepared:
         rows = self.acts[r0:r1]
         first = g.out_ptr[rows]
         deg = g.out_ptr[rows + 1] - first
-        indptr = np.zeros(len(rows) + 1, dtype=np.int64)
+        # int32 like the column indices, so that scipy keeps both without a copy
+        indptr = np.zeros(len(rows) + 1, dtype=g.out_ptr.dtype)
         np.cumsum(deg, out=indptr[1:])
-        idx = np.repeat(first - indptr[:-1], deg) + np.arange(int(indptr[-1]))
+        idx = np.repeat(first - indptr[:-1], deg) + np.arange(int(indptr[-1]), dtype=indptr.dtype)
         cols: npt.NDArray[np.signedinteger[Any]] = self.pos[g.out_target[idx]]
         return indptr, cols, self.table[g.out_code[idx]]
 
