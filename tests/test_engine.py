@@ -497,3 +497,34 @@ def test_slow_contraction_reports_an_unreachable_tol_at_once() -> None:
     suggested = float(str(info.value).split("try tol=")[1].split(",")[0])
     lo, hi = tbsg.solve(_Stubborn(), exact=False, tol=suggested).bounds()
     assert Fraction(lo) <= exact <= Fraction(hi) and hi - lo <= suggested
+
+
+def test_compiled_index_arrays_are_int32_while_the_numbers_fit() -> None:
+    # issue 13 (memory): 4 bytes per entry of the largest arrays; derived games may be int64
+    from array import array
+
+    from tbsg.engine.compile import _narrow
+
+    g = compile_game(pig(10))
+    for name in ("act_ptr", "act_state", "out_ptr", "out_target", "act_code", "stop_code",
+                 "out_code"):
+        assert getattr(g, name).dtype == np.int32, name
+    assert _narrow(array("q", [0, 2**31 - 1])).dtype == np.int32
+    wide = _narrow(array("q", [0, 2**31]))
+    assert wide.dtype == np.int64 and wide.tolist() == [0, 2**31]
+
+
+def test_int64_and_int32_compiled_games_solve_alike() -> None:
+    # the same game with its index arrays widened to int64 (as derived games may hold them)
+    # gives the same components, end components and float bounds
+    from tbsg.engine.floating import solve_float
+
+    g = compile_game(pig(12))
+    wide = dataclasses.replace(g, **{name: getattr(g, name).astype(np.int64) for name in (
+        "act_ptr", "act_state", "out_ptr", "out_target", "act_code", "stop_code", "out_code")})
+    c32, c64 = decompose(g), decompose(wide)
+    assert np.array_equal(c32.label, c64.label) and np.array_equal(c32.members, c64.members)
+    assert end_components(g).count == end_components(wide).count == 0
+    r32, r64 = solve_float(g, c32), solve_float(wide, c64)
+    assert np.array_equal(r32.lower, r64.lower) and np.array_equal(r32.upper, r64.upper)
+    assert np.array_equal(r32.choice, r64.choice)

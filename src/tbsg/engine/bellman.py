@@ -75,7 +75,7 @@ import scipy.sparse as sp
 
 from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
-from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.compiled import CompiledGame, IndexArray
 
 __all__ = [
     "ETA",
@@ -131,10 +131,16 @@ def rounding_counts(g: CompiledGame[Any, Any]) -> tuple[IntArray32, IntArray32]:
     has_c = nonzero[g.act_code]
     # additions: one per term beyond the first; the constant is a term when non-zero
     count = np.maximum(deg + has_c - 1, 0).astype(np.int32) + (has_c & ~exact[g.act_code])
-    used = np.bincount(g.out_code, minlength=len(vals)) > 0
+    used = np.zeros(len(vals), dtype=bool)
+    used[g.out_code] = True  # (no temporary array per outcome, unlike bincount's int64 copy)
     costly = ~(exact & pow2)
     if np.any(costly[used]):  # not every probability is a power of two
-        inexact = np.bincount(g.out_action(), weights=costly[g.out_code], minlength=g.n_actions)
+        # costly outcomes per action: differences of a running count at the action bounds
+        running: IndexArray = np.zeros(len(g.out_code) + 1,
+                                       dtype=np.int64 if len(g.out_code) >= 2**31 else np.int32)
+        np.cumsum(costly[g.out_code], out=running[1:])
+        inexact = running[g.out_ptr[1:]] - running[g.out_ptr[:-1]]
+        del running
         count += np.where(inexact > 0, 2, 0).astype(np.int32)  # the worst term's conversion and product
     result = (count.astype(np.int32), (2 * deg + 2).astype(np.int32))
     _COUNTS[g] = result
@@ -197,7 +203,7 @@ def exact_action_values(g: CompiledGame[Any, Any], v: Sequence[Fraction],
     (or those in ``acts``): no filter, no backend (the certificate's arithmetic)."""
     out: list[Fraction] = []
     target: Sequence[int] | IntArray
-    out_ptr: Sequence[int] | IntArray
+    out_ptr: Sequence[int] | IndexArray
     if acts is None:  # every action: plain lists first (numpy scalars are slow to index)
         target, out_ptr = g.out_target.tolist(), g.out_ptr.tolist()
         prob: Sequence[Fraction] = list(g.out_prob)
@@ -338,7 +344,7 @@ class Segments:
     ``maxi[i]`` says whether state ``i`` maximises.
     """
 
-    def __init__(self, seg: IntArray, n_rows: int, maxi: BoolArray) -> None:
+    def __init__(self, seg: IndexArray, n_rows: int, maxi: BoolArray) -> None:
         self.seg = seg
         self.m = len(seg)
         count = np.diff(np.append(seg, n_rows))

@@ -47,6 +47,7 @@ import numpy.typing as npt
 
 from tbsg._gc import paused
 from tbsg.engine.compiled import CompiledGame, Interner
+from tbsg.engine.compiled import IndexArray as Index
 from tbsg.errors import (
     ExactnessError,
     InvalidArgumentError,
@@ -67,9 +68,20 @@ R = TypeVar("R")
 DEFAULT_MAX_STATES = 5_000_000
 """Default bound on the number of reachable states before compilation stops.
 
-A compiled state costs about 500 bytes (the state object and its index entry, its actions
-and outcomes as arrays: Pig to 100, 961k states and 6.3M outcomes, compiles into 455 MB),
-so the default keeps a runaway game near 2.5 GB; pass ``max_states`` to go further.
+Memory per state, measured on Pig to 100 (960,894 states, 1.9M actions, 6.3M outcomes:
+about 2 actions and 6.6 outcomes per state):
+
+* the state object and its entries in ``states`` and ``index``: about 125 bytes for a
+  tuple of four small ints (72 for the tuple, 8 for the list, about 45 for the dict);
+* per action, 8 bytes for its label and 4 bytes in each of ``act_ptr``, ``act_state``,
+  ``out_ptr``, ``act_code`` and ``stop_code`` (int32 while the numbers fit): 28 bytes;
+* per outcome, 4 bytes in each of ``out_target`` and ``out_code``: 8 bytes.
+
+That is about 270 bytes per compiled state (Pig to 100: 260 MB). Solving adds its
+working arrays: the float path peaks near 480 bytes per state in all (Pig to 100:
+about 530 MB resident, the interpreter's 70 MB included); the exact path adds a rational
+per state, whose size grows with its digits. The default keeps a runaway game's
+compilation near 1.5 GB; pass ``max_states`` to go further.
 """
 
 REPORT_EVERY = 1 << 16
@@ -351,12 +363,21 @@ class _Actions:
     term_idx: array[int]  # terminal (number in the list of distinct terminals met)
 
 
-def _ints(column: array[int]) -> IntArray:
-    """An ``array("q")`` seen as an int64 array, without a copy.
+def _ints(column: array[int]) -> Index:
+    """An ``array("i")`` or ``array("q")`` seen as an int32 or int64 array, without a copy.
 
     While the view lives the column cannot grow: callers must not keep it.
     """
-    return np.frombuffer(column, dtype=np.int64)
+    return np.frombuffer(column, dtype=np.int32 if column.itemsize == 4 else np.int64)
+
+
+def _narrow(column: array[int]) -> Index:
+    """The final array of an ``array("q")`` column of indices: int32 if every entry
+    fits (a copy: the column is then freed), else a view of it as int64."""
+    wide = _ints(column)
+    if len(wide) == 0 or int(wide.max()) < 2**31:
+        return wide.astype(np.int32)
+    return wide
 
 
 def _check_sums(acts: _Actions, values: list[Fraction], k0: int, k1: int) -> None:
@@ -377,8 +398,10 @@ def _check_sums(acts: _Actions, values: list[Fraction], k0: int, k1: int) -> Non
     t1 = bisect.bisect_left(acts.term_act, k1)
     codes = _ints(acts.out_code)[o0:o1]
     term_codes = _ints(acts.term_code)[t0:t1]
-    used = np.flatnonzero(np.bincount(codes, minlength=len(values))
-                          + np.bincount(term_codes, minlength=len(values))).tolist()
+    seen = np.zeros(len(values), dtype=bool)
+    seen[codes] = True  # (bincount would copy the codes to int64)
+    seen[term_codes] = True
+    used = np.flatnonzero(seen).tolist()
     terms = len(codes) + len(term_codes) + 1
     denom = 1
     for c in used:
@@ -440,7 +463,7 @@ def _first_bad_sum(acts: _Actions, values: list[Fraction], k0: int, k1: int, t: 
 
 
 def _terminal_codes(acts: _Actions, table: _Rationals, n_actions: int, payoffs: list[Fraction]
-                    ) -> tuple[IntArray, IntArray]:
+                    ) -> tuple[Index, Index]:
     """Codes of ``act_const`` (expected terminal payoff) and ``act_stop`` per action.
 
     ``c_k = sum p_t r_t`` and ``s_k = sum p_t`` over the terminal outcomes of each action,
@@ -449,8 +472,8 @@ def _terminal_codes(acts: _Actions, table: _Rationals, n_actions: int, payoffs: 
     int64 fall back to memoised rational sums (:func:`_terminal_sums`).
     """
     zero_code = table.code(_ZERO)
-    act_code = np.full(n_actions, zero_code, dtype=np.int64)
-    stop_code = np.full(n_actions, zero_code, dtype=np.int64)
+    act_code = np.full(n_actions, zero_code, dtype=np.int32)
+    stop_code = np.full(n_actions, zero_code, dtype=np.int32)
     if not len(acts.term_act):
         return act_code, stop_code
     values = table.values
@@ -482,8 +505,8 @@ def _terminal_codes(acts: _Actions, table: _Rationals, n_actions: int, payoffs: 
     return act_code, stop_code
 
 
-def _terminal_sums(acts: _Actions, table: _Rationals, act_code: IntArray, stop_code: IntArray,
-                   payoffs: list[Fraction]) -> tuple[IntArray, IntArray]:
+def _terminal_sums(acts: _Actions, table: _Rationals, act_code: Index, stop_code: Index,
+                   payoffs: list[Fraction]) -> tuple[Index, Index]:
     """:func:`_terminal_codes` in rational arithmetic, memoised by each action's outcomes."""
     values = table.values
     term_act, term_code, term_idx = acts.term_act, acts.term_code, acts.term_idx
@@ -570,14 +593,16 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
     act_ptr = array("q", [0])
     act_labels: list[A] = []
     out_ptr = array("q", [0])
-    out_target = array("q")
+    # successor numbers and probability codes: int32 (4 bytes per outcome) suffices, as
+    # neither 2**31 states nor 2**31 distinct probabilities fit in memory
+    out_target = array("i")
     # per state, the position of its latest entry in out_target: a successor met twice in
     # one action (an entry at or after the action's first) is merged in O(1)
     last_out = array("q", [-1])
-    out_code = array("q")
+    out_code = array("i")
     term_act = array("q")
-    term_code = array("q")
-    term_idx = array("q")
+    term_code = array("i")
+    term_idx = array("i")
     acts_lists = _Actions(cast("list[object]", states), act_ptr, cast("list[object]", act_labels),
                           out_ptr, out_code, term_act, term_code, term_idx)
 
@@ -600,6 +625,10 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
     term_by_id: dict[int, tuple[Terminal, int]] = {}
     term_by_id_get = term_by_id.get
     tuple_t, list_t, int_t = tuple, list, int
+    # bound methods of the columns, looked up once (the loop appends millions of times)
+    target_append, code_append = out_target.append, out_code.append
+    term_act_append, term_code_append, term_idx_append = \
+        term_act.append, term_code.append, term_idx.append
     n_out = 0
     # identity cache: the last two (positive, validated) probability objects and codes
     last_p: object = object()
@@ -699,9 +728,9 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                         if t_hit is None or t_hit[0] is not nxt:
                             t_hit = _terminal_number(nxt, index_any, terminals, term_payoffs,
                                                      term_by_id, s, a)
-                        term_act.append(k_now)
-                        term_code.append(code)
-                        term_idx.append(t_hit[1])
+                        term_act_append(k_now)
+                        term_code_append(code)
+                        term_idx_append(t_hit[1])
                         continue
                     try:
                         # one hash and one probe both to look up and to number a new state
@@ -716,14 +745,14 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                         else:
                             register(nxt, s, a, acts_seq)
                             last_out[j] = n_out
-                            out_target.append(j)
-                            out_code.append(code)
+                            target_append(j)
+                            code_append(code)
                             n_out += 1
                             continue
                     if j < 0:  # play ends
-                        term_act.append(k_now)
-                        term_code.append(code)
-                        term_idx.append(-1 - j)
+                        term_act_append(k_now)
+                        term_code_append(code)
+                        term_idx_append(-1 - j)
                         continue
                     dup_at = last_out[j]
                     if dup_at >= first:
@@ -731,8 +760,8 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                         out_code[dup_at] = table.code(values[out_code[dup_at]] + values[code])
                         continue
                     last_out[j] = n_out
-                    out_target.append(j)
-                    out_code.append(code)
+                    target_append(j)
+                    code_append(code)
                     n_out += 1
                 act_labels.append(a)
                 out_ptr.append(n_out)
@@ -764,15 +793,21 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
     n_actions = len(act_labels)
     _check_sums(acts_lists, values, checked_acts, n_actions)
     act_code, stop_code = _terminal_codes(acts_lists, table, n_actions, term_payoffs)
-    act_ptr_np = _ints(act_ptr)
+    acts_lists.act_ptr = acts_lists.out_ptr = array("q")  # let go of the columns
+    act_ptr_np = _narrow(act_ptr)
+    del act_ptr
+    out_ptr_np = _narrow(out_ptr)
+    del out_ptr
+    n_states = len(states)
     return CompiledGame(
         states=states,
         index=index,
         player=np.frombuffer(players, dtype=np.int8),
         act_ptr=act_ptr_np,
         act_labels=act_labels,
-        act_state=np.repeat(np.arange(len(states), dtype=np.int64), np.diff(act_ptr_np)),
-        out_ptr=_ints(out_ptr),
+        act_state=np.repeat(np.arange(n_states, dtype=np.int32 if n_states < 2**31 else np.int64),
+                            np.diff(act_ptr_np)),
+        out_ptr=out_ptr_np,
         out_target=_ints(out_target),
         rationals=values,
         act_code=act_code,
@@ -847,7 +882,7 @@ def _state_limit(max_states: int, nxt: object) -> StateLimitError:
     return StateLimitError(
         f"more than max_states={max_states} reachable states ({hint}: pass max_states=N to "
         f"tbsg.solve, tbsg.evaluate or tbsg.best_response, or --max-states N to the tbsg command; "
-        f"each state takes about 500 bytes)")
+        f"each state takes about 300 to 500 bytes)")
 
 
 def _check_actions(acts: Sequence[object], s: object) -> None:

@@ -26,17 +26,19 @@ from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from typing import Generic, TypeVar, overload
+from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["CompiledGame", "Interner"]
+__all__ = ["CompiledGame", "IndexArray", "Interner"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
 IntArray = npt.NDArray[np.int64]
+IndexArray = npt.NDArray[np.signedinteger[Any]]
+"""Array of state, action or outcome numbers or codes: int32, or int64 past ``2**31``."""
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
 
@@ -140,20 +142,21 @@ class CompiledGame(Generic[S, A]):
     states: list[S]
     index: dict[S, int]
     player: npt.NDArray[np.int8]
-    act_ptr: IntArray
+    act_ptr: IndexArray
     act_labels: list[A]
-    act_state: IntArray
-    out_ptr: IntArray
-    out_target: IntArray
+    act_state: IndexArray
+    out_ptr: IndexArray
+    out_target: IndexArray
     rationals: list[Fraction]
-    act_code: IntArray
-    stop_code: IntArray
-    out_code: IntArray
+    act_code: IndexArray
+    stop_code: IndexArray
+    out_code: IndexArray
 
     # -- constructors for derived games --------------------------------------------------
     @classmethod
     def from_values(cls, states: list[S], index: dict[S, int], player: npt.NDArray[np.int8],
-                    act_ptr: IntArray, act_labels: list[A], out_ptr: IntArray, out_target: IntArray,
+                    act_ptr: IndexArray, act_labels: list[A], out_ptr: IndexArray,
+                    out_target: IndexArray,
                     act_const: Sequence[Fraction], act_stop: Sequence[Fraction],
                     out_prob: Sequence[Fraction]) -> CompiledGame[S, A]:
         """A compiled game from plain sequences of ``Fraction`` (interned here)."""
@@ -246,19 +249,16 @@ class CompiledGame(Generic[S, A]):
         out: IntArray = np.repeat(np.arange(self.n_actions, dtype=kind), np.diff(self.out_ptr))
         return out
 
-    @cached_property
-    def _out_source(self) -> IntArray:
-        kind = np.int32 if self.n_states < 2**31 else np.int64
-        out: IntArray = self.act_state.astype(kind)[self._out_action]  # type: ignore[assignment]  # int32 or int64
-        return out
 
     def out_action(self) -> IntArray:
         """Flat action number of each outcome (cached; do not modify)."""
         return self._out_action
 
-    def out_source(self) -> IntArray:
-        """State each outcome leaves from (cached; do not modify)."""
-        return self._out_source
+    def out_source(self) -> IndexArray:
+        """State each outcome leaves from (computed on each call, not cached: an array per
+        outcome that the graph analysis needs only briefly)."""
+        out: IndexArray = self.act_state[self._out_action]
+        return out
 
     def stop_mask(self) -> BoolArray:
         """Actions that end play with positive probability (``act_stop != 0``; cached)."""

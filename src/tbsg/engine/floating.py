@@ -55,12 +55,14 @@ for the exact value, not just for the float computation. The game must be stoppi
 
 from __future__ import annotations
 
+import ctypes
 import math
+import os
 import time
 import warnings
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -68,7 +70,7 @@ import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
 from tbsg.engine.bellman import ETA, IntArray32, Rows, U, rounding_counts
-from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.compiled import CompiledGame, IndexArray
 from tbsg.engine.graph import Components, trivial_states
 
 __all__ = ["FloatResult", "float_profile", "solve_float"]
@@ -321,72 +323,134 @@ class _Level(Rows):
 
 
 class _Prepared:
-    """The game as one matrix with states in solving order (levels contiguous).
+    """The game's rows in solving order (levels contiguous), outcomes gathered per level.
 
     Row ``r`` is the allowed action ``acts[r]``; rows of a state are contiguous, states in
     the order of ``order`` (solving order), so level ``L`` owns states ``s0:s1`` and rows
     ``state_row[s0]:state_row[s1]``, and all its successors are numbered below ``s1``.
+    Only per-row and per-state arrays are built for the whole game; a level's outcomes
+    (:meth:`outcomes`) are read from the compiled game's arrays when the level is solved,
+    so no second copy of the largest arrays (one entry per outcome) is ever held.
     """
 
     def __init__(self, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
                  comps: Components) -> None:
-        n, na = g.n_states, g.n_actions
-        const_f, prob_f = g.float_arrays()
-        ok = np.ones(na, dtype=bool) if allowed is None else allowed.astype(bool)
-        self.ok = ok
+        n = g.n_states
+        self.g = g
         self.order = order = comps.members  # new index -> state
+        # position of each state in solving order (int32 when it fits: the column indices)
         pos = np.empty(n, dtype=np.int64)
         pos[order] = np.arange(n, dtype=np.int64)
+        self.pos: npt.NDArray[np.signedinteger[Any]] = pos.astype(np.int32) if n < 2**31 else pos
+        del pos
         starts = g.act_ptr[order]
         counts = g.act_ptr[order + 1] - starts
         acts = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+        del starts
         if allowed is not None:
-            acts = acts[ok[acts]]
-            counts = np.bincount(pos[g.act_state[acts]], minlength=n)
-        self.acts = acts
-        self.row_state = np.repeat(np.arange(n, dtype=np.int64), counts)  # non-decreasing
+            acts = acts[allowed.astype(bool)[acts]]
+            counts = np.bincount(self.pos[g.act_state[acts]], minlength=n)
+        # int32 when it fits: one entry per row
+        self.acts: IndexArray = acts.astype(np.int32) if g.n_actions < 2**31 else acts
+        del acts
         self.state_row = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(counts, out=self.state_row[1:])
-        # rows in solving order: a row permutation of the game's action-by-state matrix
-        # (scipy copies each row's contiguous slice in C)
-        rows = sp.csr_matrix((prob_f, g.out_target, g.out_ptr), shape=(na, n))[acts]
-        self.indptr = rows.indptr.astype(np.int64)
-        # int32 columns when they fit: half the memory of the game's largest array
-        self.indices = pos.astype(np.int32)[rows.indices] if n < 2**31 else pos[rows.indices]
-        self.data = rows.data
-        del rows
-        self.c = const_f[acts]
-        rel, absolute = rounding_counts(g)
-        self.rel, self.absolute = rel[acts], absolute[acts]
+        del counts
+        # the float value of each distinct rational, read through the codes
+        self.table = np.array([float(x) for x in g.rationals], dtype=np.float64)
+        self.c = self.table[g.act_code[self.acts]]
+        self.counts = rounding_counts(g)  # per flat action (cached with the game)
         self.maxi = g.player[order] == 0
         self.label = comps.label[order]  # component of each state, non-decreasing
         levels = comps.level
         lev_ptr = np.searchsorted(levels, np.arange(int(levels.max(initial=-1)) + 2))
         cuts = comps.ptr[lev_ptr]
         keep = cuts[1:] > cuts[:-1]
-        starts, ends = cuts[:-1][keep], cuts[1:][keep]
-        self.ranges: list[tuple[int, int]] = list(zip(starts.tolist(), ends.tolist(), strict=True))
+        lo, hi = cuts[:-1][keep], cuts[1:][keep]
+        self.ranges: list[tuple[int, int]] = list(zip(lo.tolist(), hi.tolist(), strict=True))
         # a state is *trivial* if it is a component of its own without a self-loop: its
         # value is one Bellman step from values already known; a level of trivial states
         # is acyclic and needs no policy iteration and no certificate
         trivial = trivial_states(g, comps, allowed)[order]
-        self.acyclic: list[bool] = (np.minimum.reduceat(trivial, starts).tolist()
-                                    if len(starts) else [])
+        self.acyclic: list[bool] = (np.minimum.reduceat(trivial, lo).tolist()
+                                    if len(lo) else [])
+
+    def outcomes(self, r0: int, r1: int
+                 ) -> tuple[IntArray, npt.NDArray[np.signedinteger[Any]], FloatArray]:
+        """CSR arrays ``(indptr, indices, data)`` of the rows ``r0:r1``: successors as
+        positions in solving order, probabilities as floats (``indptr`` from 0)."""
+        g = self.g
+        rows = self.acts[r0:r1]
+        first = g.out_ptr[rows]
+        deg = g.out_ptr[rows + 1] - first
+        # int32 like the column indices, so that scipy keeps both without a copy
+        indptr = np.zeros(len(rows) + 1, dtype=g.out_ptr.dtype)
+        np.cumsum(deg, out=indptr[1:])
+        idx = np.repeat(first - indptr[:-1], deg) + np.arange(int(indptr[-1]), dtype=indptr.dtype)
+        cols: npt.NDArray[np.signedinteger[Any]] = self.pos[g.out_target[idx]]
+        return indptr, cols, self.table[g.out_code[idx]]
+
+    def rounding(self, r0: int, r1: int) -> tuple[IntArray32, IntArray32]:
+        """Rounding counts (:func:`~tbsg.engine.bellman.rounding_counts`) of rows ``r0:r1``."""
+        rows = self.acts[r0:r1]
+        return self.counts[0][rows], self.counts[1][rows]
 
     def level(self, s0: int, s1: int) -> _Level:
         """The level owning states ``s0:s1``."""
         r0, r1 = int(self.state_row[s0]), int(self.state_row[s1])
-        p0, p1 = int(self.indptr[r0]), int(self.indptr[r1])
-        full = sp.csr_matrix((self.data[p0:p1], self.indices[p0:p1],
-                              self.indptr[r0 : r1 + 1] - p0), shape=(r1 - r0, s1))
+        indptr, indices, data = self.outcomes(r0, r1)
+        full = sp.csr_matrix((data, indices, indptr), shape=(r1 - r0, s1))
         comp = self.label[s0:s1] - (self.label[s0] if s1 > s0 else 0)
-        return _Level(full, self.c[r0:r1], self.rel[r0:r1], self.absolute[r0:r1], self.maxi[s0:s1],
+        rel, absolute = self.rounding(r0, r1)
+        return _Level(full, self.c[r0:r1], rel, absolute, self.maxi[s0:s1],
                       self.state_row[s0:s1] - r0, s0, s1, comp)
 
-    def rows_to_actions(self, s0: int, pick: IntArray) -> IntArray:
+    def rows_to_actions(self, s0: int, pick: IntArray) -> IndexArray:
         """Flat action numbers of the level rows ``pick`` (local to the level at ``s0``)."""
-        chosen: IntArray = self.acts[int(self.state_row[s0]) + pick]
+        chosen: IndexArray = self.acts[int(self.state_row[s0]) + pick]
         return chosen
+
+
+def _trimmer() -> Callable[[], object] | None:
+    """glibc's ``malloc_trim``, or None where the C library has none."""
+    try:
+        trim: Callable[[int], object] = ctypes.CDLL(None).malloc_trim
+    except (AttributeError, OSError):  # not glibc (macOS, Windows, musl)
+        return None
+    return lambda: trim(0)
+
+
+_TRIM = _trimmer()
+_TRIM_ROWS = 50_000  # rows solved between two looks at the resident size
+_TRIM_GROWTH = 32 << 20  # growth of the resident size (bytes) that asks for a trim
+
+
+def _resident() -> int:
+    """Resident size of this process in bytes (Linux), else 0."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def _release_free_memory() -> None:
+    """Give memory freed by earlier levels back to the operating system.
+
+    The levels allocate and free many mid-sized blocks (SuperLU's work space and factors,
+    the level's arrays) which glibc's allocator keeps in its heap once its adaptive mmap
+    threshold has grown, so the resident size creeps up level after level (Pig to 100:
+    by about 150 MB over a solve whose live arrays stay under 200 MB). ``malloc_trim(0)``
+    returns the free pages. The solver looks at its resident size every
+    :data:`_TRIM_ROWS` rows and trims when it has grown by :data:`_TRIM_GROWTH` since the
+    last trim (a trim costs a millisecond, and the pages it returns are faulted in again
+    when reused). Elsewhere than glibc this does nothing.
+    """
+    if _TRIM is not None:
+        _TRIM()
 
 
 _VECTOR_MIN = 64  # acyclic levels with at least this many states are solved with arrays
@@ -444,8 +508,7 @@ def _acyclic_scalar(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper:
     Successors before ``s0`` are read once, as arrays.
     """
     r0, r1 = int(prep.state_row[s0]), int(prep.state_row[s1])
-    p0, p1 = int(prep.indptr[r0]), int(prep.indptr[r1])
-    cols_np = prep.indices[p0:p1]
+    indptr, cols_np, data_np = prep.outcomes(r0, r1)
     before = cols_np < s0
     safe = np.where(before, cols_np, 0)
     # successors before the run: their final bounds gathered at once
@@ -453,11 +516,12 @@ def _acyclic_scalar(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper:
     out_hi = np.where(before, upper[safe], 0.0).tolist()
     out_mid = np.where(before, mid[safe], 0.0).tolist()
     cols = (cols_np - s0).tolist()  # negative: before the run
-    ptr = (prep.indptr[r0 : r1 + 1] - p0).tolist()
-    data = prep.data[p0:p1].tolist()
+    ptr = indptr.tolist()
+    data = data_np.tolist()
     c = prep.c[r0:r1].tolist()
-    rel = ((prep.rel[r0:r1].astype(np.float64) + 2.0) * U).tolist()
-    absolute = ((prep.absolute[r0:r1].astype(np.float64) + 2.0) * ETA).tolist()
+    rel_n, abs_n = prep.rounding(r0, r1)
+    rel = ((rel_n.astype(np.float64) + 2.0) * U).tolist()
+    absolute = ((abs_n.astype(np.float64) + 2.0) * ETA).tolist()
     srow = (prep.state_row[s0 : s1 + 1] - r0).tolist()
     maxi = prep.maxi[s0:s1].tolist()
     m = s1 - s0
@@ -556,7 +620,9 @@ def solve_float(
     """
     t0 = time.perf_counter()
     n = g.n_states
+    _release_free_memory()  # what compiling and the graph analysis freed
     prep = _Prepared(g, allowed, comps)
+    since_look, trimmed_at = 0, _resident()  # rows since the last look; size after a trim
     order = prep.order
     lower = np.zeros(n)
     upper = np.ones(n)
@@ -575,6 +641,12 @@ def solve_float(
                 progress(s1, n)
             continue
         lv = prep.level(s0, s1)
+        since_look += len(lv.c)
+        if since_look >= _TRIM_ROWS:
+            since_look = 0
+            if _resident() - trimmed_at >= _TRIM_GROWTH:
+                _release_free_memory()
+                trimmed_at = _resident()
         done = False
         pick, solve, _ = lv.policy(mid[:s1], scratch=True)
         if solve is not None:

@@ -45,7 +45,7 @@ import numpy.typing as npt
 import scipy.sparse as sp
 from scipy.sparse.csgraph import connected_components
 
-from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.compiled import CompiledGame, IndexArray
 from tbsg.errors import NonStoppingGameError, show
 
 __all__ = ["Components", "EndComponents", "Subgraph", "decompose",
@@ -53,7 +53,7 @@ __all__ = ["Components", "EndComponents", "Subgraph", "decompose",
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
-IntArray = npt.NDArray[np.int64]
+IntArray = IndexArray  # int32 or int64 (the compiled game's index arrays)
 BoolArray = npt.NDArray[np.bool_]
 
 
@@ -96,11 +96,20 @@ def _adjacency(n: int, src: IntArray, dst: IntArray) -> sp.csr_matrix:
 
     Outcomes are grouped by action and actions by state, so the edge list is already in
     row order: the CSR arrays are built directly, without sorting (repeated edges are
-    harmless to the component algorithms).
+    harmless to the component algorithms). Indices are int32 when they fit (the
+    component algorithms work in int32: int64 indices would be copied).
     """
-    indptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(np.bincount(src, minlength=n), out=indptr[1:])
-    return sp.csr_matrix((np.ones(len(dst), dtype=np.int8), dst, indptr), shape=(n, n))
+    kind = _index_kind(n, len(dst))
+    indptr = np.zeros(n + 1, dtype=kind)
+    # where each state's edges end (src is sorted; bincount would copy src to int64)
+    indptr[1:] = np.searchsorted(src, np.arange(n, dtype=src.dtype), side="right")
+    return sp.csr_matrix((np.ones(len(dst), dtype=np.int8), dst.astype(kind, copy=False), indptr),
+                         shape=(n, n))
+
+
+def _index_kind(*sizes: int) -> type[np.signedinteger[Any]]:
+    """int32 if every number below ``max(sizes) + 1`` fits, else int64."""
+    return np.int32 if max(sizes, default=0) < 2**31 - 1 else np.int64
 
 
 def _group_by(keys: IntArray, values: IntArray, n_keys: int) -> tuple[IntArray, IntArray]:
@@ -108,12 +117,20 @@ def _group_by(keys: IntArray, values: IntArray, n_keys: int) -> tuple[IntArray, 
     the values of key ``k`` at ``grouped[ptr[k]:ptr[k+1]]`` in their original order.
 
     A counting sort in C, done as the CSR-to-CSC conversion of the matrix with one entry
-    per value (row = position, column = key, data = value + 1, so no entry is zero).
+    per value (row = position, column = key, data = value + 1, so no entry is zero), in
+    int32 when the numbers fit (half the memory of int64 on the largest arrays).
     """
     m = len(keys)
-    by_pos = sp.csr_matrix((values + 1, keys, np.arange(m + 1)), shape=(m, n_keys))
+    kind = _index_kind(m, n_keys, int(values.max(initial=0)) + 1)
+    data = values.astype(kind)
+    data += 1
+    by_pos = sp.csr_matrix((data, keys.astype(kind, copy=False),
+                            np.arange(m + 1, dtype=kind)), shape=(m, n_keys))
     by_key = by_pos.tocsc()
-    return by_key.indptr.astype(np.int64), by_key.data.astype(np.int64) - 1
+    del by_pos
+    grouped: IntArray = by_key.data
+    grouped -= 1
+    return by_key.indptr, grouped
 
 
 def _distinct(x: IntArray) -> IntArray:
@@ -135,11 +152,11 @@ def decompose(g: CompiledGame[Any, Any]) -> Components:
     src = g.out_source()
     dst = g.out_target
     ncomp, raw = connected_components(_adjacency(n, src, dst), directed=True, connection="strong")
-    raw = raw.astype(np.int64)
     # Condensation edges, with repeats: counted consistently, they need no deduplication.
     rs, rd = raw[src], raw[dst]
     cross = rs != rd
     cs, cd = rs[cross], rd[cross]
+    del rs, rd, cross
     remaining = np.bincount(cs, minlength=ncomp)  # edges to components without a level yet
     pred_ptr, pred = _group_by(cd, cs, ncomp)  # predecessors of each component
     level = np.full(ncomp, -1, dtype=np.int64)
@@ -173,8 +190,8 @@ def decompose(g: CompiledGame[Any, Any]) -> Components:
     if len(order_arr) != ncomp:  # pragma: no cover - condensation is always acyclic
         raise RuntimeError("internal error: condensation is not acyclic")
     # renumber components by level (then component number) so solving order is 0, 1, ...
-    new_id = np.empty(ncomp, dtype=np.int64)
-    new_id[order_arr] = np.arange(ncomp, dtype=np.int64)
+    new_id = np.empty(ncomp, dtype=_index_kind(ncomp))
+    new_id[order_arr] = np.arange(ncomp, dtype=new_id.dtype)
     label = new_id[raw]
     ptr, members = _group_by(label, np.arange(n, dtype=np.int64), ncomp)
     return Components(label=label, ptr=ptr, members=members, level=level[order_arr])
@@ -274,16 +291,20 @@ def end_components(g: CompiledGame[Any, Any], allowed: BoolArray | None = None, 
     (1, [[0]], [True, False])
     """
     alive = ~g.stop_mask() if allowed is None else (~g.stop_mask() & allowed)
-    return end_components_of(g.n_states, g.act_state, g.out_action(), g.out_target, alive, scc=scc)
+    return end_components_of(g.n_states, g.act_state, g.out_action(), g.out_target, alive, scc=scc,
+                             src=g.out_source())
 
 
 def end_components_of(n: int, act_state: IntArray, out_action: IntArray, out_target: IntArray,
-                      alive: BoolArray, *, scc: IntArray | None = None) -> EndComponents:
+                      alive: BoolArray, *, scc: IntArray | None = None,
+                      src: IntArray | None = None) -> EndComponents:
     """:func:`end_components` of a graph given by arrays (``alive``: actions without
-    terminal mass that may be used; ``act_state`` non-decreasing)."""
+    terminal mass that may be used; ``act_state`` non-decreasing; ``src``, if given, the
+    state of each outcome, ``act_state[out_action]``)."""
     alive_act = alive.copy()
     alive_state = np.ones(n, dtype=bool)
-    src = act_state[out_action]
+    if src is None:
+        src = act_state[out_action]
     # reverse adjacency: the action of each outcome entering each state, grouped by target
     # (the CSC form of the outcome-by-target matrix: a counting sort in C)
     in_ptr, in_act = _group_by(out_target, out_action, n)
@@ -311,7 +332,7 @@ def end_components_of(n: int, act_state: IntArray, out_action: IntArray, out_tar
         else:
             _, raw = connected_components(_adjacency(n, src[keep], out_target[keep]), directed=True,
                                           connection="strong")
-            label = np.asarray(raw, dtype=np.int64)
+            label = raw
         leave = keep & (label[out_target] != label[src])
         if not leave.any():
             if coarse:  # coarser than the surviving graph's components: refine them
