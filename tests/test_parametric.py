@@ -246,6 +246,25 @@ def test_verify_rejects_a_wrong_profile_or_formula() -> None:
     no_tie = dataclasses.replace(sol.breakpoints[0], ties={})
     check = verify_parametric(dataclasses.replace(sol, breakpoints=(no_tie,)))
     assert not check.ok and "optimal actions are" in check.problems[0]
+    # found by review: the recorded value and changes are checked, and the game is compiled
+    # afresh (a solution moved onto another game is refused)
+    check = verify_parametric(dataclasses.replace(sol, regions=(dataclasses.replace(
+        left, value=RationalFunction.constant(Fraction(1, 7))), right)))
+    assert not check.ok and "its value is not" in check.problems[0]
+    no_change = dataclasses.replace(sol.breakpoints[0], changes=())
+    check = verify_parametric(dataclasses.replace(sol, breakpoints=(no_change,)))
+    assert not check.ok and "recorded changes" in check.problems[0]
+    check = verify_parametric(dataclasses.replace(sol, game=SaferOrRiskier()))
+    assert not check.ok and "does not solve the profile's equations" in check.problems[0]
+
+
+class SaferOrRiskier(SafeOrRisky):
+    """The same states and actions, risky winning with probability p^3."""
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Any, Any]]:
+        if a == "safe":
+            return [(1, DRAW)]
+        return [(P**3, win(0)), (1 - P**3, win(1))]
 
 
 # -- outputs -------------------------------------------------------------------------------
@@ -310,3 +329,13 @@ def test_risk_or_safety_beyond_four_at_a_fair_coin(n: int) -> None:
     assert sol.value_at(HALF) == Fraction(P000[n][1])  # seed 000, Jehn 2026, section 3.3
     assert verify_parametric(sol).ok
 
+
+
+def test_irrational_coefficients_are_refused_by_name() -> None:
+    # found by review: sqrt(2) p / 2 escaped as sympy's CoercionFailed
+    import sympy
+
+    from tbsg.parametric.rational import RationalFunction
+
+    with pytest.raises(tbsg.InvalidGameError, match=r"rational coefficients, got sqrt\(2\)\*p/2"):
+        RationalFunction.from_expr(sympy.sqrt(2) * P / 2, P, "probability at state 0, action 'a'")

@@ -1,7 +1,9 @@
 """Independent re-check of a :class:`~tbsg.parametric.solve.ParametricSolution`.
 
 :func:`verify_parametric` trusts nothing the solver computed except what it records: the
-regions' ends, each region's profile and value formulas, the breakpoints' ties. It checks
+regions' ends, each region's profile and value formulas, the breakpoints' ties and
+changes. It compiles the solution's game afresh (the probabilities come from the game,
+not from the solver's compiled copy) and checks
 
 1. *Cover*: the regions run from the interval's lower end to its upper end, each
    non-empty, each ending where the next begins, and the breakpoints are those ends.
@@ -22,6 +24,12 @@ regions' ends, each region's profile and value formulas, the breakpoints' ties. 
 
 Then the profile of each region is optimal at every point of it (a stopping game's
 Bellman equations have one solution), so the region's formula is the game's value there.
+Also checked: each region's ``value`` is its initial state's formula, and each
+breakpoint's ``changes`` are the differences between the two profiles. Not re-checked:
+the solver's finer record of *how* each non-chosen action compares inside a region (the
+kinds ``Region.certificate()`` lists: tied throughout, touching 0 at a point) and the
+region's list of actions optimal throughout; the signs above are what certifies the
+region.
 """
 
 from __future__ import annotations
@@ -32,7 +40,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from tbsg.errors import TbsgError
 from tbsg.parametric.algebraic import RealAlgebraic, rational_between
+from tbsg.parametric.compile import compile_parametric
 from tbsg.parametric.linear import action_values
 from tbsg.parametric.rational import RationalFunction
 
@@ -136,8 +146,9 @@ def _advantage(pc: ParametricCompiled[Any, Any], values: tuple[RationalFunction,
     return d if pc.player[i] == 0 else -d
 
 
-def _check_region(sol: ParametricSolution[Any, Any], r: Region[Any, Any], n: int) -> list[str]:
-    pc, sym = sol.compiled, sol.symbol
+def _check_region(sol: ParametricSolution[Any, Any], pc: ParametricCompiled[Any, Any], r: Region[Any, Any],
+                  n: int) -> list[str]:
+    sym = sol.symbol
     problems: list[str] = []
     values, choice = r._values, r._choice
     if len(values) != pc.n_states or len(choice) != pc.n_states:
@@ -175,6 +186,8 @@ def _check_region(sol: ParametricSolution[Any, Any], r: Region[Any, Any], n: int
         if d(x) > 0:
             problems.append(f"region {n}: action {a!r} at {s!r} is better than the profile's "
                             f"(by {d(x)} at {sym} = {x})")
+    if r.value != values[0]:
+        problems.append(f"region {n}: its value is not the initial state's value formula")
     return problems
 
 
@@ -199,9 +212,19 @@ def verify_parametric(sol: ParametricSolution[S, A]) -> ParametricVerification:
     >>> verify_parametric(solve_parametric(biased_risk_or_safety(2, p), p)).ok
     True
     """
-    pc = sol.compiled
     problems: list[str] = []
     regions = sol.regions
+    # the game itself, compiled afresh: nothing the solver compiled is trusted
+    try:
+        pc = compile_parametric(sol.game, sol.symbol, sol.interval)
+    except TbsgError as exc:
+        return ParametricVerification(False, len(regions), len(sol.breakpoints),
+                                      (f"the solution's game does not compile: {exc}",))
+    rec = sol.compiled
+    if (pc.states != rec.states or pc.act_labels != rec.act_labels
+            or list(pc.act_state) != list(rec.act_state)):
+        return ParametricVerification(False, len(regions), len(sol.breakpoints), (
+            "the solution's game has other states or actions than the solution records",))
     lo, hi = (RealAlgebraic.rational(e) for e in sol.interval)
     if not regions:
         problems.append("no regions")
@@ -218,12 +241,16 @@ def verify_parametric(sol: ParametricSolution[S, A]) -> ParametricVerification:
     if problems:
         return ParametricVerification(False, len(regions), len(sol.breakpoints), tuple(problems))
     for n, r in enumerate(regions):
-        problems += _check_region(sol, r, n)
+        problems += _check_region(sol, pc, r, n)
     for n, b in enumerate(sol.breakpoints):
-        left = regions[n]
+        left, right = regions[n], regions[n + 1]
         if b.at != left.hi:
             problems.append(f"breakpoint {n} is not the end of region {n}")
             continue
+        changed = {(pc.states[i], pc.act_labels[k], pc.act_labels[m])
+                   for i, (k, m) in enumerate(zip(left._choice, right._choice, strict=True)) if k != m}
+        if set(b.changes) != changed:
+            problems.append(f"breakpoint {n}: the recorded changes are not the profiles' differences")
         for i in range(pc.n_states):
             ks = pc.actions_of(i)
             if len(ks) < 2:

@@ -161,7 +161,8 @@ class RationalFunction:
         try:
             pn = sympy.Poly(num, symbol, domain="QQ")
             pd = sympy.Poly(den, symbol, domain="QQ")
-        except sympy.PolynomialError as exc:
+        except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed) as exc:
+            # CoercionFailed: an irrational coefficient such as sqrt(2) or pi
             raise InvalidGameError(
                 f"{what} must be a rational function of {symbol} with rational coefficients, "
                 f"got {expr}") from exc
