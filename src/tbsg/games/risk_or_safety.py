@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Literal, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError
 from tbsg.model import Terminal, win
@@ -77,6 +77,8 @@ class RiskOrSafety:
     """Risk or Safety to ``target`` points; player 0 tosses first."""
 
     target: int
+    _heads: ClassVar[Any] = _HALF  # the coin (a biased one in BiasedRiskOrSafety)
+    _tails: ClassVar[Any] = _HALF
 
     def __post_init__(self) -> None:
         if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
@@ -112,7 +114,7 @@ class RiskOrSafety:
             heads = _WINS[mover]
         else:
             heads = _new(RoSState, (mover, open_ + 1, saved, other))
-        return [(_HALF, heads), (_HALF, _new(RoSState, (1 - mover, 0, other, saved)))]
+        return [(self._heads, heads), (self._tails, _new(RoSState, (1 - mover, 0, other, saved)))]
 
 
 @dataclass(frozen=True)
@@ -138,17 +140,9 @@ class BiasedRiskOrSafety(RiskOrSafety):
             raise InvalidGameError(f"heads must be a Fraction in (0, 1) or a sympy expression, got {h!r}")
         if isinstance(h, (int, Fraction)) and not 0 < h < 1:
             raise InvalidGameError(f"heads must lie strictly between 0 and 1, got {h}")
+        object.__setattr__(self, "_heads", h)  # the coin RiskOrSafety.outcomes tosses
+        object.__setattr__(self, "_tails", 1 - h)
 
-    def outcomes(self, s: RoSState, a: Action) -> list[tuple[Any, RoSState | Terminal]]:
-        mover, open_, saved, other = s
-        if a == "stop":
-            return [(_ONE, _new(RoSState, (1 - mover, 0, other, saved + open_)))]
-        heads: RoSState | Terminal
-        if open_ + 1 + saved >= self.target:
-            heads = _WINS[mover]
-        else:
-            heads = _new(RoSState, (mover, open_ + 1, saved, other))
-        return [(self.heads, heads), (1 - self.heads, _new(RoSState, (1 - mover, 0, other, saved)))]
 
 
 def biased_risk_or_safety(target: int, heads: Any) -> BiasedRiskOrSafety:
