@@ -67,7 +67,7 @@ from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.floating import float_profile
 from tbsg.engine.graph import Components, trivial_states
 
-__all__ = ["ExactResult", "optimal_mask", "solve_exact"]
+__all__ = ["ExactResult", "eliminate", "optimal_mask", "solve_exact"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -346,7 +346,7 @@ class _Engine:
                         users[c].add(r)
             rows.append(row)
             rhs.append(b)
-        values = _eliminate(rows, rhs, users)
+        values = eliminate(rows, rhs, users)
         vf, vf_np = self.vf, self.vf_np
         to_float = bk.to_float
         for r, i in enumerate(states):  # _set inlined: this loop runs once per state
@@ -423,7 +423,7 @@ class _Component:
         return x
 
 
-def _eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],
+def eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],
                users: list[set[int]]) -> list[Rational]:
     """Solve ``v = rhs + R v`` (R given by sparse rows) exactly by state elimination.
 

@@ -30,7 +30,7 @@ expected visits to ``j`` (``b = 1_{i = j}``), and the second moment of the lengt
 ``M = 2 c T - c^2 + P M`` with ``T`` the expected length). :func:`solve_chain` solves such
 a system exactly, component by component in solving order (sinks first,
 :func:`tbsg.engine.graph.decompose`): a state alone in its component by one substitution,
-a larger component by state elimination (:func:`tbsg.engine.exact._eliminate`).
+a larger component by state elimination (:func:`tbsg.engine.exact.eliminate`).
 
 *Length distribution.* :func:`length_pmf` pushes probability mass forward over (state,
 steps counted so far); a step that counts 0 keeps its mass on the same count, so those
@@ -77,7 +77,7 @@ from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
 from tbsg.engine.bellman import ETA, U
 from tbsg.engine.compiled import CompiledGame
-from tbsg.engine.exact import _eliminate
+from tbsg.engine.exact import eliminate
 from tbsg.engine.graph import Components, decompose, end_components
 
 __all__ = [
@@ -230,7 +230,7 @@ def _solve_block(states: list[int], acts: list[int], consts: list[Rational], x: 
                     users[q].add(r)
         rows.append(row)
         col.append(b)
-    for r, v in enumerate(_eliminate(rows, col, users)):
+    for r, v in enumerate(eliminate(rows, col, users)):
         x[states[r]] = v
 
 
