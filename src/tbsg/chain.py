@@ -403,11 +403,7 @@ class Chain(Generic[S, A]):
         start = self._index(state)
         if not _flag(exact):
             return self._variance_bounds(c, self._diverging(c, "count", start), start)
-        mean, var = self._moments(c, start)
-        if mean is None or var is None:
-            self._diverging(c, "count", start)  # raises
-            raise AssertionError("unreachable")  # pragma: no cover
-        return var
+        return self._moments(c, self._diverging(c, "count", start), start)[1]
 
     def _variance_bounds(self, c: list[Fraction], given: list[int], start: int) -> Bounds:
         """``Var L`` from bounds of ``T`` and of ``M`` (``M`` solved for the extreme right-hand
@@ -441,12 +437,9 @@ class Chain(Generic[S, A]):
             raise _no_bounds()
         return max(lo, 0.0), hi
 
-    def _moments(self, c: list[Fraction], start: int) -> tuple[Fraction | None, Fraction | None]:
-        """Mean and variance of the counted length from ``start`` (``None``: infinite)."""
-        try:
-            given = self._diverging(c, "count", start)
-        except InfiniteExpectationError:
-            return None, None
+    def _moments(self, c: list[Fraction], given: list[int], start: int) -> tuple[Fraction, Fraction]:
+        """Mean and variance of the counted length from ``start``, finite (``given``: the
+        states :meth:`_diverging` returned for ``c``)."""
         zero = dict.fromkeys(given, bk.ZERO)
         cq = [bk.from_fraction(v) for v in c]
         g, comps = self.graph, self.structure.comps
@@ -503,7 +496,12 @@ class Chain(Generic[S, A]):
         if not exact_:
             return self._length_bounds(ints, c, n, start)
         pmf = length_pmf(self.graph, ints, n, start, dead.tolist())
-        mean, var = self._moments(c, start)
+        mean: Fraction | None
+        var: Fraction | None
+        try:
+            mean, var = self._moments(c, self._diverging(c, "count", start), start)
+        except InfiniteExpectationError:
+            mean = var = None
         ends = sum(self.outcome_probabilities(state=state).values(), Fraction(0))
         return LengthDistribution(pmf=tuple(bk.to_fraction(x) for x in pmf), mean=mean,
                                   variance=var, ends=ends)
