@@ -528,3 +528,39 @@ def test_int64_and_int32_compiled_games_solve_alike() -> None:
     r32, r64 = solve_float(g, c32), solve_float(wide, c64)
     assert np.array_equal(r32.lower, r64.lower) and np.array_equal(r32.upper, r64.upper)
     assert np.array_equal(r32.choice, r64.choice)
+
+
+class _Walk:
+    """A walk on 0..n-1 whose step probabilities (k/d, (d-k)/d for k = 1 + s % 3) are
+    shared objects, or built afresh in every call (``fresh``), with a last value
+    (``late``) first used only at the final states."""
+
+    def __init__(self, n: int, fresh: bool) -> None:
+        self.n, self.fresh, self.initial = n, fresh, 0
+        self.shared = {k: (Fraction(k, 4), Fraction(4 - k, 4)) for k in (1, 2, 3)}
+        self.late = (Fraction(1, 7), Fraction(6, 7))
+
+    def player(self, s: int) -> int:
+        return s % 2
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("a", "b")
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, object]]:
+        k = 1 + (s + (a == "b")) % 3
+        p, q = (Fraction(k, 4), Fraction(4 - k, 4)) if self.fresh else self.shared[k]
+        if s >= self.n - 3:
+            p, q = (Fraction(1, 7), Fraction(6, 7)) if self.fresh else self.late
+        nxt: object = tbsg.win(s % 2) if s + 1 == self.n else s + 1
+        return [(p, nxt), (q, tbsg.DRAW if s % 5 else tbsg.Terminal(Fraction(1, 3)))]
+
+
+def test_probabilities_built_afresh_are_coded_like_shared_ones() -> None:
+    # 12,000 states: the table of probability objects known by id is emptied (objects built
+    # afresh are then found by value only) and a new value appears at the end
+    shared, fresh = compile_game(_Walk(12_000, False)), compile_game(_Walk(12_000, True))
+    vals_s, vals_f = np.array(shared.rationals, dtype=object), np.array(fresh.rationals, dtype=object)
+    for name in ("out_code", "act_code", "stop_code"):
+        assert list(vals_s[getattr(shared, name)]) == list(vals_f[getattr(fresh, name)]), name
+    assert np.array_equal(shared.out_target, fresh.out_target)
+    assert tbsg.solve(_Walk(300, True)).value() == tbsg.solve(_Walk(300, False)).value()

@@ -58,7 +58,7 @@ import math
 import numbers
 import operator
 from collections.abc import Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
 
@@ -107,12 +107,19 @@ write it exactly, e.g. Fraction(1, 2) or Fraction('0.5')
     """
 
     payoff: Fraction
+    # hashing a Fraction costs a modular inverse (about 1 microsecond): terminals are looked
+    # up once per outcome that ends play, so the hash is computed once, here
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __init__(self, payoff: Fraction | int) -> None:
         value = exact(payoff, "terminal payoff")
         if not 0 <= value <= 1:
             raise InvalidGameError(f"terminal payoff must lie in [0, 1], got {show(value)}")
         object.__setattr__(self, "payoff", value)
+        object.__setattr__(self, "_hash", hash((value,)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 def win(player: Player) -> Terminal:

@@ -148,13 +148,16 @@ class _Rationals(Interner):
     denominator of its values is a common denominator of every action's probabilities.
     """
 
-    __slots__ = ("by_id", "by_parts")
+    __slots__ = ("by_id", "by_parts", "churn", "kept")
 
     def __init__(self) -> None:
         super().__init__()
-        # id of a validated *positive* probability object -> (the object, its code); the
-        # object is kept so its id is not reused
-        self.by_id: dict[int, tuple[object, int]] = {}
+        # id of a validated *positive* probability object -> its code; the objects are kept
+        # alive in ``kept`` while they are in the table, so no other object can have the
+        # same id and a hit needs no identity check
+        self.by_id: dict[int, int] = {}
+        self.kept: list[object] = []
+        self.churn = 0  # times the table was emptied
         # (numerator, denominator) of a validated positive probability given as a
         # canonical Fraction -> its code: a game that builds Fraction(1, 2) afresh in every
         # call is validated once per value, not once per outcome
@@ -183,10 +186,28 @@ class _Rationals(Interner):
         code = self.code(pf)
         if pf is p:  # a canonical Fraction: known by value from now on
             self.by_parts[pf.numerator, pf.denominator] = code
+        self.churn = 0  # a new value: its object must be remembered
+        self.remember(p, code)
+        return code
+
+    def remember(self, p: object, code: int) -> bool:
+        """Know the validated probability object ``p`` by its id from now on.
+
+        A game that builds its probabilities afresh in every call fills the table with
+        objects never seen again: once the table has been emptied twice in a row for that
+        reason, objects equal to a known value are found by value only (``by_parts``).
+        Returns False from then on (until a new value is validated): the caller may stop
+        calling.
+        """
+        if self.churn >= 2:
+            return False
         if len(self.by_id) > 4096:
             self.by_id.clear()
-        self.by_id[id(p)] = (p, code)
-        return code
+            self.kept.clear()
+            self.churn += 1
+        self.by_id[id(p)] = code
+        self.kept.append(p)
+        return True
 
 
 def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES,
@@ -639,6 +660,7 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
     checked, checked_acts, next_check = 0, 0, 1024
     next_report = REPORT_EVERY if progress is not None else sys.maxsize
     plain = True  # every state checked so far is a plain value
+    remembering = True  # probability objects found by value are remembered by id
 
     def register(nxt: object, s: S, a: A, acts_seq: Sequence[A]) -> int:
         """Number the new state ``nxt`` (a successor of ``a`` at ``s``), with the checks due."""
@@ -710,12 +732,16 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                     else:
                         # an object seen before, else a Fraction seen before by value
                         hit = by_id_get(id(p))
-                        if hit is not None and hit[0] is p:
-                            code = hit[1]
+                        if hit is not None:
+                            code = hit
                         else:
                             code = by_parts_get((p.numerator, p.denominator), -1) \
                                 if type(p) is fraction_t else -1
-                            if code < 0:
+                            if code >= 0:  # another object of a known value
+                                if remembering:
+                                    remembering = table.remember(p, code)
+                            else:
+                                remembering = True
                                 code = table.probability(p, nxt, s, a)
                                 if code < 0:
                                     continue  # zero probability: the successor is not enumerated
