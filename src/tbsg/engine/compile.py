@@ -33,6 +33,7 @@ from __future__ import annotations
 import bisect
 import copy
 import math
+import operator
 import pickle
 import sys
 from array import array
@@ -552,6 +553,14 @@ def _terminal_sums(acts: _Actions, table: _Rationals, act_code: Index, stop_code
     return act_code, stop_code
 
 
+_FRACTION_PARTS: Callable[[Fraction], tuple[int, int]] = operator.attrgetter(
+    *(("_numerator", "_denominator") if hasattr(Fraction(1, 2), "_numerator")
+      else ("numerator", "denominator")))
+"""``(numerator, denominator)`` of a Fraction at C speed: CPython's Fraction keeps them in
+the slots ``_numerator`` and ``_denominator`` (its ``numerator`` property costs a Python
+call, about 4 times the slot read; a game building ``Fraction(1, 2)`` afresh in every
+call reads both once per outcome); the public properties where those slots are absent."""
+
 _PLAIN_ITEMS = frozenset({int, str, bytes, bool, float, type(None)})
 """Item types of plain tuple states (floats are checked for NaN)."""
 
@@ -632,6 +641,7 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
     by_id_get = table.by_id.get
     by_parts_get = table.by_parts.get
     fraction_t = Fraction
+    fraction_parts = _FRACTION_PARTS
     player_fn = game.player
     actions_fn = game.actions
     outcomes_fn = game.outcomes
@@ -735,7 +745,7 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                         if hit is not None:
                             code = hit
                         else:
-                            code = by_parts_get((p.numerator, p.denominator), -1) \
+                            code = by_parts_get(fraction_parts(p), -1) \
                                 if type(p) is fraction_t else -1
                             if code >= 0:  # another object of a known value
                                 if remembering:
