@@ -339,3 +339,13 @@ def test_irrational_coefficients_are_refused_by_name() -> None:
 
     with pytest.raises(tbsg.InvalidGameError, match=r"rational coefficients, got sqrt\(2\)\*p/2"):
         RationalFunction.from_expr(sympy.sqrt(2) * P / 2, P, "probability at state 0, action 'a'")
+
+
+def test_numeric_solvers_point_a_symbolic_game_to_solve_parametric() -> None:
+    # a parametric game handed to tbsg.solve names the symbol and the right front door; a
+    # sympy number is refused (exactness is a type) with the exact conversion to use
+    p = sympy.Symbol("p")
+    with pytest.raises(tbsg.ExactnessError, match=r"depends on p: .*tbsg\.solve_parametric\(game, p\)"):
+        tbsg.solve(biased_pig(3, 6, p))
+    with pytest.raises(tbsg.ExactnessError, match=r"Fraction\(int\(x\.p\), int\(x\.q\)\)"):
+        tbsg.solve(biased_pig(3, 6, sympy.Rational(1, 6)))

@@ -214,6 +214,16 @@ def exactness_error(what: str, value: object) -> ExactnessError:
             hint += f" or Fraction('{value!r}')"
         except (ValueError, OverflowError):
             hint = "; write it exactly as a Fraction"
+    elif type(value).__module__.partition(".")[0] == "sympy":
+        free = getattr(value, "free_symbols", None)
+        if free:  # a parametric game handed to the numeric solvers
+            names = ", ".join(sorted(str(x) for x in free))
+            hint = (f"; it depends on {names}: solve the game for every value of the "
+                    f"parameter with tbsg.solve_parametric(game, {names}), or substitute a "
+                    "Fraction first")
+        else:
+            hint = ("; convert sympy numbers exactly, e.g. Fraction(int(x.p), int(x.q)) "
+                    "for a sympy Rational x")
     else:
         hint = "; use int or fractions.Fraction"
     return ExactnessError(f"{what} must be an int or fractions.Fraction, got {kind} "
