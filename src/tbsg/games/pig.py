@@ -146,6 +146,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
+import numpy as np
+import numpy.typing as npt
+
+from tbsg.arrays import ArrayAction, ArrayOutcome, ArrayTransitions, rules_kept
 from tbsg.errors import InvalidGameError, InvalidStrategyError
 from tbsg.model import Terminal, win
 
@@ -266,8 +270,40 @@ class _Jeopardy:
         return out
 
 
+class _FairJeopardy(_Jeopardy):
+    """Pig and Piglet with their array form (:mod:`tbsg.arrays`): every state of a batch
+    at once, so the compiler enumerates Pig to 100 at numpy speed. Not
+    :class:`BiasedPig`, whose probabilities may be sympy expressions.
+
+    A state ``(mover, score, other, turn_total)`` has every coordinate below ``goal``
+    (``turn_total < goal - score``), so ``array_shape`` is ``(2, goal, goal, goal)``. A
+    subclass that redefines ``player``, ``actions`` or ``outcomes`` (and not
+    ``array_transitions``) has no array form (:func:`tbsg.arrays.rules_kept`).
+    """
+
+    @property
+    def array_shape(self) -> tuple[int, ...] | None:
+        """``(2, goal, goal, goal)``; None for a subclass that changes the rules."""
+        return (2, self.goal, self.goal, self.goal) if rules_kept(self, _FairJeopardy) else None
+
+    def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
+        """:meth:`outcomes` for every row ``(mover, score, other, turn_total)`` at once."""
+        m, i, j, k = states.T
+        nxt = 1 - m
+        zero = np.zeros_like(m)
+        bust = ArrayOutcome(self._bust, np.stack([nxt, j, i, zero], axis=1))
+        need = self.goal - i - k
+        roll = [bust]
+        for gain in self._gains:
+            roll.append(ArrayOutcome(self._bust, np.stack([m, i, j, k + gain], axis=1),
+                                     terminal=np.where(gain >= need, m, -1)))
+        hold = ArrayOutcome(_ONE, np.stack([nxt, j, i + k, zero], axis=1))
+        return ArrayTransitions(player=m, terminals=_WIN, actions=(
+            ArrayAction("roll", tuple(roll)), ArrayAction("hold", (hold,), allowed=k > 0)))
+
+
 @dataclass(frozen=True)
-class Pig(_Jeopardy):
+class Pig(_FairJeopardy):
     """Pig to ``goal`` points with a ``die``-sided die (1 loses the turn total).
 
     Player 0 rolls first. See the module docstring for the rules and notation.
@@ -284,7 +320,7 @@ class Pig(_Jeopardy):
 
 
 @dataclass(frozen=True)
-class Piglet(_Jeopardy):
+class Piglet(_FairJeopardy):
     """Piglet to ``goal`` points: Pig with a fair coin, heads adding 1 point."""
 
     goal: int
