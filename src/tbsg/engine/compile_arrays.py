@@ -249,12 +249,12 @@ class _Tables:
     keys: I64  # key of each state numbered so far (grown by doubling)
     n_states: int
     players: list[npt.NDArray[np.int8]]
-    act_count: list[I64]  # actions per state
+    act_count: list[npt.NDArray[np.int32]]  # actions per state
     labels: list[object]
-    out_count: list[I64]  # outcomes per action
+    out_count: list[npt.NDArray[np.int32]]  # outcomes per action
     out_target: list[IndexArray]
     out_code: list[IndexArray]
-    term_class: list[I64]  # per action: its (stop, const) class, or -1
+    term_class: list[npt.NDArray[np.int32]]  # per action: its (stop, const) class, or -1
     classes: dict[tuple[Fraction, Fraction], int]
     term_prob_codes: set[int]  # probability codes of outcomes ending play
     payoffs_met: set[Fraction]
@@ -304,6 +304,7 @@ def compile_arrays(game: Any, *, max_states: int, max_actions: int, max_outcomes
             progress(tab.n_states, max_states)  # type: ignore[misc]
             next_report = (tab.n_states // report_every + 1) * report_every
         i = j
+    del index  # the key table (up to DENSE_LIMIT int32) before the states are built
     compiled = _assemble(tab, keys, interner)
     _check_against_protocol(game, compiled)
     return compiled
@@ -394,12 +395,12 @@ def _batch(game: Any, rows: I64, keys: _Keys, index: _Index, tab: _Tables, inter
         tab.n_states = end
 
     tab.players.append(player.astype(np.int8))
-    tab.act_count.append(grid_allowed.sum(axis=1, dtype=np.int64))
+    tab.act_count.append(grid_allowed.sum(axis=1, dtype=np.int32))
     label_objects = np.empty(n_acts, dtype=object)
     for j, lab in enumerate(labels):
         label_objects[j] = lab
     tab.labels.extend(label_objects[np.flatnonzero(grid_allowed.ravel()) % n_acts].tolist())
-    tab.out_count.append(np.bincount(out_action, minlength=n_batch_actions).astype(np.int64))
+    tab.out_count.append(np.bincount(out_action, minlength=n_batch_actions).astype(np.int32))
     tab.out_target.append(found)
     tab.out_code.append(out_code)
     tab.term_class.append(_fold_terminals(cols, act_num, codes, n_batch_actions, payoffs, tab))
@@ -648,10 +649,10 @@ def _repeats(cols: list[_Column], n_acts: int, n: int) -> npt.NDArray[np.int64] 
 
 
 def _fold_terminals(cols: list[_Column], act_num: I64, codes: list[npt.NDArray[np.int32]], n_actions: int,
-                    payoffs: list[Fraction], tab: _Tables) -> I64:
+                    payoffs: list[Fraction], tab: _Tables) -> npt.NDArray[np.int32]:
     """Per action of the batch, the class of its ``(s_k, c_k)`` (sum of ``p`` and of ``p r``
     over its outcomes that end play), or -1 if none ends play."""
-    out = np.full(n_actions, -1, dtype=np.int64)
+    out = np.full(n_actions, -1, dtype=np.int32)
     ending = [c for c, col in enumerate(cols) if col.terminal is not None and col.ends.any()]
     if not ending:
         return out
@@ -717,35 +718,52 @@ def _narrow(x: IndexArray) -> IndexArray:
     return x
 
 
+def _joined(parts: list[Any]) -> Any:
+    """The batches' pieces of one column as one array; the pieces are let go."""
+    out = np.concatenate(parts)
+    parts.clear()
+    return out
+
+
 def _assemble(tab: _Tables, keys: _Keys, interner: Interner) -> CompiledGame[Any, Any]:
-    """The compiled game from the batches' pieces."""
+    """The compiled game from the batches' pieces: the arrays first (each column's pieces
+    freed as it is joined), then the state objects, so few temporaries coexist with them."""
     n = tab.n_states
-    rows = keys.decode(tab.keys[:n])
-    columns = [c.tolist() for c in rows.T]  # Python ints; then one tuple per state, in C
+    act_count = _joined(tab.act_count)
+    act_ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(act_count, out=act_ptr[1:])
+    act_state = np.repeat(np.arange(n, dtype=np.int32 if n < 2**31 else np.int64), act_count)
+    del act_count
+    out_count = _joined(tab.out_count)
+    out_ptr = np.zeros(len(out_count) + 1, dtype=np.int64)
+    np.cumsum(out_count, out=out_ptr[1:])
+    del out_count
+    act_code, stop_code = _terminal_codes(tab, interner)
+    arrays = {"player": _joined(tab.players), "act_ptr": _narrow(act_ptr), "act_state": act_state,
+              "out_ptr": _narrow(out_ptr), "out_target": _narrow(_joined(tab.out_target)),
+              "out_code": _narrow(_joined(tab.out_code)), "act_code": act_code, "stop_code": stop_code}
+    del act_ptr, out_ptr
+    # the states: one list of Python ints per coordinate, then one tuple per state, in C
+    columns = []
+    rest = tab.keys[:n]
+    tab.keys = np.zeros(0, dtype=np.int64)
+    for w in keys.weights[:-1]:
+        q, rest = np.divmod(rest, w)
+        columns.append(q.tolist())
+    columns.append(rest.tolist())
+    del rest
     states = list(zip(*columns, strict=True)) if keys.kind is tuple \
         else list(map(cast("Callable[..., tuple[int, ...]]", tuple.__new__), repeat(keys.kind),
                       zip(*columns, strict=True)))
+    del columns
     index = dict(zip(states, range(n), strict=True))
-    act_count = np.concatenate(tab.act_count)
-    act_ptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(act_count, out=act_ptr[1:])
-    out_count = np.concatenate(tab.out_count)
-    out_ptr = np.zeros(len(out_count) + 1, dtype=np.int64)
-    np.cumsum(out_count, out=out_ptr[1:])
-    act_code, stop_code = _terminal_codes(tab, interner)
-    act_ptr_n = _narrow(act_ptr)
-    return CompiledGame(
-        states=states, index=index, player=np.concatenate(tab.players), act_ptr=act_ptr_n,
-        act_labels=tab.labels,
-        act_state=np.repeat(np.arange(n, dtype=np.int32 if n < 2**31 else np.int64), act_count),
-        out_ptr=_narrow(out_ptr), out_target=_narrow(np.concatenate(tab.out_target)),
-        rationals=interner.values, act_code=act_code, stop_code=stop_code,
-        out_code=_narrow(np.concatenate(tab.out_code)))
+    return CompiledGame(states=states, index=index, act_labels=tab.labels, rationals=interner.values,
+                        **arrays)
 
 
 def _terminal_codes(tab: _Tables, interner: Interner) -> tuple[IndexArray, IndexArray]:
     """Codes of ``c_k`` and ``s_k`` per action, interned in the plain compiler's order."""
-    cls = np.concatenate(tab.term_class) if tab.term_class else np.zeros(0, dtype=np.int64)
+    cls = _joined(tab.term_class)
     act_code = np.zeros(len(cls), dtype=np.int32)
     stop_code = np.zeros(len(cls), dtype=np.int32)
     if not tab.classes:
