@@ -111,6 +111,15 @@ def test_biased_games_and_changed_rules_have_no_array_form() -> None:
         compile_game(Greedy(6), arrays=True)
 
 
+def test_shapes_beyond_int64_keys_use_the_plain_protocol() -> None:
+    # 2 * goal**3 cells must fit int64 keys; beyond, the catalog games drop the array form
+    assert pig(1_600_000).array_shape is not None
+    assert pig(1_700_000).array_shape is None
+    assert risk_or_safety(1_700_000).array_shape is None
+    with pytest.raises(tbsg.InvalidGameError, match=r"fewer than 2\*\*63"):
+        compile_game(dataclasses.replace(Walk(), array_shape=(2**32, 2**32)))
+
+
 def test_progress_is_reported() -> None:
     seen: list[tuple[int, int]] = []
     with mock.patch.object(compile_module, "REPORT_EVERY", 1000):

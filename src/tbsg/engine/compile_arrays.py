@@ -17,10 +17,14 @@ Taking the states in number order a batch at a time (at most :data:`CHUNK` rows)
 that order: the batch ``i_0 .. i_1 - 1`` asks ``array_transitions`` for all of its rows,
 lays its entries out as an ``(n, C)`` grid (one column per outcome of every action,
 actions in order), flattens it row by row, which is exactly the plain order, and numbers
-the keys not seen before in the order of their first occurrence
-(``np.unique(..., return_index=True)``). Known keys are found in a dense table of
-``prod(n_i)`` int32 (when that is at most :data:`DENSE_LIMIT`) or else in sorted runs of
-keys (binary search).
+the keys not seen before in the order of their first occurrence. Known keys are found in
+a dense table of ``prod(n_i)`` int32 (when that is at most :data:`DENSE_LIMIT`), which
+also finds first occurrences without sorting (``np.minimum.at`` leaves in each new key's
+cell its earliest position), or else in sorted runs of keys (binary search; first
+occurrences by ``np.unique(..., return_index=True)``). The state objects are built at the
+end, each as the type of ``game.initial`` (``tuple.__new__`` for a NamedTuple, as its
+``_make`` does). ``progress`` is called at most once per batch, when the count has
+passed a multiple of the reporting interval.
 
 Per batch, in integer arithmetic: the probabilities of each allowed action sum to 1
 (numerators over the action's common denominator); zero probabilities drop the entry;

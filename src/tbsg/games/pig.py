@@ -284,8 +284,10 @@ class _FairJeopardy(_Jeopardy):
 
     @property
     def array_shape(self) -> tuple[int, ...] | None:
-        """``(2, goal, goal, goal)``; None for a subclass that changes the rules."""
-        return (2, self.goal, self.goal, self.goal) if rules_kept(self, _FairJeopardy) else None
+        """``(2, goal, goal, goal)``; None for a subclass that changes the rules, or when
+        the cells do not fit int64 keys (a goal beyond about 1.6 million)."""
+        shape = (2, self.goal, self.goal, self.goal)
+        return shape if rules_kept(self, _FairJeopardy) and 2 * self.goal**3 < 2**63 else None
 
     def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
         """:meth:`outcomes` for every row ``(mover, score, other, turn_total)`` at once."""

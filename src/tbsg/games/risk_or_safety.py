@@ -123,8 +123,10 @@ class RiskOrSafety:
     @property
     def array_shape(self) -> tuple[int, ...] | None:
         """The array form (:mod:`tbsg.arrays`): every coordinate of a state is below
-        ``target``. None for a subclass that changes the rules."""
-        return (2, self.target, self.target, self.target) if rules_kept(self, RiskOrSafety) else None
+        ``target``. None for a subclass that changes the rules, or when the cells do not
+        fit int64 keys (a target beyond about 1.6 million)."""
+        shape = (2, self.target, self.target, self.target)
+        return shape if rules_kept(self, RiskOrSafety) and 2 * self.target**3 < 2**63 else None
 
     def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
         """:meth:`outcomes` for every row ``(mover, open, saved, other)`` at once."""
