@@ -51,12 +51,12 @@ states, the others spread evenly over the rest) are asked through ``player``,
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
 from itertools import repeat
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -68,9 +68,6 @@ from tbsg.errors import show as _show
 from tbsg.model import Terminal, exact
 
 __all__ = ["CHUNK", "DENSE_LIMIT", "SAMPLE", "compile_arrays", "offers_arrays"]
-
-S = TypeVar("S", bound=Hashable)
-A = TypeVar("A", bound=Hashable)
 
 CHUNK = 1 << 16
 """Most states handed to one call of ``array_transitions``."""
