@@ -106,6 +106,14 @@ def test_biased_games_and_changed_rules_have_no_array_form() -> None:
             return ("roll",) if s.turn_total < 2 else ("hold",)
 
     assert not compile_arrays.offers_arrays(Greedy(6))
+
+    class Late(Pig):  # another start, the same rules: keeps the array form
+        @property
+        def initial(self) -> PigState:
+            return PigState(1, 3, 4, 0)
+
+    assert compile_arrays.offers_arrays(Late(8))
+    assert_same(compile_game(Late(8), arrays=False), compile_game(Late(8)))
     assert compile_game(Greedy(6)).n_states == compile_game(Greedy(6), arrays=False).n_states
     with pytest.raises(tbsg.InvalidArgumentError, match="does not offer the array form"):
         compile_game(Greedy(6), arrays=True)

@@ -142,12 +142,13 @@ class ArrayTransitions:
     terminals: tuple[Terminal, ...] = ()
 
 
-_RULES = ("initial", "player", "actions", "outcomes")
+_RULES = ("player", "actions", "outcomes")
 
 
 def rules_kept(game: object, owner: type) -> bool:
-    """False if ``type(game)`` redefines a rule of ``owner`` (``initial``, ``player``,
-    ``actions``, ``outcomes``) but not ``array_transitions``.
+    """False if ``type(game)`` redefines a rule of ``owner`` (``player``, ``actions`` or
+    ``outcomes``) but not ``array_transitions``. (A new ``initial`` keeps the rules: the
+    array form describes transitions only.)
 
     A class that offers the array form calls it in ``array_shape`` and returns ``None``
     when it is False: a subclass that changes the rules (say, allows another action) then
