@@ -5,7 +5,9 @@ Each row runs in a fresh child process (so its peak memory is its own) and repor
 * ``floor``: the time to merely enumerate the *same* game through its protocol
   (:func:`user_games.protocol_floor`: a dict-and-stack search calling ``player``,
   ``actions`` and ``outcomes`` once per state and action), measured in the same child;
-* ``tbsg``: the tbsg call of the row (compile included), and ``tbsg / floor``;
+* ``tbsg``: the tbsg call of the row (compile included), and ``tbsg / floor``; the
+  ``pig-compile`` row times the compilation alone, through Pig's array form
+  (:mod:`tbsg.arrays`), and the plain-protocol compilation of the same game beside it;
 * ``peer``: where a peer solves the same model in the same process (the Riddler seed's own
   dynamic program on Coinball ``(t, m, y)``, imported from ``../shared/peers``), its time
   and ``tbsg / peer``; a row says which model each side solves;
@@ -97,6 +99,22 @@ def _case(name: str, quick: bool) -> dict[str, Any]:
         if goal == 100:
             row["peer"] = OPENSPIEL_PIG100_SECONDS
             row["peer_name"] = "OpenSpiel VI 1e-12 (recorded; 1,079,298 states)"
+    elif name == "pig-compile":
+        # the array form (tbsg.arrays) against the plain protocol, same game, same child
+        from user_games import protocol_floor
+
+        from tbsg.engine.compile import compile_game
+
+        goal = 50 if quick else 100
+        game = pig(goal)
+        row["floor"], _ = _cpu(lambda: protocol_floor(game))
+        plain, g = _cpu(lambda: compile_game(game, arrays=False))
+        del g
+        row["tbsg"], g = _cpu(lambda: compile_game(game))
+        row["states"] = g.n_states
+        row["model"] = f"catalog Pig to {goal}, compile only, through its array form"
+        row["check"] = (f"plain-protocol compile {plain:.2f} s: arrays {plain / row['tbsg']:.1f}x "
+                        "faster, the same compiled game")
     elif name in ("pig-hold20-exact", "pig-hold20-br-float"):
         goal = 50 if quick else 100
         game = pig(goal)
@@ -123,7 +141,7 @@ def _case(name: str, quick: bool) -> dict[str, Any]:
 
 
 CASES = ["coinball-exact", "coinball-float", "coinball-catalog", "hog-float", "hog-exact",
-         "pig-float", "pig-hold20-exact", "pig-hold20-br-float", "line-exact", "line-float",
+         "pig-compile", "pig-float", "pig-hold20-exact", "pig-hold20-br-float", "line-exact", "line-float",
          "line-stop-exact", "line-stop-float"]
 
 

@@ -14,12 +14,17 @@ moves forward (to larger state numbers or terminals), so no end component exists
 
 from __future__ import annotations
 
+import itertools
+import math
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
 from hypothesis import strategies as st
 
-from tbsg import Terminal
+from tbsg import DRAW, ArrayAction, ArrayOutcome, ArrayTransitions, Terminal, win
 from tbsg.testing.strategies import (
     LABELS,
     NUDGE,
@@ -38,9 +43,11 @@ __all__ = [
     "NUDGE",
     "TINY",
     "Action",
+    "ArrayTableGame",
     "Outcome",
     "TableGame",
     "any_games",
+    "array_games",
     "distributions",
     "nudged",
     "numpy_numbers",
@@ -195,3 +202,97 @@ def substituted(game: TableGame, symbol: Any, x: Fraction) -> TableGame:
     moves = tuple(tuple((a, tuple((number(pr), t) for pr, t in outs)) for a, outs in acts)
                   for acts in game.moves)
     return TableGame(players=game.players, moves=moves, initial=game.initial)
+
+
+# --- games offering the array form (tbsg.arrays) too --------------------------------------
+
+Cell = tuple[int, int]
+ArrayMove = tuple[str, tuple[tuple[Fraction, "Cell | Terminal"], ...]]
+ARRAY_LABELS = ("x", "y", "z")  # every state lists its actions in this order
+ARRAY_TERMINALS = (win(0), win(1), DRAW, Terminal(Fraction(1, 3)))
+
+
+@dataclass(frozen=True)
+class ArrayTableGame:
+    """A game on the cells ``(i, j)`` of an ``h x w`` grid, given by tables, that offers
+    both the plain protocol and the array form: the same rules twice.
+
+    ``moves[i * w + j]`` lists the cell's actions (labels from ``ARRAY_LABELS``, in that
+    order) with their outcomes ``(probability, cell or terminal)``; probabilities may be 0
+    and successors may repeat (the compiler drops and merges them). The array form gives
+    outcome position ``o`` of action ``x`` as one :class:`tbsg.ArrayOutcome` over all rows,
+    with probability 0 where a cell's action has fewer outcomes.
+    """
+
+    shape: tuple[int, int]
+    players: tuple[int, ...]
+    moves: tuple[tuple[ArrayMove, ...], ...]
+
+    initial: Cell = (0, 0)
+
+    @property
+    def array_shape(self) -> tuple[int, int]:
+        return self.shape
+
+    def _cell(self, s: Cell) -> int:
+        return s[0] * self.shape[1] + s[1]
+
+    def player(self, s: Cell) -> int:
+        return self.players[self._cell(s)]
+
+    def actions(self, s: Cell) -> tuple[str, ...]:
+        return tuple(label for label, _ in self.moves[self._cell(s)])
+
+    def outcomes(self, s: Cell, a: str) -> list[tuple[Fraction, Cell | Terminal]]:
+        return next(list(outs) for label, outs in self.moves[self._cell(s)] if label == a)
+
+    def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
+        cells = states[:, 0] * self.shape[1] + states[:, 1]
+        n_cells = len(self.moves)
+        actions = []
+        for label in ARRAY_LABELS:
+            table = [dict(self.moves[c]).get(label) for c in range(n_cells)]
+            if all(outs is None for outs in table):
+                continue
+            has = np.array([outs is not None for outs in table])
+            outcomes = []
+            for o in range(max(len(outs) for outs in table if outs is not None)):
+                here = [outs[o] if outs is not None and o < len(outs) else None for outs in table]
+                den = math.lcm(*(x[0].denominator for x in here if x is not None))
+                num = np.array([0 if x is None else x[0].numerator * (den // x[0].denominator)
+                                for x in here], dtype=np.int64)
+                succ = np.array([x[1] if x is not None and not isinstance(x[1], Terminal) else (0, 0)
+                                 for x in here], dtype=np.int64)
+                term = np.array([ARRAY_TERMINALS.index(x[1]) if x is not None and isinstance(x[1], Terminal)
+                                 else -1 for x in here], dtype=np.int64)
+                outcomes.append(ArrayOutcome((num[cells], den), succ[cells], terminal=term[cells]))
+            actions.append(ArrayAction(label, tuple(outcomes), allowed=None if has.all() else has[cells]))
+        return ArrayTransitions(np.array(self.players)[cells], tuple(actions), ARRAY_TERMINALS)
+
+
+@st.composite
+def array_games(draw: st.DrawFn, max_side: int = 3) -> ArrayTableGame:
+    """An :class:`ArrayTableGame` on at most ``max_side x max_side`` cells: 1 to 3
+    actions per cell, 1 to 4 outcomes per action, zero probabilities and repeated
+    successors; sometimes every denominator is ``2**60`` (sums beyond int64)."""
+    h, w = draw(st.integers(1, max_side)), draw(st.integers(1, max_side))
+    big = draw(st.booleans())
+    cells = st.tuples(st.integers(0, h - 1), st.integers(0, w - 1))
+    players = tuple(draw(st.integers(0, 1)) for _ in range(h * w))
+    moves = []
+    for _ in range(h * w):
+        labels = draw(st.lists(st.sampled_from(ARRAY_LABELS), min_size=1, max_size=3, unique=True))
+        acts = []
+        for label in sorted(labels, key=ARRAY_LABELS.index):
+            k = draw(st.integers(1, 4))
+            succ = [draw(st.one_of(cells, st.sampled_from(ARRAY_TERMINALS))) for _ in range(k)]
+            if big:
+                cuts = sorted(draw(st.lists(st.integers(0, 2**60), min_size=k - 1, max_size=k - 1)))
+                edges = [0, *cuts, 2**60]
+                probs = [Fraction(b - a, 2**60) for a, b in itertools.pairwise(edges)]
+            else:
+                weights = draw(st.lists(st.integers(0, 3), min_size=k, max_size=k).filter(any))
+                probs = [Fraction(x, sum(weights)) for x in weights]
+            acts.append((label, tuple(zip(probs, succ, strict=True))))
+        moves.append(tuple(acts))
+    return ArrayTableGame((h, w), players, tuple(moves))

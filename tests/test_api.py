@@ -34,6 +34,8 @@ EXPECTED_API = {
     "Chain", "InfiniteExpectationError", "LengthBounds", "LengthDistribution", "TieBreak", "chain",
     # issue 16: parametric games, loaded on first use (sympy, python-flint)
     "evaluate_parametric", "solve_parametric", "verify_parametric",
+    # issue 13: the optional array form of a game
+    "ArrayAction", "ArrayOutcome", "ArrayTransitions",
 }
 
 

@@ -24,11 +24,13 @@ RANKS: dict[str, int] = {
     "tbsg._citation": 0,
     # the game model
     "tbsg.model": 1,
+    "tbsg.arrays": 2,  # the optional array form of a game (issue 13)
     "tbsg.fixed": 2,
     # the engine, in pipeline order
     "tbsg.engine": 2, "tbsg.engine._backend": 2,
     "tbsg.engine.compiled": 3,
-    "tbsg.engine.compile": 4,
+    "tbsg.engine.compile_arrays": 4,  # the array form's enumeration, dispatched to by compile
+    "tbsg.engine.compile": 5,
     # the graph's fingerprint (saved files, provenance), beside compile
     "tbsg._graph_hash": 4,
     "tbsg.engine.graph": 5,

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from tbsg._version import __version__
 from tbsg.api import best_response, evaluate, solve
+from tbsg.arrays import ArrayAction, ArrayOutcome, ArrayTransitions
 from tbsg.certificate import Verification, verify
 from tbsg.chain import Chain, LengthBounds, LengthDistribution, chain
 from tbsg.errors import (
@@ -62,6 +63,9 @@ if TYPE_CHECKING:  # loaded on first use by __getattr__ below
 
 __all__ = [
     "DRAW",
+    "ArrayAction",
+    "ArrayOutcome",
+    "ArrayTransitions",
     "Chain",
     "ExactnessError",
     "FloatSolution",

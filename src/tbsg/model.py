@@ -222,7 +222,9 @@ _WIN1 = Terminal(0)
 class Game(Protocol[S, A]):
     """Protocol a game implements; solvers see games only through it.
 
-    ``initial`` may be a plain attribute or a property.
+    ``initial`` may be a plain attribute or a property. A game whose states are tuples of
+    small ints may also offer the array form (``array_shape`` and ``array_transitions``,
+    :mod:`tbsg.arrays`): many states at once, for a faster compilation of the same game.
     """
 
     @property

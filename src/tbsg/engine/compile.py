@@ -47,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from tbsg._gc import paused
+from tbsg.engine.compile_arrays import compile_arrays, offers_arrays
 from tbsg.engine.compiled import CompiledGame, Interner
 from tbsg.engine.compiled import IndexArray as Index
 from tbsg.errors import (
@@ -213,7 +214,8 @@ class _Rationals(Interner):
 
 def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES,
                  max_actions: int | None = None, max_outcomes: int | None = None,
-                 progress: Callable[[int, int], None] | None = None) -> CompiledGame[S, A]:
+                 progress: Callable[[int, int], None] | None = None,
+                 arrays: bool | None = None) -> CompiledGame[S, A]:
     """Enumerate the states reachable from ``game.initial`` and validate the game.
 
     Parameters
@@ -230,6 +232,11 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES,
     progress : callable, optional
         Called as ``progress(states_found, max_states)`` every :data:`REPORT_EVERY` new
         states (a progress bar: a game that will hit the limit says so early).
+    arrays : bool, optional
+        Enumerate through the game's array form (:mod:`tbsg.arrays`,
+        :mod:`tbsg.engine.compile_arrays`): ``None`` (default) when the game offers one,
+        ``True`` to require it, ``False`` to use the plain protocol alone. Both give the
+        same compiled game.
 
     Returns
     -------
@@ -252,6 +259,14 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES,
             f"{type(game).__name__} does not implement the tbsg.Game protocol: no "
             f"{', '.join(missing)} (a game needs initial, player(state), actions(state) and "
             "outcomes(state, action) -> [(probability, successor), ...])")
+    if arrays or (arrays is None and offers_arrays(game)):
+        with paused():
+            return compile_arrays(
+                game, max_states=max_states,
+                max_actions=sys.maxsize if max_actions is None else max_actions,
+                max_outcomes=sys.maxsize if max_outcomes is None else max_outcomes,
+                progress=progress, report_every=REPORT_EVERY, state_limit=_state_limit,
+                size_limit=_size_limit)
     with paused():  # millions of objects that all live on: collector passes are overhead
         return _compile(game, max_states, sys.maxsize if max_actions is None else max_actions,
                         sys.maxsize if max_outcomes is None else max_outcomes, progress)

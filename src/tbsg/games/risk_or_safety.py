@@ -28,6 +28,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar, Literal, NamedTuple
 
+import numpy as np
+import numpy.typing as npt
+
+from tbsg.arrays import ArrayAction, ArrayOutcome, ArrayTransitions, rules_kept
 from tbsg.errors import InvalidGameError
 from tbsg.model import Terminal, win
 
@@ -116,6 +120,25 @@ class RiskOrSafety:
             heads = _new(RoSState, (mover, open_ + 1, saved, other))
         return [(self._heads, heads), (self._tails, _new(RoSState, (1 - mover, 0, other, saved)))]
 
+    @property
+    def array_shape(self) -> tuple[int, ...] | None:
+        """The array form (:mod:`tbsg.arrays`): every coordinate of a state is below
+        ``target``. None for a subclass that changes the rules, or when the cells do not
+        fit int64 keys (a target beyond about 1.6 million)."""
+        shape = (2, self.target, self.target, self.target)
+        return shape if rules_kept(self, RiskOrSafety) and 2 * self.target**3 < 2**63 else None
+
+    def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
+        """:meth:`outcomes` for every row ``(mover, open, saved, other)`` at once."""
+        m, o, s, b = states.T
+        nxt, zero = 1 - m, np.zeros_like(m)
+        heads = ArrayOutcome(self._heads, np.stack([m, o + 1, s, b], axis=1),
+                             terminal=np.where(o + 1 + s >= self.target, m, -1))
+        tails = ArrayOutcome(self._tails, np.stack([nxt, zero, b, s], axis=1))
+        stop = ArrayOutcome(_ONE, np.stack([nxt, zero, b, s + o], axis=1))
+        return ArrayTransitions(player=m, terminals=_WINS, actions=(
+            ArrayAction("toss", (heads, tails)), ArrayAction("stop", (stop,), allowed=o > 0)))
+
 
 @dataclass(frozen=True)
 class BiasedRiskOrSafety(RiskOrSafety):
@@ -142,6 +165,11 @@ class BiasedRiskOrSafety(RiskOrSafety):
             raise InvalidGameError(f"heads must lie strictly between 0 and 1, got {h}")
         object.__setattr__(self, "_heads", h)  # the coin RiskOrSafety.outcomes tosses
         object.__setattr__(self, "_tails", 1 - h)
+
+    @property
+    def array_shape(self) -> None:
+        """None: no array form (``heads`` may be a sympy expression)."""
+        return None
 
 
 
