@@ -5,7 +5,10 @@ Each row runs in a fresh child process (so its peak memory is its own) and repor
 * ``floor``: the time to merely enumerate the *same* game through its protocol
   (:func:`user_games.protocol_floor`: a dict-and-stack search calling ``player``,
   ``actions`` and ``outcomes`` once per state and action), measured in the same child;
-* ``tbsg``: the tbsg call of the row (compile included), and ``tbsg / floor``; the
+* ``tbsg``: the tbsg call of the row (compile included), and ``tbsg / floor``; rows named
+  ``*-array-*`` solve the same game given its array form too (``ArrayHog``,
+  ``ArrayCoinball``), against the same floor (the plain protocol), so they can go below
+  1; the
   ``pig-compile`` row times the compilation alone, through Pig's array form
   (:mod:`tbsg.arrays`), and the plain-protocol compilation of the same game beside it;
 * ``peer``: where a peer solves the same model in the same process (the Riddler seed's own
@@ -62,7 +65,7 @@ def _floor_and_solve(row: dict[str, Any], game: Any, exact: bool, tol: float = 1
 
 def _case(name: str, quick: bool) -> dict[str, Any]:
     """Run one row in this (child) process."""
-    from user_games import Line, PlainCoinball, PlainHog
+    from user_games import ArrayCoinball, ArrayHog, Line, PlainCoinball, PlainHog
 
     import tbsg
     from tbsg.games import coinball, pig, pig_hold_at
@@ -75,9 +78,11 @@ def _case(name: str, quick: bool) -> dict[str, Any]:
         row["model"] = f"catalog lead-only model, {sol.n_states:,} states (the seed's model has more)"
     elif name.startswith("coinball"):
         tosses = 40 if quick else 100
-        exact = name == "coinball-exact"
-        sol = _floor_and_solve(row, PlainCoinball(tosses), exact)
-        row["model"] = f"(t, m, y), {tosses} tosses, {sol.n_states:,} states, both sides"
+        exact = "exact" in name
+        arrays = "array" in name
+        sol = _floor_and_solve(row, (ArrayCoinball if arrays else PlainCoinball)(tosses), exact)
+        row["model"] = (f"(t, m, y), {tosses} tosses, {sol.n_states:,} states, both sides"
+                        + (", with the array form" if arrays else ""))
         value = float(sol.value()) if exact else sol.bounds()
         if PEERS.is_dir():
             sys.path.insert(0, str(PEERS))
@@ -88,8 +93,10 @@ def _case(name: str, quick: bool) -> dict[str, Any]:
             row["check"] = f"tbsg {value} seed {peer_value}"
     elif name.startswith("hog"):
         goal = 50 if quick else 100
-        sol = _floor_and_solve(row, PlainHog(goal), name == "hog-exact")
-        row["model"] = f"Hog to {goal}, 1-10 dice, every score its own outcome"
+        arrays = "array" in name
+        sol = _floor_and_solve(row, (ArrayHog if arrays else PlainHog)(goal), "exact" in name)
+        row["model"] = (f"Hog to {goal}, 1-10 dice, every score its own outcome"
+                        + (", with the array form" if arrays else ""))
     elif name == "pig-float":
         goal = 50 if quick else 100
         sol = _floor_and_solve(row, pig(goal), False)
@@ -140,7 +147,8 @@ def _case(name: str, quick: bool) -> dict[str, Any]:
     return row
 
 
-CASES = ["coinball-exact", "coinball-float", "coinball-catalog", "hog-float", "hog-exact",
+CASES = ["coinball-exact", "coinball-float", "coinball-array-exact", "coinball-catalog",
+         "hog-float", "hog-exact", "hog-array-float",
          "pig-compile", "pig-float", "pig-hold20-exact", "pig-hold20-br-float", "line-exact", "line-float",
          "line-stop-exact", "line-stop-float"]
 

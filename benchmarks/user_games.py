@@ -17,6 +17,8 @@ from collections.abc import Hashable
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
+
 import tbsg
 from tbsg import Terminal
 
@@ -115,6 +117,58 @@ class PlainHog:
             nxt: Any = tbsg.win(who) if me + score >= self.goal else (1 - who, them, me + score)
             out.append((p, nxt))
         return out
+
+
+class ArrayHog(PlainHog):
+    """:class:`PlainHog` with the array form as well (``tbsg.ArrayTransitions``): what a
+    researcher adds once the plain game is right, to compile a batch of states at once.
+
+    The state ``(who, me, them)`` lies in ``(2, goal, goal)``; each number of dice is an
+    action offered everywhere, each score an outcome with the same probability at every
+    state, ending play with ``win(who)`` where ``me + score >= goal``.
+    """
+
+    @property
+    def array_shape(self) -> tuple[int, int, int]:
+        return (2, self.goal, self.goal)
+
+    def array_transitions(self, states: Any) -> tbsg.ArrayTransitions:
+        who, me, them = states.T
+        acts = []
+        for n in range(1, self.dice + 1):
+            outs = []
+            for score, p in self._dist[n].items():
+                nxt = np.stack([1 - who, them, me + score], axis=1)
+                outs.append(tbsg.ArrayOutcome(p, nxt, terminal=np.where(me + score >= self.goal, who, -1)))
+            acts.append(tbsg.ArrayAction(n, tuple(outs)))
+        return tbsg.ArrayTransitions(player=who, actions=tuple(acts),
+                                     terminals=(tbsg.win(0), tbsg.win(1)))
+
+
+class ArrayCoinball(PlainCoinball):
+    """:class:`PlainCoinball` with the array form as well: ``(t, m, y)`` in
+    ``(tosses, 2 tosses + 1, 2 tosses + 1)``; both actions everywhere, two outcomes each."""
+
+    @property
+    def array_shape(self) -> tuple[int, int, int]:
+        return (self.tosses, 2 * self.tosses + 1, 2 * self.tosses + 1)
+
+    def array_transitions(self, states: Any) -> tbsg.ArrayTransitions:
+        t, m, y = states.T
+        caller = t % 2
+        last = t + 1 == self.tosses
+        half = Fraction(1, 2)
+
+        def after(mine: Any, theirs: Any) -> tbsg.ArrayOutcome:
+            # terminals: 0 win(0), 1 win(1), 2 DRAW
+            end = np.where(mine == theirs, 2, np.where(mine > theirs, caller, 1 - caller))
+            return tbsg.ArrayOutcome(half, np.stack([t + 1, theirs, mine], axis=1),
+                                     terminal=np.where(last, end, -1))
+
+        acts = tuple(tbsg.ArrayAction(name, (after(m + g, y), after(m, y + g)))
+                     for name, g in (("rush", 1), ("pass", 2)))
+        return tbsg.ArrayTransitions(player=caller, actions=acts,
+                                     terminals=(tbsg.win(0), tbsg.win(1), tbsg.DRAW))
 
 
 def _hog_scores(n: int) -> dict[int, Fraction]:
