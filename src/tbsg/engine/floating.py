@@ -86,6 +86,10 @@ _CERT_TRIES = 4  # certificate attempts per bound (each doubles w, adapting delt
 _Solver = Callable[[FloatArray], FloatArray]
 _NEAR_TIE = 1e-9  # rows this close to a state's value get their expected stay in delta
 _WINDOW = 100  # sweeps over which interval iteration measures its contraction
+# SuperLU without supernode relaxation and with one-column panels: the level systems fill
+# in hardly at all (factors about as sparse as the matrix), and on them SuperLU's default
+# panels and relaxed supernodes only add work (a quarter of the factorisation time on the
+# levels of Pig and of Risk or Safety; benchmarks/bench_user_games.py)
 
 
 @dataclass(frozen=True, eq=False)
@@ -171,7 +175,8 @@ class _Level(Rows):
             warnings.simplefilter("ignore")
             try:
                 # the transpose's factors: (I - P)^T in CSC has the CSR arrays of I - P
-                lu = spla.splu(self._transposed_system(pick, sub), permc_spec="MMD_AT_PLUS_A")
+                lu = spla.splu(self._transposed_system(pick, sub), permc_spec="MMD_AT_PLUS_A",
+                               relax=1, panel_size=1)
             except (RuntimeError, ValueError):
                 return None
 
