@@ -86,6 +86,10 @@ _CERT_TRIES = 4  # certificate attempts per bound (each doubles w, adapting delt
 _Solver = Callable[[FloatArray], FloatArray]
 _NEAR_TIE = 1e-9  # rows this close to a state's value get their expected stay in delta
 _WINDOW = 100  # sweeps over which interval iteration measures its contraction
+_SWEEP_CAP = 48  # value-iteration sweeps at most before a level's policy iteration
+_CHECKPOINTS = frozenset({2, 4, 8, 16, 24, 32})  # sweeps after which the profile improves
+_SETTLED = 64  # the sweeps settled a level if at most 1 / _SETTLED of its states differ
+_Trail = list[tuple[int, IntArray]]  # (sweeps done, profile after them)
 # SuperLU without supernode relaxation and with one-column panels: the level systems fill
 # in hardly at all (factors about as sparse as the matrix), and on them SuperLU's default
 # panels and relaxed supernodes only add work (a quarter of the factorisation time on the
@@ -196,41 +200,67 @@ class _Level(Rows):
 
         return patched
 
-    def policy(self, outside: FloatArray, scratch: bool = False
-               ) -> tuple[IntArray, _Solver | None, FloatArray | None]:
-        """Float policy iteration against fixed outside values.
+    def policy(self, outside: FloatArray, scratch: bool = False, sweeps: int = 0
+               ) -> tuple[IntArray, _Solver | None, FloatArray | None, _Trail]:
+        """Float policy iteration against fixed outside values, after up to ``sweeps``
+        value-iteration sweeps.
 
-        Returns the profile (row per state), the solver of its system and its values; the
-        solver is None if policy iteration did not settle (cycling, or a system singular in
-        floats), and the values too if no solve succeeded. With ``scratch`` the level's
-        part of ``outside`` is overwritten instead of copying the whole vector.
+        Returns the profile (row per state), the solver of its system, its values and the
+        trail of the sweeps (:class:`_SweepPlan`); the solver is None if policy iteration
+        did not settle (cycling, or a system singular in floats), and the values too if no
+        solve succeeded. With ``scratch`` the level's part of ``outside`` is overwritten
+        instead of copying the whole vector.
         """
         ext = outside if scratch else outside.copy()
         ext[self.s0 : self.s1] = 0.0
         b = self.q(ext)  # c + outside part of every row
         q = b + self.inner @ np.full(self.m, 0.5)
         pick = self.greedy(q)
+        pick, trail = self._sweep(b, q, pick, sweeps)
         x: FloatArray | None = None
         solve: _Solver | None = None
         switch: BoolArray | None = None
         for _ in range(_PI_ROUNDS):
             solve = self.factor(pick, solve, switch)
             if solve is None:
-                return pick, None, x
+                return pick, None, x, trail
             y = solve(b[pick])
             if not np.all(np.isfinite(y)):
-                return pick, None, x
+                return pick, None, x, trail
             x = y
             self.sweeps += 1
             q = b + self.inner @ x
-            best = self.greedy(q)
-            # switch only where the gain exceeds the rounding allowances (no cycling on ties)
-            slack = 4.0 * self.margin(q[best], best)
-            switch = self.sign * (q[best] - q[pick]) > slack
+            switch, best = self._improve(q, pick)
             if not switch.any():
-                return pick, solve, x
+                return pick, solve, x, trail
             pick = np.where(switch, best, pick)
-        return pick, None, x
+        return pick, None, x, trail
+
+    def _improve(self, q: FloatArray, pick: IntArray) -> tuple[BoolArray, IntArray]:
+        """The greedy rows for ``q`` and the states where they beat ``pick`` by more than
+        the rounding allowances (switching only there: no cycling on ties)."""
+        best = self.greedy(q)
+        slack = 4.0 * self.margin(q[best], best)
+        switch: BoolArray = self.sign * (q[best] - q[pick]) > slack
+        return switch, best
+
+    def _sweep(self, b: FloatArray, q: FloatArray, pick: IntArray, sweeps: int
+               ) -> tuple[IntArray, _Trail]:
+        """Up to ``sweeps`` value-iteration sweeps from the level values 0.5 (``q`` their
+        action values), improving ``pick`` as policy iteration does after the sweeps of
+        :data:`_CHECKPOINTS` and after the last one; stops at a checkpoint where nothing
+        switched. Returns the improved profile and its copies at those sweeps."""
+        trail: _Trail = []
+        for k in range(1, sweeps + 1):
+            q = b + self.inner @ np.clip(self.opt(q), 0.0, 1.0)
+            self.sweeps += 1
+            if k in _CHECKPOINTS or k == sweeps:
+                switch, best = self._improve(q, pick)
+                pick = np.where(switch, best, pick)
+                trail.append((k, pick))
+                if not switch.any():
+                    break
+        return pick, trail
 
     # -- certificates ---------------------------------------------------------------------
     def certify(self, bound: FloatArray, pick: IntArray,
@@ -326,6 +356,56 @@ class _Level(Rows):
                 window_gap = total_gap
         return False
 
+
+
+class _SweepPlan:
+    """How many value-iteration sweeps the next level with cycles gets before policy
+    iteration: an adaptive rule, learnt from the levels already solved.
+
+    A sweep costs one product with the level's matrix; a policy-iteration round costs a
+    sparse LU factorisation, ten to thirty times more. Sweeps from the start values pay
+    where value iteration's greedy profile settles quickly (Pig: a turn ends within a few
+    rolls, and 32 sweeps halve the factorisations), not where it drifts for hundreds
+    of sweeps (Risk or Safety: a turn can last many tosses, and actions are nearly tied).
+    Which case a game is in shows after a level is solved, by comparing the profiles the
+    sweeps went through (:meth:`_Level._sweep`) with the one policy iteration settled on.
+    The rule: the next level gets the smallest number of sweeps after which at most
+    ``1 / _SETTLED`` of this level's states still differed; if none did, and this level
+    had the whole :data:`_SWEEP_CAP`, the next levels get none, and the cap is tried again
+    after 1, 2, 4, ... levels (a game where sweeps do not pay spends a few levels'
+    sweeps in all); if this level had fewer, the next one gets the cap. The first level
+    gets the cap. The rule only chooses the starting profile of policy iteration, never
+    a bound: every bound is still a checked certificate.
+    """
+
+    def __init__(self) -> None:
+        self.sweeps = _SWEEP_CAP  # sweeps for the next level
+        self.wait = 0  # levels to skip before sweeping again (when sweeps is 0)
+        self.backoff = 1  # the next wait after a failed try at the cap
+
+    def next(self) -> int:
+        """Sweeps for the next level with cycles."""
+        if self.sweeps:
+            return self.sweeps
+        if self.wait:
+            self.wait -= 1
+            return 0
+        return _SWEEP_CAP
+
+    def record(self, trail: _Trail, final: IntArray) -> None:
+        """Learn from a solved level: ``trail`` of its sweeps, ``final`` its profile."""
+        if not trail:  # no sweeps on this level
+            return
+        m = len(final)
+        for k, pick in trail:
+            if np.count_nonzero(pick != final) * _SETTLED <= m:
+                self.sweeps, self.backoff = k, 1
+                return
+        if trail[-1][0] < _SWEEP_CAP:  # more sweeps may settle it: the cap next time
+            self.sweeps = _SWEEP_CAP
+            return
+        self.sweeps, self.wait = 0, self.backoff
+        self.backoff *= 2
 
 class _Prepared:
     """The game's rows in solving order (levels contiguous), outcomes gathered per level.
@@ -586,12 +666,15 @@ def float_profile(g: CompiledGame[S, A], comps: Components,
     n = g.n_states
     x = np.full(n, 0.5)
     choice = np.empty(n, dtype=np.int64)
+    plan = _SweepPlan()
     for s0, s1, kind in _runs(prep):
         if kind != _CYCLIC:  # one Bellman step per state (x serves as both bounds)
             pick = _acyclic(prep, s0, s1, kind, x, x, x)
         else:
             lv = prep.level(s0, s1)
-            pick, _, vals = lv.policy(x[:s1], scratch=True)  # (no copy of the prefix)
+            # (scratch: no copy of the prefix)
+            pick, _, vals, trail = lv.policy(x[:s1], scratch=True, sweeps=plan.next())
+            plan.record(trail, pick)
             x[s0:s1] = 0.5 if vals is None else np.clip(vals, 0.0, 1.0)
         choice[prep.order[s0:s1]] = prep.rows_to_actions(s0, pick)
     return choice
@@ -633,6 +716,7 @@ def solve_float(
     upper = np.ones(n)
     choice = np.empty(n, dtype=np.int64)
     mid = np.full(n, 0.5)  # midpoints of the bounds, final below the current level
+    plan = _SweepPlan()
     total_sweeps = 0
     converged = True
     for s0, s1, kind in _runs(prep):
@@ -653,7 +737,8 @@ def solve_float(
                 _release_free_memory()
                 trimmed_at = _resident()
         done = False
-        pick, solve, _ = lv.policy(mid[:s1], scratch=True)
+        pick, solve, _, trail = lv.policy(mid[:s1], scratch=True, sweeps=plan.next())
+        plan.record(trail, pick)
         if solve is not None:
             # certify works in place on the level's part of the bounds (no copies of the
             # prefix): that part holds the trivial bounds 1 and 0, restored on failure
