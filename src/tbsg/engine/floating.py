@@ -452,13 +452,13 @@ class _Prepared:
         cuts = comps.ptr[lev_ptr]
         keep = cuts[1:] > cuts[:-1]
         lo, hi = cuts[:-1][keep], cuts[1:][keep]
-        self.ranges: list[tuple[int, int]] = list(zip(lo.tolist(), hi.tolist(), strict=True))
+        self.lo, self.hi = lo, hi  # states lo[k]:hi[k] form the k-th non-empty level
         # a state is *trivial* if it is a component of its own without a self-loop: its
         # value is one Bellman step from values already known; a level of trivial states
         # is acyclic and needs no policy iteration and no certificate
         trivial = trivial_states(g, comps, allowed)[order]
-        self.acyclic: list[bool] = (np.minimum.reduceat(trivial, lo).tolist()
-                                    if len(lo) else [])
+        self.acyclic: BoolArray = (np.minimum.reduceat(trivial, lo) if len(lo)
+                                   else np.zeros(0, dtype=bool))
 
     def outcomes(self, r0: int, r1: int
                  ) -> tuple[IntArray, npt.NDArray[np.signedinteger[Any]], FloatArray]:
@@ -551,14 +551,15 @@ def _runs(prep: _Prepared) -> list[tuple[int, int, int]]:
     pass (:func:`_acyclic_scalar`) in solving order, so a deep game pays no per-level
     overhead; a wide acyclic level (``_WIDE``) by one array step.
     """
-    runs: list[tuple[int, int, int]] = []
-    for (s0, s1), acyclic in zip(prep.ranges, prep.acyclic, strict=True):
-        kind = _CYCLIC if not acyclic else (_WIDE if s1 - s0 >= _VECTOR_MIN else _RUN)
-        if kind == _RUN and runs and runs[-1][2] == _RUN:
-            runs[-1] = (runs[-1][0], s1, _RUN)
-        else:
-            runs.append((s0, s1, kind))
-    return runs
+    lo, hi = prep.lo, prep.hi
+    if not len(lo):
+        return []
+    kind = np.where(~prep.acyclic, _CYCLIC, np.where(hi - lo >= _VECTOR_MIN, _WIDE, _RUN))
+    # a run starts at every level but a small acyclic one following another
+    small = kind == _RUN
+    start = np.flatnonzero(~(small & np.concatenate(([False], small[:-1]))))
+    end = np.append(start[1:], len(kind)) - 1
+    return list(zip(lo[start].tolist(), hi[end].tolist(), kind[start].tolist(), strict=True))
 
 
 def _acyclic(prep: _Prepared, s0: int, s1: int, kind: int, lower: FloatArray, upper: FloatArray,

@@ -165,16 +165,19 @@ def decompose(g: CompiledGame[Any, Any]) -> Components:
     lev = 0
     scalar: tuple[list[int], list[int]] | None = None  # pred_ptr, pred as lists
     while len(frontier):
-        level[frontier] = lev
-        parts.append(frontier)
         if len(frontier) <= _SMALL_FRONTIER:
-            # a deep, narrow condensation (a long chain): one level costs a few list
-            # operations, not a round of array calls
+            # a deep, narrow condensation (a long chain): its levels cost a few list
+            # operations each, not a round of array calls
             if scalar is None:
                 scalar = (pred_ptr.tolist(), pred.tolist())
-            frontier = _next_frontier(frontier.tolist(), scalar[0], scalar[1], remaining)
-            lev += 1
+            done, sizes, frontier = _narrow_levels(frontier.tolist(), scalar[0], scalar[1],
+                                                   remaining)
+            level[done] = np.repeat(np.arange(lev, lev + len(sizes)), sizes)
+            parts.append(done)
+            lev += len(sizes)
             continue
+        level[frontier] = lev
+        parts.append(frontier)
         starts = pred_ptr[frontier]
         cnt = pred_ptr[frontier + 1] - starts
         idx = np.repeat(starts - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()))
@@ -222,17 +225,32 @@ def _alone(label: IntArray, src: IntArray, target: IntArray, used: BoolArray | N
 _SMALL_FRONTIER = 16  # levels (and worklist rounds) this narrow are processed with lists
 
 
-def _next_frontier(frontier: list[int], pred_ptr: list[int], pred: list[int],
-                   remaining: IntArray) -> IntArray:
-    """Kahn's step for a small frontier: the predecessors left with no pending successor."""
-    nxt: list[int] = []
-    for c in frontier:
-        for q in pred[pred_ptr[c] : pred_ptr[c + 1]]:
-            left = int(remaining[q]) - 1
-            remaining[q] = left
-            if left == 0:
-                nxt.append(q)
-    return np.array(sorted(nxt), dtype=np.int64)
+def _narrow_levels(frontier: list[int], pred_ptr: list[int], pred: list[int],
+                   remaining: IntArray) -> tuple[IntArray, list[int], IntArray]:
+    """Kahn's steps while the frontier stays small, in lists: the components of the levels
+    done (from ``frontier`` on, level by level), the size of each of those levels, and the
+    first frontier that is large (or empty). ``remaining`` (pending successors per
+    component) is updated; only the entries touched are read and written."""
+    left: dict[int, int] = {}
+    done: list[int] = []
+    sizes: list[int] = []
+    while frontier and len(frontier) <= _SMALL_FRONTIER:
+        done.extend(frontier)
+        sizes.append(len(frontier))
+        nxt: list[int] = []
+        for c in frontier:
+            for q in pred[pred_ptr[c] : pred_ptr[c + 1]]:
+                k = left.get(q)
+                k = (int(remaining[q]) if k is None else k) - 1
+                left[q] = k
+                if k == 0:
+                    nxt.append(q)
+        nxt.sort()
+        frontier = nxt
+    if left:
+        remaining[np.fromiter(left.keys(), dtype=np.int64, count=len(left))] = \
+            np.fromiter(left.values(), dtype=np.int64, count=len(left))
+    return np.array(done, dtype=np.int64), sizes, np.array(frontier, dtype=np.int64)
 
 
 @dataclass(frozen=True, eq=False)
