@@ -96,6 +96,7 @@ _Solver = Callable[[FloatArray], FloatArray]
 _NEAR_TIE = 1e-9  # rows this close to a state's value get their expected stay in delta
 _WINDOW = 100  # sweeps over which interval iteration measures its contraction
 _SWEEP_CAP = 48  # value-iteration sweeps at most before a level's policy iteration
+_SWEEP_MIN = 1024  # levels with fewer states get no sweeps: a factorisation costs little there
 _CHECKPOINTS = frozenset({2, 4, 8, 16, 24, 32})  # sweeps after which the profile improves
 _SETTLED = 64  # the sweeps settled a level if at most 1 / _SETTLED of its states differ
 _Trail = list[tuple[int, IntArray]]  # (sweeps done, profile after them)
@@ -383,8 +384,11 @@ class _SweepPlan:
     had the whole :data:`_SWEEP_CAP`, the next levels get none, and the cap is tried again
     after 1, 2, 4, ... levels (a game where sweeps do not pay spends a few levels'
     sweeps in all); if this level had fewer, the next one gets the cap. The first level
-    gets the cap. The rule only chooses the starting profile of policy iteration, never
-    a bound: every bound is still a checked certificate.
+    gets the cap. Levels of fewer than :data:`_SWEEP_MIN` states get no sweeps and do not
+    count: their factorisations cost little more than the fixed cost of a few sweeps
+    (Risk or Safety to 20 was slower with them). The rule only chooses the starting
+    profile of policy iteration, never a bound: every bound is still a checked
+    certificate.
     """
 
     def __init__(self) -> None:
@@ -392,8 +396,11 @@ class _SweepPlan:
         self.wait = 0  # levels to skip before sweeping again (when sweeps is 0)
         self.backoff = 1  # the next wait after a failed try at the cap
 
-    def next(self) -> int:
-        """Sweeps for the next level with cycles."""
+    def next(self, m: int) -> int:
+        """Sweeps for the next level with cycles, of ``m`` states (none below
+        :data:`_SWEEP_MIN`: the level neither sweeps nor counts)."""
+        if m < _SWEEP_MIN:
+            return 0
         if self.sweeps:
             return self.sweeps
         if self.wait:
@@ -683,7 +690,7 @@ def float_profile(g: CompiledGame[S, A], comps: Components,
         else:
             lv = prep.level(s0, s1)
             # (scratch: no copy of the prefix)
-            pick, _, vals, trail = lv.policy(x[:s1], scratch=True, sweeps=plan.next())
+            pick, _, vals, trail = lv.policy(x[:s1], scratch=True, sweeps=plan.next(lv.m))
             plan.record(trail, pick)
             x[s0:s1] = 0.5 if vals is None else np.clip(vals, 0.0, 1.0)
         choice[prep.order[s0:s1]] = prep.rows_to_actions(s0, pick)
@@ -747,7 +754,7 @@ def solve_float(
                 _release_free_memory()
                 trimmed_at = _resident()
         done = False
-        pick, solve, _, trail = lv.policy(mid[:s1], scratch=True, sweeps=plan.next())
+        pick, solve, _, trail = lv.policy(mid[:s1], scratch=True, sweeps=plan.next(lv.m))
         plan.record(trail, pick)
         if solve is not None:
             # certify works in place on the level's part of the bounds (no copies of the
