@@ -564,3 +564,49 @@ def test_probabilities_built_afresh_are_coded_like_shared_ones() -> None:
         assert list(vals_s[getattr(shared, name)]) == list(vals_f[getattr(fresh, name)]), name
     assert np.array_equal(shared.out_target, fresh.out_target)
     assert tbsg.solve(_Walk(300, True)).value() == tbsg.solve(_Walk(300, False)).value()
+
+
+class _Twins:
+    """A ring of ``n`` states and a tail of ``n`` states after it; every state has two
+    actions reaching the same successors (repeated edges in the state graph)."""
+
+    initial = 0
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def player(self, s: int) -> int:
+        return s % 2
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("safe", "bold")
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, Any]]:
+        p = Fraction(1, 3) if a == "safe" else Fraction(2, 3)
+        n = self.n
+        if s < n:  # the ring; its last state may also leave to the tail
+            nxt = [(s + 1) % n] if s < n - 1 else [0, n]
+        else:
+            nxt = [s + 1] if s < 2 * n - 1 else [tbsg.win(1)]
+        share = (1 - p) / len(nxt)
+        return [(p, tbsg.win(s % 2))] + [(share, t) for t in nxt]
+
+
+def test_decompose_merges_repeated_edges_without_touching_the_game() -> None:
+    # issue 13: the state graph's repeated edges are merged in place before the
+    # components are computed; the merge must work on a copy of the compiled game's
+    # successor array (an earlier draft sorted the game's own array)
+    n = 40
+    g = compile_game(_Twins(n))
+    before = g.out_target.copy()
+    comps = decompose(g)
+    assert np.array_equal(g.out_target, before)
+    sizes = sorted(np.diff(comps.ptr).tolist())
+    assert sizes == [1] * n + [n]  # the ring is one component, each tail state its own
+    assert comps.level.max() == n  # the tail's n levels, then the ring
+    assert np.array_equal(decompose(g).label, comps.label)
+    sol = tbsg.solve(_Twins(n))
+    approx = tbsg.solve(_Twins(n), exact=False)
+    for s in sol.states:
+        lo, hi = approx.bounds(s)
+        assert Fraction(lo) <= sol.value(s) <= Fraction(hi)

@@ -25,7 +25,16 @@ proven. For each level:
    profile ``sigma`` (a few sparse LU solves of ``(I - P_sigma) x = b_sigma``). The
    components of a level never reach one another, so the system is block diagonal by
    component: after the first round only the components whose policy changed are
-   factorised again.
+   factorised again. Policy iteration starts from the greedy profile after ``k``
+   value-iteration sweeps ``v <- T v`` from ``v = 1/2`` (modified policy iteration,
+   Puterman and Shin 1978, with the sweeps first): a sweep costs one sparse product, a
+   round an LU factorisation ten to thirty times more. ``k`` is chosen per level by an
+   adaptive rule (:class:`_SweepPlan`): the smallest number of sweeps after which the
+   previous level's swept profile agreed with its policy-iteration profile on all but
+   ``1/64`` of its states, none (for a while) where even :data:`_SWEEP_CAP` sweeps did
+   not get there. Where play leaves a level quickly (Pig: about half of the
+   factorisations saved) the sweeps pay; where it lingers and actions are nearly tied
+   (Risk or Safety) the rule stops sweeping after a few levels.
 2. *Certificate.* With the outside *upper* bounds, ``x_u`` solves the same system; the
    Bellman residual ``r`` of ``x_u`` plus the rounding margin ``m`` (below) gives
    ``w = 2 (r^+ + m)`` and ``delta = (I - P_sigma)^{-1} w > 0``, so
@@ -86,6 +95,15 @@ _CERT_TRIES = 4  # certificate attempts per bound (each doubles w, adapting delt
 _Solver = Callable[[FloatArray], FloatArray]
 _NEAR_TIE = 1e-9  # rows this close to a state's value get their expected stay in delta
 _WINDOW = 100  # sweeps over which interval iteration measures its contraction
+_SWEEP_CAP = 48  # value-iteration sweeps at most before a level's policy iteration
+_SWEEP_MIN = 1024  # levels with fewer states get no sweeps: a factorisation costs little there
+_CHECKPOINTS = frozenset({2, 4, 8, 16, 24, 32})  # sweeps after which the profile improves
+_SETTLED = 64  # the sweeps settled a level if at most 1 / _SETTLED of its states differ
+_Trail = list[tuple[int, IntArray]]  # (sweeps done, profile after them)
+# SuperLU without supernode relaxation and with one-column panels: the level systems fill
+# in hardly at all (factors about as sparse as the matrix), and on them SuperLU's default
+# panels and relaxed supernodes only add work (a quarter of the factorisation time on the
+# levels of Pig and of Risk or Safety; benchmarks/bench_user_games.py)
 
 
 @dataclass(frozen=True, eq=False)
@@ -171,7 +189,8 @@ class _Level(Rows):
             warnings.simplefilter("ignore")
             try:
                 # the transpose's factors: (I - P)^T in CSC has the CSR arrays of I - P
-                lu = spla.splu(self._transposed_system(pick, sub), permc_spec="MMD_AT_PLUS_A")
+                lu = spla.splu(self._transposed_system(pick, sub), permc_spec="MMD_AT_PLUS_A",
+                               relax=1, panel_size=1)
             except (RuntimeError, ValueError):
                 return None
 
@@ -191,41 +210,67 @@ class _Level(Rows):
 
         return patched
 
-    def policy(self, outside: FloatArray, scratch: bool = False
-               ) -> tuple[IntArray, _Solver | None, FloatArray | None]:
-        """Float policy iteration against fixed outside values.
+    def policy(self, outside: FloatArray, scratch: bool = False, sweeps: int = 0
+               ) -> tuple[IntArray, _Solver | None, FloatArray | None, _Trail]:
+        """Float policy iteration against fixed outside values, after up to ``sweeps``
+        value-iteration sweeps.
 
-        Returns the profile (row per state), the solver of its system and its values; the
-        solver is None if policy iteration did not settle (cycling, or a system singular in
-        floats), and the values too if no solve succeeded. With ``scratch`` the level's
-        part of ``outside`` is overwritten instead of copying the whole vector.
+        Returns the profile (row per state), the solver of its system, its values and the
+        trail of the sweeps (:class:`_SweepPlan`); the solver is None if policy iteration
+        did not settle (cycling, or a system singular in floats), and the values too if no
+        solve succeeded. With ``scratch`` the level's part of ``outside`` is overwritten
+        instead of copying the whole vector.
         """
         ext = outside if scratch else outside.copy()
         ext[self.s0 : self.s1] = 0.0
         b = self.q(ext)  # c + outside part of every row
         q = b + self.inner @ np.full(self.m, 0.5)
         pick = self.greedy(q)
+        pick, trail = self._sweep(b, q, pick, sweeps)
         x: FloatArray | None = None
         solve: _Solver | None = None
         switch: BoolArray | None = None
         for _ in range(_PI_ROUNDS):
             solve = self.factor(pick, solve, switch)
             if solve is None:
-                return pick, None, x
+                return pick, None, x, trail
             y = solve(b[pick])
             if not np.all(np.isfinite(y)):
-                return pick, None, x
+                return pick, None, x, trail
             x = y
             self.sweeps += 1
             q = b + self.inner @ x
-            best = self.greedy(q)
-            # switch only where the gain exceeds the rounding allowances (no cycling on ties)
-            slack = 4.0 * self.margin(q[best], best)
-            switch = self.sign * (q[best] - q[pick]) > slack
+            switch, best = self._improve(q, pick)
             if not switch.any():
-                return pick, solve, x
+                return pick, solve, x, trail
             pick = np.where(switch, best, pick)
-        return pick, None, x
+        return pick, None, x, trail
+
+    def _improve(self, q: FloatArray, pick: IntArray) -> tuple[BoolArray, IntArray]:
+        """The greedy rows for ``q`` and the states where they beat ``pick`` by more than
+        the rounding allowances (switching only there: no cycling on ties)."""
+        best = self.greedy(q)
+        slack = 4.0 * self.margin(q[best], best)
+        switch: BoolArray = self.sign * (q[best] - q[pick]) > slack
+        return switch, best
+
+    def _sweep(self, b: FloatArray, q: FloatArray, pick: IntArray, sweeps: int
+               ) -> tuple[IntArray, _Trail]:
+        """Up to ``sweeps`` value-iteration sweeps from the level values 0.5 (``q`` their
+        action values), improving ``pick`` as policy iteration does after the sweeps of
+        :data:`_CHECKPOINTS` and after the last one; stops at a checkpoint where nothing
+        switched. Returns the improved profile and its copies at those sweeps."""
+        trail: _Trail = []
+        for k in range(1, sweeps + 1):
+            q = b + self.inner @ np.clip(self.opt(q), 0.0, 1.0)
+            self.sweeps += 1
+            if k in _CHECKPOINTS or k == sweeps:
+                switch, best = self._improve(q, pick)
+                pick = np.where(switch, best, pick)
+                trail.append((k, pick))
+                if not switch.any():
+                    break
+        return pick, trail
 
     # -- certificates ---------------------------------------------------------------------
     def certify(self, bound: FloatArray, pick: IntArray,
@@ -322,6 +367,62 @@ class _Level(Rows):
         return False
 
 
+
+class _SweepPlan:
+    """How many value-iteration sweeps the next level with cycles gets before policy
+    iteration: an adaptive rule, learnt from the levels already solved.
+
+    A sweep costs one product with the level's matrix; a policy-iteration round costs a
+    sparse LU factorisation, ten to thirty times more. Sweeps from the start values pay
+    where value iteration's greedy profile settles quickly (Pig: a turn ends within a few
+    rolls, and 32 sweeps halve the factorisations), not where it drifts for hundreds
+    of sweeps (Risk or Safety: a turn can last many tosses, and actions are nearly tied).
+    Which case a game is in shows after a level is solved, by comparing the profiles the
+    sweeps went through (:meth:`_Level._sweep`) with the one policy iteration settled on.
+    The rule: the next level gets the smallest number of sweeps after which at most
+    ``1 / _SETTLED`` of this level's states still differed; if none did, and this level
+    had the whole :data:`_SWEEP_CAP`, the next levels get none, and the cap is tried again
+    after 1, 2, 4, ... levels (a game where sweeps do not pay spends a few levels'
+    sweeps in all); if this level had fewer, the next one gets the cap. The first level
+    gets the cap. Levels of fewer than :data:`_SWEEP_MIN` states get no sweeps and do not
+    count: their factorisations cost little more than the fixed cost of a few sweeps
+    (Risk or Safety to 20 was slower with them). The rule only chooses the starting
+    profile of policy iteration, never a bound: every bound is still a checked
+    certificate.
+    """
+
+    def __init__(self) -> None:
+        self.sweeps = _SWEEP_CAP  # sweeps for the next level
+        self.wait = 0  # levels to skip before sweeping again (when sweeps is 0)
+        self.backoff = 1  # the next wait after a failed try at the cap
+
+    def next(self, m: int) -> int:
+        """Sweeps for the next level with cycles, of ``m`` states (none below
+        :data:`_SWEEP_MIN`: the level neither sweeps nor counts)."""
+        if m < _SWEEP_MIN:
+            return 0
+        if self.sweeps:
+            return self.sweeps
+        if self.wait:
+            self.wait -= 1
+            return 0
+        return _SWEEP_CAP
+
+    def record(self, trail: _Trail, final: IntArray) -> None:
+        """Learn from a solved level: ``trail`` of its sweeps, ``final`` its profile."""
+        if not trail:  # no sweeps on this level
+            return
+        m = len(final)
+        for k, pick in trail:
+            if np.count_nonzero(pick != final) * _SETTLED <= m:
+                self.sweeps, self.backoff = k, 1
+                return
+        if trail[-1][0] < _SWEEP_CAP:  # more sweeps may settle it: the cap next time
+            self.sweeps = _SWEEP_CAP
+            return
+        self.sweeps, self.wait = 0, self.backoff
+        self.backoff *= 2
+
 class _Prepared:
     """The game's rows in solving order (levels contiguous), outcomes gathered per level.
 
@@ -367,13 +468,13 @@ class _Prepared:
         cuts = comps.ptr[lev_ptr]
         keep = cuts[1:] > cuts[:-1]
         lo, hi = cuts[:-1][keep], cuts[1:][keep]
-        self.ranges: list[tuple[int, int]] = list(zip(lo.tolist(), hi.tolist(), strict=True))
+        self.lo, self.hi = lo, hi  # states lo[k]:hi[k] form the k-th non-empty level
         # a state is *trivial* if it is a component of its own without a self-loop: its
         # value is one Bellman step from values already known; a level of trivial states
         # is acyclic and needs no policy iteration and no certificate
         trivial = trivial_states(g, comps, allowed)[order]
-        self.acyclic: list[bool] = (np.minimum.reduceat(trivial, lo).tolist()
-                                    if len(lo) else [])
+        self.acyclic: BoolArray = (np.minimum.reduceat(trivial, lo) if len(lo)
+                                   else np.zeros(0, dtype=bool))
 
     def outcomes(self, r0: int, r1: int
                  ) -> tuple[IntArray, npt.NDArray[np.signedinteger[Any]], FloatArray]:
@@ -466,14 +567,15 @@ def _runs(prep: _Prepared) -> list[tuple[int, int, int]]:
     pass (:func:`_acyclic_scalar`) in solving order, so a deep game pays no per-level
     overhead; a wide acyclic level (``_WIDE``) by one array step.
     """
-    runs: list[tuple[int, int, int]] = []
-    for (s0, s1), acyclic in zip(prep.ranges, prep.acyclic, strict=True):
-        kind = _CYCLIC if not acyclic else (_WIDE if s1 - s0 >= _VECTOR_MIN else _RUN)
-        if kind == _RUN and runs and runs[-1][2] == _RUN:
-            runs[-1] = (runs[-1][0], s1, _RUN)
-        else:
-            runs.append((s0, s1, kind))
-    return runs
+    lo, hi = prep.lo, prep.hi
+    if not len(lo):
+        return []
+    kind = np.where(~prep.acyclic, _CYCLIC, np.where(hi - lo >= _VECTOR_MIN, _WIDE, _RUN))
+    # a run starts at every level but a small acyclic one following another
+    small = kind == _RUN
+    start = np.flatnonzero(~(small & np.concatenate(([False], small[:-1]))))
+    end = np.append(start[1:], len(kind)) - 1
+    return list(zip(lo[start].tolist(), hi[end].tolist(), kind[start].tolist(), strict=True))
 
 
 def _acyclic(prep: _Prepared, s0: int, s1: int, kind: int, lower: FloatArray, upper: FloatArray,
@@ -581,12 +683,15 @@ def float_profile(g: CompiledGame[S, A], comps: Components,
     n = g.n_states
     x = np.full(n, 0.5)
     choice = np.empty(n, dtype=np.int64)
+    plan = _SweepPlan()
     for s0, s1, kind in _runs(prep):
         if kind != _CYCLIC:  # one Bellman step per state (x serves as both bounds)
             pick = _acyclic(prep, s0, s1, kind, x, x, x)
         else:
             lv = prep.level(s0, s1)
-            pick, _, vals = lv.policy(x[:s1], scratch=True)  # (no copy of the prefix)
+            # (scratch: no copy of the prefix)
+            pick, _, vals, trail = lv.policy(x[:s1], scratch=True, sweeps=plan.next(lv.m))
+            plan.record(trail, pick)
             x[s0:s1] = 0.5 if vals is None else np.clip(vals, 0.0, 1.0)
         choice[prep.order[s0:s1]] = prep.rows_to_actions(s0, pick)
     return choice
@@ -628,6 +733,7 @@ def solve_float(
     upper = np.ones(n)
     choice = np.empty(n, dtype=np.int64)
     mid = np.full(n, 0.5)  # midpoints of the bounds, final below the current level
+    plan = _SweepPlan()
     total_sweeps = 0
     converged = True
     for s0, s1, kind in _runs(prep):
@@ -648,7 +754,8 @@ def solve_float(
                 _release_free_memory()
                 trimmed_at = _resident()
         done = False
-        pick, solve, _ = lv.policy(mid[:s1], scratch=True)
+        pick, solve, _, trail = lv.policy(mid[:s1], scratch=True, sweeps=plan.next(lv.m))
+        plan.record(trail, pick)
         if solve is not None:
             # certify works in place on the level's part of the bounds (no copies of the
             # prefix): that part holds the trivial bounds 1 and 0, restored on failure

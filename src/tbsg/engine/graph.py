@@ -95,16 +95,25 @@ def _adjacency(n: int, src: IntArray, dst: IntArray) -> sp.csr_matrix:
     """State graph with an edge ``src[e] -> dst[e]`` per outcome; ``src`` non-decreasing.
 
     Outcomes are grouped by action and actions by state, so the edge list is already in
-    row order: the CSR arrays are built directly, without sorting (repeated edges are
-    harmless to the component algorithms). Indices are int32 when they fit (the
-    component algorithms work in int32: int64 indices would be copied).
+    row order: the CSR arrays are built directly, without sorting. Repeated edges (one
+    per action reaching the same successor) are then merged: scipy's component algorithm
+    sorts and checks its input at some cost, and on the sorted, merged graph it is
+    faster by more than the merge costs (Hog to 100: 3.4 million outcomes, 0.8 million
+    distinct edges, components 0.25 -> 0.05 s with the merge; Pig to 100, no repeats:
+    0.40 -> 0.28 s). Indices are int32 when they fit (the component algorithms work in
+    int32), always a copy of ``dst``; the weights are int8 ones (float weights once
+    made scipy's components hang), reset after the merge, which adds them up.
     """
     kind = _index_kind(n, len(dst))
     indptr = np.zeros(n + 1, dtype=kind)
     # where each state's edges end (src is sorted; bincount would copy src to int64)
     indptr[1:] = np.searchsorted(src, np.arange(n, dtype=src.dtype), side="right")
-    return sp.csr_matrix((np.ones(len(dst), dtype=np.int8), dst.astype(kind, copy=False), indptr),
-                         shape=(n, n))
+    # a copy of dst: the merge works in place, and dst may be the compiled game's own array
+    adj = sp.csr_matrix((np.ones(len(dst), dtype=np.int8), dst.astype(kind, copy=True), indptr),
+                        shape=(n, n))
+    adj.sum_duplicates()
+    adj.data[:] = 1  # (the merge summed the int8 weights: they might have wrapped to 0)
+    return adj
 
 
 def _index_kind(*sizes: int) -> type[np.signedinteger[Any]]:
@@ -149,11 +158,16 @@ def decompose(g: CompiledGame[Any, Any]) -> Components:
     form level ``L``.
     """
     n = g.n_states
-    src = g.out_source()
-    dst = g.out_target
-    ncomp, raw = connected_components(_adjacency(n, src, dst), directed=True, connection="strong")
-    # Condensation edges, with repeats: counted consistently, they need no deduplication.
+    adj = _adjacency(n, g.out_source(), g.out_target)
+    ncomp, raw = connected_components(adj, directed=True, connection="strong")
+    # Condensation edges from the graph's distinct edges, still with repeats (two states
+    # of one component reaching one other component): counted consistently, they need
+    # no deduplication.
+    src = np.repeat(np.arange(n, dtype=adj.indices.dtype), np.diff(adj.indptr))
+    dst = adj.indices
+    del adj
     rs, rd = raw[src], raw[dst]
+    del src, dst
     cross = rs != rd
     cs, cd = rs[cross], rd[cross]
     del rs, rd, cross
@@ -165,16 +179,19 @@ def decompose(g: CompiledGame[Any, Any]) -> Components:
     lev = 0
     scalar: tuple[list[int], list[int]] | None = None  # pred_ptr, pred as lists
     while len(frontier):
-        level[frontier] = lev
-        parts.append(frontier)
         if len(frontier) <= _SMALL_FRONTIER:
-            # a deep, narrow condensation (a long chain): one level costs a few list
-            # operations, not a round of array calls
+            # a deep, narrow condensation (a long chain): its levels cost a few list
+            # operations each, not a round of array calls
             if scalar is None:
                 scalar = (pred_ptr.tolist(), pred.tolist())
-            frontier = _next_frontier(frontier.tolist(), scalar[0], scalar[1], remaining)
-            lev += 1
+            done, sizes, frontier = _narrow_levels(frontier.tolist(), scalar[0], scalar[1],
+                                                   remaining)
+            level[done] = np.repeat(np.arange(lev, lev + len(sizes)), sizes)
+            parts.append(done)
+            lev += len(sizes)
             continue
+        level[frontier] = lev
+        parts.append(frontier)
         starts = pred_ptr[frontier]
         cnt = pred_ptr[frontier + 1] - starts
         idx = np.repeat(starts - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()))
@@ -222,17 +239,32 @@ def _alone(label: IntArray, src: IntArray, target: IntArray, used: BoolArray | N
 _SMALL_FRONTIER = 16  # levels (and worklist rounds) this narrow are processed with lists
 
 
-def _next_frontier(frontier: list[int], pred_ptr: list[int], pred: list[int],
-                   remaining: IntArray) -> IntArray:
-    """Kahn's step for a small frontier: the predecessors left with no pending successor."""
-    nxt: list[int] = []
-    for c in frontier:
-        for q in pred[pred_ptr[c] : pred_ptr[c + 1]]:
-            left = int(remaining[q]) - 1
-            remaining[q] = left
-            if left == 0:
-                nxt.append(q)
-    return np.array(sorted(nxt), dtype=np.int64)
+def _narrow_levels(frontier: list[int], pred_ptr: list[int], pred: list[int],
+                   remaining: IntArray) -> tuple[IntArray, list[int], IntArray]:
+    """Kahn's steps while the frontier stays small, in lists: the components of the levels
+    done (from ``frontier`` on, level by level), the size of each of those levels, and the
+    first frontier that is large (or empty). ``remaining`` (pending successors per
+    component) is updated; only the entries touched are read and written."""
+    left: dict[int, int] = {}
+    done: list[int] = []
+    sizes: list[int] = []
+    while frontier and len(frontier) <= _SMALL_FRONTIER:
+        done.extend(frontier)
+        sizes.append(len(frontier))
+        nxt: list[int] = []
+        for c in frontier:
+            for q in pred[pred_ptr[c] : pred_ptr[c + 1]]:
+                k = left.get(q)
+                k = (int(remaining[q]) if k is None else k) - 1
+                left[q] = k
+                if k == 0:
+                    nxt.append(q)
+        nxt.sort()
+        frontier = nxt
+    if left:
+        remaining[np.fromiter(left.keys(), dtype=np.int64, count=len(left))] = \
+            np.fromiter(left.values(), dtype=np.int64, count=len(left))
+    return np.array(done, dtype=np.int64), sizes, np.array(frontier, dtype=np.int64)
 
 
 @dataclass(frozen=True, eq=False)
