@@ -10,6 +10,7 @@ so the backend never leaks into user code.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from fractions import Fraction
@@ -51,6 +52,18 @@ else:
     def from_fraction(x: Fraction) -> Rational:
         """Convert an exact ``Fraction`` to the backend type."""
         return x
+
+
+def lcm(ints: list[Any]) -> Any:
+    """Least common multiple of positive integers (``int`` or the backend's integers)."""
+    if _mpq is not None:
+        from gmpy2 import lcm as _lcm
+
+        out = ints[0]
+        for x in ints[1:]:
+            out = _lcm(out, x)
+        return out
+    return math.lcm(*ints)
 
 
 ZERO: Rational = Q(0)

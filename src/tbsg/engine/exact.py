@@ -317,7 +317,13 @@ class _Engine:
             self.choice[i] = comp.acts_l[pick[r]]
 
     def _evaluate(self, states: list[int], local: dict[int, int]) -> None:
-        """Exact values of the current profile on one component, by state elimination."""
+        """Exact values of the current profile on one component, by state elimination.
+
+        The system is solved in units of ``1/L``, ``L`` the least common multiple of the
+        denominators of the outside values it reads (:func:`_scaled_outside`): the
+        right-hand sides are then big integers over small denominators, whose additions
+        need no big gcd; each state's value is divided by ``L`` once at the end.
+        """
         self.exact_solves += 1
         m = len(states)
         rows: list[dict[int, Rational]] = []
@@ -326,16 +332,19 @@ class _Engine:
         choice, const_q, const_zero = self.choice, self.const_q, self.kernel.const_zero
         out_ptr, target, prob_q, prob_one = self.out_ptr, self.target, self.prob_q, self.kernel.prob_one
         values_all = self.values
+        outside = [target[o] for i in states for o in range(out_ptr[choice[i]], out_ptr[choice[i] + 1])
+                   if target[o] not in local]
+        scale, scaled = _scaled_outside(values_all, outside)
         for r, i in enumerate(states):
             k = choice[i]
-            b = const_q[k]
+            b = const_q[k] * scale if scale is not None else const_q[k]
             b_zero = const_zero[k]
             row: dict[int, Rational] = {}
             for o in range(out_ptr[k], out_ptr[k + 1]):
                 j = target[o]
                 c = local.get(j)
                 if c is None:
-                    t = values_all[j] if prob_one[o] else prob_q[o] * values_all[j]
+                    t = scaled[j] if prob_one[o] else prob_q[o] * scaled[j]
                     if b_zero:
                         b, b_zero = t, False
                     else:
@@ -350,9 +359,26 @@ class _Engine:
         vf, vf_np = self.vf, self.vf_np
         to_float = bk.to_float
         for r, i in enumerate(states):  # _set inlined: this loop runs once per state
-            v = values[r]
+            v = values[r] if scale is None else values[r] / scale
             values_all[i] = v
             vf[i] = vf_np[i] = to_float(v)
+
+
+_SCALE_BITS = 512  # outside denominators from this size on: solve in units of their lcm
+
+
+def _scaled_outside(values: list[Rational], outside: list[int]
+                    ) -> tuple[Rational | None, dict[int, Rational]]:
+    """``(L, {j: L * v(j)})`` for the outside states ``j``, ``L`` the lcm of their denominators.
+
+    ``(None, {j: v(j)})`` when the denominators are small (scaling would not pay).
+    """
+    ds = {j: values[j].denominator for j in outside}
+    big = [d for d in ds.values() if d.bit_length() >= _SCALE_BITS]
+    if not big:
+        return None, {j: values[j] for j in ds}
+    lcm = bk.lcm(list(ds.values()))
+    return bk.Q(lcm), {j: bk.Q(values[j].numerator * (lcm // d)) for j, d in ds.items()}
 
 
 class _Component:
