@@ -16,8 +16,8 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeAlias
 
-__all__ = ["BACKEND", "ONE", "ZERO", "Q", "fraction_from_text", "from_fraction", "is_canonical", "to_float",
-           "to_fraction"]
+__all__ = ["BACKEND", "ONE", "ZERO", "Q", "fraction_from_text", "from_fraction", "is_canonical", "lcm",
+           "remove", "to_float", "to_fraction"]
 
 # ``Q`` is typed as Any-free callable producing an opaque rational; the solver modules
 # only use +, -, *, /, comparisons and the helpers below on it.
@@ -64,6 +64,25 @@ def lcm(ints: list[Any]) -> Any:
             out = _lcm(out, x)
         return out
     return math.lcm(*ints)
+
+
+def remove(x: Any, p: int) -> tuple[Any, int]:
+    """``(y, m)`` with ``x = y * p**m`` and ``p`` not dividing ``y`` (``x >= 1``, ``p >= 2``)."""
+    if _mpq is not None:
+        from gmpy2 import remove as _remove
+
+        y, m = _remove(x, p)
+        return y, int(m)
+    # binary search on the multiplicity: divide by p**(2**i), largest first
+    powers = [p]
+    while powers[-1].bit_length() * 2 <= x.bit_length() + 1 and x % (powers[-1] * powers[-1]) == 0:
+        powers.append(powers[-1] * powers[-1])
+    m = 0
+    for i in range(len(powers) - 1, -1, -1):
+        if x % powers[i] == 0:
+            x //= powers[i]
+            m += 1 << i
+    return x, m
 
 
 ZERO: Rational = Q(0)

@@ -46,6 +46,7 @@ import time
 import warnings
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TypeVar
 
 import numpy as np
@@ -55,6 +56,7 @@ import scipy.sparse.linalg as spla
 
 from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
+from tbsg.engine.adic import AdicValues
 from tbsg.engine.bellman import (
     ExactActions,
     Rows,
@@ -76,6 +78,7 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 _DENSE_MAX = 256  # components up to this size use dense float linear algebra
 _VECTOR_MIN = 64  # levels of this many trivial states choose their candidates with arrays
+_NARROW_ADIC = 256  # at most this many narrower acyclic levels go the integer way
 _WARM_ROUNDS = 30  # float policy-iteration rounds of a component's warm start
 _WARM_GAIN = 1e-13  # a warm start switches only on a float gain above this (a heuristic)
 
@@ -102,13 +105,7 @@ class _Engine:
         self.values: list[Rational] = [None] * n
         self.vf: list[float] = [0.0] * n
         self.vf_np = np.zeros(n)
-        self.kernel = kernel = ExactActions(g, self.values, self.vf)
-        self.act_ptr: list[int] = g.act_ptr.tolist()
-        self.player: list[int] = g.player.tolist()
-        self.out_ptr, self.target = kernel.out_ptr, kernel.target
-        self.prob_q, self.const_q = kernel.prob_q, kernel.const_q
         self.const_np, self.prob_np = g.float_arrays()
-        self.rel, self.absolute = rounding_counts(g)
         self.loc_np = np.full(n, -1, dtype=np.int64)
         self.allowed_np = allowed
         self.allowed_l = allowed.tolist() if allowed is not None else None
@@ -123,6 +120,43 @@ class _Engine:
         # states whose optimal actions are known already (flags in ``optimal``)
         self.decided = np.zeros(n, dtype=bool)
         self.optimal = np.zeros(g.n_actions, dtype=bool)
+        self.adic: AdicValues | None = None  # built by the first wide acyclic level
+        self.adic_ok = False  # did the last acyclic level go the integer way?
+
+    # built on first use: a game settled by integer levels (:meth:`_adic_level`) needs none
+    @cached_property
+    def kernel(self) -> ExactActions:
+        """The scalar exact Bellman step (per-action lists of the whole game)."""
+        return ExactActions(self.g, self.values, self.vf)
+
+    @cached_property
+    def act_ptr(self) -> list[int]:
+        return self.g.act_ptr.tolist()  # type: ignore[no-any-return]
+
+    @cached_property
+    def player(self) -> list[int]:
+        return self.g.player.tolist()  # type: ignore[no-any-return]
+
+    @property
+    def out_ptr(self) -> list[int]:
+        return self.kernel.out_ptr
+
+    @property
+    def target(self) -> list[int]:
+        return self.kernel.target
+
+    @property
+    def prob_q(self) -> list[Rational]:
+        return self.kernel.prob_q
+
+    @property
+    def const_q(self) -> list[Rational]:
+        return self.kernel.const_q
+
+    @cached_property
+    def rounding(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+        """:func:`tbsg.engine.bellman.rounding_counts` of the game."""
+        return rounding_counts(self.g)
 
     def acts_of(self, i: int) -> list[int]:
         """Allowed flat actions of state ``i``."""
@@ -169,7 +203,7 @@ class _Engine:
         they can be exactly optimal); the exact values of the candidates are then computed
         and compared, usually one per state.
         """
-        g, kernel = self.g, self.kernel
+        g = self.g
         starts = g.act_ptr[states]
         counts = g.act_ptr[states + 1] - starts
         acts = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
@@ -185,8 +219,11 @@ class _Engine:
         best = np.maximum.reduceat(key, seg)[owner]
         widest = np.maximum.reduceat(bound, seg)[owner]
         cand = key >= best - (bound + widest)
+        if self._adic_level(states, acts[cand], owner[cand]):
+            return
         ks, who = acts[cand].tolist(), owner[cand].tolist()
         maxi = (g.player[states] == 0).tolist()
+        kernel = self.kernel
         qs_all = list(map(kernel.qx, ks))  # every candidate's exact value, one call each
         values, vf, choice = self.values, self.vf, self.choice
         states_l = states.tolist()
@@ -219,6 +256,38 @@ class _Engine:
         self.decided[states] = True
         self.optimal[ties] = True
         self.optimal[np.array([choice[i] for i in states_l], dtype=np.int64)] = True
+
+    def _adic_level(self, states: IntArray, ks: IntArray, who: IntArray) -> bool:
+        """:meth:`solve_trivial` with integer arithmetic (:mod:`tbsg.engine.adic`), if it applies.
+
+        ``ks`` are the candidate actions, ``who`` their states' positions in ``states``
+        (non-decreasing, every state has one). False (nothing done) when a successor's
+        value is not B-adic.
+        """
+        if self.adic is None:
+            self.adic = AdicValues(self.g, self.values)
+        found = self.adic.action_numerators(ks)
+        self.adic_ok = found is not None
+        if found is None:
+            return False
+        top, qn = found
+        seg = np.flatnonzero(np.r_[True, who[1:] != who[:-1]])
+        maxi = self.g.player[states] == 0
+        best = np.where(maxi, np.maximum.reduceat(qn, seg), np.minimum.reduceat(qn, seg))
+        tie = np.asarray(qn == best[who], dtype=bool)  # exact: integers over one denominator
+        at = np.flatnonzero(tie)
+        first = at[np.r_[True, who[at[1:]] != who[at[:-1]]]]  # first best candidate per state
+        chosen = ks[first]
+        vals, out_f = self.adic.record(states, qn[first], top)
+        values, vf, choice = self.values, self.vf, self.choice
+        for i, v, f, k in zip(states.tolist(), vals, out_f, chosen.tolist(), strict=True):
+            values[i] = v
+            vf[i] = f
+            choice[i] = k
+        self.vf_np[states] = out_f
+        self.decided[states] = True
+        self.optimal[ks[tie]] = True
+        return True
 
     def has_self_loop(self, i: int) -> bool:
         for k in self.acts_of(i):
@@ -421,7 +490,7 @@ class _Component:
             np.add.at(pmat, (out_row[inside], ltgt[inside]), p[inside])
         else:
             pmat = sp.csr_matrix((p[inside], (out_row[inside], ltgt[inside])), shape=(len(acts), m))
-        self.rows = Rows(b, pmat, seg_np, owner == 0, eng.rel[act], eng.absolute[act])
+        self.rows = Rows(b, pmat, seg_np, owner == 0, eng.rounding[0][act], eng.rounding[1][act])
         self.row_owner = owner[self.rows.row_state]
         self.multi = (counts > 1)[self.rows.row_state]
 
@@ -544,21 +613,24 @@ def solve_exact(g: CompiledGame[S, A], comps: Components, allowed: BoolArray | N
     """
     t0 = time.perf_counter()
     eng = _Engine(g, allowed)
-    eng.choice = float_profile(g, comps, allowed).tolist()
+    trivial = trivial_states(g, comps, allowed)
+    if not trivial.all():  # a starting profile for the components with cycles
+        eng.choice = float_profile(g, comps, allowed).tolist()
     ptr = comps.ptr.tolist()
     members = comps.members.tolist()
-    levels = comps.level.tolist()
-    trivial = trivial_states(g, comps, allowed)
     trivial_l = trivial.tolist()
     c = 0
     count = comps.count
-    while c < count:
-        c_end = c
-        while c_end < count and levels[c_end] == levels[c]:
-            c_end += 1
-        if c_end - c >= _VECTOR_MIN and ptr[c_end] - ptr[c] == c_end - c \
+    narrow = _NARROW_ADIC
+    ends = np.append(np.flatnonzero(np.diff(comps.level)) + 1, count).tolist()  # (levels are runs)
+    for c_end in ends:
+        wide = c_end - c >= _VECTOR_MIN
+        # narrow levels too while the integer path works (a few: each costs array overhead,
+        # and the scalar path needs per-action lists of the whole game, built once)
+        if (wide or (eng.adic_ok and narrow > 0)) and ptr[c_end] - ptr[c] == c_end - c \
                 and trivial[comps.members[ptr[c] : ptr[c_end]]].all():
-            eng.solve_trivial(comps.members[ptr[c] : ptr[c_end]])  # a wide acyclic level
+            narrow -= not wide
+            eng.solve_trivial(comps.members[ptr[c] : ptr[c_end]])  # an acyclic level
             if progress is not None:
                 progress(ptr[c_end], g.n_states)
             c = c_end
@@ -581,7 +653,8 @@ def solve_exact(g: CompiledGame[S, A], comps: Components, allowed: BoolArray | N
             progress(ptr[c_end], g.n_states)
         c = c_end
     choice = np.array(eng.choice, dtype=np.int64)
-    opt = optimal_mask(g, eng.values, eng.vf_np, allowed, choice, eng.kernel.qx, eng.decided, eng.optimal)
+    opt = optimal_mask(g, eng.values, eng.vf_np, allowed, choice, lambda k: eng.kernel.qx(k), eng.decided,
+                       eng.optimal)
     return ExactResult(values=eng.values, choice=choice, optimal=opt, components=comps,
                        improvements=eng.improvements, exact_solves=eng.exact_solves,
                        seconds=time.perf_counter() - t0)
