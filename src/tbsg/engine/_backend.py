@@ -73,9 +73,18 @@ def remove(x: Any, p: int) -> tuple[Any, int]:
 
         y, m = _remove(x, p)
         return y, int(m)
-    # binary search on the multiplicity: divide by p**(2**i), largest first
+    return _remove_int(x, p)
+
+
+def _remove_int(x: int, p: int) -> tuple[int, int]:
+    """:func:`remove` in Python integers: divide by ``p**(2**i)``, largest ``i`` first.
+
+    With ``p**(2**(K+1))`` not dividing ``x`` the multiplicity is below ``2**(K+1)``, so
+    one pass over ``i = K, ..., 0`` removes it (its binary digits).
+    """
+    x = int(x)
     powers = [p]
-    while powers[-1].bit_length() * 2 <= x.bit_length() + 1 and x % (powers[-1] * powers[-1]) == 0:
+    while powers[-1].bit_length() * 2 - 1 <= x.bit_length() and x % (powers[-1] * powers[-1]) == 0:
         powers.append(powers[-1] * powers[-1])
     m = 0
     for i in range(len(powers) - 1, -1, -1):
