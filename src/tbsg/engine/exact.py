@@ -69,7 +69,7 @@ from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.floating import float_profile
 from tbsg.engine.graph import Components, trivial_states
 
-__all__ = ["ExactResult", "eliminate", "optimal_mask", "solve_exact"]
+__all__ = ["ExactResult", "Plan", "eliminate", "optimal_mask", "plan", "solve_exact"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -122,6 +122,9 @@ class _Engine:
         self.optimal = np.zeros(g.n_actions, dtype=bool)
         self.adic: AdicValues | None = None  # built by the first wide acyclic level
         self.adic_ok = False  # did the last acyclic level go the integer way?
+        # elimination plans by system shape: components of the same shape (common in games
+        # built from repeated rules) redo only the right-hand side
+        self.plans: dict[tuple[tuple[tuple[int, int], ...], ...], Plan] = {}
 
     # built on first use: a game settled by integer levels (:meth:`_adic_level`) needs none
     @cached_property
@@ -152,6 +155,16 @@ class _Engine:
     @property
     def const_q(self) -> list[Rational]:
         return self.kernel.const_q
+
+    @cached_property
+    def out_code(self) -> list[int]:
+        """Per outcome: the code of its probability in ``g.rationals``."""
+        return self.g.out_code.tolist()  # type: ignore[no-any-return]
+
+    @cached_property
+    def table(self) -> list[Rational]:
+        """``g.rationals`` in the backend type."""
+        return [bk.from_fraction(x) for x in self.g.rationals]
 
     @cached_property
     def rounding(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
@@ -395,20 +408,20 @@ class _Engine:
         """
         self.exact_solves += 1
         m = len(states)
-        rows: list[dict[int, Rational]] = []
         rhs: list[Rational] = []
-        users: list[set[int]] = [set() for _ in range(m)]
+        shape: list[tuple[tuple[int, int], ...]] = []  # per state: (local column, code) inside
         choice, const_q, const_zero = self.choice, self.const_q, self.kernel.const_zero
         out_ptr, target, prob_q, prob_one = self.out_ptr, self.target, self.prob_q, self.kernel.prob_one
+        code = self.out_code
         values_all = self.values
         outside = [target[o] for i in states for o in range(out_ptr[choice[i]], out_ptr[choice[i] + 1])
                    if target[o] not in local]
         scale, scaled = _scaled_outside(values_all, outside)
-        for r, i in enumerate(states):
+        for i in states:
             k = choice[i]
             b = const_q[k] * scale if scale is not None else const_q[k]
             b_zero = const_zero[k]
-            row: dict[int, Rational] = {}
+            inner: list[tuple[int, int]] = []
             for o in range(out_ptr[k], out_ptr[k + 1]):
                 j = target[o]
                 c = local.get(j)
@@ -419,12 +432,23 @@ class _Engine:
                     else:
                         b = b + t
                 else:
-                    row[c] = prob_q[o]
+                    inner.append((c, code[o]))
+            shape.append(tuple(inner))
+            rhs.append(b)
+        key = tuple(shape)
+        pl = self.plans.get(key)
+        if pl is None:  # a system of a new shape: eliminate, and keep the plan if small
+            table = self.table
+            rows = [{c: table[x] for c, x in part} for part in shape]
+            users: list[set[int]] = [set() for _ in range(m)]
+            for r, part in enumerate(shape):
+                for c, _ in part:
                     if c != r:
                         users[c].add(r)
-            rows.append(row)
-            rhs.append(b)
-        values = eliminate(rows, rhs, users)
+            pl = plan(rows, users)
+            if m <= _PLAN_STATES and len(self.plans) < _PLANS:
+                self.plans[key] = pl
+        values = pl.run(rhs)
         vf, vf_np = self.vf, self.vf_np
         to_float = bk.to_float
         for r, i in enumerate(states):  # _set inlined: this loop runs once per state
@@ -433,6 +457,8 @@ class _Engine:
             vf[i] = vf_np[i] = to_float(v)
 
 
+_PLAN_STATES = 256  # components up to this size keep their elimination plan for reuse
+_PLANS = 4096  # at most this many plans are kept (per solve)
 _SCALE_BITS = 512  # outside denominators from this size on: solve in units of their lcm
 
 
@@ -519,14 +545,59 @@ class _Component:
 
 
 def eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],
-               users: list[set[int]]) -> list[Rational]:
+              users: list[set[int]]) -> list[Rational]:
     """Solve ``v = rhs + R v`` (R given by sparse rows) exactly by state elimination.
+
+    Pivot order: smallest Markowitz product ``|users| * |row|`` first (lazy heap). The
+    work on ``R`` is :func:`plan`, the work on ``rhs`` :meth:`Plan.run`.
+    """
+    return plan(rows, users).run(rhs)
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """The operations state elimination applies to the right-hand side of one system.
+
+    ``steps``: ``(r, s, c)`` is ``rhs[r] += c * rhs[s]``, or ``rhs[r] *= c`` when ``s``
+    is -1 (a self-loop); then ``back`` computes the values in reverse pivot order:
+    ``v[s] = rhs[s] + sum(c * v[j] for j, c in terms)`` for ``(s, terms)``. They depend on
+    ``R`` only, so systems with the same ``R`` share one plan.
+    """
+
+    m: int
+    steps: list[tuple[int, int, Rational]]
+    back: list[tuple[int, list[tuple[int, Rational]]]]
+
+    def run(self, rhs: list[Rational]) -> list[Rational]:
+        """The solution ``v`` for the right-hand side ``rhs`` (modified in place)."""
+        for r, s, c in self.steps:
+            if s < 0:
+                rhs[r] = rhs[r] * c
+                continue
+            x = rhs[s]
+            if x:  # skip exact zeros: big-rational additions dominate the cost
+                y = rhs[r]
+                rhs[r] = y + c * x if y else c * x
+        values: list[Rational] = [None] * self.m
+        for s, terms in self.back:
+            v = rhs[s]
+            for j, c in terms:
+                x = values[j]
+                if x:
+                    v = v + c * x if v else c * x
+            values[s] = v
+        return values
+
+
+def plan(rows: list[dict[int, Rational]], users: list[set[int]]) -> Plan:
+    """State elimination on ``R`` (``rows``, ``users``: modified), recorded as a :class:`Plan`.
 
     Pivot order: smallest Markowitz product ``|users| * |row|`` first (lazy heap).
     """
     m = len(rows)
     done = [False] * m
     order: list[int] = []
+    steps: list[tuple[int, int, Rational]] = []
     heap = [(len(users[r]) * len(rows[r]), r) for r in range(m)]
     heapq.heapify(heap)
     one = bk.ONE
@@ -544,16 +615,13 @@ def eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],
         self_p = row_s.pop(s, None)
         if self_p is not None:
             f = one / (one - self_p)
-            rhs[s] = rhs[s] * f
+            steps.append((s, -1, f))
             for j in row_s:
                 row_s[j] = row_s[j] * f
-        rhs_s = rhs[s]
         for r in users[s]:
             row_r = rows[r]
             coef = row_r.pop(s)
-            if rhs_s:  # skip exact zeros: big-rational additions dominate the cost
-                rr = rhs[r]
-                rhs[r] = rr + coef * rhs_s if rr else coef * rhs_s
+            steps.append((r, s, coef))
             for j, c in row_s.items():
                 prev = row_r.get(j)
                 row_r[j] = coef * c if prev is None else prev + coef * c
@@ -563,15 +631,8 @@ def eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],
         for j in row_s:
             users[j].discard(s)
         users[s] = set()
-    values: list[Rational] = [None] * m
-    for s in reversed(order):
-        v = rhs[s]
-        for j, c in rows[s].items():
-            x = values[j]
-            if x:
-                v = v + c * x if v else c * x
-        values[s] = v
-    return values
+    back = [(s, list(rows[s].items())) for s in reversed(order)]
+    return Plan(m, steps, back)
 
 
 def optimal_mask(g: CompiledGame[S, A], values: list[Rational], vf: npt.NDArray[np.float64],
