@@ -199,3 +199,75 @@ def test_scaled_outside_values() -> None:
     assert all(bk.Q(v).denominator == 1 for v in scaled.values())
     assert exact._scaled_outside(values, [0, 1])[0] is None  # small denominators: no scaling
     assert exact._scaled_outside(values, []) == (None, {})
+
+
+# --- elimination plans shared by components of one shape -------------------------------------
+
+class Ladder:
+    """Rungs ``0..n-1`` of two states each, ``(r, 0)`` (player 0) and ``(r, 1)`` (player 1),
+    a cycle between them: every rung is a component of the same shape, with other values
+    below it (``(r + 1, 0)``) and its own payoffs (``1/(r + 2)``)."""
+
+    initial = (0, 0)
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def player(self, s: tuple[int, int]) -> int:
+        return s[1]
+
+    def actions(self, s: tuple[int, int]) -> tuple[str, ...]:
+        return ("safe", "bold")
+
+    def outcomes(self, s: tuple[int, int], a: str) -> list[tuple[Fraction, Any]]:
+        r, who = s
+        down: Any = (r + 1, 0) if r + 1 < self.n else tbsg.DRAW
+        pay = tbsg.Terminal(Fraction(1, r + 2))
+        if a == "safe":
+            return [(Fraction(1, 3), (r, 1 - who)), (Fraction(1, 3), down), (Fraction(1, 3), pay)]
+        return [(Fraction(1, 2), (r, 1 - who)), (Fraction(1, 4), tbsg.win(who)), (Fraction(1, 4), down)]
+
+
+@pytest.mark.parametrize("scale_bits", [0, 1 << 30])
+def test_components_of_one_shape_share_a_plan_and_agree(scale_bits: int) -> None:
+    game = Ladder(30)
+    made: list[int] = []
+    original = exact.plan
+
+    def counting(rows: Any, users: Any) -> exact.Plan:
+        made.append(len(rows))
+        return original(rows, users)
+
+    with patch.object(exact, "plan", counting), thresholds(vector_min=64, scale_bits=scale_bits):
+        shared = tbsg.solve(game)
+        assert sum(made) < 2 * 30  # fewer plans than components: shapes repeat
+        with patch.object(exact, "_PLANS", 0):
+            alone = tbsg.solve(game)
+    assert snapshot(shared) == snapshot(alone)
+    small = tbsg.solve(Ladder(4))
+    assert small.values == brute_force(Ladder(4)).values
+
+
+@SETTINGS
+@given(st.integers(1, 6), st.data())
+def test_plan_replay_solves_the_system(m: int, data: st.DataObject) -> None:
+    """``v = b + R v`` by a plan equals Gauss-Jordan on Fractions, for two right-hand sides."""
+    from tbsg.testing import solve_linear_system
+
+    frac = st.fractions(min_value=0, max_value=1, max_denominator=7)
+    rows_f = []
+    for _ in range(m):
+        cols = data.draw(st.sets(st.integers(0, m - 1), max_size=m))
+        weights = {c: data.draw(frac) for c in cols}
+        total = sum(weights.values(), Fraction(0))
+        if total >= 1:  # keep every row substochastic with some stopping mass
+            weights = {c: w / (2 * total) for c, w in weights.items()}
+        rows_f.append({c: w for c, w in weights.items() if w})
+    pl = exact.plan([{c: bk.from_fraction(w) for c, w in r.items()} for r in rows_f],
+                    [{r for r in range(m) if c in rows_f[r] and c != r} for c in range(m)])
+    for _ in range(2):
+        rhs = [data.draw(frac) for _ in range(m)]
+        aug = [[Fraction(int(r == c)) - rows_f[r].get(c, Fraction(0)) for c in range(m)] + [rhs[r]]
+               for r in range(m)]
+        got = pl.run([bk.from_fraction(x) for x in rhs])
+        assert [bk.to_fraction(x) for x in got] == solve_linear_system(aug)
