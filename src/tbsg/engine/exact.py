@@ -293,10 +293,14 @@ class _Engine:
         chosen = ks[first]
         vals, out_f = self.adic.record(states, qn[first], top)
         values, vf, choice = self.values, self.vf, self.choice
-        for i, v, f, k in zip(states.tolist(), vals, out_f, chosen.tolist(), strict=True):
-            values[i] = v
-            vf[i] = f
-            choice[i] = k
+        a, b = int(states[0]), int(states[-1]) + 1
+        if b - a == len(states) and (len(states) < 2 or bool((np.diff(states) == 1).all())):
+            values[a:b], vf[a:b], choice[a:b] = vals, out_f, chosen.tolist()  # a run of states
+        else:
+            for i, v, f, k in zip(states.tolist(), vals, out_f, chosen.tolist(), strict=True):
+                values[i] = v
+                vf[i] = f
+                choice[i] = k
         self.vf_np[states] = out_f
         self.decided[states] = True
         self.optimal[ks[tie]] = True
@@ -675,7 +679,8 @@ def solve_exact(g: CompiledGame[S, A], comps: Components, allowed: BoolArray | N
     t0 = time.perf_counter()
     eng = _Engine(g, allowed)
     trivial = trivial_states(g, comps, allowed)
-    if not trivial.all():  # a starting profile for the components with cycles
+    # a starting profile for the components with cycles (a chain has only one)
+    if not trivial.all() and (allowed is not None or g.n_actions > g.n_states):
         eng.choice = float_profile(g, comps, allowed).tolist()
     ptr = comps.ptr.tolist()
     members = comps.members.tolist()
@@ -691,7 +696,8 @@ def solve_exact(g: CompiledGame[S, A], comps: Components, allowed: BoolArray | N
         if (wide or (eng.adic_ok and narrow > 0)) and ptr[c_end] - ptr[c] == c_end - c \
                 and trivial[comps.members[ptr[c] : ptr[c_end]]].all():
             narrow -= not wide
-            eng.solve_trivial(comps.members[ptr[c] : ptr[c_end]])  # an acyclic level
+            # an acyclic level (its states in index order: often a run, see _adic_level)
+            eng.solve_trivial(np.sort(comps.members[ptr[c] : ptr[c_end]]))
             if progress is not None:
                 progress(ptr[c_end], g.n_states)
             c = c_end
