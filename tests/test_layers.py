@@ -34,7 +34,7 @@ RANKS: dict[str, int] = {
     # the graph's fingerprint (saved files, provenance), beside compile
     "tbsg._graph_hash": 4,
     "tbsg.engine.graph": 5,
-    "tbsg.engine.bellman": 6,
+    "tbsg.engine.bellman": 6, "tbsg.engine.adic": 6,
     "tbsg.engine.floating": 7,
     "tbsg.engine.exact": 8,
     "tbsg.engine.infinite": 9,

@@ -72,12 +72,16 @@ class FixedStrategyGame(Generic[S, A]):
         self.initial: S = game.initial
         self.player: Callable[[S], int] = game.player
         self.outcomes: Callable[[S, A], Iterable[tuple[Probability, S | Terminal]]] = game.outcomes
+        # looked up once: actions() runs once per state of the enumeration
+        self._actions: Callable[[S], Sequence[A]] = game.actions
+        self._all_fixed = 0 in fixed and 1 in fixed
+        self._singles: dict[int, tuple[A]] = {}  # id(action) -> (action,), a few reused tuples
 
     def actions(self, state: S) -> Sequence[A]:
         """The strategy's action at a fixed player's state (as the game's own object),
         else the game's actions."""
-        acts = self.game.actions(state)
-        if self.game.player(state) not in self.fixed:
+        acts = self._actions(state)
+        if not self._all_fixed and self.game.player(state) not in self.fixed:
             return acts
         try:
             chosen = self._lookup(state)
@@ -94,16 +98,32 @@ class FixedStrategyGame(Generic[S, A]):
             raise InvalidStrategyError(
                 f"{self.name} raised {type(exc).__name__}: {shorten(str(exc))} at state "
                 f"{show(state)}") from exc
+        for a in acts:  # the same object: no call of the game's __eq__
+            if a is chosen:
+                return self._single(a)
         for a in acts:
             try:
                 same = bool(a == chosen)
             except Exception:
                 same = False
             if same:
-                return (a,)
+                return self._single(a)
         raise InvalidStrategyError(
             f"{self.name} chooses {show(chosen)} at state {show(state)}, which is not a legal "
             f"action there; legal actions: {show(tuple(acts))}")
+
+    def _single(self, a: A) -> tuple[A]:
+        """``(a,)``, the same tuple object each time for the first few actions met (the
+        compiler recognises a tuple it has checked already by identity)."""
+        single = self._singles.get(id(a))
+        if single is None:
+            single = (a,)
+            if len(self._singles) < _SINGLES:  # (the tuple keeps ``a`` alive: its id stays valid)
+                self._singles[id(a)] = single
+        return single
+
+
+_SINGLES = 64  # actions whose one-action tuples FixedStrategyGame reuses
 
 
 class _Missing(KeyError):

@@ -10,13 +10,14 @@ so the backend never leaks into user code.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable
 from fractions import Fraction
 from typing import Any, TypeAlias
 
-__all__ = ["BACKEND", "ONE", "ZERO", "Q", "fraction_from_text", "from_fraction", "is_canonical", "to_float",
-           "to_fraction"]
+__all__ = ["BACKEND", "ONE", "ZERO", "Q", "fraction_from_text", "from_fraction", "is_canonical", "lcm",
+           "remove", "to_float", "to_fraction"]
 
 # ``Q`` is typed as Any-free callable producing an opaque rational; the solver modules
 # only use +, -, *, /, comparisons and the helpers below on it.
@@ -51,6 +52,46 @@ else:
     def from_fraction(x: Fraction) -> Rational:
         """Convert an exact ``Fraction`` to the backend type."""
         return x
+
+
+def lcm(ints: list[Any]) -> Any:
+    """Least common multiple of positive integers (``int`` or the backend's integers)."""
+    if _mpq is not None:
+        from gmpy2 import lcm as _lcm
+
+        out = ints[0]
+        for x in ints[1:]:
+            out = _lcm(out, x)
+        return out
+    return math.lcm(*ints)
+
+
+def remove(x: Any, p: int) -> tuple[Any, int]:
+    """``(y, m)`` with ``x = y * p**m`` and ``p`` not dividing ``y`` (``x >= 1``, ``p >= 2``)."""
+    if _mpq is not None:
+        from gmpy2 import remove as _remove
+
+        y, m = _remove(x, p)
+        return y, int(m)
+    return _remove_int(x, p)
+
+
+def _remove_int(x: int, p: int) -> tuple[int, int]:
+    """:func:`remove` in Python integers: divide by ``p**(2**i)``, largest ``i`` first.
+
+    With ``p**(2**(K+1))`` not dividing ``x`` the multiplicity is below ``2**(K+1)``, so
+    one pass over ``i = K, ..., 0`` removes it (its binary digits).
+    """
+    x = int(x)
+    powers = [p]
+    while powers[-1].bit_length() * 2 - 1 <= x.bit_length() and x % (powers[-1] * powers[-1]) == 0:
+        powers.append(powers[-1] * powers[-1])
+    m = 0
+    for i in range(len(powers) - 1, -1, -1):
+        if x % powers[i] == 0:
+            x //= powers[i]
+            m += 1 << i
+    return x, m
 
 
 ZERO: Rational = Q(0)

@@ -46,6 +46,7 @@ import time
 import warnings
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TypeVar
 
 import numpy as np
@@ -55,6 +56,7 @@ import scipy.sparse.linalg as spla
 
 from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
+from tbsg.engine.adic import AdicValues
 from tbsg.engine.bellman import (
     ExactActions,
     Rows,
@@ -67,7 +69,7 @@ from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.floating import float_profile
 from tbsg.engine.graph import Components, trivial_states
 
-__all__ = ["ExactResult", "eliminate", "optimal_mask", "solve_exact"]
+__all__ = ["ExactResult", "Plan", "eliminate", "optimal_mask", "plan", "solve_exact"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -76,6 +78,7 @@ IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 _DENSE_MAX = 256  # components up to this size use dense float linear algebra
 _VECTOR_MIN = 64  # levels of this many trivial states choose their candidates with arrays
+_NARROW_ADIC = 256  # at most this many narrower acyclic levels go the integer way
 _WARM_ROUNDS = 30  # float policy-iteration rounds of a component's warm start
 _WARM_GAIN = 1e-13  # a warm start switches only on a float gain above this (a heuristic)
 
@@ -102,13 +105,7 @@ class _Engine:
         self.values: list[Rational] = [None] * n
         self.vf: list[float] = [0.0] * n
         self.vf_np = np.zeros(n)
-        self.kernel = kernel = ExactActions(g, self.values, self.vf)
-        self.act_ptr: list[int] = g.act_ptr.tolist()
-        self.player: list[int] = g.player.tolist()
-        self.out_ptr, self.target = kernel.out_ptr, kernel.target
-        self.prob_q, self.const_q = kernel.prob_q, kernel.const_q
         self.const_np, self.prob_np = g.float_arrays()
-        self.rel, self.absolute = rounding_counts(g)
         self.loc_np = np.full(n, -1, dtype=np.int64)
         self.allowed_np = allowed
         self.allowed_l = allowed.tolist() if allowed is not None else None
@@ -123,6 +120,56 @@ class _Engine:
         # states whose optimal actions are known already (flags in ``optimal``)
         self.decided = np.zeros(n, dtype=bool)
         self.optimal = np.zeros(g.n_actions, dtype=bool)
+        self.adic: AdicValues | None = None  # built by the first wide acyclic level
+        self.adic_ok = False  # did the last acyclic level go the integer way?
+        # elimination plans by system shape: components of the same shape (common in games
+        # built from repeated rules) redo only the right-hand side
+        self.plans: dict[tuple[tuple[tuple[int, int], ...], ...], Plan] = {}
+
+    # built on first use: a game settled by integer levels (:meth:`_adic_level`) needs none
+    @cached_property
+    def kernel(self) -> ExactActions:
+        """The scalar exact Bellman step (per-action lists of the whole game)."""
+        return ExactActions(self.g, self.values, self.vf)
+
+    @cached_property
+    def act_ptr(self) -> list[int]:
+        return self.g.act_ptr.tolist()  # type: ignore[no-any-return]
+
+    @cached_property
+    def player(self) -> list[int]:
+        return self.g.player.tolist()  # type: ignore[no-any-return]
+
+    @property
+    def out_ptr(self) -> list[int]:
+        return self.kernel.out_ptr
+
+    @property
+    def target(self) -> list[int]:
+        return self.kernel.target
+
+    @property
+    def prob_q(self) -> list[Rational]:
+        return self.kernel.prob_q
+
+    @property
+    def const_q(self) -> list[Rational]:
+        return self.kernel.const_q
+
+    @cached_property
+    def out_code(self) -> list[int]:
+        """Per outcome: the code of its probability in ``g.rationals``."""
+        return self.g.out_code.tolist()  # type: ignore[no-any-return]
+
+    @cached_property
+    def table(self) -> list[Rational]:
+        """``g.rationals`` in the backend type."""
+        return [bk.from_fraction(x) for x in self.g.rationals]
+
+    @cached_property
+    def rounding(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
+        """:func:`tbsg.engine.bellman.rounding_counts` of the game."""
+        return rounding_counts(self.g)
 
     def acts_of(self, i: int) -> list[int]:
         """Allowed flat actions of state ``i``."""
@@ -169,7 +216,7 @@ class _Engine:
         they can be exactly optimal); the exact values of the candidates are then computed
         and compared, usually one per state.
         """
-        g, kernel = self.g, self.kernel
+        g = self.g
         starts = g.act_ptr[states]
         counts = g.act_ptr[states + 1] - starts
         acts = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
@@ -185,8 +232,11 @@ class _Engine:
         best = np.maximum.reduceat(key, seg)[owner]
         widest = np.maximum.reduceat(bound, seg)[owner]
         cand = key >= best - (bound + widest)
+        if self._adic_level(states, acts[cand], owner[cand]):
+            return
         ks, who = acts[cand].tolist(), owner[cand].tolist()
         maxi = (g.player[states] == 0).tolist()
+        kernel = self.kernel
         qs_all = list(map(kernel.qx, ks))  # every candidate's exact value, one call each
         values, vf, choice = self.values, self.vf, self.choice
         states_l = states.tolist()
@@ -219,6 +269,42 @@ class _Engine:
         self.decided[states] = True
         self.optimal[ties] = True
         self.optimal[np.array([choice[i] for i in states_l], dtype=np.int64)] = True
+
+    def _adic_level(self, states: IntArray, ks: IntArray, who: IntArray) -> bool:
+        """:meth:`solve_trivial` with integer arithmetic (:mod:`tbsg.engine.adic`), if it applies.
+
+        ``ks`` are the candidate actions, ``who`` their states' positions in ``states``
+        (non-decreasing, every state has one). False (nothing done) when a successor's
+        value is not B-adic.
+        """
+        if self.adic is None:
+            self.adic = AdicValues(self.g, self.values)
+        found = self.adic.action_numerators(ks)
+        self.adic_ok = found is not None
+        if found is None:
+            return False
+        top, qn = found
+        seg = np.flatnonzero(np.r_[True, who[1:] != who[:-1]])
+        maxi = self.g.player[states] == 0
+        best = np.where(maxi, np.maximum.reduceat(qn, seg), np.minimum.reduceat(qn, seg))
+        tie = np.asarray(qn == best[who], dtype=bool)  # exact: integers over one denominator
+        at = np.flatnonzero(tie)
+        first = at[np.r_[True, who[at[1:]] != who[at[:-1]]]]  # first best candidate per state
+        chosen = ks[first]
+        vals, out_f = self.adic.record(states, qn[first], top)
+        values, vf, choice = self.values, self.vf, self.choice
+        a, b = int(states[0]), int(states[-1]) + 1
+        if b - a == len(states) and (len(states) < 2 or bool((np.diff(states) == 1).all())):
+            values[a:b], vf[a:b], choice[a:b] = vals, out_f, chosen.tolist()  # a run of states
+        else:
+            for i, v, f, k in zip(states.tolist(), vals, out_f, chosen.tolist(), strict=True):
+                values[i] = v
+                vf[i] = f
+                choice[i] = k
+        self.vf_np[states] = out_f
+        self.decided[states] = True
+        self.optimal[ks[tie]] = True
+        return True
 
     def has_self_loop(self, i: int) -> bool:
         for k in self.acts_of(i):
@@ -317,42 +403,81 @@ class _Engine:
             self.choice[i] = comp.acts_l[pick[r]]
 
     def _evaluate(self, states: list[int], local: dict[int, int]) -> None:
-        """Exact values of the current profile on one component, by state elimination."""
+        """Exact values of the current profile on one component, by state elimination.
+
+        The system is solved in units of ``1/L``, ``L`` the least common multiple of the
+        denominators of the outside values it reads (:func:`_scaled_outside`): the
+        right-hand sides are then big integers over small denominators, whose additions
+        need no big gcd; each state's value is divided by ``L`` once at the end.
+        """
         self.exact_solves += 1
         m = len(states)
-        rows: list[dict[int, Rational]] = []
         rhs: list[Rational] = []
-        users: list[set[int]] = [set() for _ in range(m)]
+        shape: list[tuple[tuple[int, int], ...]] = []  # per state: (local column, code) inside
         choice, const_q, const_zero = self.choice, self.const_q, self.kernel.const_zero
         out_ptr, target, prob_q, prob_one = self.out_ptr, self.target, self.prob_q, self.kernel.prob_one
+        code = self.out_code
         values_all = self.values
-        for r, i in enumerate(states):
+        outside = [target[o] for i in states for o in range(out_ptr[choice[i]], out_ptr[choice[i] + 1])
+                   if target[o] not in local]
+        scale, scaled = _scaled_outside(values_all, outside)
+        for i in states:
             k = choice[i]
-            b = const_q[k]
+            b = const_q[k] * scale if scale is not None else const_q[k]
             b_zero = const_zero[k]
-            row: dict[int, Rational] = {}
+            inner: list[tuple[int, int]] = []
             for o in range(out_ptr[k], out_ptr[k + 1]):
                 j = target[o]
                 c = local.get(j)
                 if c is None:
-                    t = values_all[j] if prob_one[o] else prob_q[o] * values_all[j]
+                    t = scaled[j] if prob_one[o] else prob_q[o] * scaled[j]
                     if b_zero:
                         b, b_zero = t, False
                     else:
                         b = b + t
                 else:
-                    row[c] = prob_q[o]
+                    inner.append((c, code[o]))
+            shape.append(tuple(inner))
+            rhs.append(b)
+        key = tuple(shape)
+        pl = self.plans.get(key)
+        if pl is None:  # a system of a new shape: eliminate, and keep the plan if small
+            table = self.table
+            rows = [{c: table[x] for c, x in part} for part in shape]
+            users: list[set[int]] = [set() for _ in range(m)]
+            for r, part in enumerate(shape):
+                for c, _ in part:
                     if c != r:
                         users[c].add(r)
-            rows.append(row)
-            rhs.append(b)
-        values = eliminate(rows, rhs, users)
+            pl = plan(rows, users)
+            if m <= _PLAN_STATES and len(self.plans) < _PLANS:
+                self.plans[key] = pl
+        values = pl.run(rhs)
         vf, vf_np = self.vf, self.vf_np
         to_float = bk.to_float
         for r, i in enumerate(states):  # _set inlined: this loop runs once per state
-            v = values[r]
+            v = values[r] if scale is None else values[r] / scale
             values_all[i] = v
             vf[i] = vf_np[i] = to_float(v)
+
+
+_PLAN_STATES = 256  # components up to this size keep their elimination plan for reuse
+_PLANS = 4096  # at most this many plans are kept (per solve)
+_SCALE_BITS = 512  # outside denominators from this size on: solve in units of their lcm
+
+
+def _scaled_outside(values: list[Rational], outside: list[int]
+                    ) -> tuple[Rational | None, dict[int, Rational]]:
+    """``(L, {j: L * v(j)})`` for the outside states ``j``, ``L`` the lcm of their denominators.
+
+    ``(None, {j: v(j)})`` when the denominators are small (scaling would not pay).
+    """
+    ds = {j: values[j].denominator for j in outside}
+    big = [d for d in ds.values() if d.bit_length() >= _SCALE_BITS]
+    if not big:
+        return None, {j: values[j] for j in ds}
+    lcm = bk.lcm(list(ds.values()))
+    return bk.Q(lcm), {j: bk.Q(values[j].numerator * (lcm // d)) for j, d in ds.items()}
 
 
 class _Component:
@@ -395,7 +520,7 @@ class _Component:
             np.add.at(pmat, (out_row[inside], ltgt[inside]), p[inside])
         else:
             pmat = sp.csr_matrix((p[inside], (out_row[inside], ltgt[inside])), shape=(len(acts), m))
-        self.rows = Rows(b, pmat, seg_np, owner == 0, eng.rel[act], eng.absolute[act])
+        self.rows = Rows(b, pmat, seg_np, owner == 0, eng.rounding[0][act], eng.rounding[1][act])
         self.row_owner = owner[self.rows.row_state]
         self.multi = (counts > 1)[self.rows.row_state]
 
@@ -424,14 +549,59 @@ class _Component:
 
 
 def eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],
-               users: list[set[int]]) -> list[Rational]:
+              users: list[set[int]]) -> list[Rational]:
     """Solve ``v = rhs + R v`` (R given by sparse rows) exactly by state elimination.
+
+    Pivot order: smallest Markowitz product ``|users| * |row|`` first (lazy heap). The
+    work on ``R`` is :func:`plan`, the work on ``rhs`` :meth:`Plan.run`.
+    """
+    return plan(rows, users).run(rhs)
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """The operations state elimination applies to the right-hand side of one system.
+
+    ``steps``: ``(r, s, c)`` is ``rhs[r] += c * rhs[s]``, or ``rhs[r] *= c`` when ``s``
+    is -1 (a self-loop); then ``back`` computes the values in reverse pivot order:
+    ``v[s] = rhs[s] + sum(c * v[j] for j, c in terms)`` for ``(s, terms)``. They depend on
+    ``R`` only, so systems with the same ``R`` share one plan.
+    """
+
+    m: int
+    steps: list[tuple[int, int, Rational]]
+    back: list[tuple[int, list[tuple[int, Rational]]]]
+
+    def run(self, rhs: list[Rational]) -> list[Rational]:
+        """The solution ``v`` for the right-hand side ``rhs`` (modified in place)."""
+        for r, s, c in self.steps:
+            if s < 0:
+                rhs[r] = rhs[r] * c
+                continue
+            x = rhs[s]
+            if x:  # skip exact zeros: big-rational additions dominate the cost
+                y = rhs[r]
+                rhs[r] = y + c * x if y else c * x
+        values: list[Rational] = [None] * self.m
+        for s, terms in self.back:
+            v = rhs[s]
+            for j, c in terms:
+                x = values[j]
+                if x:
+                    v = v + c * x if v else c * x
+            values[s] = v
+        return values
+
+
+def plan(rows: list[dict[int, Rational]], users: list[set[int]]) -> Plan:
+    """State elimination on ``R`` (``rows``, ``users``: modified), recorded as a :class:`Plan`.
 
     Pivot order: smallest Markowitz product ``|users| * |row|`` first (lazy heap).
     """
     m = len(rows)
     done = [False] * m
     order: list[int] = []
+    steps: list[tuple[int, int, Rational]] = []
     heap = [(len(users[r]) * len(rows[r]), r) for r in range(m)]
     heapq.heapify(heap)
     one = bk.ONE
@@ -449,16 +619,13 @@ def eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],
         self_p = row_s.pop(s, None)
         if self_p is not None:
             f = one / (one - self_p)
-            rhs[s] = rhs[s] * f
+            steps.append((s, -1, f))
             for j in row_s:
                 row_s[j] = row_s[j] * f
-        rhs_s = rhs[s]
         for r in users[s]:
             row_r = rows[r]
             coef = row_r.pop(s)
-            if rhs_s:  # skip exact zeros: big-rational additions dominate the cost
-                rr = rhs[r]
-                rhs[r] = rr + coef * rhs_s if rr else coef * rhs_s
+            steps.append((r, s, coef))
             for j, c in row_s.items():
                 prev = row_r.get(j)
                 row_r[j] = coef * c if prev is None else prev + coef * c
@@ -468,15 +635,8 @@ def eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],
         for j in row_s:
             users[j].discard(s)
         users[s] = set()
-    values: list[Rational] = [None] * m
-    for s in reversed(order):
-        v = rhs[s]
-        for j, c in rows[s].items():
-            x = values[j]
-            if x:
-                v = v + c * x if v else c * x
-        values[s] = v
-    return values
+    back = [(s, list(rows[s].items())) for s in reversed(order)]
+    return Plan(m, steps, back)
 
 
 def optimal_mask(g: CompiledGame[S, A], values: list[Rational], vf: npt.NDArray[np.float64],
@@ -518,21 +678,26 @@ def solve_exact(g: CompiledGame[S, A], comps: Components, allowed: BoolArray | N
     """
     t0 = time.perf_counter()
     eng = _Engine(g, allowed)
-    eng.choice = float_profile(g, comps, allowed).tolist()
+    trivial = trivial_states(g, comps, allowed)
+    # a starting profile for the components with cycles (a chain has only one)
+    if not trivial.all() and (allowed is not None or g.n_actions > g.n_states):
+        eng.choice = float_profile(g, comps, allowed).tolist()
     ptr = comps.ptr.tolist()
     members = comps.members.tolist()
-    levels = comps.level.tolist()
-    trivial = trivial_states(g, comps, allowed)
     trivial_l = trivial.tolist()
     c = 0
     count = comps.count
-    while c < count:
-        c_end = c
-        while c_end < count and levels[c_end] == levels[c]:
-            c_end += 1
-        if c_end - c >= _VECTOR_MIN and ptr[c_end] - ptr[c] == c_end - c \
+    narrow = _NARROW_ADIC
+    ends = np.append(np.flatnonzero(np.diff(comps.level)) + 1, count).tolist()  # (levels are runs)
+    for c_end in ends:
+        wide = c_end - c >= _VECTOR_MIN
+        # narrow levels too while the integer path works (a few: each costs array overhead,
+        # and the scalar path needs per-action lists of the whole game, built once)
+        if (wide or (eng.adic_ok and narrow > 0)) and ptr[c_end] - ptr[c] == c_end - c \
                 and trivial[comps.members[ptr[c] : ptr[c_end]]].all():
-            eng.solve_trivial(comps.members[ptr[c] : ptr[c_end]])  # a wide acyclic level
+            narrow -= not wide
+            # an acyclic level (its states in index order: often a run, see _adic_level)
+            eng.solve_trivial(np.sort(comps.members[ptr[c] : ptr[c_end]]))
             if progress is not None:
                 progress(ptr[c_end], g.n_states)
             c = c_end
@@ -555,7 +720,8 @@ def solve_exact(g: CompiledGame[S, A], comps: Components, allowed: BoolArray | N
             progress(ptr[c_end], g.n_states)
         c = c_end
     choice = np.array(eng.choice, dtype=np.int64)
-    opt = optimal_mask(g, eng.values, eng.vf_np, allowed, choice, eng.kernel.qx, eng.decided, eng.optimal)
+    opt = optimal_mask(g, eng.values, eng.vf_np, allowed, choice, lambda k: eng.kernel.qx(k), eng.decided,
+                       eng.optimal)
     return ExactResult(values=eng.values, choice=choice, optimal=opt, components=comps,
                        improvements=eng.improvements, exact_solves=eng.exact_solves,
                        seconds=time.perf_counter() - t0)

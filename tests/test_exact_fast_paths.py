@@ -1,0 +1,273 @@
+"""The exact solver's fast paths agree exactly with its general paths (issue 13).
+
+Two paths of :mod:`tbsg.engine.exact` exist only for speed, and each is checked here
+against the general code it replaces, on random games with exact ties and near ties
+below float resolution (values, chosen actions and every optimal action compared with
+``==``), and against the brute-force oracle of :mod:`tbsg.testing`:
+
+* acyclic levels valued with integers over a power of one base (:mod:`tbsg.engine.adic`)
+  instead of backend rationals action by action;
+* components solved in units of the lcm of their outside denominators
+  (``exact._scaled_outside``) instead of directly.
+
+The size thresholds that choose the paths are lowered so that small random games take
+them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Any
+from unittest.mock import patch
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tbsg
+from strategies import TableGame
+from tbsg.engine import _backend as bk
+from tbsg.engine import adic, exact
+from tbsg.engine.adic import AdicValues
+from tbsg.engine.compile import compile_game
+from tbsg.testing import brute_force, games
+
+SETTINGS = settings(max_examples=60, deadline=None,
+                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+@contextmanager
+def general_path() -> Iterator[None]:
+    """Every acyclic level valued the general way (the integer path declines)."""
+    with patch.object(AdicValues, "action_numerators", lambda self, ks: None):
+        yield
+
+
+@contextmanager
+def thresholds(vector_min: int = 1, narrow: int = exact._NARROW_ADIC,
+               scale_bits: int = exact._SCALE_BITS) -> Iterator[None]:
+    with patch.object(exact, "_VECTOR_MIN", vector_min), patch.object(exact, "_NARROW_ADIC", narrow), \
+            patch.object(exact, "_SCALE_BITS", scale_bits):
+        yield
+
+
+def snapshot(sol: Any) -> tuple[list[Fraction], list[int], list[bool]]:
+    return list(sol.values_exact), sol.choice.tolist(), sol.optimal.tolist()
+
+
+def acyclic_games(max_states: int = 12) -> st.SearchStrategy[TableGame]:
+    return games(states=(1, max_states), actions=(1, 3), outcomes=(1, 4), cycles=False,
+                 payoffs="rational", ties=True, near_ties=True, tiny=True)
+
+
+def mixed_games() -> st.SearchStrategy[TableGame]:
+    return games(states=(1, 9), actions=(1, 3), outcomes=(1, 4), cycles=True,
+                 payoffs="rational", ties=True, near_ties=True, tiny=True, max_profiles=200)
+
+
+# --- the integer path of acyclic levels -------------------------------------------------
+
+@SETTINGS
+@given(acyclic_games(), st.sampled_from([1, 2, 3]))
+def test_integer_levels_agree_with_the_general_path(game: TableGame, vector_min: int) -> None:
+    with thresholds(vector_min=vector_min):
+        fast = snapshot(tbsg.solve(game))
+        with general_path():
+            slow = snapshot(tbsg.solve(game))
+    assert fast == slow
+
+
+@SETTINGS
+@given(mixed_games(), st.sampled_from([1, 2]), st.sampled_from([0, 1, 256]))
+def test_integer_levels_beside_cycles_agree_with_brute_force(game: TableGame, vector_min: int,
+                                                             narrow: int) -> None:
+    """Levels above solved cycles: their values are not B-adic, the level falls back."""
+    with thresholds(vector_min=vector_min, narrow=narrow):
+        sol = tbsg.solve(game)
+        with general_path():
+            slow = snapshot(tbsg.solve(game))
+    assert snapshot(sol) == slow
+    assert sol.values == brute_force(game).values
+
+
+@SETTINGS
+@given(acyclic_games(), st.data())
+def test_integer_levels_in_evaluate_and_best_response(game: TableGame, data: st.DataObject) -> None:
+    profile = {s: data.draw(st.sampled_from(game.actions(s)), label=f"action at {s}")
+               for s in game.reachable()}
+    player = data.draw(st.integers(0, 1), label="optimising player")
+    def both() -> list[Any]:
+        return [snapshot(tbsg.evaluate(game, profile)), snapshot(tbsg.best_response(game, player, profile))]
+
+    with thresholds():
+        fast = both()
+        with general_path():
+            slow = both()
+    assert fast == slow
+
+
+def test_integer_path_is_taken_on_a_coin_game() -> None:
+    """Coinball (dyadic, acyclic): every wide level goes the integer way, and agrees."""
+    from tbsg.games import coinball
+
+    calls: list[bool] = []
+    original = AdicValues.action_numerators
+
+    def spy(self: AdicValues, ks: Any) -> Any:
+        out = original(self, ks)
+        calls.append(out is not None)
+        return out
+
+    with thresholds(vector_min=8), patch.object(AdicValues, "action_numerators", spy):
+        fast = snapshot(tbsg.solve(coinball(12)))
+    assert calls and all(calls)
+    with general_path():
+        assert snapshot(tbsg.solve(coinball(12))) == fast
+
+
+def test_large_prime_denominators() -> None:
+    """Probabilities 1/1031 and 1/1033 (primes beyond the trial division): the cofactor
+    becomes part of the base, and 1/1031 alone is found through the direct search."""
+    p, q = Fraction(1, 1031), Fraction(1, 1033)
+
+    class Chain:
+        initial = 0
+
+        def player(self, s: int) -> int:
+            return s % 2
+
+        def actions(self, s: int) -> tuple[str, ...]:
+            return ("a", "b")
+
+        def outcomes(self, s: int, a: str) -> list[tuple[Fraction, Any]]:
+            nxt: Any = s + 1 if s < 40 else tbsg.win(0)
+            if a == "a":
+                return [(p, tbsg.win(1)), (1 - p, nxt)]
+            return [(q, tbsg.win(1)), (q, tbsg.DRAW), (1 - 2 * q, nxt)]
+
+    with thresholds():
+        fast = tbsg.solve(Chain())
+        with general_path():
+            slow = tbsg.solve(Chain())
+    assert snapshot(fast) == snapshot(slow)
+    values = AdicValues(compile_game(Chain()), [])
+    assert values.base == 2 * 1031 * 1033  # (a draw pays 1/2)
+    assert values.f_tab.tolist() == [values._table_exponent(x.denominator) for x in values.g.rationals]
+
+
+def test_base_and_exponents() -> None:
+    base, factors = adic._base([4, 6, 35, 1])
+    assert (base, factors) == (210, [2, 3, 5, 7])
+    values = AdicValues.__new__(AdicValues)
+    values.base, values.factors = base, factors
+    assert values.exponent(bk.Q(2**5 * 3**2 * 7).numerator) == 5
+    assert values.exponent(bk.Q(11).numerator) == adic._NOT
+    assert values.exponent(bk.Q(1).numerator) == 0
+    assert values._table_exponent(4) == 2
+    assert adic._base([1]) == (1, [])
+
+
+@pytest.mark.parametrize("x, p", [(1, 2), (2**70 * 3, 2), (3**41 * 5, 3), (7, 7), (10**30, 10),
+                                  (6**9 * 11, 6), (5, 3), (2**64, 2), (3**80, 3)])
+def test_remove(x: int, p: int) -> None:
+    y, m = bk.remove(x, p)
+    assert y * p**m == x and y % p != 0
+    assert bk._remove_int(x, p) == (int(y), m)
+
+
+# --- components in units of the lcm of their outside denominators --------------------------
+
+@SETTINGS
+@given(mixed_games())
+def test_scaled_components_agree_with_unscaled(game: TableGame) -> None:
+    with thresholds(vector_min=64, scale_bits=0):
+        scaled = tbsg.solve(game)
+    with thresholds(vector_min=64, scale_bits=1 << 30):
+        plain = snapshot(tbsg.solve(game))
+    assert snapshot(scaled) == plain
+    assert scaled.values == brute_force(game).values
+
+
+def test_scaled_outside_values() -> None:
+    values = [bk.Q(1, 6), bk.Q(5, 4), bk.Q(7, 9), bk.Q(1)]
+    with patch.object(exact, "_SCALE_BITS", 0):
+        scale, scaled = exact._scaled_outside(values, [0, 1, 2, 2, 3])
+    assert scale == 36
+    assert {j: v / scale for j, v in scaled.items()} == {j: values[j] for j in range(4)}
+    assert all(bk.Q(v).denominator == 1 for v in scaled.values())
+    assert exact._scaled_outside(values, [0, 1])[0] is None  # small denominators: no scaling
+    assert exact._scaled_outside(values, []) == (None, {})
+
+
+# --- elimination plans shared by components of one shape -------------------------------------
+
+class Ladder:
+    """Rungs ``0..n-1`` of two states each, ``(r, 0)`` (player 0) and ``(r, 1)`` (player 1),
+    a cycle between them: every rung is a component of the same shape, with other values
+    below it (``(r + 1, 0)``) and its own payoffs (``1/(r + 2)``)."""
+
+    initial = (0, 0)
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def player(self, s: tuple[int, int]) -> int:
+        return s[1]
+
+    def actions(self, s: tuple[int, int]) -> tuple[str, ...]:
+        return ("safe", "bold")
+
+    def outcomes(self, s: tuple[int, int], a: str) -> list[tuple[Fraction, Any]]:
+        r, who = s
+        down: Any = (r + 1, 0) if r + 1 < self.n else tbsg.DRAW
+        pay = tbsg.Terminal(Fraction(1, r + 2))
+        if a == "safe":
+            return [(Fraction(1, 3), (r, 1 - who)), (Fraction(1, 3), down), (Fraction(1, 3), pay)]
+        return [(Fraction(1, 2), (r, 1 - who)), (Fraction(1, 4), tbsg.win(who)), (Fraction(1, 4), down)]
+
+
+@pytest.mark.parametrize("scale_bits", [0, 1 << 30])
+def test_components_of_one_shape_share_a_plan_and_agree(scale_bits: int) -> None:
+    game = Ladder(30)
+    made: list[int] = []
+    original = exact.plan
+
+    def counting(rows: Any, users: Any) -> exact.Plan:
+        made.append(len(rows))
+        return original(rows, users)
+
+    with patch.object(exact, "plan", counting), thresholds(vector_min=64, scale_bits=scale_bits):
+        shared = tbsg.solve(game)
+        assert sum(made) < 2 * 30  # fewer plans than components: shapes repeat
+        with patch.object(exact, "_PLANS", 0):
+            alone = tbsg.solve(game)
+    assert snapshot(shared) == snapshot(alone)
+    small = tbsg.solve(Ladder(4))
+    assert small.values == brute_force(Ladder(4)).values
+
+
+@SETTINGS
+@given(st.integers(1, 6), st.data())
+def test_plan_replay_solves_the_system(m: int, data: st.DataObject) -> None:
+    """``v = b + R v`` by a plan equals Gauss-Jordan on Fractions, for two right-hand sides."""
+    from tbsg.testing import solve_linear_system
+
+    frac = st.fractions(min_value=0, max_value=1, max_denominator=7)
+    rows_f = []
+    for _ in range(m):
+        cols = data.draw(st.sets(st.integers(0, m - 1), max_size=m))
+        weights = {c: data.draw(frac) for c in cols}
+        total = sum(weights.values(), Fraction(0))
+        if total >= 1:  # keep every row substochastic with some stopping mass
+            weights = {c: w / (2 * total) for c, w in weights.items()}
+        rows_f.append({c: w for c, w in weights.items() if w})
+    pl = exact.plan([{c: bk.from_fraction(w) for c, w in r.items()} for r in rows_f],
+                    [{r for r in range(m) if c in rows_f[r] and c != r} for c in range(m)])
+    for _ in range(2):
+        rhs = [data.draw(frac) for _ in range(m)]
+        aug = [[Fraction(int(r == c)) - rows_f[r].get(c, Fraction(0)) for c in range(m)] + [rhs[r]]
+               for r in range(m)]
+        got = pl.run([bk.from_fraction(x) for x in rhs])
+        assert [bk.to_fraction(x) for x in got] == solve_linear_system(aug)
