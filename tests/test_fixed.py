@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -85,3 +86,46 @@ def test_best_response_to_hold_at_20_in_small_pig_equals_reach_game() -> None:
     b = tbsg.best_response(game, 1, pig_hold_at(5), reach="game")
     assert a.value() == b.value()
     assert all(a.value(s) == b.value(s) for s in a.states)
+
+
+@pytest.mark.parametrize(("game", "fixed"), [
+    (pig(25), (1,)), (pig(25), (0, 1)), (pig(25), (0,)), (risk_or_safety(6), (0,)),
+    (risk_or_safety(6), (0, 1))])
+def test_a_fixed_game_keeps_the_array_form_and_compiles_identically(game: Any, fixed: tuple[int, ...]
+                                                                    ) -> None:
+    # issue 13: best_response and evaluate enumerate the fixed game through the game's array
+    # form (the strategy asked row by row); the compiled game is the plain protocol's
+    import numpy as np
+
+    from tbsg.engine.compile import compile_game
+
+    strategy: Any = pig_hold_at(12)
+    if not hasattr(game, "goal"):  # Risk or Safety: stop with 2 open points
+        strategy = lambda s: "stop" if s.open >= 2 else "toss"  # noqa: E731
+    g = FixedStrategyGame(game, strategy, fixed)
+    assert g.array_shape == game.array_shape
+    fast, plain = compile_game(g), compile_game(g, arrays=False)
+    assert fast.states == plain.states and fast.act_labels == plain.act_labels
+    for name in ("act_ptr", "out_ptr", "out_target", "act_code", "stop_code", "out_code", "player"):
+        assert np.array_equal(getattr(fast, name), getattr(plain, name)), name
+    assert fast.rationals == plain.rationals
+
+
+def test_a_fixed_game_without_an_array_form_offers_none_and_errors_name_the_state() -> None:
+    assert FixedStrategyGame(Many(4), lambda s: Act("stop"), (0,)).array_shape is None
+
+    class Renamed(type(pig(6))):  # type: ignore[misc]
+        """An array form whose labels are not the protocol's ("Hold" for "hold")."""
+
+        def array_transitions(self, states: Any) -> Any:
+            t = super().array_transitions(states)
+            acts = tuple(a if a.label == "roll" else dataclasses.replace(a, label="Hold")
+                         for a in t.actions)
+            return dataclasses.replace(t, actions=acts)
+
+    game = Renamed(6)
+    with pytest.raises(tbsg.InvalidGameError, match=r"has no action 'hold'.*\('roll', 'Hold'\).*at state"):
+        tbsg.evaluate(game, pig_hold_at(2))
+    # a strategy error keeps its plain-protocol message
+    with pytest.raises(InvalidStrategyError, match="not a legal action"):
+        tbsg.evaluate(pig(6), lambda s: "jump")

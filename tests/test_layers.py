@@ -25,7 +25,7 @@ RANKS: dict[str, int] = {
     # the game model
     "tbsg.model": 1,
     "tbsg.arrays": 2,  # the optional array form of a game (issue 13)
-    "tbsg.fixed": 2,
+    "tbsg.fixed": 3,  # a fixed game keeps the array form
     # the engine, in pipeline order
     "tbsg.engine": 2, "tbsg.engine._backend": 2,
     "tbsg.engine.compiled": 3,

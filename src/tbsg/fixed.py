@@ -18,10 +18,14 @@ of ``evaluate`` or ``best_response`` certifies the values of the profile it reco
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
-from tbsg.errors import InvalidStrategyError, TbsgError, shorten, show
+import numpy as np
+
+from tbsg.arrays import ArrayTransitions
+from tbsg.errors import InvalidGameError, InvalidStrategyError, TbsgError, shorten, show
 from tbsg.model import Game, Probability, Terminal
 
 __all__ = ["FixedStrategyGame", "StrategyLike"]
@@ -111,6 +115,51 @@ class FixedStrategyGame(Generic[S, A]):
         raise InvalidStrategyError(
             f"{self.name} chooses {show(chosen)} at state {show(state)}, which is not a legal "
             f"action there; legal actions: {show(tuple(acts))}")
+
+    @property
+    def array_shape(self) -> tuple[int, ...] | None:
+        """The game's ``array_shape`` when it offers the array form (:mod:`tbsg.arrays`),
+        else None: the fixed game then offers it too (:meth:`array_transitions`)."""
+        if not callable(getattr(self.game, "array_transitions", None)):
+            return None
+        shape: tuple[int, ...] | None = getattr(self.game, "array_shape", None)
+        return shape
+
+    def array_transitions(self, states: Any) -> ArrayTransitions:
+        """The game's array form with the fixed players' rows keeping only their
+        strategy's action.
+
+        The strategy is a Python function (or mapping) of a state, so it is asked row by
+        row, through :meth:`actions` (the same checks and errors as the plain protocol);
+        everything else, the free player's rows and every outcome, stays at numpy speed.
+        """
+        t: ArrayTransitions = self.game.array_transitions(states)  # type: ignore[attr-defined]
+        player = np.asarray(t.player)
+        rows = np.flatnonzero(np.isin(player, self.fixed)).tolist()
+        if not rows:
+            return t
+        kind = type(self.initial)
+        make = cast("Callable[[list[int]], S]", tuple if kind is tuple else kind._make)  # type: ignore[attr-defined]
+        labels = [act.label for act in t.actions]
+        by_label: dict[object, int] = {}
+        for j, label in enumerate(labels):
+            by_label.setdefault(label, j)
+        chosen = np.full(len(player), -1, dtype=np.int64)  # -1: a free player's row
+        for r, row in zip(rows, np.asarray(states)[rows].tolist(), strict=True):
+            state = make(row)
+            action = self.actions(state)[0]
+            pick = by_label.get(action)
+            if pick is None:
+                raise InvalidGameError(
+                    f"the array form of {type(self.game).__name__} has no action {show(action)} "
+                    f"(its actions: {show(tuple(labels))}), which actions() lists at state "
+                    f"{show(state)}")
+            chosen[r] = pick
+        free = chosen < 0
+        acts = tuple(dataclasses.replace(act, allowed=(free | (chosen == j)) if act.allowed is None
+                                         else np.asarray(act.allowed, dtype=bool) & (free | (chosen == j)))
+                     for j, act in enumerate(t.actions))
+        return ArrayTransitions(player=t.player, actions=acts, terminals=t.terminals)
 
     def _single(self, a: A) -> tuple[A]:
         """``(a,)``, the same tuple object each time for the first few actions met (the
