@@ -708,6 +708,9 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
             next_check *= 2
         return j
 
+    # states numbered below this need none of register()'s checks: the loop numbers them
+    quiet_until = min(max_states, next_report, next_check)
+    states_append, last_out_append = states.append, last_out.append
     i = 0
     try:
         while i < len(states):
@@ -794,8 +797,14 @@ def _compile(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: 
                             j = -1 - _terminal_number(nxt, index_any, terminals, term_payoffs,
                                                       term_by_id, s, a)[1]
                         else:
-                            register(nxt, s, a, acts_seq)
-                            last_out[j] = n_out
+                            if j < quiet_until:  # no limit, report or check due: inline
+                                states_append(nxt)
+                                last_out_append(n_out)
+                                n_states += 1
+                            else:
+                                register(nxt, s, a, acts_seq)
+                                last_out[j] = n_out
+                                quiet_until = min(max_states, next_report, next_check)
                             target_append(j)
                             code_append(code)
                             n_out += 1
