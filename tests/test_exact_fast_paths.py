@@ -47,9 +47,11 @@ def general_path() -> Iterator[None]:
 
 @contextmanager
 def thresholds(vector_min: int = 1, narrow: int = exact._NARROW_ADIC,
-               scale_bits: int = exact._SCALE_BITS) -> Iterator[None]:
+               scale_bits: int = exact._SCALE_BITS, scale_reads: int = 0) -> Iterator[None]:
+    # scale_reads=0: scale whatever the reuse of the outside values, so that the scaled path
+    # is exercised on small random games
     with patch.object(exact, "_VECTOR_MIN", vector_min), patch.object(exact, "_NARROW_ADIC", narrow), \
-            patch.object(exact, "_SCALE_BITS", scale_bits):
+            patch.object(exact, "_SCALE_BITS", scale_bits), patch.object(exact, "_SCALE_READS", scale_reads):
         yield
 
 
@@ -192,12 +194,15 @@ def test_scaled_components_agree_with_unscaled(game: TableGame) -> None:
 
 def test_scaled_outside_values() -> None:
     values = [bk.Q(1, 6), bk.Q(5, 4), bk.Q(7, 9), bk.Q(1)]
+    reads = [0, 1, 2, 2, 3, 0, 1, 3]  # each outside value read twice on average
     with patch.object(exact, "_SCALE_BITS", 0):
-        scale, scaled = exact._scaled_outside(values, [0, 1, 2, 2, 3])
+        scale, scaled = exact._scaled_outside(values, reads)
+        # read once each (Risk or Safety's components): scaling would not pay
+        assert exact._scaled_outside(values, [0, 1, 2, 2, 3]) == (None, dict(enumerate(values)))
     assert scale == 36
     assert {j: v / scale for j, v in scaled.items()} == {j: values[j] for j in range(4)}
     assert all(bk.Q(v).denominator == 1 for v in scaled.values())
-    assert exact._scaled_outside(values, [0, 1])[0] is None  # small denominators: no scaling
+    assert exact._scaled_outside(values, reads)[0] is None  # small denominators: no scaling
     assert exact._scaled_outside(values, []) == (None, {})
 
 

@@ -464,15 +464,22 @@ class _Engine:
 _PLAN_STATES = 256  # components up to this size keep their elimination plan for reuse
 _PLANS = 4096  # at most this many plans are kept (per solve)
 _SCALE_BITS = 512  # outside denominators from this size on: solve in units of their lcm
+_SCALE_READS = 2  # ... when the outside values are read at least this often on average
 
 
 def _scaled_outside(values: list[Rational], outside: list[int]
                     ) -> tuple[Rational | None, dict[int, Rational]]:
     """``(L, {j: L * v(j)})`` for the outside states ``j``, ``L`` the lcm of their denominators.
 
-    ``(None, {j: v(j)})`` when the denominators are small (scaling would not pay).
+    ``(None, {j: v(j)})`` when the denominators are small, or when the outside values are
+    read less than twice each on average (scaling would not pay: it saves the gcds of
+    adding big fractions, which a row reading one outside value does not do, and costs
+    one big division per state; Risk or Safety's components read each outside value once,
+    and solved twice as slowly scaled).
     """
     ds = {j: values[j].denominator for j in outside}
+    if len(outside) < _SCALE_READS * len(ds):
+        return None, {j: values[j] for j in ds}
     big = [d for d in ds.values() if d.bit_length() >= _SCALE_BITS]
     if not big:
         return None, {j: values[j] for j in ds}
