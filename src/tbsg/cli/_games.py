@@ -137,7 +137,8 @@ def _number(text: str, what: str, expected: str, *, fractions: bool) -> int | Fr
     if m and (m[1] or m[2]):
         count(m[1], m[2])
         exponent = m[3] or "0"
-        if len(exponent.lstrip("+-")) > len(str(MAX_DIGITS)) or abs(int(exponent)) > MAX_DIGITS:
+        size = exponent.lstrip("+-").lstrip("0")
+        if len(size) > len(str(MAX_DIGITS)) or int(size or "0") > MAX_DIGITS:
             raise too_big(f"the exponent {shorten(exponent, 20)}")
         with unlimited_digits():
             return Fraction(text)
