@@ -18,6 +18,7 @@ import textwrap
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -243,6 +244,30 @@ def test_3_a_million_digits_are_refused_quickly_and_shown_short(tmp_path: Path, 
         tbsg.load(path)
     assert time.perf_counter() - t0 < 5
     assert len(str(info.value)) < 400
+
+
+def test_3_a_wrong_million_digit_value_is_rejected_quickly(tmp_path: Path) -> None:
+    # in lowest terms and out of [0, 1]: the certificate's message wrote it in full (str of a
+    # million digits, quadratic): 12 s on main
+    path = _saved(tmp_path, risk_or_safety(3), "ros.json")
+    _edit(path, lambda d: d["states"][2].update(value=MILLION + "/2"))
+    if bk.BACKEND != "gmpy2":
+        pytest.skip("without gmpy2 max_digits refuses a million digits (tested above)")
+    t0 = time.perf_counter()
+    with pytest.raises(tbsg.TamperedSolutionError, match=r"is 7777+…\(999876 more characters\)…7777+/2, "
+                                                         r"outside \[0, 1\]") as info:
+        tbsg.load(path)
+    assert time.perf_counter() - t0 < 5 and len(str(info.value)) < 400
+
+
+def test_3_show_cuts_a_huge_number_without_writing_it() -> None:
+    # tbsg.errors.show lifted the int/str limit and wrote the number in full (quadratic)
+    x = Fraction(10**999_999 + 1, 3)
+    t0 = time.perf_counter()
+    text = tbsg.errors.show(x, 40)
+    assert time.perf_counter() - t0 < 2
+    assert text == "100000000000000000…(999966 more characters)…0000000000000001/3"
+    assert tbsg.errors.show(-(10**5000) - 7, 30) == "-100000000000…(4976 more characters)…0000000000007"
 
 
 @pytest.mark.parametrize(("old", "new", "key", "where"), [

@@ -175,7 +175,15 @@ def show(x: object, limit: int = 200) -> str:
 
     >>> show(10**5000 + 1, 30)
     '1000000000000…(4975 more characters)…0000000000001'
+
+    An int or Fraction of more than 4,300 characters is cut from the digits at its two
+    ends, without being written in full (quadratic in its digits: a million-digit value
+    would hold up its error message for seconds).
     """
+    if type(x) in (int, Fraction):
+        cut = _cut_number(x, limit)  # type: ignore[arg-type]
+        if cut is not None:
+            return cut
     try:
         try:
             text = str(x) if type(x) is Fraction else repr(x)
@@ -189,6 +197,37 @@ def show(x: object, limit: int = 200) -> str:
     except Exception as exc:
         return f"<{type(x).__name__} object whose repr raised {type(exc).__name__}>"
     return shorten(text, limit)
+
+
+def _cut_number(x: int | Fraction, limit: int) -> str | None:
+    """``shorten(str(x), limit)`` for an int or Fraction longer than Python's int/str limit,
+    from its leading and trailing digits; ``None`` for a shorter one (``str`` is quick)."""
+    from tbsg._digits import approx_digits, unlimited_digits
+
+    p, q = (x, 1) if isinstance(x, int) else (x.numerator, x.denominator)
+    sign, p = ("-" if p < 0 else ""), abs(p)
+    n_p, n_q = approx_digits(p), (approx_digits(q) if q != 1 else 0)
+    total = len(sign) + n_p + (1 + n_q if q != 1 else 0)
+    if total <= max(limit, 4300):
+        return None
+    keep = max(limit // 2 - 2, 1)
+    with unlimited_digits():  # (only numbers of at most `keep` digits are written)
+        def first(n: int, digits: int, k: int) -> str:
+            return str(n) if digits <= k else str(n // 10 ** (digits - k))
+
+        def last(n: int, digits: int, k: int) -> str:
+            return str(n) if digits <= k else str(n % 10**k).zfill(k)
+
+        head = sign + first(p, n_p, keep)
+        if q != 1 and len(head) < keep:
+            head += "/" + first(q, n_q, keep)
+        if q != 1:
+            tail = last(q, n_q, keep)
+            if len(tail) < keep:
+                tail = (sign if n_p < keep else "") + last(p, n_p, keep) + "/" + tail
+        else:
+            tail = (sign if n_p < keep else "") + last(p, n_p, keep)
+    return f"{head[:keep]}…({total - 2 * keep} more characters)…{tail[-keep:]}"
 
 
 def shorten(text: str, limit: int = 200) -> str:

@@ -388,7 +388,7 @@ def _decode_fields(r: _Reader, cls: type, fields: dict[str, Any], cls_name: str,
 
     declared = bounds_of(cls.__module__, cls.__qualname__) or {}
     beyond = (f"; for a genuine game, pass it: load(path, game={cls_name}(...)), or tbsg verify FILE "
-              "--game GAME -p NAME=VALUE")
+              f"--game {cls.__module__}:{cls.__qualname__} -p NAME=VALUE")
     for name, value in decoded.items():
         numeric = isinstance(value, (int, Fraction)) and not isinstance(value, bool)
         if not numeric and name not in declared:
