@@ -12,6 +12,7 @@ and the command line words its tolerance error in its own terms.
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 import textwrap
@@ -25,6 +26,7 @@ from typing import Any
 import pytest
 
 import tbsg
+from tbsg._digits import unlimited_digits
 from tbsg.cli import main
 from tbsg.engine import _backend as bk
 from tbsg.games import pig, risk_or_safety, unspeakable_words
@@ -268,6 +270,14 @@ def test_3_show_cuts_a_huge_number_without_writing_it() -> None:
     assert time.perf_counter() - t0 < 2
     assert text == "100000000000000000…(999966 more characters)…0000000000000001/3"
     assert tbsg.errors.show(-(10**5000) - 7, 30) == "-100000000000…(4976 more characters)…0000000000007"
+    # the cut is the one shorten(str(x)) makes, for every shape of int and fraction
+    rng = random.Random(22)
+    for _ in range(60):
+        p, q = (rng.randrange(10 ** rng.choice([1, 40, 4400, 6000])) + 1 for _ in range(2))
+        y = rng.choice([p, -p, Fraction(p, q), -Fraction(p, q)])
+        limit = rng.choice([20, 31, 120, 200])
+        with unlimited_digits():
+            assert tbsg.errors.show(y, limit) == tbsg.errors.shorten(str(y), limit)
 
 
 @pytest.mark.parametrize(("old", "new", "key", "where"), [

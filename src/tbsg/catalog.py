@@ -10,13 +10,9 @@ there is one place where a game's parameters are defined: its constructor.
 
 Where tbsg builds one of its games from values it did not choose itself (the recorded
 fields of a saved file, :func:`tbsg.load`; ``-p`` values on the command line), each
-numeric parameter must lie in a declared range (:data:`GAME_BOUNDS`, :class:`Bounds`),
-checked before the game is built: an edited file cannot make the first call of
-``actions`` or ``outcomes`` build a list of a hundred million bets. A die's faces (the
-outcomes of one roll, the bets of one turn) are what one call builds, so they are bounded
-tightly; sizes (goal, target, tosses, points, sticks) only set how many states there are,
-which the enumeration limit bounds, so their range only excludes the absurd. The games
-themselves (``tbsg.games.pig(die=...)``) take any value their rules allow.
+numeric parameter must lie in the range :data:`GAME_BOUNDS` declares for it (defined in
+``tbsg._bounds``, below the saved-file reader), checked before the game is built;
+:meth:`CatalogEntry.bounds` gives them by constructor parameter.
 
 Examples
 --------
@@ -38,95 +34,13 @@ import inspect
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
+from tbsg._bounds import GAME_BOUNDS, Bounds, bounds_of, number_from_text
 from tbsg.errors import InvalidArgumentError, InvalidGameError, show
 
 __all__ = ["CATALOG", "GAME_BOUNDS", "Bounds", "CatalogEntry", "Parameter", "bounds_of"]
 
-
-@dataclass(frozen=True)
-class Bounds:
-    """The values of one numeric game parameter that tbsg builds a game from, when it did not
-    choose them itself (a saved file's fields, the command line).
-
-    Attributes
-    ----------
-    kind : type
-        ``int`` or ``Fraction`` (a ``Fraction`` parameter also takes an ``int``).
-    low, high : int or Fraction
-        The range, both ends included unless ``strict``.
-    strict : bool
-        Both ends excluded (a probability strictly between 0 and 1).
-    none : bool
-        ``None`` is accepted too (the game then picks its default, e.g. a fair die).
-
-    Examples
-    --------
-    >>> Bounds(int, 2, 10).problem(11), Bounds(int, 2, 10).problem(True), Bounds(int, 2, 10).problem(3)
-    ('out of range', 'a bool is not an int', None)
-    >>> str(Bounds(Fraction, 0, 1, strict=True, none=True))
-    'a Fraction strictly between 0 and 1 (or None)'
-    """
-
-    kind: type
-    low: int | Fraction
-    high: int | Fraction
-    strict: bool = False
-    none: bool = False
-
-    def __str__(self) -> str:
-        kind = "an int" if self.kind is int else "a Fraction"
-        rng = (f"strictly between {self.low} and {self.high}" if self.strict
-               else f"from {self.low:,} to {self.high:,}" if self.kind is int
-               else f"from {self.low} to {self.high}")
-        return f"{kind} {rng}" + (" (or None)" if self.none else "")
-
-    def problem(self, value: object) -> str | None:
-        """What is wrong with ``value`` (``None`` if nothing): its type, or its range.
-
-        Comparisons only: a value of any size is judged without being converted to text.
-        """
-        if value is None:
-            return None if self.none else "None is not accepted"
-        if isinstance(value, bool):
-            return f"a bool is not {'an int' if self.kind is int else 'a Fraction'}"
-        if not isinstance(value, int) and (self.kind is int or not isinstance(value, Fraction)):
-            return f"a {type(value).__name__} is not {'an int' if self.kind is int else 'a Fraction'}"
-        inside = self.low < value < self.high if self.strict else self.low <= value <= self.high
-        return None if inside else "out of range"
-
-
-_SIZE = Bounds(int, 1, 10**9)
-"""A goal, target, number of tosses, points or sticks: it sets the number of states only."""
-_FACES = Bounds(int, 2, 100_000)
-"""The faces of a die: one roll has that many outcomes."""
-_BETS = Bounds(int, 1, 100_000)
-"""Unspeakable Words' die: one turn offers up to that many bets."""
-_PROBABILITY = Bounds(Fraction, 0, 1, strict=True, none=True)
-"""A biased coin's or die's probability (``None``: the fair one)."""
-
-#: Declared ranges of the numeric parameters of tbsg's games, by ``module.Class`` (the
-#: fields a saved file records): :func:`tbsg.load` rebuilds a game of tbsg from a file only
-#: if every numeric field it records has a range here, and lies in it.
-GAME_BOUNDS: dict[str, Mapping[str, Bounds]] = {
-    "tbsg.games.coinball.Coinball": {"tosses": _SIZE},
-    "tbsg.games.pig.Pig": {"goal": _SIZE, "die": _FACES},
-    "tbsg.games.pig.Piglet": {"goal": _SIZE},
-    "tbsg.games.pig.BiasedPig": {"goal": _SIZE, "die": _FACES, "bust": _PROBABILITY},
-    "tbsg.games.risk_or_safety.RiskOrSafety": {"target": _SIZE},
-    "tbsg.games.risk_or_safety.BiasedRiskOrSafety": {"target": _SIZE, "heads": _PROBABILITY},
-    "tbsg.games.super_six.SuperSix": {"hand": _SIZE, "other": _SIZE, "lid": Bounds(int, 0, 5)},
-    "tbsg.games.the_race.TheRace": {"goal": _SIZE},
-    "tbsg.games.unspeakable_words.UnspeakableWords": {"a": _SIZE, "b": _SIZE, "die": _BETS},
-}
-
-
-def bounds_of(module: str, qualname: str) -> Mapping[str, Bounds] | None:
-    """The declared ranges of the fields of the game class ``module.qualname`` (``None``:
-    tbsg declares none for it)."""
-    return GAME_BOUNDS.get(f"{module}.{qualname}")
 
 
 @dataclass(frozen=True)
@@ -162,12 +76,13 @@ class Parameter:
                                        f"{', '.join(self.choices)}; got {show(text, 60)}")
             return text
         if self.kind is int:
-            from tbsg.cli._games import _convert  # the command line's conversion: digits bounded
-
             try:
-                return typing.cast(int, _convert(text, int, self.name))
+                value = number_from_text(text, f"parameter {self.name}", "an integer", fractions=False)
             except InvalidArgumentError as exc:
                 raise InvalidGameError(str(exc)) from None
+            if not isinstance(value, int):
+                raise InvalidGameError(f"parameter {self.name} must be an integer, got {show(text, 60)}")
+            return value
         return text
 
 

@@ -56,29 +56,17 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from tbsg._digits import unlimited_digits
-from tbsg.catalog import CATALOG, Bounds
+from tbsg._bounds import MAX_DIGITS, Bounds, OutOfBounds, number_from_text
+from tbsg.catalog import CATALOG
 from tbsg.errors import InvalidArgumentError, TbsgError, shorten, show
 from tbsg.model import Game
 
 __all__ = ["MAX_DIGITS", "GameSpec", "Parameter", "convert_text", "parse_assignments", "resolve",
            "resolve_function"]
 
-MAX_DIGITS = 4300
-"""Most digits of one number given on the command line (and largest size of a decimal's
-exponent): Python's own default limit for converting integers from text, so that a value
-typed by hand never reaches quadratic-time conversion."""
-
-_INT = re.compile(r"[+-]?([0-9]+)")
 _RATIO = re.compile(r"[+-]?([0-9]+)/([0-9]+)")
-_DECIMAL = re.compile(r"[+-]?([0-9]*)\.([0-9]*)(?:[eE]([+-]?[0-9]+))?")
 _TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
 _NONE = ("none", "null")
-
-
-class _OutOfBounds(InvalidArgumentError):
-    """A number with too many digits or too large an exponent (kept when a union of
-    annotations tries its members: it says more than "must be int or str")."""
 
 
 def parse_assignments(pairs: Sequence[str]) -> dict[str, str]:
@@ -103,48 +91,6 @@ def parse_assignments(pairs: Sequence[str]) -> dict[str, str]:
 
 # --- converting texts -----------------------------------------------------------------------
 
-def _number(text: str, what: str, expected: str, *, fractions: bool) -> int | Fraction | None:
-    """The int (or, with ``fractions``, exact Fraction) that ``text`` writes; ``None`` if it
-    writes none, or a zero denominator.
-
-    The digits and the exponent are counted on the text first: a number beyond
-    :data:`MAX_DIGITS` is an error naming ``what`` and saying it must be ``expected``.
-    """
-    def too_big(found: str) -> _OutOfBounds:
-        exponent = f" (and an exponent of at most {MAX_DIGITS:,})" if fractions else ""
-        return _OutOfBounds(f"{what} must be {expected} of at most {MAX_DIGITS:,} digits{exponent}, "
-                            f"got {found}: {show(text, 60)}")
-
-    def count(*parts: str) -> None:  # an integer, each side of p/q, each side of a decimal point
-        longest = max(len(p) for p in parts)
-        if longest > MAX_DIGITS:
-            raise too_big(f"{longest:,} digits")
-
-    m = _INT.fullmatch(text)
-    if m:
-        count(m[1])
-        with unlimited_digits():
-            return int(text)
-    if not fractions:
-        return None
-    m = _RATIO.fullmatch(text)
-    if m:
-        count(m[1], m[2])
-        with unlimited_digits():
-            den = int(m[2])
-            return Fraction(int(text.partition("/")[0]), den) if den else None
-    m = _DECIMAL.fullmatch(text)
-    if m and (m[1] or m[2]):
-        count(m[1], m[2])
-        exponent = m[3] or "0"
-        size = exponent.lstrip("+-").lstrip("0")
-        if len(size) > len(str(MAX_DIGITS)) or int(size or "0") > MAX_DIGITS:
-            raise too_big(f"the exponent {shorten(exponent, 20)}")
-        with unlimited_digits():
-            return Fraction(text)
-    return None
-
-
 def convert_text(text: str, what: str = "the value") -> bool | int | Fraction | str:
     """A parameter value without an annotation: bool, int, exact Fraction or str (in that order).
 
@@ -153,7 +99,7 @@ def convert_text(text: str, what: str = "the value") -> bool | int | Fraction | 
     low = text.lower()
     if low in ("true", "false"):
         return low == "true"
-    value = _number(text, what, "a number", fractions=True)
+    value = number_from_text(text, what, "a number", fractions=True)
     return text if value is None else value
 
 
@@ -176,13 +122,13 @@ def _convert(text: str, hint: object, name: str) -> object:
         members = typing.get_args(hint)
         if type(None) in members and text.lower() in _NONE:
             return None
-        too_big: _OutOfBounds | None = None
+        too_big: OutOfBounds | None = None
         for member in members:
             if member is type(None):
                 continue
             try:
                 return _convert(text, member, name)
-            except _OutOfBounds as exc:
+            except OutOfBounds as exc:
                 too_big = too_big or exc
             except InvalidArgumentError:
                 continue
@@ -194,19 +140,19 @@ def _convert(text: str, hint: object, name: str) -> object:
             return text.lower() in _TRUE
         raise bad("true or false")
     if hint is int:
-        number = _number(text, f"parameter {name}", "an integer", fractions=False)
+        number = number_from_text(text, f"parameter {name}", "an integer", fractions=False)
         if number is None:
             raise bad("an integer")
         return number
     if hint is Fraction:
-        number = _number(text, f"parameter {name}", "an exact rational", fractions=True)
+        number = number_from_text(text, f"parameter {name}", "an exact rational", fractions=True)
         if number is None:
             zero = _RATIO.fullmatch(text) is not None
             raise bad("an exact rational such as 1/3 or 0.25" + (" (not a zero denominator)" if zero else ""))
         return Fraction(number)
     if hint is float:
         if len(text) > MAX_DIGITS:
-            raise _OutOfBounds(f"parameter {name} must be a number of at most {MAX_DIGITS:,} characters, "
+            raise OutOfBounds(f"parameter {name} must be a number of at most {MAX_DIGITS:,} characters, "
                                f"got {len(text):,}: {show(text, 60)}")
         try:
             x = float(text)

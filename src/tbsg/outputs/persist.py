@@ -89,6 +89,7 @@ from typing import Any, NoReturn, TypeVar, overload
 
 import numpy as np
 
+from tbsg._bounds import bounds_of
 from tbsg._digits import fraction_text, short_fraction, unlimited_digits
 from tbsg._graph_hash import graph_hash
 from tbsg._version import __version__
@@ -384,8 +385,6 @@ def _decode_fields(r: _Reader, cls: type, fields: dict[str, Any], cls_name: str,
         decoded[name] = r.rational(value["fraction"], f"game field {name!r}") if is_fraction else value
     if not cls.__module__.startswith(TRUSTED_MODULES):
         return decoded  # a game of one's own: its class declares no ranges
-    from tbsg.catalog import bounds_of  # (on first use: importing tbsg loads no catalog)
-
     declared = bounds_of(cls.__module__, cls.__qualname__) or {}
     beyond = (f"; for a genuine game, pass it: load(path, game={cls_name}(...)), or tbsg verify FILE "
               f"--game {cls.__module__}:{cls.__qualname__} -p NAME=VALUE")
