@@ -42,7 +42,6 @@ from tbsg.errors import InvalidArgumentError, InvalidGameError, show
 __all__ = ["CATALOG", "GAME_BOUNDS", "Bounds", "CatalogEntry", "Parameter", "bounds_of"]
 
 
-
 @dataclass(frozen=True)
 class Parameter:
     """One constructor parameter of a catalog game.
