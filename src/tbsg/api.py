@@ -40,7 +40,7 @@ from tbsg.engine.floating import solve_float
 from tbsg.engine.graph import EndComponents, decompose, end_components, raise_non_stopping
 from tbsg.engine.infinite import best_response_mdp, profile_values, solve_infinite_play
 from tbsg.errors import InvalidArgumentError, ToleranceError, UnsupportedError, show
-from tbsg.fixed import FixedStrategyGame, StrategyLike
+from tbsg.fixed import FixedStrategyGame, ProfileLike
 from tbsg.model import Game, infinite_play_payoff
 from tbsg.results import FloatSolution, Solution
 
@@ -265,18 +265,18 @@ def _infinite(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
 
 
 @overload
-def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *, exact: Literal[True] = ...,
+def evaluate(game: Game[S, A], strategy: ProfileLike[S, A], *, exact: Literal[True] = ...,
              tol: float = ..., max_states: int = ..., progress: bool | None = ...,
              infinite_play: InfinitePlay = ..., reach: str = ...) -> Solution[S, A]: ...
 @overload
-def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *, exact: Literal[False],
+def evaluate(game: Game[S, A], strategy: ProfileLike[S, A], *, exact: Literal[False],
              tol: float = ..., max_states: int = ..., progress: bool | None = ...,
              infinite_play: InfinitePlay = ..., reach: str = ...) -> FloatSolution[S, A]: ...
 @overload
-def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *, exact: bool,
+def evaluate(game: Game[S, A], strategy: ProfileLike[S, A], *, exact: bool,
              tol: float = ..., max_states: int = ..., progress: bool | None = ...,
              infinite_play: InfinitePlay = ..., reach: str = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
-def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *, exact: bool = True,
+def evaluate(game: Game[S, A], strategy: ProfileLike[S, A], *, exact: bool = True,
              tol: float = 1e-12, max_states: int = DEFAULT_MAX_STATES,
              progress: bool | None = None, infinite_play: InfinitePlay = None,
              reach: str = "profile") -> Solution[S, A] | FloatSolution[S, A]:
@@ -285,9 +285,12 @@ def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *, exact: bool = Tr
     Parameters
     ----------
     game : Game
-    strategy : Mapping or callable
+    strategy : Mapping, callable, Solution or FloatSolution
         Action of the player to move, for every state (states with one action may be
-        omitted from a mapping).
+        omitted from a mapping), or a solution, whose own strategy is used (as in
+        :func:`tbsg.chain`): ``evaluate(game, solve(game))`` is the value of the game.
+        A function must be stationary: asked twice about a state, it gives the same
+        action (:class:`tbsg.InvalidStrategyError` otherwise).
     infinite_play : Fraction, int or None
         Payoff to player 0 of play that never ends; ``None`` (default) refuses a profile
         that can go on forever (:class:`tbsg.NonStoppingGameError`).
@@ -316,21 +319,21 @@ def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *, exact: bool = Tr
 
 
 @overload
-def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
+def best_response(game: Game[S, A], player: int, opponent: ProfileLike[S, A], *,
                   exact: Literal[True] = ..., tol: float = ..., max_states: int = ...,
                   progress: bool | None = ..., infinite_play: InfinitePlay = ...,
                   reach: str = ...) -> Solution[S, A]: ...
 @overload
-def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
+def best_response(game: Game[S, A], player: int, opponent: ProfileLike[S, A], *,
                   exact: Literal[False], tol: float = ..., max_states: int = ...,
                   progress: bool | None = ..., infinite_play: InfinitePlay = ...,
                   reach: str = ...) -> FloatSolution[S, A]: ...
 @overload
-def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
+def best_response(game: Game[S, A], player: int, opponent: ProfileLike[S, A], *,
                   exact: bool, tol: float = ..., max_states: int = ...,
                   progress: bool | None = ..., infinite_play: InfinitePlay = ...,
                   reach: str = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
-def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
+def best_response(game: Game[S, A], player: int, opponent: ProfileLike[S, A], *,
                   exact: bool = True, tol: float = 1e-12,
                   max_states: int = DEFAULT_MAX_STATES,
                   progress: bool | None = None, infinite_play: InfinitePlay = None,
@@ -342,8 +345,9 @@ def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *
     game : Game
     player : 0 or 1
         The player who optimises.
-    opponent : Mapping or callable
-        The other player's stationary strategy (state -> action).
+    opponent : Mapping, callable, Solution or FloatSolution
+        The other player's stationary strategy (state -> action), or a solution, whose
+        own strategy is used.
     exact : bool
         Exact (default) or float bounds.
     infinite_play : Fraction, int or None
