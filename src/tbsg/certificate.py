@@ -39,7 +39,14 @@ profile with its values; for a stopping game (c') is empty.
 the players, ``optimal_actions`` at every state (recomputed: the actions of ``F``'s
 states with ``Q(s, a) = v(s)``, and in a non-stopping game only those whose permanent use
 keeps (c') for the mover; the played action alone at the other states), the component
-counts and the kind.
+counts and the kind. The solution's compiled graph, which its query methods read, must be
+the game's number for number, and so must every cache it holds (the decoded numbers of
+each action that ``action_values`` reads, the float arrays, the graph hash that
+``provenance`` prints), each recomputed from the checked fields; an attribute of the
+solution or its graph that is neither a field nor such a cache (it would hide a method)
+and a subclass of :class:`~tbsg.Solution` or of the compiled graph are refused. The
+:class:`Verification` records a digest of the solution it checked, so that
+:meth:`tbsg.Solution.provenance` reports it for that solution only.
 """
 
 from __future__ import annotations

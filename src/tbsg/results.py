@@ -297,7 +297,9 @@ def solution_digest(solution: Solution[Any, Any]) -> str:
     """
     g = solution.graph
     h = hashlib.sha256(b"tbsg-solution-v1\n")
-    h.update(f"{solution.kind.value}\t{solution.infinite_play}\t{g.n_states}\t{g.n_actions}\n".encode())
+    c = solution.infinite_play
+    rule = "none" if c is None else f"{int(c.numerator):x}/{int(c.denominator):x}"
+    h.update(f"{solution.kind.value}\t{rule}\t{g.n_states}\t{g.n_actions}\n".encode())
     for name in ("player", "act_ptr", "act_state", "out_ptr", "out_target", "act_code", "stop_code",
                  "out_code"):
         h.update(np.asarray(getattr(g, name), dtype=np.int64).tobytes())
