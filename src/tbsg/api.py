@@ -40,7 +40,7 @@ from tbsg.engine.floating import solve_float
 from tbsg.engine.graph import EndComponents, decompose, end_components, raise_non_stopping
 from tbsg.engine.infinite import best_response_mdp, profile_values, solve_infinite_play
 from tbsg.errors import InvalidArgumentError, ToleranceError, UnsupportedError, show
-from tbsg.fixed import FixedStrategyGame, ProfileLike
+from tbsg.fixed import FixedStrategyGame, StrategyLike
 from tbsg.model import Game, infinite_play_payoff
 from tbsg.results import FloatSolution, Solution
 
@@ -48,6 +48,9 @@ __all__ = ["best_response", "evaluate", "solve"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
+
+ProfileLike = StrategyLike[S, A] | Solution[S, A] | FloatSolution[S, A]
+"""A stationary strategy, or a solution standing for its own strategy (as for :func:`tbsg.chain`)."""
 
 InfinitePlay = Fraction | int | None
 """Payoff to player 0 of play that never ends: an exact rational in [0, 1], or ``None``."""
@@ -313,8 +316,7 @@ def evaluate(game: Game[S, A], strategy: ProfileLike[S, A], *, exact: bool = Tru
     """
     t0 = time.perf_counter()
     opts = _Options(exact, tol, progress, infinite_play)
-    g, allowed = _fixed(game, FixedStrategyGame(game, strategy, (0, 1), "strategy"), reach, max_states,
-                        opts)
+    g, allowed = _fixed(game, _fixing(game, strategy, (0, 1), "strategy"), reach, max_states, opts)
     return _run(game, g, allowed, (), opts, t0)
 
 
@@ -367,9 +369,18 @@ def best_response(game: Game[S, A], player: int, opponent: ProfileLike[S, A], *,
     player = int(player)
     t0 = time.perf_counter()
     opts = _Options(exact, tol, progress, infinite_play)
-    fixed = FixedStrategyGame(game, opponent, (1 - player,), "opponent strategy")
+    fixed = _fixing(game, opponent, (1 - player,), "opponent strategy")
     g, allowed = _fixed(game, fixed, reach, max_states, opts)
     return _run(game, g, allowed, (player,), opts, t0)
+
+
+def _fixing(game: Game[S, A], strategy: ProfileLike[S, A], fixed: tuple[int, ...],
+            name: str) -> FixedStrategyGame[S, A]:
+    """``game`` with the players ``fixed`` playing ``strategy``; a solution plays its own
+    strategy (:attr:`tbsg.Solution.strategy`, over the states it covers), as in :func:`tbsg.chain`."""
+    if isinstance(strategy, (Solution, FloatSolution)):
+        return FixedStrategyGame(game, strategy.strategy, fixed, f"{name} (a solution's strategy)")
+    return FixedStrategyGame(game, strategy, fixed, name)
 
 
 def _fixed(game: Game[S, A], fixed: FixedStrategyGame[S, A], reach: object, max_states: int,

@@ -27,18 +27,14 @@ import numpy as np
 from tbsg.arrays import ArrayTransitions
 from tbsg.errors import InvalidGameError, InvalidStrategyError, TbsgError, shorten, show
 from tbsg.model import Game, Probability, Terminal
-from tbsg.results import FloatSolution, Solution
 
-__all__ = ["FixedStrategyGame", "ProfileLike", "StrategyLike"]
+__all__ = ["FixedStrategyGame", "StrategyLike"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
 StrategyLike = Mapping[S, A] | Callable[[S], A]
 """A stationary strategy: a mapping or a function from state to action."""
-
-ProfileLike = StrategyLike[S, A] | Solution[S, A] | FloatSolution[S, A]
-"""A stationary strategy, or a solution whose own strategy (:attr:`tbsg.Solution.strategy`) is meant."""
 
 
 class FixedStrategyGame(Generic[S, A]):
@@ -47,13 +43,12 @@ class FixedStrategyGame(Generic[S, A]):
     Parameters
     ----------
     game : Game
-    strategy : Mapping, callable, Solution or FloatSolution
+    strategy : Mapping or callable
         The action of a fixed player at each of her states; a state with a single action
-        may be left out of a mapping. A solution stands for its own strategy (the one
-        :func:`tbsg.chain` follows), which covers the states the solution covers.
-        The strategy must be stationary: asked twice about one state, it must give the
-        same action (the enumeration may ask twice, e.g. to check an array form against
-        the plain protocol); a strategy that does not is refused, naming the state.
+        may be left out of a mapping. The strategy must be stationary: asked twice about
+        one state, it must give the same action (the enumeration may ask twice, e.g. to
+        check an array form against the plain protocol); a strategy that does not is
+        refused, naming the state.
     fixed : tuple of int
         The players whose moves ``strategy`` gives.
     name : str
@@ -69,11 +64,8 @@ class FixedStrategyGame(Generic[S, A]):
     Fraction(4, 7)
     """
 
-    def __init__(self, game: Game[S, A], strategy: ProfileLike[S, A], fixed: tuple[int, ...],
+    def __init__(self, game: Game[S, A], strategy: StrategyLike[S, A], fixed: tuple[int, ...],
                  name: str = "strategy") -> None:
-        if isinstance(strategy, (Solution, FloatSolution)):
-            strategy = strategy.strategy
-            name = f"{name} (a solution's strategy)"
         if isinstance(strategy, Mapping):
             self._lookup: Callable[[S], A] = _from_mapping(strategy, name)
         elif callable(strategy):
