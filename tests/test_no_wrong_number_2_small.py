@@ -246,5 +246,12 @@ def test_heatmap_of_an_all_empty_pivot_is_a_named_error() -> None:
     with pytest.raises(tbsg.InvalidArgumentError, match=r"pivot 'coins' \(4 rows of 'toss' by 13 columns"):
         plots.heatmap(pivot)
     assert plt.get_fignums() == before  # no empty figure left behind
+    with pytest.raises(tbsg.InvalidArgumentError, match="no cell of the pivot"):
+        plots.heatmap(pivot, categorical=True)
+    # a scale given, the empty grid is drawn (every cell grey), as the Pig hold boundary does
+    for scale in ({"categorical": False}, {"categories": ["toss", "stop"]}):
+        fig = plots.heatmap(pivot, **scale)
+        assert len(fig.axes[0].texts) == 0 and len(fig.axes[0].images) == 1
+        plt.close(fig)
     with pytest.raises(tbsg.InvalidArgumentError, match="not among categories"):
         plots.heatmap(table.pivot("toss", "lead", lambda r: r.optimal[0], agg=min), categories=["x"])

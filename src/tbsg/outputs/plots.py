@@ -224,21 +224,24 @@ def heatmap(pivot: Pivot, ax: Axes | None = None, *, annotate: bool | None = Non
     Raises
     ------
     InvalidArgumentError
-        If no cell has a value (an all-empty map shows nothing and has no colour scale),
-        or a cell's value is not among ``categories``.
+        If no cell has a value and neither ``categorical=False`` nor ``categories`` says
+        what the empty grid's scale is (with either, it is drawn, every cell grey), or a
+        cell's value is not among ``categories``.
     """
     plt = _pyplot("tbsg.plots.heatmap")
     import matplotlib as mpl
 
     nr, nc = pivot.shape
     values = [v for row in pivot.cells for v in row if v is not None]
-    if not values:  # nothing to colour or to scale a colour bar to
+    if not values and categorical is not False and (categories is None or len(categories) == 0):
+        # no value to choose a colour scale by and no category to colour: refuse by name (an
+        # explicit continuous scale, or given categories, draw the empty grid, every cell grey)
         raise InvalidArgumentError(
             f"heatmap: no cell of the pivot {pivot.name!r} ({nr} row{'' if nr == 1 else 's'} of "
             f"{pivot.row_name!r} by {nc} column{'' if nc == 1 else 's'} of {pivot.col_name!r}) "
-            "has a value: every cell is empty (None), so there is nothing to colour (no row of "
-            "the table fell in a cell, or each one's cell value was None, e.g. a margin where "
-            "the mover has a single action)")
+            "has a value: every cell is empty (None), e.g. no row of the table fell in a cell or "
+            "each one's cell value was None; pass categorical=False (or categories=) to draw the "
+            "grid of empty, grey cells anyway")
     if ax is None:
         if figsize is None:
             figsize = (min(max(0.42 * nc + 2.2, 4.5), 16.0), min(max(0.36 * nr + 1.6, 3.2), 12.0))
