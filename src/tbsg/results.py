@@ -292,7 +292,9 @@ def solution_digest(solution: Solution[Any, Any]) -> str:
     field), not for another one of the same size: the kind and rule for infinite play,
     the values, the chosen and the optimal actions, and the state graph (its arrays and
     numbers, and Python's ``hash`` of its states and actions, which the compiler checked
-    to be stable). The numbers go in as hexadecimal text (linear time, no digit limit).
+    to be stable: so a digest identifies a solution within one Python process, which is
+    where a verification is used). The numbers go in as hexadecimal text (linear time,
+    no digit limit).
     Raises whatever reading a malformed solution raises.
     """
     g = solution.graph
