@@ -128,7 +128,7 @@ def test_infinite_expectation_is_an_error() -> None:
         c.value()
     assert c.value(infinite_play=0) == HALF
     d = c.length_distribution(5)
-    assert d.mean is None and d.variance is None and d.ends == HALF
+    assert d.mean is None and d.variance is None and d.ends == HALF == d.trapped
     assert d.beyond() == HALF
 
 
@@ -169,7 +169,12 @@ def test_float_length_distribution_encloses_the_exact_one() -> None:
     assert lo <= 60 <= hi and hi - lo < 1e-9
     # a chain that may never end: no mean, and the trapped mass never ends
     t = tbsg.chain(trap_game(), {0: "go", 1: "wait"}).length_distribution(4, exact=False)
-    assert t.mean is None and t.ends[0] <= HALF <= t.ends[1]
+    assert t.mean is None and t.ends[0] <= HALF <= t.ends[1] and t.trapped[0] <= HALF <= t.trapped[1]
+    # a count of 0 in the trap leaves play trapped all the same: L = infinity there
+    t = tbsg.chain(trap_game(), {0: "go", 1: "wait"}).length_distribution(
+        4, lambda s, a: 1 if s == 0 else 0, exact=False)
+    assert t.mean is None and t.variance is None
+    assert bounds.trapped == (0.0, 0.0) and bounds.ends == (1.0, 1.0)
     assert t.pmf[1][0] <= HALF <= t.pmf[1][1] and t.pmf[2] == (0.0, 0.0)
 
 
@@ -211,14 +216,15 @@ def closed_zero_loop() -> TableGame:
 
 
 def test_zero_count_cycle_where_play_never_ends_is_fine() -> None:
-    # found by review: the cycle 2 -> 2 counts 0 but play never ends there, so its mass is
-    # simply never in the distribution; from 0, L = 1 + G with G geometric(1/2) on state 1
+    # found by review: the cycle 2 -> 2 counts 0 but play never ends there, so its mass has
+    # L = infinity (never a finite length); from 0, L = 1 + G with G geometric(1/2) on state 1
     c = tbsg.chain(closed_zero_loop(), lambda s: "go" if s != 2 else "wait")
     count = lambda s, a: 0 if s == 2 else 1  # noqa: E731
     assert c.expected_steps(count) == 2  # 1 + (1/2)(2): half the mass never counts again
     d = c.length_distribution(4, count)
     assert d.pmf == (0, 0, Fraction(1, 4), Fraction(1, 8), Fraction(1, 16))
-    assert d.ends == HALF and d.mean == 2
+    # E L is infinite (P(L = infinity) = 1/2), whatever the total count's expectation
+    assert d.ends == HALF == d.trapped and d.mean is None and d.variance is None
     bounds = c.length_distribution(4, count, exact=False)
     assert all(lo <= p <= hi for p, (lo, hi) in zip(d.pmf, bounds.pmf, strict=True))
     # from state 1 play ends surely: its value needs no rule for infinite play
@@ -398,7 +404,7 @@ def test_length_distribution_converges(game: TableGame, data: st.DataObject) -> 
     d = c.length_distribution(60)
     cdf = d.cdf
     assert all(a <= b for a, b in itertools.pairwise(cdf))  # non-decreasing
-    assert d.ends == 1 and d.mean == mean
+    assert d.ends == 1 and d.trapped == 0 and d.mean == mean
     # sum_k P(L > k) rises to E L; Markov's inequality bounds the tail
     assert sum((1 - f for f in cdf), Fraction(0)) <= mean
     assert 1 - cdf[-1] <= mean / 61

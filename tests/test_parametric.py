@@ -255,7 +255,8 @@ def test_verify_rejects_a_wrong_profile_or_formula() -> None:
     check = verify_parametric(dataclasses.replace(sol, breakpoints=(no_change,)))
     assert not check.ok and "recorded changes" in check.problems[0]
     check = verify_parametric(dataclasses.replace(sol, game=SaferOrRiskier()))
-    assert not check.ok and "does not solve the profile's equations" in check.problems[0]
+    assert not check.ok and any("does not solve the profile's equations" in m for m in check.problems)
+    assert any("constant payoff c_k of action 'risky' of state 0" in m for m in check.problems)
 
 
 class SaferOrRiskier(SafeOrRisky):
@@ -265,6 +266,87 @@ class SaferOrRiskier(SafeOrRisky):
         if a == "safe":
             return [(1, DRAW)]
         return [(P**3, win(0)), (1 - P**3, win(1))]
+
+
+def test_verify_refuses_malformed_breakpoints_without_hanging() -> None:
+    # the breakpoint 1/sqrt(2) given a reducible "minimal" polynomial (2p^2 - 1)(p - 5),
+    # which region_table would print: refused before any comparison (which could not
+    # separate two descriptions of one number)
+    sol = solve_parametric(SafeOrRisky(), P)
+    left, right = sol.regions
+    (b,) = sol.breakpoints
+    wrong = RealAlgebraic((5, -1, -10, 2), Fraction(7, 10), Fraction(71, 100))
+    bad = dataclasses.replace(sol, regions=(dataclasses.replace(left, hi=wrong),
+                                            dataclasses.replace(right, lo=wrong)),
+                              breakpoints=(dataclasses.replace(b, at=wrong),))
+    check = verify_parametric(bad)
+    assert not check.ok and "region 0: its upper end has a reducible minimal polynomial" in check.problems[0]
+    # the right polynomial with a cached interval that misses the root
+    at = RealAlgebraic(b.at.minimal_polynomial, b.at.lo, b.at.hi)
+    object.__setattr__(at, "tight", (Fraction(1, 10), Fraction(2, 10)))
+    bad = dataclasses.replace(sol, regions=(dataclasses.replace(left, hi=at),
+                                            dataclasses.replace(right, lo=at)),
+                              breakpoints=(dataclasses.replace(b, at=at),))
+    check = verify_parametric(bad)
+    assert not check.ok and check.problems[0] == (
+        "region 0: its upper end has no single root of 2*p**2 - 1 in [1/10, 1/5]")
+
+
+def test_verify_reports_malformed_records_instead_of_raising() -> None:
+    sol = solve_parametric(SafeOrRisky(), P)
+    left, right = sol.regions
+    (b,) = sol.breakpoints
+    cases = [
+        (dataclasses.replace(sol, regions=(dataclasses.replace(left, _choice=("safe",)), right)),
+         "region 0: the profile plays 'safe' at state 0, not one of that state's actions"),
+        (dataclasses.replace(sol, regions=(dataclasses.replace(left, _choice=(-1,)), right)),
+         "region 0: the profile plays -1"),
+        (dataclasses.replace(sol, regions=(dataclasses.replace(left, _zero=None), right)),
+         "region 0: its record of tied actions is malformed"),
+        (dataclasses.replace(sol, regions=(dataclasses.replace(left, sample=0.5), right)),
+         "region 0: its sample point 0.5 is not a rational inside it"),
+        (dataclasses.replace(sol, breakpoints=(dataclasses.replace(b, ties=[(0, ("safe",))]),)),
+         "breakpoint 0: its ties are not a mapping"),
+        (dataclasses.replace(sol, compiled=None), "sol.compiled) is not a compiled parametric game"),
+        (dataclasses.replace(sol, regions=(dataclasses.replace(left, _pc=dataclasses.replace(
+            left._pc, index={})), right)), "region 0's compiled game: its index numbers state 0"),
+    ]
+    for bad, message in cases:
+        check = verify_parametric(bad)
+        assert not check.ok and any(message in m for m in check.problems), (message, check.problems)
+
+
+def test_merged_regions_keep_their_touch_points() -> None:
+    # one region cut in two at the point where "odd" touches 0 (as two gaps' regions would
+    # be): joined again, that point is inside and recorded, and the certificate holds
+    from tbsg.parametric.solve import _merge
+
+    sol = solve_parametric(Touch(), P)
+    (region,) = sol.regions
+    half = RealAlgebraic.rational(HALF)
+    assert region.touch_points == ((half, 0, "odd"),)
+    pieces = [dataclasses.replace(region, hi=half, _touch=()),
+              dataclasses.replace(region, lo=half, sample=Fraction(3, 4), _touch=())]
+    (merged,) = _merge(pieces)
+    assert merged.touch_points == region.touch_points and (merged.lo, merged.hi) == (region.lo, region.hi)
+    assert verify_parametric(dataclasses.replace(sol, regions=(merged,))).ok
+
+
+class Touch:
+    """Player 0: "even" wins with probability 1/2, "odd" with 1/2 - (p - 1/2)^2, whose
+    advantage -(p - 1/2)^2 touches 0 at p = 1/2 only."""
+
+    initial = 0
+
+    def player(self, s: int) -> int:
+        return 0
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("even", "odd")
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Any, Any]]:
+        q = HALF if a == "even" else HALF - (P - HALF) ** 2
+        return [(q, win(0)), (1 - q, win(1))]
 
 
 # -- outputs -------------------------------------------------------------------------------

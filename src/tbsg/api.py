@@ -49,6 +49,9 @@ __all__ = ["best_response", "evaluate", "solve"]
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
+ProfileLike = StrategyLike[S, A] | Solution[S, A] | FloatSolution[S, A]
+"""A stationary strategy, or a solution standing for its own strategy (as for :func:`tbsg.chain`)."""
+
 InfinitePlay = Fraction | int | None
 """Payoff to player 0 of play that never ends: an exact rational in [0, 1], or ``None``."""
 
@@ -297,18 +300,18 @@ def _infinite(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
 
 
 @overload
-def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *, exact: Literal[True] = ...,
+def evaluate(game: Game[S, A], strategy: ProfileLike[S, A], *, exact: Literal[True] = ...,
              tol: None = ..., max_states: int = ..., progress: bool | None = ...,
              infinite_play: InfinitePlay = ..., reach: str = ...) -> Solution[S, A]: ...
 @overload
-def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *, exact: Literal[False],
+def evaluate(game: Game[S, A], strategy: ProfileLike[S, A], *, exact: Literal[False],
              tol: float | None = ..., max_states: int = ..., progress: bool | None = ...,
              infinite_play: InfinitePlay = ..., reach: str = ...) -> FloatSolution[S, A]: ...
 @overload
-def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *, exact: bool,
+def evaluate(game: Game[S, A], strategy: ProfileLike[S, A], *, exact: bool,
              tol: float | None = ..., max_states: int = ..., progress: bool | None = ...,
              infinite_play: InfinitePlay = ..., reach: str = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
-def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *, exact: bool = True,
+def evaluate(game: Game[S, A], strategy: ProfileLike[S, A], *, exact: bool = True,
              tol: float | None = None, max_states: int = DEFAULT_MAX_STATES,
              progress: bool | None = None, infinite_play: InfinitePlay = None,
              reach: str = "profile") -> Solution[S, A] | FloatSolution[S, A]:
@@ -317,9 +320,12 @@ def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *, exact: bool = Tr
     Parameters
     ----------
     game : Game
-    strategy : Mapping or callable
+    strategy : Mapping, callable, Solution or FloatSolution
         Action of the player to move, for every state (states with one action may be
-        omitted from a mapping).
+        omitted from a mapping), or a solution, whose own strategy is used (as in
+        :func:`tbsg.chain`): ``evaluate(game, solve(game))`` is the value of the game.
+        A function must be stationary: asked twice about a state, it gives the same
+        action (:class:`tbsg.InvalidStrategyError` otherwise).
     exact, tol : bool, float or None
         Exact values (default), or float bounds with proven gap ``tol`` (as in :func:`solve`;
         ``tol`` with ``exact=False`` only).
@@ -345,27 +351,26 @@ def evaluate(game: Game[S, A], strategy: StrategyLike[S, A], *, exact: bool = Tr
     """
     t0 = time.perf_counter()
     opts = _Options(exact, tol, progress, infinite_play)
-    g, allowed = _fixed(game, FixedStrategyGame(game, strategy, (0, 1), "strategy"), reach, max_states,
-                        opts)
+    g, allowed = _fixed(game, _fixing(game, strategy, (0, 1), "strategy"), reach, max_states, opts)
     return _run(game, g, allowed, (), opts, t0)
 
 
 @overload
-def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
+def best_response(game: Game[S, A], player: int, opponent: ProfileLike[S, A], *,
                   exact: Literal[True] = ..., tol: None = ..., max_states: int = ...,
                   progress: bool | None = ..., infinite_play: InfinitePlay = ...,
                   reach: str = ...) -> Solution[S, A]: ...
 @overload
-def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
+def best_response(game: Game[S, A], player: int, opponent: ProfileLike[S, A], *,
                   exact: Literal[False], tol: float | None = ..., max_states: int = ...,
                   progress: bool | None = ..., infinite_play: InfinitePlay = ...,
                   reach: str = ...) -> FloatSolution[S, A]: ...
 @overload
-def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
+def best_response(game: Game[S, A], player: int, opponent: ProfileLike[S, A], *,
                   exact: bool, tol: float | None = ..., max_states: int = ...,
                   progress: bool | None = ..., infinite_play: InfinitePlay = ...,
                   reach: str = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
-def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *,
+def best_response(game: Game[S, A], player: int, opponent: ProfileLike[S, A], *,
                   exact: bool = True, tol: float | None = None,
                   max_states: int = DEFAULT_MAX_STATES,
                   progress: bool | None = None, infinite_play: InfinitePlay = None,
@@ -377,8 +382,9 @@ def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *
     game : Game
     player : 0 or 1
         The player who optimises.
-    opponent : Mapping or callable
-        The other player's stationary strategy (state -> action).
+    opponent : Mapping, callable, Solution or FloatSolution
+        The other player's stationary strategy (state -> action), or a solution, whose
+        own strategy is used.
     exact, tol : bool, float or None
         Exact (default), or float bounds with proven gap ``tol`` (as in :func:`solve`; ``tol``
         with ``exact=False`` only).
@@ -399,9 +405,18 @@ def best_response(game: Game[S, A], player: int, opponent: StrategyLike[S, A], *
     player = int(player)
     t0 = time.perf_counter()
     opts = _Options(exact, tol, progress, infinite_play)
-    fixed = FixedStrategyGame(game, opponent, (1 - player,), "opponent strategy")
+    fixed = _fixing(game, opponent, (1 - player,), "opponent strategy")
     g, allowed = _fixed(game, fixed, reach, max_states, opts)
     return _run(game, g, allowed, (player,), opts, t0)
+
+
+def _fixing(game: Game[S, A], strategy: ProfileLike[S, A], fixed: tuple[int, ...],
+            name: str) -> FixedStrategyGame[S, A]:
+    """``game`` with the players ``fixed`` playing ``strategy``; a solution plays its own
+    strategy (:attr:`tbsg.Solution.strategy`, over the states it covers), as in :func:`tbsg.chain`."""
+    if isinstance(strategy, (Solution, FloatSolution)):
+        return FixedStrategyGame(game, strategy.strategy, fixed, f"{name} (a solution's strategy)")
+    return FixedStrategyGame(game, strategy, fixed, name)
 
 
 def _fixed(game: Game[S, A], fixed: FixedStrategyGame[S, A], reach: object, max_states: int,

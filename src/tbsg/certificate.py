@@ -39,16 +39,26 @@ profile with its values; for a stopping game (c') is empty.
 the players, ``optimal_actions`` at every state (recomputed: the actions of ``F``'s
 states with ``Q(s, a) = v(s)``, and in a non-stopping game only those whose permanent use
 keeps (c') for the mover; the played action alone at the other states), the component
-counts and the kind.
+counts and the kind. The solution's compiled graph, which its query methods read, must be
+the game's number for number, and so must every cache it holds (the decoded numbers of
+each action that ``action_values`` reads, the float arrays, the graph hash that
+``provenance`` prints), each recomputed from the checked fields; an attribute of the
+solution or its graph that is neither a field nor such a cache (it would hide a method)
+and a subclass of :class:`~tbsg.Solution` or of the compiled graph are refused. The
+:class:`Verification` records a digest of the solution it checked, so that
+:meth:`tbsg.Solution.provenance` reports it for that solution only.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
+import operator
 import time
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import Any, TypeVar
 
 import numpy as np
@@ -57,7 +67,7 @@ import numpy.typing as npt
 from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import exact_action_values
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
-from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.compiled import CompiledGame, _Decoded
 from tbsg.engine.graph import (
     EndComponents,
     decompose,
@@ -78,7 +88,7 @@ from tbsg.errors import (
 )
 from tbsg.fixed import FixedStrategyGame
 from tbsg.model import Game, infinite_play_payoff
-from tbsg.results import Solution, SolutionKind
+from tbsg.results import Solution, SolutionKind, solution_digest
 
 __all__ = ["Verification", "verify"]
 
@@ -98,6 +108,10 @@ class Verification:
     """The payoff of never-ending play the solution was checked with (``None``: stopping)."""
     kind: SolutionKind = SolutionKind.SOLVE
     """The kind of solution whose certificate was checked."""
+    solution_sha256: str = ""
+    """SHA-256 of the solution checked (values, actions, optimal actions, kind, state
+    graph: :func:`tbsg.results.solution_digest`). :meth:`tbsg.Solution.provenance` reports
+    the certificate only for that solution, not for another one of the same size."""
 
     def __str__(self) -> str:
         last = ("stopping" if self.infinite_play is None else
@@ -154,6 +168,10 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
             f"verify() checks exact solutions (tbsg.Solution), got {type(solution).__name__}; "
             "a FloatSolution's bounds are proven as they are computed: solve with exact=True "
             "for a certificate to re-check")
+    if type(solution) is not Solution:
+        raise TamperedSolutionError(
+            f"the solution is a {type(solution).__name__}, a subclass of tbsg.Solution: its methods "
+            "may answer otherwise than the numbers checked here (verify a tbsg.Solution)")
     check_max_states(max_states)
     c = infinite_play_payoff(infinite_play)  # the caller's rule, if given
     try:
@@ -178,6 +196,7 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
     try:
         _check_graph(g, solution.graph)
         _check_arrays(g, solution)
+        _check_own_attributes(solution, _SOLUTION_FIELDS, "the solution")
         v, k_of, allowed = _read(g, solution, optimizing)
     except TamperedSolutionError:
         raise
@@ -222,7 +241,7 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
     _check_optimal_actions(g, solution, expected)
     _check_counts(g, solution)
     return Verification(states=g.n_states, actions=g.n_actions, seconds=time.perf_counter() - t0,
-                        infinite_play=c, kind=kind)
+                        infinite_play=c, kind=kind, solution_sha256=solution_digest(solution))
 
 
 def _single_actions(solution: Solution[S, A], fixed: tuple[int, ...]) -> bool:
@@ -264,8 +283,12 @@ def _compile(game: Game[S, A], claimed: tuple[int, int, int], max_states: int) -
 def _check_graph(g: CompiledGame[S, A], h: CompiledGame[Any, Any]) -> None:
     """The solution's own compiled game must be the game's, number for number: its query
     methods (values, actions, action values, optimal actions) read it."""
-    if not isinstance(h, CompiledGame):
+    if type(h) is not CompiledGame:  # a subclass could answer lookups its own way
         raise TamperedSolutionError(f"the solution's graph is a {type(h).__name__}, not a CompiledGame")
+    for name, want in _GRAPH_TYPES.items():
+        if type(getattr(h, name)) is not want:
+            raise TamperedSolutionError(f"the solution's graph has a {type(getattr(h, name)).__name__} "
+                                        f"as its {name}, not a {want.__name__}")
     if (h.n_states, h.n_actions) != (g.n_states, g.n_actions):
         raise TamperedSolutionError(f"the solution covers {h.n_states} states ({h.n_actions} actions) "
                                     f"but the game has {g.n_states} ({g.n_actions} actions)")
@@ -274,10 +297,15 @@ def _check_graph(g: CompiledGame[S, A], h: CompiledGame[Any, Any]) -> None:
             np.array_equal(getattr(h, f), getattr(g, f)) for f in arrays):
         raise TamperedSolutionError("the solution's state graph is not the game's (states, players, "
                                     "actions or successors differ)")
-    if h.states != g.states or any(h.index.get(s) != i for i, s in enumerate(g.states)):
+    if h.states != g.states or len(h.index) != g.n_states \
+            or any(h.index.get(s) != i for i, s in enumerate(g.states)):
         raise TamperedSolutionError("the solution's states are not the game's, or not in its order")
     if h.act_labels != g.act_labels:
         raise TamperedSolutionError("the solution's actions are not the game's")
+    if not all(type(x) is Fraction and type(x.numerator) is int and type(x.denominator) is int
+               for x in h.rationals):
+        raise TamperedSolutionError("the solution's probabilities or terminal payoffs are not all "
+                                    "Fractions of Python ints")
     table = {(x.numerator, x.denominator): code for code, x in enumerate(g.rationals)}
     mapped = np.array([table.get((x.numerator, x.denominator), -1) if type(x) is Fraction else -1
                        for x in h.rationals], dtype=np.int64)
@@ -286,20 +314,103 @@ def _check_graph(g: CompiledGame[S, A], h: CompiledGame[Any, Any]) -> None:
             raise TamperedSolutionError(
                 "the solution's probabilities or terminal payoffs are not the game's "
                 f"({name.split('_')[0]} numbers differ)")
+    _check_own_attributes(h, _GRAPH_FIELDS, "the solution's graph")
+
+
+_GRAPH_TYPES: dict[str, type] = {
+    "states": list, "index": dict, "act_labels": list, "rationals": list,
+    **dict.fromkeys(("player", "act_ptr", "act_state", "out_ptr", "out_target", "act_code",
+                     "stop_code", "out_code"), np.ndarray)}
+"""The type of each field of a CompiledGame, exactly (a subclass could answer differently)."""
+
+_GRAPH_FIELDS = frozenset(f.name for f in dataclasses.fields(CompiledGame))
+_SOLUTION_FIELDS = frozenset({f.name for f in dataclasses.fields(Solution)} - {"values_exact"}
+                             | {"_values_exact"})  # values_exact is stored under its slot name
+
+
+def _check_own_attributes(obj: object, fields: frozenset[str], what: str) -> None:
+    """Every attribute ``obj`` holds is one of its ``fields`` (checked by the caller) or the
+    cache of one of its class's cached properties holding what that property computes.
+
+    The query methods read the caches (the exact numbers of each action, the float
+    arrays, the graph hash), so a cache edited after it was filled would change what a
+    user reads without touching a checked field; any other attribute of the instance
+    would hide a method or property of its class.
+    """
+    for name, cached in list(vars(obj).items()):
+        if name in fields:
+            continue
+        prop = _cached_property(type(obj), name)
+        if prop is None:
+            raise TamperedSolutionError(
+                f"{what} has an attribute {name!r} of its own that is neither one of its fields "
+                "nor a cache: it would hide what its class defines under that name")
+        fresh = prop.func(obj)
+        if not _same(cached, fresh):
+            raise TamperedSolutionError(
+                f"{what} holds a cached {name} that is not what its (checked) fields give"
+                f"{_first_difference(obj, name, cached, fresh)}: the cache was edited")
+
+
+def _first_difference(obj: object, name: str, cached: object, fresh: Sequence[object]) -> str:
+    """Where a cached sequence of a graph's numbers first differs from the fresh one, as
+    ``" (at state s, action a: x instead of y)"``; ``""`` when that cannot be said."""
+    if not (isinstance(obj, CompiledGame) and isinstance(cached, Sequence) and name in _PER_ACTION):
+        return ""
+    try:
+        i = next(i for i, (x, y) in enumerate(zip(cached, fresh, strict=False)) if x is not y)
+        k = int(obj.out_action()[i]) if name == "out_prob" else i
+        at = f"state {_show(obj.states[int(obj.act_state[k])])}, action {_show(obj.act_labels[k])}"
+        return f" (at {at}: {_show(cached[i])} instead of {_show(fresh[i])})"
+    except Exception:  # lengths differ, or an entry cannot be read: the name says enough
+        return ""
+
+
+_PER_ACTION = ("act_const", "act_stop", "out_prob")  # the decoded numbers: one per action or outcome
+
+
+def _cached_property(cls: type, name: str) -> cached_property[Any] | None:
+    for klass in cls.__mro__:
+        attr = vars(klass).get(name)
+        if attr is not None:
+            return attr if isinstance(attr, cached_property) else None
+    return None
+
+
+def _same(cached: object, fresh: object) -> bool:
+    """Is ``cached`` what the cached property computes, ``fresh``: the same type, and equal
+    arrays (with their dtype), strings, or sequences of the very same number objects?"""
+    if type(cached) is not type(fresh):
+        return False
+    if isinstance(cached, np.ndarray) and isinstance(fresh, np.ndarray):
+        return (cached.dtype == fresh.dtype and cached.shape == fresh.shape
+                and bool(np.array_equal(cached, fresh)))
+    if isinstance(cached, tuple) and isinstance(fresh, tuple):
+        return len(cached) == len(fresh) and all(map(_same, cached, fresh))
+    if isinstance(cached, str):
+        return cached == fresh
+    if isinstance(cached, _Decoded) and isinstance(fresh, _Decoded):  # the same table, the same codes
+        return cached._values is fresh._values and bool(np.array_equal(cached._codes, fresh._codes))
+    if isinstance(cached, Sequence) and isinstance(fresh, Sequence):  # decoded numbers
+        return len(cached) == len(fresh) and all(map(operator.is_, cached, fresh))
+    return False
 
 
 def _check_arrays(g: CompiledGame[S, A], solution: Solution[S, A]) -> None:
     """The solution's arrays have the game's shapes: one value and one chosen action (of
     its own state) per state, one optimal flag per action."""
     choice, optimal = solution.choice, solution.optimal
+    if type(solution._raw_values) not in (list, tuple):  # another sequence could answer anything
+        raise TamperedSolutionError(f"the solution's values are a {type(solution._raw_values).__name__}, "
+                                    "not a list")
     if len(solution._raw_values) != g.n_states:
         raise TamperedSolutionError(f"the solution has {len(solution._raw_values)} values for "
                                     f"{g.n_states} states")
-    if not (isinstance(choice, np.ndarray) and choice.shape == (g.n_states,)
+    if not (type(choice) is np.ndarray and choice.shape == (g.n_states,)
             and np.issubdtype(choice.dtype, np.integer)
             and np.all((choice >= g.act_ptr[:-1]) & (choice < g.act_ptr[1:]))):
         raise TamperedSolutionError("the solution's chosen actions are not one action of each state")
-    if not (isinstance(optimal, np.ndarray) and optimal.shape == (g.n_actions,) and optimal.dtype == bool):
+    if not (type(optimal) is np.ndarray and optimal.shape == (g.n_actions,) and optimal.dtype == bool):
         raise TamperedSolutionError("the solution's optimal-action flags are not one bool per action")
 
 

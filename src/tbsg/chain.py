@@ -93,14 +93,49 @@ Bounds = tuple[float, float]
 class LengthDistribution:
     """Distribution of the counted length ``L`` of play (:meth:`Chain.length_distribution`).
 
+    ``L`` is the number of counted steps until play ends, and ``L = infinity`` on play
+    that never ends: trapped play is an outcome of its own, whatever its steps count.
+    Every attribute below is a functional of this one law on ``{0, 1, 2, ...}`` and
+    ``infinity``.
+
     Attributes
     ----------
     pmf : tuple of Fraction
         ``pmf[k] = P(L = k)`` for ``k = 0 .. horizon``.
     mean, variance : Fraction or None
-        ``E L`` and ``Var L``; ``None`` when infinite (play may never end and keeps counting).
+        ``E L`` and ``Var L``: finite exactly when play ends with probability 1
+        (``trapped == 0``), and then equal to :meth:`Chain.expected_steps` and
+        :meth:`Chain.variance_of_steps` with the same ``count``; ``None`` when
+        ``trapped > 0`` (``E L`` is infinite).
     ends : Fraction
-        Probability that play ends at all.
+        ``P(L < infinity)``: the probability that play ends at all.
+
+    Notes
+    -----
+    Let ``s_0, s_1, ...`` be the path of play from the start, ``c(s)`` the whole number
+    ``count(s, sigma(s))`` that the step from ``s`` counts, and ``T`` the number of moves
+    until play ends (``T = infinity`` if play is trapped in a closed class: states it
+    never leaves and where it never ends). Then
+
+    .. math::
+
+        L = \\sum_{t < T} c(s_t) \\quad (T < \\infty), \\qquad L = \\infty \\quad (T = \\infty),
+
+    and, with ``n`` the horizon,
+
+    - ``pmf[k] = P(L = k)``, ``cdf[k] = P(L <= k)``: play has ended within ``k`` counted
+      steps; ``beyond() = P(L > n) = 1 - cdf[n]``, play that never ends included;
+    - ``ends = P(L < infinity) = sum_{k >= 0} P(L = k)`` and
+      ``trapped = P(L = infinity) = 1 - ends``;
+    - ``mean = E L = sum_k k P(L = k)`` and ``variance = sum_k (k - mean)^2 P(L = k)``
+      when ``trapped = 0`` (both finite: a finite chain that ends surely ends
+      geometrically fast); otherwise ``E L = infinity`` and both are ``None``.
+
+    :meth:`Chain.expected_steps` is the expected *total* count over all of play: on
+    play trapped where every step counts 0 that total is finite, so it may be finite
+    while ``E L`` is not; the two agree whenever ``mean`` is not ``None``. The
+    distribution of the length of play that ends, conditioned on ending, is
+    ``pmf[k] / ends``.
     """
 
     pmf: tuple[Fraction, ...]
@@ -114,6 +149,11 @@ class LengthDistribution:
         return len(self.pmf) - 1
 
     @property
+    def trapped(self) -> Fraction:
+        """``P(L = infinity) = 1 - ends``: the probability that play never ends."""
+        return 1 - self.ends
+
+    @property
     def cdf(self) -> tuple[Fraction, ...]:
         """``cdf[k] = P(L <= k)``: the probability that play has ended within ``k`` counted steps."""
         out: list[Fraction] = []
@@ -124,7 +164,7 @@ class LengthDistribution:
         return tuple(out)
 
     def beyond(self) -> Fraction:
-        """``P(L > horizon)``, including play that never ends."""
+        """``P(L > horizon)``, including play that never ends (``L = infinity``)."""
         return 1 - sum(self.pmf, Fraction(0))
 
 
@@ -132,14 +172,19 @@ class LengthDistribution:
 class LengthBounds:
     """Proven float bounds of the length distribution (``length_distribution(exact=False)``).
 
+    The same random variable ``L`` as :class:`LengthDistribution` (``infinity`` on play
+    that never ends), enclosed.
+
     Attributes
     ----------
     pmf : tuple of (float, float)
         ``pmf[k]`` encloses ``P(L = k)`` for ``k = 0 .. horizon``.
     mean, variance : (float, float) or None
-        Bounds of ``E L`` and ``Var L``; ``None`` when infinite.
+        Bounds of ``E L`` and ``Var L``; ``None`` when play may never end (a closed class
+        is reachable from the start, so ``P(L = infinity) > 0`` and ``E L`` is infinite).
     ends : (float, float)
-        Bounds of the probability that play ends at all.
+        Bounds of ``P(L < infinity)``, the probability that play ends at all (exactly
+        ``(1.0, 1.0)`` when no closed class is reachable).
     """
 
     pmf: tuple[Bounds, ...]
@@ -151,6 +196,13 @@ class LengthBounds:
     def horizon(self) -> int:
         """The largest ``k`` covered."""
         return len(self.pmf) - 1
+
+    @property
+    def trapped(self) -> Bounds:
+        """Bounds of ``P(L = infinity) = 1 - P(L < infinity)`` (rounded outwards)."""
+        lo, hi = self.ends
+        return (max(math.nextafter(1.0 - hi, -math.inf), 0.0) if hi < 1.0 else 0.0,
+                min(math.nextafter(1.0 - lo, math.inf), 1.0) if lo < 1.0 else 0.0)
 
     @property
     def cdf(self) -> tuple[Bounds, ...]:
@@ -469,7 +521,7 @@ class Chain(Generic[S, A]):
         count : callable or None
             As in :meth:`expected_steps`, but whole numbers: ``count(state, action)`` is an
             int >= 0 (default 1 per move). Steps counting 0 must not form a cycle (except
-            where play never ends: that mass never enters the distribution).
+            where play never ends: that play has ``L = infinity`` whatever it counts).
         state : optional
             Where play starts (default: the initial state).
         exact : bool
@@ -479,6 +531,10 @@ class Chain(Generic[S, A]):
         Returns
         -------
         LengthDistribution or LengthBounds
+            The law of ``L``, the counted length of play until it ends (``infinity`` on
+            play that never ends; :class:`LengthDistribution` states the definition):
+            ``P(L = k)`` for ``k <= n``, the probability that play ends, and ``E L`` and
+            ``Var L`` (``None`` when play may never end).
         """
         if isinstance(n, bool) or not isinstance(n, int) or n < 0:
             raise InvalidArgumentError(f"n must be an int >= 0 (the longest length covered), got {show(n)}")
@@ -496,31 +552,29 @@ class Chain(Generic[S, A]):
         if not exact_:
             return self._length_bounds(ints, c, n, start)
         pmf = length_pmf(self.graph, ints, n, start, dead.tolist())
-        mean: Fraction | None
-        var: Fraction | None
-        try:
-            mean, var = self._moments(c, self._diverging(c, "count", start), start)
-        except InfiniteExpectationError:
-            mean = var = None
+        mean: Fraction | None = None
+        var: Fraction | None = None
         ends = sum(self.outcome_probabilities(state=state).values(), Fraction(0))
+        if ends == 1:  # else L = infinity with positive probability: E L is infinite
+            mean, var = self._moments(c, self._diverging(c, "count", start), start)
         return LengthDistribution(pmf=tuple(bk.to_fraction(x) for x in pmf), mean=mean,
                                   variance=var, ends=ends)
 
     def _length_bounds(self, ints: list[int], c: list[Fraction], n: int, start: int) -> LengthBounds:
         lo, hi = length_bounds(self.graph, ints, n, start, self.structure.trapped)
-        mean: Bounds | None
-        var: Bounds | None
-        try:
-            given = self._diverging(c, "count", start)
-        except InfiniteExpectationError:
-            mean = var = None
+        mean: Bounds | None = None
+        var: Bounds | None = None
+        trapped = [int(i) for i in np.flatnonzero(self.structure.trapped)]
+        if trapped and self._reaching(trapped)[start]:
+            # a closed class is reachable (every probability is positive): P(L = infinity) > 0
+            stop = self.graph.act_stop  # one action per state: action i is state i's
+            ends = _probability(*self._bounds(list(stop), dict.fromkeys(trapped, Fraction(0)), start))
         else:
+            ends = (1.0, 1.0)
+            given = self._diverging(c, "count", start)
             low, high = self._bounds(c, dict.fromkeys(given, Fraction(0)), start)
             mean = (max(low, 0.0), high)
             var = self._variance_bounds(c, given, start)
-        trapped = [int(i) for i in np.flatnonzero(self.structure.trapped)]
-        stop = self.graph.act_stop  # one action per state: action i is state i's
-        ends = _probability(*self._bounds(list(stop), dict.fromkeys(trapped, Fraction(0)), start))
         return LengthBounds(pmf=tuple(zip(lo.tolist(), hi.tolist(), strict=True)), mean=mean,
                             variance=var, ends=ends)
 

@@ -45,7 +45,10 @@ class FixedStrategyGame(Generic[S, A]):
     game : Game
     strategy : Mapping or callable
         The action of a fixed player at each of her states; a state with a single action
-        may be left out of a mapping.
+        may be left out of a mapping. The strategy must be stationary: asked twice about
+        one state, it must give the same action (the enumeration may ask twice, e.g. to
+        check an array form against the plain protocol); a strategy that does not is
+        refused, naming the state.
     fixed : tuple of int
         The players whose moves ``strategy`` gives.
     name : str
@@ -80,6 +83,9 @@ class FixedStrategyGame(Generic[S, A]):
         self._actions: Callable[[S], Sequence[A]] = game.actions
         self._all_fixed = 0 in fixed and 1 in fixed
         self._singles: dict[int, tuple[A]] = {}  # id(action) -> (action,), a few reused tuples
+        # the strategy's first answer at each state asked: a second, different answer is the
+        # strategy's fault, not the game's (the enumeration asks some states twice)
+        self._answers: dict[S, A] = {}
 
     def actions(self, state: S) -> Sequence[A]:
         """The strategy's action at a fixed player's state (as the game's own object),
@@ -104,14 +110,14 @@ class FixedStrategyGame(Generic[S, A]):
                 f"{show(state)}") from exc
         for a in acts:  # the same object: no call of the game's __eq__
             if a is chosen:
-                return self._single(a)
+                return self._single(self._first(state, a))
         for a in acts:
             try:
                 same = bool(a == chosen)
             except Exception:
                 same = False
             if same:
-                return self._single(a)
+                return self._single(self._first(state, a))
         raise InvalidStrategyError(
             f"{self.name} chooses {show(chosen)} at state {show(state)}, which is not a legal "
             f"action there; legal actions: {show(tuple(acts))}")
@@ -160,6 +166,29 @@ class FixedStrategyGame(Generic[S, A]):
                                          else np.asarray(act.allowed, dtype=bool) & (free | (chosen == j)))
                      for j, act in enumerate(t.actions))
         return ArrayTransitions(player=t.player, actions=acts, terminals=t.terminals)
+
+    def _first(self, state: S, a: A) -> A:
+        """``a``, the legal action the strategy names at ``state``, after checking that it
+        is the action the strategy named the first time it was asked about ``state``.
+
+        The game's own action objects are compared (the compiler checked that they
+        compare), so a strategy returning equal but distinct objects is stationary.
+        """
+        try:
+            first = self._answers.setdefault(state, a)
+        except Exception:  # an unhashable state: the compiler names it (it is no state)
+            return a
+        try:
+            same = first is a or bool(first == a)
+        except Exception:  # actions that do not compare: the compiler names them
+            same = True
+        if not same:
+            raise InvalidStrategyError(
+                f"{self.name} chose {show(first)} at state {show(state)} and, asked again, "
+                f"{show(a)}: a stationary strategy gives the same action every time a state "
+                "is asked (a random or stateful function is not one: fix its choices first, "
+                "e.g. in a dict from state to action)")
+        return a
 
     def _single(self, a: A) -> tuple[A]:
         """``(a,)``, the same tuple object each time for the first few actions met (the

@@ -69,6 +69,7 @@ True
 
 from __future__ import annotations
 
+import hashlib
 import html
 import math
 import platform
@@ -279,6 +280,43 @@ class _Checked(Protocol):
     def kind(self) -> SolutionKind: ...
     @property
     def infinite_play(self) -> Fraction | None: ...
+    @property
+    def solution_sha256(self) -> str: ...
+
+
+def solution_digest(solution: Solution[Any, Any]) -> str:
+    """SHA-256 (hex) of everything :func:`tbsg.verify` checks of an exact solution.
+
+    A :class:`tbsg.Verification` records it, so that :meth:`Solution.provenance` reports a
+    certificate only for the solution it was computed on (or one equal to it field for
+    field), not for another one of the same size: the kind and rule for infinite play,
+    the values, the chosen and the optimal actions, and the state graph (its arrays and
+    numbers, and Python's ``hash`` of its states and actions, which the compiler checked
+    to be stable: so a digest identifies a solution within one Python process, which is
+    where a verification is used). The numbers go in as hexadecimal text (linear time,
+    no digit limit).
+    Raises whatever reading a malformed solution raises.
+    """
+    g = solution.graph
+    h = hashlib.sha256(b"tbsg-solution-v1\n")
+    c = solution.infinite_play
+    rule = "none" if c is None else f"{int(c.numerator):x}/{int(c.denominator):x}"
+    h.update(f"{solution.kind.value}\t{rule}\t{g.n_states}\t{g.n_actions}\n".encode())
+    for name in ("player", "act_ptr", "act_state", "out_ptr", "out_target", "act_code", "stop_code",
+                 "out_code"):
+        h.update(np.asarray(getattr(g, name), dtype=np.int64).tobytes())
+    h.update(np.asarray(solution.choice, dtype=np.int64).tobytes())
+    h.update(np.asarray(solution.optimal, dtype=np.bool_).tobytes())
+    h.update(f"\n{hash(tuple(g.states))}\t{hash(tuple(g.act_labels))}\n".encode())
+    for numbers in (g.rationals, solution._raw_values):
+        for start in range(0, len(numbers), _DIGEST_CHUNK):
+            h.update(";".join(f"{int(x.numerator):x}/{int(x.denominator):x}"
+                              for x in numbers[start:start + _DIGEST_CHUNK]).encode())
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+_DIGEST_CHUNK = 4096  # numbers formatted per update of the digest
 
 
 @dataclass(frozen=True)
@@ -640,8 +678,10 @@ class Solution(_Base[S, A]):
         Raises
         ------
         InvalidArgumentError
-            If ``verification`` is of another solution (other counts, kind or rule for
-            infinite play).
+            If ``verification`` is of another solution: other counts, kind or rule for
+            infinite play, or other values, actions or state graph (a verification records
+            the SHA-256 of the solution it checked, :attr:`tbsg.Verification.solution_sha256`;
+            a solution changed after it was verified is another solution).
 
         Examples
         --------
@@ -670,6 +710,19 @@ class Solution(_Base[S, A]):
                     f"{claimed[1]} actions ({claimed[2].value}, infinite play {claimed[3]}); this "
                     f"solution has {mine[0]} states, {mine[1]} actions ({mine[2].value}, infinite "
                     f"play {mine[3]})")
+            try:
+                digest = solution_digest(self)
+            except Exception:  # a malformed solution is no verified one
+                digest = ""
+            checked = getattr(verification, "solution_sha256", "")
+            if not digest or checked != digest:
+                recorded = f"{checked[:12]}…" if isinstance(checked, str) and checked else "none"
+                own = f"{digest[:12]}…" if digest else "none: the solution is malformed"
+                raise InvalidArgumentError(
+                    f"the verification is of another solution: it checked one of the same size "
+                    f"but with other values, actions or state graph (solution SHA-256 "
+                    f"{recorded}; this solution's: {own}); pass the result of "
+                    "tbsg.verify(game, solution) for this very solution")
             certificate = str(verification)
         library = "gmpy2" if bk.BACKEND == "gmpy2" else "fractions.Fraction"
         return self._provenance(shown_value(self.value()), f"exact rationals ({library})", certificate)

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 
+from tbsg.errors import InvalidArgumentError, show
 from tbsg.outputs._optional import optional_import
 from tbsg.outputs.pivot import Pivot, ordered_labels
 from tbsg.outputs.tables import Row, RowKey, StateTable, row_key
@@ -219,17 +220,33 @@ def heatmap(pivot: Pivot, ax: Axes | None = None, *, annotate: bool | None = Non
     Figure
         The figure drawn on: a new one (the heat map is ``fig.axes[0]``, its colour bar
         ``fig.axes[1]``), or the one holding ``ax``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If no cell has a value and neither ``categorical=False`` nor ``categories`` says
+        what the empty grid's scale is (with either, it is drawn, every cell grey), or a
+        cell's value is not among ``categories``.
     """
     plt = _pyplot("tbsg.plots.heatmap")
     import matplotlib as mpl
 
     nr, nc = pivot.shape
+    values = [v for row in pivot.cells for v in row if v is not None]
+    if not values and categorical is not False and (categories is None or len(categories) == 0):
+        # no value to choose a colour scale by and no category to colour: refuse by name (an
+        # explicit continuous scale, or given categories, draw the empty grid, every cell grey)
+        raise InvalidArgumentError(
+            f"heatmap: no cell of the pivot {pivot.name!r} ({nr} row{'' if nr == 1 else 's'} of "
+            f"{pivot.row_name!r} by {nc} column{'' if nc == 1 else 's'} of {pivot.col_name!r}) "
+            "has a value: every cell is empty (None), e.g. no row of the table fell in a cell or "
+            "each one's cell value was None; pass categorical=False (or categories=) to draw the "
+            "grid of empty, grey cells anyway")
     if ax is None:
         if figsize is None:
             figsize = (min(max(0.42 * nc + 2.2, 4.5), 16.0), min(max(0.36 * nr + 1.6, 3.2), 12.0))
         ax = _new_axes(plt, figsize)
     fig = figure_of(ax)
-    values = [v for row in pivot.cells for v in row if v is not None]
     if categorical is None:
         numeric = bool(values) and all(_is_number(v) for v in values)
         ints = numeric and all(isinstance(v, numbers.Integral)
@@ -248,7 +265,10 @@ def heatmap(pivot: Pivot, ax: Axes | None = None, *, annotate: bool | None = Non
             for j, v in enumerate(row):
                 if v is not None:
                     if v not in where:
-                        raise ValueError(f"cell value {v!r} is not among categories {cats!r}")
+                        raise InvalidArgumentError(
+                            f"heatmap: cell ({show(pivot.row_labels[i])}, {show(pivot.col_labels[j])}) "
+                            f"of the pivot {pivot.name!r} holds {show(v)}, which is not among "
+                            f"categories {show(cats)}")
                     grid[i, j] = where[v]
 
         def face(v: Any) -> Any:

@@ -1,54 +1,92 @@
 """Independent re-check of a :class:`~tbsg.parametric.solve.ParametricSolution`.
 
-:func:`verify_parametric` trusts nothing the solver computed except what it records: the
-regions' ends, each region's profile and value formulas, the breakpoints' ties and
-changes. It compiles the solution's game afresh (the probabilities come from the game,
-not from the solver's compiled copy) and checks
+:func:`verify_parametric` trusts nothing the solution holds. It compiles the solution's
+game afresh from its plain protocol (:func:`~tbsg.parametric.compile.compile_parametric`
+on ``sol.game``, ``sol.symbol``, ``sol.interval``: the probabilities and payoffs come
+from the game, not from the solver's compiled copy) and checks every field a user reads,
+either against that fresh compile or by deriving it again:
 
-1. *Cover*: the regions run from the interval's lower end to its upper end, each
+1. *Records*: the solution's compiled game (``sol.compiled``, which ``n_states`` and
+   ``optimal_actions_at`` read) and each region's (which ``action``, ``strategy``,
+   ``value_of``, ``optimal_actions``, ``touch_points`` and ``certificate()`` read) equal
+   the fresh compile field by field: the states in their order and their numbering, the
+   movers, each state's actions and their labels, each action's constant payoff
+   ``c_k(p)`` and terminal outcomes, its successors and their probabilities. A region's
+   profile names, at each state, one of that state's own actions.
+2. *Cover*: the regions run from the interval's lower end to its upper end, each
    non-empty, each ending where the next begins, and the breakpoints are those ends.
-2. *Values*: on each region the recorded formulas satisfy the profile's equations
+   Every end is a well-formed real algebraic number: an integer minimal polynomial,
+   primitive with a positive leading coefficient, irreducible (sympy's test), with
+   exactly one root in its isolating interval and in the cached narrower one.
+3. *Values*: on each region the recorded formulas satisfy the profile's equations
    ``v(s) = c_sigma(s) + sum_t p_sigma(s),t v(t)`` identically (as rational functions), and
    the profile stops (from every state its actions reach an outcome that ends play), so
    the equations have one solution: the recorded formulas *are* the profile's values,
-   re-derived without the elimination that produced them.
-3. *Signs*: every advantage ``d_k = +-(Q_k - v)`` (sign by mover) is ``<= 0`` on the whole
+   re-derived without the elimination that produced them. The region's ``value`` is the
+   initial state's formula and its ``sample`` a rational strictly inside it.
+4. *Signs*: every advantage ``d_k = +-(Q_k - v)`` (sign by mover) is ``<= 0`` on the whole
    closed region: its denominator has no real root in the region, no irreducible factor
    of odd multiplicity of its numerator has a root strictly inside, and it is ``<= 0`` at
    a rational point inside where it does not vanish (or vanishes identically). Factoring
    and root isolation here are sympy's (``factor_list``, ``Poly.intervals``: Collins and
    Akritas' method in pure Python), not FLINT's, which the solver uses.
-4. *Ties*: at each breakpoint, the recorded optimal actions of each state are exactly
-   those whose advantage (with the left region's values) vanishes there: the breakpoint's
-   minimal polynomial divides the numerator (sympy's polynomial remainder).
+5. *What the signs imply*, re-derived and compared with the record: the actions tied
+   with the profile's throughout the region (``d_k`` identically 0: the zero set that
+   ``optimal_actions`` reports) and the points strictly inside where an action touches 0
+   without crossing (the roots of the even-multiplicity factors of ``d_k``'s numerator:
+   ``touch_points`` and ``certificate()``), each in the solver's order (by action, then
+   by point).
+6. *Breakpoints*: each is the end of the region on its left; its ``changes`` are the
+   states whose profile action differs between the two regions, in the states' order;
+   its ``ties`` are exactly the states with more than one optimal action there, each with
+   the actions whose advantage (with the left region's values) vanishes at the
+   breakpoint (the breakpoint's minimal polynomial divides the numerator: sympy's
+   polynomial remainder), in the order of the state's actions.
 
 Then the profile of each region is optimal at every point of it (a stopping game's
 Bellman equations have one solution), so the region's formula is the game's value there.
-Also checked: each region's ``value`` is its initial state's formula, and each
-breakpoint's ``changes`` are the differences between the two profiles. Not re-checked:
-the solver's finer record of *how* each non-chosen action compares inside a region (the
-kinds ``Region.certificate()`` lists: tied throughout, touching 0 at a point) and the
-region's list of actions optimal throughout; the signs above are what certifies the
-region.
+
+Every public field and method of the result types, and what covers it:
+
+=========================================  ===========================================
+``ParametricSolution.game``, ``symbol``    the definition: compiled afresh
+``interval``, ``regions``, ``region_at``   the cover (2)
+``compiled``, ``n_states``                 equal to the fresh compile (1)
+``value_at``, ``value_formula``            the values (3) of the region holding ``x``
+``optimal_actions_at``                     the values (3) and the fresh compile (1)
+``breakpoints``                            the cover (2) and the breakpoints (6)
+``seconds``                                not checked: a timing
+``Region.lo``, ``hi``, ``contains``        the cover (2)
+``Region.sample``, ``value``, ``value_of`` the values (3)
+``Region.action``, ``strategy``            the profile and the compile (1), signs (4)
+``Region.optimal_actions``                 the zero set (5)
+``Region.touch_points``, ``certificate``   the zero set and touch points (5)
+``Breakpoint.at``, ``changes``, ``ties``   the breakpoints (6)
+=========================================  ===========================================
+
+Not read after the solve, so not checked: ``Region._adv``, the signed numerators the
+solver used to find the ties (which (6) derives again).
 """
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_right
 from collections import deque
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from tbsg.errors import TbsgError
+from tbsg.errors import TbsgError, show
 from tbsg.parametric.algebraic import RealAlgebraic, rational_between
-from tbsg.parametric.compile import compile_parametric
+from tbsg.parametric.compile import ParametricCompiled, compile_parametric
 from tbsg.parametric.linear import action_values
 from tbsg.parametric.rational import RationalFunction
 
 if TYPE_CHECKING:
-    from tbsg.parametric.compile import ParametricCompiled
-    from tbsg.parametric.solve import ParametricSolution, Region
+    from tbsg.parametric.solve import Breakpoint, ParametricSolution, Region
 
 __all__ = ["ParametricVerification", "verify_parametric"]
 
@@ -66,7 +104,8 @@ class ParametricVerification:
     regions, breakpoints : int
         How many were checked.
     problems : tuple of str
-        What failed (empty when ``ok``).
+        What failed (empty when ``ok``), each naming the region or breakpoint and the
+        state (and action) concerned.
     """
 
     ok: bool
@@ -85,6 +124,23 @@ def _sympy_poly(rf_part: Any, sym: Any) -> Any:
     return sympy.Poly(coeffs or [0], sym, domain="QQ")
 
 
+def _roots_of_factor(f: Any, lo: RealAlgebraic, hi: RealAlgebraic) -> list[RealAlgebraic]:
+    """Real roots strictly inside ``(lo, hi)`` of an irreducible sympy polynomial, increasing."""
+    if f.degree() < 1:
+        return []
+    coeffs = tuple(int(c) for c in reversed(f.clear_denoms()[1].set_domain("ZZ").all_coeffs()))
+    if coeffs[-1] < 0:
+        coeffs = tuple(-c for c in coeffs)
+    out: list[RealAlgebraic] = []
+    for (a, b), _m in f.intervals():
+        a, b = Fraction(int(a.p), int(a.q)), Fraction(int(b.p), int(b.q))
+        r = RealAlgebraic(coeffs, a, b) if len(coeffs) > 2 else RealAlgebraic.rational(
+            Fraction(-coeffs[0], coeffs[1]))
+        if lo < r < hi:
+            out.append(r)
+    return out
+
+
 def _roots_inside(poly: Any, lo: RealAlgebraic, hi: RealAlgebraic) -> list[RealAlgebraic]:
     """Roots of a sympy polynomial strictly inside ``(lo, hi)``, via sympy factoring and isolation."""
     import sympy
@@ -92,28 +148,7 @@ def _roots_inside(poly: Any, lo: RealAlgebraic, hi: RealAlgebraic) -> list[RealA
     out: list[RealAlgebraic] = []
     _, factors = sympy.factor_list(poly)
     for f, _e in factors:
-        if f.degree() < 1:
-            continue
-        coeffs = tuple(int(c) for c in reversed(f.clear_denoms()[1].set_domain("ZZ").all_coeffs()))
-        if coeffs[-1] < 0:
-            coeffs = tuple(-c for c in coeffs)
-        for (a, b), _m in f.intervals():
-            a, b = Fraction(int(a.p), int(a.q)), Fraction(int(b.p), int(b.q))
-            r = RealAlgebraic(coeffs, a, b) if len(coeffs) > 2 else RealAlgebraic.rational(
-                Fraction(-coeffs[0], coeffs[1]))
-            if lo < r < hi:
-                out.append(r)
-    return out
-
-
-def _odd_roots_inside(poly: Any, lo: RealAlgebraic, hi: RealAlgebraic) -> list[RealAlgebraic]:
-    import sympy
-
-    _, factors = sympy.factor_list(poly)
-    out: list[RealAlgebraic] = []
-    for f, e in factors:
-        if e % 2 == 1:
-            out += _roots_inside(sympy.Poly(f, poly.gens[0]), lo, hi)
+        out += _roots_of_factor(f, lo, hi)
     return out
 
 
@@ -139,56 +174,145 @@ def _stops(pc: ParametricCompiled[Any, Any], choice: tuple[int, ...]) -> bool:
     return all(done)
 
 
-def _advantage(pc: ParametricCompiled[Any, Any], values: tuple[RationalFunction, ...],
+def _advantage(pc: ParametricCompiled[Any, Any], values: Sequence[RationalFunction],
                k: int) -> RationalFunction:
     i = pc.act_state[k]
     d = action_values(pc, values, k) - values[i]
     return d if pc.player[i] == 0 else -d
 
 
-def _check_region(sol: ParametricSolution[Any, Any], pc: ParametricCompiled[Any, Any], r: Region[Any, Any],
-                  n: int) -> list[str]:
-    sym = sol.symbol
+# -- 1. the records against the fresh compile ---------------------------------------------------
+
+def _same(x: object, y: object) -> bool:
+    """Equal and of the same type (a state ``1`` is not the state ``1.0`` or ``True``)."""
+    return type(x) is type(y) and bool(x == y)
+
+
+def _same_items(rec: object, fresh: Sequence[Any]) -> bool:
+    """Whether ``rec`` is a sequence of the same length as ``fresh`` with :func:`_same` items."""
+    return (isinstance(rec, (list, tuple)) and len(rec) == len(fresh)
+            and all(_same(x, y) for x, y in zip(rec, fresh, strict=True)))
+
+
+def _first_difference(fresh: Sequence[Any], rec: object) -> int | None:
+    """The first position where ``rec`` differs from ``fresh`` (its length if only longer or
+    shorter), or None where they agree."""
+    if not isinstance(rec, (list, tuple)):
+        return 0
+    for j, (x, y) in enumerate(zip(fresh, rec, strict=False)):
+        if not _same(x, y):
+            return j
+    return None if len(fresh) == len(rec) else min(len(fresh), len(rec))
+
+
+def _compiled_problems(fresh: ParametricCompiled[Any, Any], rec: object, what: str) -> list[str]:
+    """How the recorded compiled game ``rec`` differs from the fresh compile, field by field,
+    each message naming the state (and action) concerned."""
+    if not isinstance(rec, ParametricCompiled):
+        return [f"{what} is not a compiled parametric game: {show(rec)}"]
+    n, m = fresh.n_states, fresh.n_actions
+
+    def state(i: int) -> str:
+        return f"state {show(fresh.states[i], 120)}" if 0 <= i < n else f"state number {i}"
+
+    def action(k: int) -> str:
+        if not 0 <= k < m:
+            return f"action number {k}"
+        return f"action {show(fresh.act_labels[k], 60)} of {state(fresh.act_state[k])}"
+
+    def outcome(o: int) -> str:
+        return f"an outcome of {action(bisect_right(fresh.out_ptr, o) - 1)}"
+
+    where: dict[str, tuple[str, Callable[[int], str]]] = {
+        "states": ("the state numbered", lambda j: str(j)),
+        "player": ("the mover of", state),
+        "act_ptr": ("the actions of", lambda j: state(max(j - 1, 0))),
+        "act_labels": ("the label of", action),
+        "act_state": ("the state of", action),
+        "const": ("the constant payoff c_k of", action),
+        "terminals": ("the terminal outcomes of", action),
+        "out_ptr": ("the outcomes of", lambda j: action(max(j - 1, 0))),
+        "out_target": ("the successor of", outcome),
+        "out_prob": ("the probability of", outcome),
+    }
     problems: list[str] = []
-    values, choice = r._values, r._choice
-    if len(values) != pc.n_states or len(choice) != pc.n_states:
-        return [f"region {n}: the profile or the values do not cover the states"]
-    for i, k in enumerate(choice):
-        if pc.act_state[k] != i:
-            return [f"region {n}: state {pc.states[i]!r} plays an action of another state"]
-        if action_values(pc, values, k) != values[i]:
-            problems.append(f"region {n}: the value formula of state {pc.states[i]!r} does not "
-                            "solve the profile's equations")
-    if not _stops(pc, choice):
-        problems.append(f"region {n}: the profile does not stop from every state")
-    if problems:
-        return problems
-    if not r.lo < RealAlgebraic.rational(r.sample) < r.hi:
-        problems.append(f"region {n}: its sample point {r.sample} is not inside it")
-    for k in range(pc.n_actions):
-        d = _advantage(pc, values, k)
-        s, a = pc.states[pc.act_state[k]], pc.act_labels[k]
-        if d.is_zero():
+    if not _same(rec.symbol, fresh.symbol):
+        problems.append(f"{what}: its parameter is {show(rec.symbol)}, not {fresh.symbol}")
+    if _first_difference(fresh.interval, rec.interval) is not None:
+        problems.append(f"{what}: its interval is {show(rec.interval)}, not "
+                        f"({fresh.interval[0]}, {fresh.interval[1]})")
+    for name, (desc, place) in where.items():
+        a, b = getattr(fresh, name), getattr(rec, name)
+        j = _first_difference(a, b)
+        if j is None:
             continue
-        num, den = _sympy_poly(d.num, sym), _sympy_poly(d.den, sym)
-        if den.degree() > 0 and (_roots_inside(den, r.lo, r.hi) or _is_root(den, r.lo)
-                                 or _is_root(den, r.hi)):
-            problems.append(f"region {n}: the advantage of {a!r} at {s!r} has a pole in the region")
-            continue
-        odd = _odd_roots_inside(num, r.lo, r.hi)
-        if odd:
-            problems.append(f"region {n}: the advantage of {a!r} at {s!r} changes sign at "
-                            f"{odd[0]} inside the region")
-            continue
-        x = r.sample
-        while d(x) == 0:
-            x = rational_between(RealAlgebraic.rational(x), r.hi)
-        if d(x) > 0:
-            problems.append(f"region {n}: action {a!r} at {s!r} is better than the profile's "
-                            f"(by {d(x)} at {sym} = {x})")
-    if r.value != values[0]:
-        problems.append(f"region {n}: its value is not the initial state's value formula")
+        if not isinstance(b, (list, tuple)):
+            problems.append(f"{what}: its {name} is not a list: {show(b, 80)}")
+        elif j >= len(a) or j >= len(b):
+            problems.append(f"{what}: {len(b)} entries of {name} recorded, the game has {len(a)} "
+                            f"(the first missing or extra is {desc} {place(j)})")
+        else:
+            problems.append(f"{what}: {desc} {place(j)} is recorded as {show(b[j], 120)}, the "
+                            f"game's is {show(a[j], 120)}")
+    index = rec.index
+    if not isinstance(index, dict) or index != fresh.index:
+        if not isinstance(index, dict):
+            problems.append(f"{what}: its index of states is not a dict: {show(index, 80)}")
+        else:
+            bad = next((i for i, s in enumerate(fresh.states) if index.get(s) != i), None)
+            problems.append(f"{what}: its index numbers {state(bad)} {show(index.get(fresh.states[bad]))}, "
+                            f"the game's enumeration {bad}" if bad is not None else
+                            f"{what}: its index of states has {len(index)} entries, the game "
+                            f"has {n} states")
     return problems
+
+
+def _structure_differs(fresh: ParametricCompiled[Any, Any], rec: object) -> bool:
+    """Whether state and action numbers mean other things in ``rec`` (then the profiles and
+    value lists recorded over them cannot be read against the fresh compile)."""
+    if not isinstance(rec, ParametricCompiled):
+        return True
+    return any(_first_difference(getattr(fresh, f), getattr(rec, f)) is not None
+               for f in ("states", "act_ptr", "act_state", "act_labels"))
+
+
+# -- 2. the cover: well-formed region ends ----------------------------------------------------
+
+def _algebraic_problem(x: object, sym: Any) -> str | None:
+    """Why ``x`` is not a well-formed real algebraic number, or None (sympy's test of
+    irreducibility and root count, not the solver's FLINT)."""
+    import sympy
+
+    if not isinstance(x, RealAlgebraic):
+        return f"is not a RealAlgebraic: {show(x, 80)}"
+    coeffs = x.minimal_polynomial
+    if (not isinstance(coeffs, tuple) or len(coeffs) < 2
+            or not all(type(c) is int for c in coeffs)):
+        return f"has a malformed minimal polynomial {show(coeffs, 80)}"
+    if coeffs[-1] <= 0 or math.gcd(*coeffs) != 1:
+        return (f"has a minimal polynomial {show(coeffs, 80)} that is not primitive with a "
+                "positive leading coefficient")
+    ends = (x.lo, x.hi, *(x.tight or ()))
+    if not all(type(e) is Fraction for e in ends) or x.tight is None or len(x.tight) != 2:
+        return "has a malformed isolating interval"
+    if [int(c) for c in x.poly.coeffs()] != list(coeffs):
+        return "caches another polynomial than its minimal polynomial"
+    poly = sympy.Poly(list(reversed(coeffs)), sym, domain="ZZ")
+    if not poly.is_irreducible:
+        return f"has a reducible minimal polynomial {poly.as_expr()}"
+    tlo, thi = x.tight
+    if len(coeffs) == 2:
+        root = Fraction(-coeffs[0], coeffs[1])
+        if not (x.lo == x.hi == root and tlo <= root <= thi):
+            return f"is the rational {root} but records the interval [{x.lo}, {x.hi}]"
+        return None
+    if not (x.lo <= tlo < thi <= x.hi):
+        return "caches an interval outside its isolating interval"
+    for a, b in ((x.lo, x.hi), (tlo, thi)):
+        if poly.count_roots(sympy.Rational(a.numerator, a.denominator),
+                            sympy.Rational(b.numerator, b.denominator)) != 1:
+            return f"has no single root of {poly.as_expr()} in [{a}, {b}]"
+    return None
 
 
 def _is_root(poly: Any, x: RealAlgebraic) -> bool:
@@ -200,8 +324,194 @@ def _is_root(poly: Any, x: RealAlgebraic) -> bool:
     return bool(poly.rem(m).is_zero)
 
 
+# -- 3 to 5. one region ------------------------------------------------------------------------
+
+def _check_region(sol: ParametricSolution[Any, Any], pc: ParametricCompiled[Any, Any],
+                  r: Region[Any, Any], n: int) -> list[str]:
+    import sympy
+
+    sym = sol.symbol
+    problems: list[str] = []
+    values, choice = r._values, r._choice
+    if (not isinstance(values, (list, tuple)) or not isinstance(choice, (list, tuple))
+            or len(values) != pc.n_states or len(choice) != pc.n_states):
+        return [f"region {n}: the profile or the values do not cover the {pc.n_states} states"]
+    for i, k in enumerate(choice):
+        if type(k) is not int or not 0 <= k < pc.n_actions or pc.act_state[k] != i:
+            return [f"region {n}: the profile plays {show(k)} at state {show(pc.states[i], 120)}, "
+                    "not one of that state's actions"]
+    for i, k in enumerate(choice):
+        if not isinstance(values[i], RationalFunction) or action_values(pc, values, k) != values[i]:
+            problems.append(f"region {n}: the value formula of state {show(pc.states[i], 120)} "
+                            "does not solve the profile's equations")
+    if not _stops(pc, tuple(choice)):
+        problems.append(f"region {n}: the profile does not stop from every state")
+    if problems:
+        return problems
+    if type(r.sample) is not Fraction or not r.lo < RealAlgebraic.rational(r.sample) < r.hi:
+        problems.append(f"region {n}: its sample point {show(r.sample)} is not a rational inside it")
+        return problems
+    chosen = set(choice)
+    zero: list[int] = []
+    touch: list[tuple[RealAlgebraic, int]] = []
+    for k in range(pc.n_actions):
+        if k in chosen:  # d_k = 0: the equations above
+            continue
+        d = _advantage(pc, values, k)
+        s, a = show(pc.states[pc.act_state[k]], 120), show(pc.act_labels[k], 60)
+        if d.is_zero():
+            zero.append(k)
+            continue
+        num, den = _sympy_poly(d.num, sym), _sympy_poly(d.den, sym)
+        if den.degree() > 0 and (_roots_inside(den, r.lo, r.hi) or _is_root(den, r.lo)
+                                 or _is_root(den, r.hi)):
+            problems.append(f"region {n}: the advantage of {a} at {s} has a pole in the region")
+            continue
+        odd: list[RealAlgebraic] = []
+        even: list[RealAlgebraic] = []
+        for f, e in sympy.factor_list(num)[1]:
+            (odd if e % 2 else even).extend(_roots_of_factor(sympy.Poly(f, sym), r.lo, r.hi))
+        if odd:
+            problems.append(f"region {n}: the advantage of {a} at {s} changes sign at "
+                            f"{min(odd)} inside the region")
+            continue
+        touch += [(x, k) for x in sorted(even)]
+        x = r.sample
+        while d(x) == 0:
+            x = rational_between(RealAlgebraic.rational(x), r.hi)
+        if d(x) > 0:
+            problems.append(f"region {n}: action {a} at {s} is better than the profile's "
+                            f"(by {d(x)} at {sym} = {x})")
+    if problems:
+        return problems
+    problems += _zero_problems(pc, r, n, zero)
+    problems += _touch_problems(pc, r, n, touch)
+    if not isinstance(r.value, RationalFunction) or r.value != values[0]:
+        problems.append(f"region {n}: its value is not the initial state's value formula")
+    return problems
+
+
+def _zero_problems(pc: ParametricCompiled[Any, Any], r: Region[Any, Any], n: int,
+                   zero: list[int]) -> list[str]:
+    """The recorded actions tied with the profile's throughout, against the re-derived ones."""
+    rec = r._zero
+    if isinstance(rec, (list, tuple)) and all(type(k) is int for k in rec) and tuple(rec) == tuple(zero):
+        return []
+    if not isinstance(rec, (list, tuple)) or not all(type(k) is int and 0 <= k < pc.n_actions for k in rec):
+        return [f"region {n}: its record of tied actions is malformed: {show(rec, 80)}"]
+    out: list[str] = []
+    for k in sorted(set(rec) ^ set(zero)):
+        s, a = show(pc.states[pc.act_state[k]], 120), show(pc.act_labels[k], 60)
+        out.append(f"region {n}: at state {s}, action {a} is recorded as optimal throughout the "
+                   "region (tied with the profile's), but its advantage is not identically 0"
+                   if k in rec else
+                   f"region {n}: at state {s}, action {a} is tied with the profile's throughout "
+                   "the region (its advantage is identically 0), but not recorded as optimal")
+    if not out:
+        out.append(f"region {n}: its record of tied actions {show(rec, 80)} repeats or misorders "
+                   f"actions (expected {show(tuple(zero), 80)})")
+    return out
+
+
+def _touch_problems(pc: ParametricCompiled[Any, Any], r: Region[Any, Any], n: int,
+                    touch: list[tuple[RealAlgebraic, int]]) -> list[str]:
+    """The recorded touch points against the re-derived ones (by action, then by point)."""
+    rec = r._touch
+    if not isinstance(rec, (list, tuple)):
+        return [f"region {n}: its record of touch points is malformed: {show(rec, 80)}"]
+    for j, pair in enumerate(rec):
+        if (not isinstance(pair, tuple) or len(pair) != 2 or type(pair[1]) is not int
+                or not 0 <= pair[1] < pc.n_actions or _algebraic_problem(pair[0], pc.symbol) is not None):
+            return [f"region {n}: its record of touch points is malformed at entry {j}: {show(pair, 80)}"]
+    if len(rec) == len(touch) and all(g[1] == w[1] and g[0] == w[0] for g, w in zip(rec, touch, strict=True)):
+        return []
+
+    def among(pair: tuple[RealAlgebraic, int], pairs: Sequence[tuple[RealAlgebraic, int]]) -> bool:
+        return any(pair[1] == q[1] and pair[0] == q[0] for q in pairs)
+
+    out: list[str] = []
+    for x, k in rec:
+        if not among((x, k), touch):
+            out.append(f"region {n}: action {show(pc.act_labels[k], 60)} at state "
+                       f"{show(pc.states[pc.act_state[k]], 120)} is recorded as touching 0 at {x}, "
+                       "which is not a root of its advantage inside the region")
+    for x, k in touch:
+        if not among((x, k), rec):
+            out.append(f"region {n}: action {show(pc.act_labels[k], 60)} at state "
+                       f"{show(pc.states[pc.act_state[k]], 120)} touches 0 at {x} inside the "
+                       "region, not recorded")
+    if not out:
+        out.append(f"region {n}: its record of touch points repeats or misorders them (by action, "
+                   "then by point)")
+    return out
+
+
+# -- 6. the breakpoints ------------------------------------------------------------------------
+
+def _check_breakpoint(sol: ParametricSolution[Any, Any], pc: ParametricCompiled[Any, Any],
+                      b: Breakpoint[Any, Any], n: int) -> list[str]:
+    left, right = sol.regions[n], sol.regions[n + 1]
+    if not isinstance(b.at, RealAlgebraic) or b.at != left.hi:
+        return [f"breakpoint {n} is not the end of region {n}"]
+    problems: list[str] = []
+    changed = tuple((pc.states[i], pc.act_labels[k], pc.act_labels[m])
+                    for i, (k, m) in enumerate(zip(left._choice, right._choice, strict=True)) if k != m)
+    rec = b.changes
+    if not (_same_items(rec, changed) and all(_same_items(c, w) for c, w in zip(rec, changed, strict=True))):
+        problems.append(f"breakpoint {n}: the recorded changes are not the profiles' differences "
+                        f"({_change_difference(rec, changed)})")
+    ties = b.ties
+    if not isinstance(ties, Mapping):
+        return [*problems, f"breakpoint {n}: its ties are not a mapping: {show(ties, 80)}"]
+    several: set[int] = set()
+    for i in range(pc.n_states):
+        ks = pc.actions_of(i)
+        if len(ks) < 2:
+            continue
+        several.add(i)
+        best = tuple(pc.act_labels[k] for k in ks if k == left._choice[i] or
+                     _is_root(_sympy_poly(_advantage(pc, left._values, k).num, sol.symbol), b.at))
+        s = pc.states[i]
+        recorded = ties.get(s)
+        want = best if len(best) > 1 else None
+        if want is None and recorded is None:
+            continue
+        if want is None or not isinstance(recorded, tuple) or not _same_items(recorded, want):
+            shown = recorded if recorded is not None else (pc.act_labels[left._choice[i]],)
+            problems.append(f"breakpoint {n}: at state {show(s, 120)} the optimal actions are "
+                            f"{show(best, 120)}, recorded {show(shown, 120)}")
+    for s in ties:
+        j = pc.index.get(s) if isinstance(s, Hashable) else None
+        if j is None or j not in several or not _same(pc.states[j], s):
+            problems.append(f"breakpoint {n}: it records ties at {show(s, 120)}, which is not a "
+                            "state with several actions")
+    return problems
+
+
+def _change_difference(rec: object, changed: tuple[tuple[Any, Any, Any], ...]) -> str:
+    """The first way the recorded changes differ from the profiles' differences, in words."""
+    if not isinstance(rec, tuple):
+        return f"not a tuple: {show(rec, 80)}"
+    for j in range(max(len(rec), len(changed))):
+        got = rec[j] if j < len(rec) else None
+        want = changed[j] if j < len(changed) else None
+        if got is not None and want is not None and _same_items(got, want):
+            continue
+        if want is not None and want not in rec:
+            return (f"state {show(want[0], 120)} changes from {show(want[1], 60)} to "
+                    f"{show(want[2], 60)}, not recorded")
+        if got not in changed:
+            return f"{show(got, 120)} is no change of the profiles"
+        state = show(got[0], 120) if isinstance(got, tuple) and got else show(got, 120)
+        return f"the change at state {state} is repeated or out of the states' order"
+    return "they differ in type"  # pragma: no cover - equal items of other types
+
+
 def verify_parametric(sol: ParametricSolution[S, A]) -> ParametricVerification:
-    """Re-check a parametric solution (see the module docstring); never raises on a bad one.
+    """Re-check a parametric solution against its game (see the module docstring).
+
+    Never raises on a bad solution: every failed check, and a record too malformed to
+    read, is a line of ``problems``.
 
     Examples
     --------
@@ -212,53 +522,78 @@ def verify_parametric(sol: ParametricSolution[S, A]) -> ParametricVerification:
     >>> verify_parametric(solve_parametric(biased_risk_or_safety(2, p), p)).ok
     True
     """
-    problems: list[str] = []
-    regions = sol.regions
+    regions, breakpoints = sol.regions, sol.breakpoints
+    n_r = len(regions) if isinstance(regions, (list, tuple)) else 0
+    n_b = len(breakpoints) if isinstance(breakpoints, (list, tuple)) else 0
+
+    def result(problems: list[str]) -> ParametricVerification:
+        return ParametricVerification(not problems, n_r, n_b, tuple(problems))
+
     # the game itself, compiled afresh: nothing the solver compiled is trusted
     try:
         pc = compile_parametric(sol.game, sol.symbol, sol.interval)
     except TbsgError as exc:
-        return ParametricVerification(False, len(regions), len(sol.breakpoints),
-                                      (f"the solution's game does not compile: {exc}",))
-    rec = sol.compiled
-    if (pc.states != rec.states or pc.act_labels != rec.act_labels
-            or list(pc.act_state) != list(rec.act_state)):
-        return ParametricVerification(False, len(regions), len(sol.breakpoints), (
-            "the solution's game has other states or actions than the solution records",))
-    lo, hi = (RealAlgebraic.rational(e) for e in sol.interval)
-    if not regions:
-        problems.append("no regions")
-    else:
-        if regions[0].lo != lo or regions[-1].hi != hi:
-            problems.append("the regions do not run from one end of the interval to the other")
-        for n, r in enumerate(regions):
-            if not r.lo < r.hi:
-                problems.append(f"region {n} is empty")
-            if n + 1 < len(regions) and r.hi != regions[n + 1].lo:
-                problems.append(f"region {n} does not end where region {n + 1} begins")
-        if len(sol.breakpoints) != len(regions) - 1:
-            problems.append("there is not one breakpoint between each two regions")
-    if problems:
-        return ParametricVerification(False, len(regions), len(sol.breakpoints), tuple(problems))
+        return result([f"the solution's game does not compile: {exc}"])
+    if not isinstance(regions, (list, tuple)) or not isinstance(breakpoints, (list, tuple)):
+        return result(["the regions or the breakpoints are not a sequence"])
+    problems = _guarded("the solution's compiled game", partial(
+        _compiled_problems, pc, sol.compiled, "the solution's compiled game (sol.compiled)"))
+    if _structure_differs(pc, sol.compiled):
+        return result([*problems, "the solution's game has other states or actions than the "
+                                  "solution records"])
     for n, r in enumerate(regions):
-        problems += _check_region(sol, pc, r, n)
-    for n, b in enumerate(sol.breakpoints):
-        left, right = regions[n], regions[n + 1]
-        if b.at != left.hi:
-            problems.append(f"breakpoint {n} is not the end of region {n}")
-            continue
-        changed = {(pc.states[i], pc.act_labels[k], pc.act_labels[m])
-                   for i, (k, m) in enumerate(zip(left._choice, right._choice, strict=True)) if k != m}
-        if set(b.changes) != changed:
-            problems.append(f"breakpoint {n}: the recorded changes are not the profiles' differences")
-        for i in range(pc.n_states):
-            ks = pc.actions_of(i)
-            if len(ks) < 2:
-                continue
-            best = tuple(pc.act_labels[k] for k in ks if k == left._choice[i] or
-                         _is_root(_sympy_poly(_advantage(pc, left._values, k).num, sol.symbol), b.at))
-            recorded = b.ties.get(pc.states[i], (pc.act_labels[left._choice[i]],))
-            if set(best) != set(recorded):
-                problems.append(f"breakpoint {n}: at state {pc.states[i]!r} the optimal actions are "
-                                f"{best}, recorded {recorded}")
-    return ParametricVerification(not problems, len(regions), len(sol.breakpoints), tuple(problems))
+        rec = getattr(r, "_pc", None)
+        if rec is not sol.compiled:
+            what = f"region {n}'s compiled game"
+            problems += _guarded(what, partial(_compiled_problems, pc, rec, what))
+    # the checks below read the fresh compile only: a differing record does not stop them
+    cover = _guarded("the cover", partial(_cover_problems, pc, regions, breakpoints))
+    if cover:
+        return result(problems + cover)
+    regional: list[str] = []
+    for n, r in enumerate(regions):
+        regional += _guarded(f"region {n}", partial(_check_region, sol, pc, r, n))
+    if regional:  # the breakpoints are read with the regions' profiles and values
+        return result(problems + regional)
+    for n, b in enumerate(breakpoints):
+        problems += _guarded(f"breakpoint {n}", partial(_check_breakpoint, sol, pc, b, n))
+    return result(problems)
+
+
+def _guarded(what: str, check: Callable[[], list[str]]) -> list[str]:
+    """``check()``, with a record too malformed to read reported instead of raised."""
+    try:
+        return check()
+    except TbsgError as exc:
+        return [f"{what}: {exc}"]
+    except Exception as exc:
+        return [f"{what}: a malformed record ({type(exc).__name__}: {show(str(exc), 120)})"]
+
+
+def _cover_problems(pc: ParametricCompiled[Any, Any], regions: Sequence[Region[Any, Any]],
+                    breakpoints: Sequence[Breakpoint[Any, Any]]) -> list[str]:
+    problems: list[str] = []
+    lo, hi = (RealAlgebraic.rational(e) for e in pc.interval)
+    if not regions:
+        return ["no regions"]
+    for n, r in enumerate(regions):
+        for end, name in ((r.lo, "lower"), (r.hi, "upper")):
+            why = _algebraic_problem(end, pc.symbol)
+            if why is not None:
+                problems.append(f"region {n}: its {name} end {why}")
+    if problems:
+        return problems
+    if regions[0].lo != lo or regions[-1].hi != hi:
+        problems.append("the regions do not run from one end of the interval to the other")
+    for n, r in enumerate(regions):
+        if not r.lo < r.hi:
+            problems.append(f"region {n} is empty")
+        if n + 1 < len(regions) and r.hi != regions[n + 1].lo:
+            problems.append(f"region {n} does not end where region {n + 1} begins")
+    if len(breakpoints) != len(regions) - 1:
+        problems.append("there is not one breakpoint between each two regions")
+    for n, b in enumerate(breakpoints):
+        why = _algebraic_problem(b.at, pc.symbol)
+        if why is not None:
+            problems.append(f"breakpoint {n} {why}")
+    return problems

@@ -493,15 +493,22 @@ def solve_parametric(game: Game[S, A], p: sympy.Symbol, interval: Interval = (0,
 
 
 def _merge(regions: list[Region[S, A]]) -> list[Region[S, A]]:
-    """Join neighbours with the same profile (a gap's end can split one component)."""
+    """Join neighbours with the same profile (a gap's end can split one component).
+
+    The shared end becomes a point inside: an action whose advantage vanishes there
+    touches 0 at it (it is <= 0 on both sides). Touch points stay ordered by action, then
+    by point, as :func:`_region` records them.
+    """
     out: list[Region[S, A]] = []
     for r in regions:
         if out and out[-1]._choice == r._choice:
             prev = out.pop()
+            joint = tuple((prev.hi, k) for k, poly in prev._adv if sign_at(poly, prev.hi) == 0)
+            touch = sorted(prev._touch + joint + r._touch, key=lambda t: (t[1], t[0]))
             r = Region(lo=prev.lo, hi=r.hi, sample=prev.sample, value=prev.value, _pc=prev._pc,
                        _choice=prev._choice, _values=prev._values,
                        _zero=tuple(sorted(set(prev._zero) & set(r._zero))),
-                       _touch=prev._touch + r._touch, _adv=prev._adv)
+                       _touch=tuple(touch), _adv=prev._adv)
         out.append(r)
     return out
 
