@@ -51,14 +51,15 @@ def _cpu(f: Callable[[], Any]) -> tuple[float, Any]:
     return time.process_time() - t0, out
 
 
-def _floor_and_solve(row: dict[str, Any], game: Any, exact: bool, tol: float = 1e-12) -> Any:
+def _floor_and_solve(row: dict[str, Any], game: Any, exact: bool, tol: float | None = None) -> Any:
     """The protocol floor of ``game`` and tbsg's solve of it, recorded in ``row``."""
     from user_games import protocol_floor
 
     import tbsg
 
     row["floor"], _ = _cpu(lambda: protocol_floor(game))
-    row["tbsg"], sol = _cpu(lambda: tbsg.solve(game, exact=exact, tol=tol))
+    # tol belongs to the float path (an exact solve refuses it)
+    row["tbsg"], sol = _cpu(lambda: tbsg.solve(game, exact=exact, tol=None if exact else tol))
     row["states"] = sol.n_states
     return sol
 

@@ -287,7 +287,8 @@ def test_provenance(run: Run) -> None:
      "risk_or_safety has no parameter goal; its parameters are target: int"),
     (["risk_or_safety", "-p", "target=x"], "parameter target must be an integer, got 'x'"),
     (["risk_or_safety", "-p", "target"], "-p/--param takes NAME=VALUE, got 'target'"),
-    (["risk_or_safety", "-p", "target=0"], "risk_or_safety(target=0): target must be a positive int, got 0"),
+    (["risk_or_safety", "-p", "target=0"],
+     "parameter target of risk_or_safety must be an int from 1 to 1,000,000,000, got 0"),
     (["risk_or_safety", "-p", "target=2", "-p", "target=3"],
      "parameter target given twice (-p target=2 and -p target=3)"),
     (["unspeakable_words", "-p", "a=2", "-p", "b=2", "-p", "bust=never"],
@@ -564,3 +565,80 @@ def test_play_summary_of_an_own_game_with_a_count(run: Run, own: Path) -> None:
     status, out, _ = run("solve", f"{own}:make", "-p", "goal=2", "--play", "--float", "--format", "json")
     lo, hi = json.loads(out)["play"]["expected"]
     assert status == 0 and lo <= c.expected_steps() <= hi
+
+
+# --- numbers on the command line: bounded digits, exponents and declared ranges ----------------
+
+def test_number_texts_up_to_the_digit_bound() -> None:
+    from tbsg.cli._games import MAX_DIGITS, Parameter, convert_text
+    from tbsg.errors import InvalidArgumentError
+
+    n = Parameter("n", int, 1)
+    assert n.convert("7" * MAX_DIGITS) == int("7" * MAX_DIGITS)  # Python's own limit, 4300 digits
+    assert n.convert("-12") == -12
+    with pytest.raises(InvalidArgumentError, match="parameter n must be an integer of at most 4,300 digits, "
+                                                   "got 4,301 digits"):
+        n.convert("7" * (MAX_DIGITS + 1))
+    q = Parameter("q", Fraction, Fraction(1, 2))
+    assert q.convert("1/" + "3" * MAX_DIGITS) == Fraction(1, int("3" * MAX_DIGITS))
+    assert (q.convert("0.25e-3"), q.convert("2.5e3"), q.convert("-.5"), q.convert("3.")) == \
+        (Fraction(1, 4000), 2500, Fraction(-1, 2), 3)
+    assert q.convert(f"1.0e-{MAX_DIGITS}") == Fraction(1, 10**MAX_DIGITS)
+    assert q.convert("1.0e-0000000000000000000000000000001") == Fraction(1, 10)
+    for text in (f"1.0e{MAX_DIGITS + 1}", "1.0e-" + "9" * 50):
+        with pytest.raises(InvalidArgumentError, match="of at most 4,300 digits \\(and an exponent of at "
+                                                       "most 4,300\\), got the exponent"):
+            q.convert(text)
+    with pytest.raises(InvalidArgumentError, match=r"exact rational such as 1/3 or 0.25 \(not a zero"):
+        q.convert("1/0")
+    with pytest.raises(InvalidArgumentError, match="parameter q must be an exact rational such as"):
+        q.convert("1e5")  # an exponent needs a decimal point, as before
+    x = Parameter("x", float, 0.5)
+    assert x.convert("2.5e-3") == 0.0025
+    for text in ("inf", "nan", "1e999"):
+        with pytest.raises(InvalidArgumentError, match="parameter x must be a finite number"):
+            x.convert(text)
+    with pytest.raises(InvalidArgumentError, match="at most 4,300 characters"):
+        x.convert("1" * 5000)
+    # a union tries its members: a long number fits str; int | None says why it does not fit
+    assert Parameter("u", int | str, 1).convert("9" * 5000) == "9" * 5000
+    with pytest.raises(InvalidArgumentError, match="parameter o must be an integer of at most 4,300"):
+        Parameter("o", int | None, None).convert("9" * 5000)
+    assert (convert_text("1/0"), convert_text("true"), convert_text("1.5e2")) == ("1/0", True, 150)
+    with pytest.raises(InvalidArgumentError, match="the value must be a number of at most"):
+        convert_text("9" * 5000)
+    # bools and Literal choices are unchanged, their messages shortened
+    assert Parameter("b", bool, True).convert("no") is False
+    with pytest.raises(InvalidArgumentError, match=r"parameter b must be true or false, got 'y+…\(4946 more"):
+        Parameter("b", bool, True).convert("y" * 5000)
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["pig", "-p", "die=100001"], "parameter die of pig must be an int from 2 to 100,000, got 100001"),
+    (["super_six", "-p", "k=2", "-p", "l=2", "-p", "lid=6"],
+     "parameter lid of super_six must be an int from 0 to 5, got 6"),
+    (["risk_or_safety", "-p", f"target={'5' * 30}"],
+     "parameter target of risk_or_safety must be an int from 1 to 1,000,000,000, got 5555"),
+    (["unspeakable_words", "-p", "a=2", "-p", "b=2", "-p", f"bust={'x' * 500}"],
+     "parameter bust must be one of at_most, less_than; got 'xxxxxxx"),
+    (["risk_or_safety", "-p", "target=2", "--max-states", "9" * 5000],
+     "argument --max-states: must be an integer of at most 20 digits, got '999"),
+    (["risk_or_safety", "-p", "target=2", "--infinite-play", "1/" + "3" * 5000],
+     "argument --infinite-play: the payoff must be a number of at most 4,300 digits"),
+])
+def test_catalog_ranges_and_long_values_are_usage_errors(argv: list[str], message: str, run: Run) -> None:
+    status, out, err = run("solve", *argv)
+    assert status == 2 and out == "" and "Traceback" not in err
+    (line,) = [x for x in err.splitlines() if x.startswith("tbsg solve: error: ")]
+    assert line.startswith(f"tbsg solve: error: {message}") and len(line) < 300
+
+
+def test_catalog_make_bounds_digits_and_ranges() -> None:
+    from tbsg.errors import InvalidGameError
+
+    with pytest.raises(InvalidGameError, match="parameter goal must be an integer of at most 4,300 digits"):
+        CATALOG["pig"].make({"goal": "1" * 5000})
+    with pytest.raises(InvalidGameError, match="parameter die of pig must be an int from 2 to 100,000, got "
+                                               "1000000"):
+        CATALOG["pig"].make({"goal": "3", "die": "1000000"})
+    assert CATALOG["super_six"].make({"k": "2", "l": "3", "lid": "5"}).lid == 5

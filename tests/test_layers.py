@@ -24,6 +24,7 @@ RANKS: dict[str, int] = {
     "tbsg._citation": 0,
     # the game model
     "tbsg.model": 1,
+    "tbsg._bounds": 1,  # bounds on numbers from text and on the recorded fields of tbsg's games
     "tbsg.arrays": 2,  # the optional array form of a game (issue 13)
     "tbsg.fixed": 3,  # a fixed game keeps the array form
     # the engine, in pipeline order

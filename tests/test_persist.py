@@ -3,7 +3,13 @@ test_catalog_conformance.py)."""
 
 from __future__ import annotations
 
+import dataclasses
+import importlib
+import inspect
 import json
+import pkgutil
+import types
+import typing
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -344,3 +350,137 @@ def test_values_beyond_python_default_digit_limit(tmp_path: Path) -> None:
     path = tmp_path / "huge.json"
     save(sol, path)
     assert load(path, game=Huge()).value() == Fraction(1, 3**9100)
+
+
+# --- recorded fields: names, annotations and declared ranges, before the game is built --------
+
+def _recordable_tbsg_games() -> list[type]:
+    """Every dataclass game of tbsg whose fields a file can record (ints, bools, strings,
+    fractions, None): the classes :func:`load` may rebuild from a file."""
+    def scalar(hint: object) -> bool:
+        if typing.get_origin(hint) in (typing.Union, types.UnionType):
+            return all(scalar(m) for m in typing.get_args(hint))
+        literal = typing.get_origin(hint) is typing.Literal
+        return literal or hint in (int, bool, str, Fraction, Any, type(None))
+
+    found = []
+    for info in pkgutil.walk_packages(tbsg.__path__, "tbsg."):
+        module = importlib.import_module(info.name)
+        for cls in vars(module).values():
+            if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == info.name \
+                    and all(hasattr(cls, m) for m in ("player", "actions", "outcomes")):
+                hints = typing.get_type_hints(cls)
+                if all(scalar(hints[f.name]) for f in dataclasses.fields(cls)):
+                    found.append(cls)
+    return found
+
+
+def test_every_recordable_tbsg_game_declares_the_range_of_its_numbers() -> None:
+    from tbsg.catalog import CATALOG, GAME_BOUNDS, bounds_of
+
+    games = _recordable_tbsg_games()
+    assert {f"{c.__module__}.{c.__qualname__}" for c in games} == set(GAME_BOUNDS)
+    for cls in games:
+        declared = bounds_of(cls.__module__, cls.__qualname__)
+        assert declared is not None
+        hints = typing.get_type_hints(cls)
+        numeric = {f.name for f in dataclasses.fields(cls) if hints[f.name] in (int, Fraction, Any)}
+        assert set(declared) == numeric, cls
+        for f in dataclasses.fields(cls):  # the defaults lie in the ranges
+            if f.name in declared and f.default is not dataclasses.MISSING:
+                assert declared[f.name].problem(f.default) is None, (cls, f.name)
+    for entry in CATALOG.values():  # and so do the catalog factories' defaults
+        bounds = entry.bounds()
+        assert bounds, entry.name
+        for p in inspect.signature(entry.make_function()).parameters.values():
+            if p.default is not p.empty and p.name in bounds:
+                assert bounds[p.name].problem(p.default) is None
+
+
+def test_biased_games_round_trip_with_their_fractions(tmp_path: Path) -> None:
+    games = (tbsg.games.biased_pig(3, 4, Fraction(1, 3)), tbsg.games.biased_risk_or_safety(3, Fraction(2, 5)))
+    for game in games:
+        path = tmp_path / "biased.json"
+        save(tbsg.solve(game), path)
+        assert load(path).value() == tbsg.solve(game).value()
+
+
+@pytest.mark.parametrize(("game", "edit", "error", "message"), [
+    ("pig", {"die": 100_001}, tbsg.GameUnavailableError,
+     r"game field 'die' of Pig is 100001 \(out of range\): tbsg rebuilds Pig from a file for an int "
+     r"from 2 to 100,000 only \(edited\?\); for a genuine game, pass it: load\(path, game=Pig\(\.\.\.\)\)"),
+    ("pig", {"goal": 10**9 + 1}, tbsg.GameUnavailableError, "'goal' of Pig is 1000000001 .out of range"),
+    ("super_six", {"lid": 6}, tbsg.GameUnavailableError, r"for an int from 0 to 5 only"),
+    ("biased_pig", {"bust": {"fraction": "3/2"}}, tbsg.GameUnavailableError,
+     r"'bust' of BiasedPig is 3/2 \(out of range\): .* strictly between 0 and 1 \(or None\) only"),
+    ("biased_pig", {"bust": True}, tbsg.GameUnavailableError, r"True \(a bool is not a Fraction\)"),
+    ("biased_pig", {"bust": "1/2"}, tbsg.GameUnavailableError, r"'1/2' \(a str is not a Fraction\)"),
+    ("unspeakable_words", {"bust": "never"}, tbsg.SolutionFileError,
+     r"game field 'bust' should be one of 'at_most', 'less_than' \(the annotation of "
+     r"UnspeakableWords.bust\), found str 'never'"),
+    ("unspeakable_words", {"a": None}, tbsg.SolutionFileError, "game field 'a' should be int, found None"),
+    ("pig", {"colour": 1}, tbsg.GameUnavailableError, r"cannot rebuild Pig .*: it has no field 'colour' "
+                                                       r"\(its fields: goal, die\)"),
+])
+def test_recorded_fields_are_checked_before_the_game_is_built(tmp_path: Path, game: str, edit: dict[str, Any],
+                                                             error: type[Exception], message: str) -> None:
+    games = {"pig": tbsg.games.pig(3), "super_six": tbsg.games.super_six(1, 1),
+             "biased_pig": tbsg.games.biased_pig(3, 4, Fraction(1, 3)),
+             "unspeakable_words": tbsg.games.unspeakable_words(2, 2)}
+    path = tmp_path / "edited.json"
+    save(tbsg.solve(games[game]), path)
+    _edit(path, lambda d: d["game"]["fields"].update(edit))
+    with pytest.raises(error, match=message.replace("should be int, found", "should be int .*, found")):
+        load(path)
+
+
+def test_a_missing_field_and_a_field_of_an_own_game(saved: Path, tmp_path: Path) -> None:
+    _edit(saved, _drop(("game", "fields", "target")))
+    with pytest.raises(tbsg.GameUnavailableError, match="the file records no 'target'"):
+        load(saved)
+
+    @dataclass(frozen=True)
+    class Coin:
+        bias: Fraction = Fraction(1, 3)
+        initial: int = 0
+
+        def player(self, s: int) -> int:
+            return 0
+
+        def actions(self, s: int) -> tuple[str, ...]:
+            return ("toss",)
+
+        def outcomes(self, s: int, a: str) -> list[tuple[Fraction, tbsg.Terminal]]:
+            return [(self.bias, tbsg.win(0)), (1 - self.bias, tbsg.win(1))]
+
+    path = tmp_path / "coin.json"
+    save(tbsg.solve(Coin()), path)
+    assert load(path, game=Coin).value() == Fraction(1, 3)  # the class, called with the fields
+    _edit(path, lambda d: d["game"]["fields"].update(bias="1/3"))
+    with pytest.raises(tbsg.SolutionFileError, match="game field 'bias' should be Fraction"):
+        load(path, game=Coin)
+
+
+@pytest.mark.parametrize("text", ["4/2", "3/1", "0/5", "-0", "-0/3", "6/4", "-10/15"])
+def test_lowest_terms_without_writing_the_number(text: str) -> None:
+    from tbsg.outputs.persist import _Reader
+
+    with pytest.raises(tbsg.SolutionFileError, match="not in lowest terms"):
+        _Reader("f", 100).rational(text, "x")
+
+
+@pytest.mark.parametrize("text", ["0", "7", "-7", "2/3", "-10/21", "1/" + "3" * 90])
+def test_numbers_in_lowest_terms_are_read(text: str) -> None:
+    from tbsg.outputs.persist import _Reader
+
+    assert _Reader("f", 100).rational(text, "x") == Fraction(text)
+
+
+def test_a_duplicate_key_inside_a_fraction_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "biased.json"
+    save(tbsg.solve(tbsg.games.biased_pig(3, 4, Fraction(1, 3))), path)
+    text = path.read_text()
+    assert text.count('"bust": {\n    "fraction": "1/3"') == 1
+    path.write_text(text.replace('"fraction": "1/3"', '"fraction": "1/2", "fraction": "1/3"'))
+    with pytest.raises(tbsg.SolutionFileError, match=r"key 'fraction' appears twice in game\.fields\.bust"):
+        load(path)

@@ -61,14 +61,48 @@ _INFINITE_METHOD = "exact: candidates from ε-perturbed games, end-component cer
 _MIN_TOL = 1e-300
 
 
-def _check_tol(tol: object) -> float:
-    """Validate ``tol``: a positive, finite real number (``int`` or ``float``)."""
+DEFAULT_TOL = 1e-12
+"""The proven gap a float solve aims at when ``tol`` is not given."""
+
+
+def _check_tol(tol: object, exact: bool) -> float:
+    """Validate ``tol``: ``None`` (:data:`DEFAULT_TOL`), or (float path only) a positive,
+    finite real number.
+
+    An exact solve has no gap to bound, so a ``tol`` given with ``exact=True`` would be
+    ignored: it is refused instead, as the command line refuses ``--tol`` without
+    ``--float``.
+    """
+    if tol is None:
+        return DEFAULT_TOL
+    if exact:
+        raise InvalidArgumentError(
+            f"tol= applies to exact=False only (the largest proven gap of float bounds); an exact "
+            f"solve has no gap: drop tol={show(tol, 40)}, or pass exact=False")
     if isinstance(tol, bool) or not isinstance(tol, (int, float)) or not math.isfinite(tol) \
             or not tol >= _MIN_TOL:
         raise InvalidArgumentError(
             f"tol must be a positive finite number (the largest proven gap upper - lower "
             f"wanted), got {show(tol)}")
     return float(tol)
+
+
+def suggested_tol(gap: float) -> float:
+    """A tolerance a float solve that proved ``gap`` at best can reach: twice ``gap``,
+    rounded up to one significant digit.
+
+    Each level of the float solver stops once its gap is below ``tol``, so a larger ``tol``
+    leaves looser bounds below that widen the gap above: twice the gap reached leaves room
+    for that.
+
+    >>> suggested_tol(4.55e-15), suggested_tol(3e-13)
+    (1e-14, 6e-13)
+    """
+    mantissa, exponent = f"{2 * gap:.0e}".split("e")
+    suggest = float(f"{mantissa}e{exponent}")
+    if suggest < 2 * gap:
+        suggest = float(f"{int(mantissa) + 1}e{exponent}")
+    return suggest
 
 
 def _check_exact(exact: object) -> bool:
@@ -84,18 +118,18 @@ def _check_progress(progress: object) -> bool | None:
 
 
 @overload
-def solve(game: Game[S, A], *, exact: Literal[True] = ..., tol: float = ...,
+def solve(game: Game[S, A], *, exact: Literal[True] = ..., tol: None = ...,
           max_states: int = ..., progress: bool | None = ...,
           infinite_play: InfinitePlay = ...) -> Solution[S, A]: ...
 @overload
-def solve(game: Game[S, A], *, exact: Literal[False], tol: float = ...,
+def solve(game: Game[S, A], *, exact: Literal[False], tol: float | None = ...,
           max_states: int = ..., progress: bool | None = ...,
           infinite_play: InfinitePlay = ...) -> FloatSolution[S, A]: ...
 @overload
-def solve(game: Game[S, A], *, exact: bool, tol: float = ...,
+def solve(game: Game[S, A], *, exact: bool, tol: float | None = ...,
           max_states: int = ..., progress: bool | None = ...,
           infinite_play: InfinitePlay = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
-def solve(game: Game[S, A], *, exact: bool = True, tol: float = 1e-12,
+def solve(game: Game[S, A], *, exact: bool = True, tol: float | None = None,
           max_states: int = DEFAULT_MAX_STATES,
           progress: bool | None = None,
           infinite_play: InfinitePlay = None) -> Solution[S, A] | FloatSolution[S, A]:
@@ -108,8 +142,11 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float = 1e-12,
     exact : bool
         ``True`` (default): exact rational values, every optimal action, certificate.
         ``False``: float values with proven bounds.
-    tol : float
-        Float path only: stop when ``upper - lower <= tol`` in every state.
+    tol : float or None
+        Float path only: stop when ``upper - lower <= tol`` in every state (``None``, the
+        default: ``1e-12``). Refused with ``exact=True`` (:class:`tbsg.InvalidArgumentError`):
+        an exact solve has no gap, and a ``tol`` it ignored would look like a setting that
+        took effect.
     max_states : int
         Stop with :class:`tbsg.StateLimitError` past this many states.
     progress : bool or None
@@ -168,7 +205,7 @@ class _Options:
 
     def __init__(self, exact: object, tol: object, progress: object, infinite_play: object) -> None:
         self.exact = _check_exact(exact)
-        self.tol = _check_tol(tol)
+        self.tol = _check_tol(tol, self.exact)
         self.progress = _check_progress(progress)
         self.c = infinite_play_payoff(infinite_play)
 
@@ -219,12 +256,7 @@ def _run(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | N
 def _unreached(fs: FloatSolution[Any, Any], tol: float) -> ToleranceError:
     """The error for a float solve whose proven gap stayed above ``tol`` somewhere."""
     gap = fs.max_gap
-    # each level stops once its gap is below tol, so a larger tol leaves looser bounds below
-    # that widen the gap above: twice the gap reached, rounded up, leaves room for that
-    mantissa, exponent = f"{2 * gap:.0e}".split("e")
-    suggest = float(f"{mantissa}e{exponent}")
-    if suggest < 2 * gap:
-        suggest = float(f"{int(mantissa) + 1}e{exponent}")
+    suggest = suggested_tol(gap)
     return ToleranceError(
         f"tol={tol:g} cannot be reached: the smallest gap proven is {gap:.3g} (the float "
         f"solver stalls where the rounding it accounts for in the bounds is as large as its "
@@ -269,18 +301,18 @@ def _infinite(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
 
 @overload
 def evaluate(game: Game[S, A], strategy: ProfileLike[S, A], *, exact: Literal[True] = ...,
-             tol: float = ..., max_states: int = ..., progress: bool | None = ...,
+             tol: None = ..., max_states: int = ..., progress: bool | None = ...,
              infinite_play: InfinitePlay = ..., reach: str = ...) -> Solution[S, A]: ...
 @overload
 def evaluate(game: Game[S, A], strategy: ProfileLike[S, A], *, exact: Literal[False],
-             tol: float = ..., max_states: int = ..., progress: bool | None = ...,
+             tol: float | None = ..., max_states: int = ..., progress: bool | None = ...,
              infinite_play: InfinitePlay = ..., reach: str = ...) -> FloatSolution[S, A]: ...
 @overload
 def evaluate(game: Game[S, A], strategy: ProfileLike[S, A], *, exact: bool,
-             tol: float = ..., max_states: int = ..., progress: bool | None = ...,
+             tol: float | None = ..., max_states: int = ..., progress: bool | None = ...,
              infinite_play: InfinitePlay = ..., reach: str = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
 def evaluate(game: Game[S, A], strategy: ProfileLike[S, A], *, exact: bool = True,
-             tol: float = 1e-12, max_states: int = DEFAULT_MAX_STATES,
+             tol: float | None = None, max_states: int = DEFAULT_MAX_STATES,
              progress: bool | None = None, infinite_play: InfinitePlay = None,
              reach: str = "profile") -> Solution[S, A] | FloatSolution[S, A]:
     """Exact values when both players follow ``strategy`` (a full stationary profile).
@@ -294,6 +326,9 @@ def evaluate(game: Game[S, A], strategy: ProfileLike[S, A], *, exact: bool = Tru
         :func:`tbsg.chain`): ``evaluate(game, solve(game))`` is the value of the game.
         A function must be stationary: asked twice about a state, it gives the same
         action (:class:`tbsg.InvalidStrategyError` otherwise).
+    exact, tol : bool, float or None
+        Exact values (default), or float bounds with proven gap ``tol`` (as in :func:`solve`;
+        ``tol`` with ``exact=False`` only).
     infinite_play : Fraction, int or None
         Payoff to player 0 of play that never ends; ``None`` (default) refuses a profile
         that can go on forever (:class:`tbsg.NonStoppingGameError`).
@@ -322,21 +357,21 @@ def evaluate(game: Game[S, A], strategy: ProfileLike[S, A], *, exact: bool = Tru
 
 @overload
 def best_response(game: Game[S, A], player: int, opponent: ProfileLike[S, A], *,
-                  exact: Literal[True] = ..., tol: float = ..., max_states: int = ...,
+                  exact: Literal[True] = ..., tol: None = ..., max_states: int = ...,
                   progress: bool | None = ..., infinite_play: InfinitePlay = ...,
                   reach: str = ...) -> Solution[S, A]: ...
 @overload
 def best_response(game: Game[S, A], player: int, opponent: ProfileLike[S, A], *,
-                  exact: Literal[False], tol: float = ..., max_states: int = ...,
+                  exact: Literal[False], tol: float | None = ..., max_states: int = ...,
                   progress: bool | None = ..., infinite_play: InfinitePlay = ...,
                   reach: str = ...) -> FloatSolution[S, A]: ...
 @overload
 def best_response(game: Game[S, A], player: int, opponent: ProfileLike[S, A], *,
-                  exact: bool, tol: float = ..., max_states: int = ...,
+                  exact: bool, tol: float | None = ..., max_states: int = ...,
                   progress: bool | None = ..., infinite_play: InfinitePlay = ...,
                   reach: str = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
 def best_response(game: Game[S, A], player: int, opponent: ProfileLike[S, A], *,
-                  exact: bool = True, tol: float = 1e-12,
+                  exact: bool = True, tol: float | None = None,
                   max_states: int = DEFAULT_MAX_STATES,
                   progress: bool | None = None, infinite_play: InfinitePlay = None,
                   reach: str = "profile") -> Solution[S, A] | FloatSolution[S, A]:
@@ -350,8 +385,9 @@ def best_response(game: Game[S, A], player: int, opponent: ProfileLike[S, A], *,
     opponent : Mapping, callable, Solution or FloatSolution
         The other player's stationary strategy (state -> action), or a solution, whose
         own strategy is used.
-    exact : bool
-        Exact (default) or float bounds.
+    exact, tol : bool, float or None
+        Exact (default), or float bounds with proven gap ``tol`` (as in :func:`solve`; ``tol``
+        with ``exact=False`` only).
     infinite_play : Fraction, int or None
         Payoff to player 0 of play that never ends; ``None`` (default) refuses a game in
         which ``player`` could keep play going forever. With a payoff the decision process

@@ -8,6 +8,12 @@ cheap. (Saved solutions record a game by its class and fields, and need no regis
 Parameters are read from the constructor's signature (names, annotations, defaults), so
 there is one place where a game's parameters are defined: its constructor.
 
+Where tbsg builds one of its games from values it did not choose itself (the recorded
+fields of a saved file, :func:`tbsg.load`; ``-p`` values on the command line), each
+numeric parameter must lie in the range :data:`GAME_BOUNDS` declares for it (defined in
+``tbsg._bounds``, below the saved-file reader), checked before the game is built;
+:meth:`CatalogEntry.bounds` gives them by constructor parameter.
+
 Examples
 --------
 >>> entry = CATALOG["risk_or_safety"]
@@ -17,6 +23,8 @@ Examples
 RiskOrSafety(target=3)
 >>> CATALOG["piglet"].source_module          # Piglet's source is the Pig paper
 'tbsg.sources.pig'
+>>> print(CATALOG["pig"].bounds()["die"])
+an int from 2 to 100,000
 """
 
 from __future__ import annotations
@@ -25,12 +33,13 @@ import importlib
 import inspect
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from tbsg.errors import InvalidGameError
+from tbsg._bounds import GAME_BOUNDS, Bounds, bounds_of, number_from_text
+from tbsg.errors import InvalidArgumentError, InvalidGameError, show
 
-__all__ = ["CATALOG", "CatalogEntry", "Parameter"]
+__all__ = ["CATALOG", "GAME_BOUNDS", "Bounds", "CatalogEntry", "Parameter", "bounds_of"]
 
 
 @dataclass(frozen=True)
@@ -63,14 +72,16 @@ class Parameter:
         if self.choices:
             if text not in self.choices:
                 raise InvalidGameError(f"parameter {self.name} must be one of "
-                                       f"{', '.join(self.choices)}; got {text!r}")
+                                       f"{', '.join(self.choices)}; got {show(text, 60)}")
             return text
         if self.kind is int:
             try:
-                return int(text)
-            except ValueError:
-                raise InvalidGameError(
-                    f"parameter {self.name} must be an integer, got {text!r}") from None
+                value = number_from_text(text, f"parameter {self.name}", "an integer", fractions=False)
+            except InvalidArgumentError as exc:
+                raise InvalidGameError(str(exc)) from None
+            if not isinstance(value, int):
+                raise InvalidGameError(f"parameter {self.name} must be an integer, got {show(text, 60)}")
+            return value
         return text
 
 
@@ -94,6 +105,9 @@ class CatalogEntry:
         The module of :mod:`tbsg.sources` holding the source's printed numbers, their
         recomputation and its known discrepancies, e.g. ``"tbsg.sources.pig"`` (``tbsg
         reproduce`` runs it).
+    fields : Mapping[str, str]
+        The class field of each constructor parameter named otherwise (Super Six's ``k``
+        is the field ``hand``); the others have the field's name.
     """
 
     name: str
@@ -102,6 +116,7 @@ class CatalogEntry:
     cls: str
     source: str
     source_module: str
+    fields: Mapping[str, str] = field(default_factory=dict)
 
     def load_module(self) -> Any:
         """Import the game's module (``tbsg.games.<name>``)."""
@@ -130,8 +145,17 @@ class CatalogEntry:
             params.append(Parameter(p.name, kind, default, choices))
         return tuple(params)
 
+    def bounds(self) -> dict[str, Bounds]:
+        """The declared range of each numeric constructor parameter (:data:`GAME_BOUNDS`),
+        by parameter name."""
+        declared = bounds_of(self.module, self.cls) or {}
+        names = inspect.signature(self.make_function()).parameters
+        return {name: declared[self.fields.get(name, name)] for name in names
+                if self.fields.get(name, name) in declared}
+
     def make(self, values: Mapping[str, str]) -> Any:
-        """Build the game from ``{parameter: text}`` (command-line values), checking names."""
+        """Build the game from ``{parameter: text}`` (command-line values), checking names
+        and the declared ranges."""
         params = {p.name: p for p in self.parameters()}
         unknown = sorted(set(values) - set(params))
         if unknown:
@@ -144,12 +168,18 @@ class CatalogEntry:
                 f"{self.name} needs {', '.join(missing)}; its parameters are "
                 f"{', '.join(map(str, params.values()))}")
         kwargs = {k: params[k].convert(v) for k, v in values.items()}
+        for k, bounds in self.bounds().items():
+            problem = bounds.problem(kwargs[k]) if k in kwargs else None
+            if problem is not None:
+                raise InvalidGameError(f"parameter {k} of {self.name} must be {bounds}, got "
+                                       f"{show(kwargs[k], 40)}")
         return self.make_function()(**kwargs)
 
 
-def _entry(name: str, cls: str, source: str, module: str | None = None) -> CatalogEntry:
+def _entry(name: str, cls: str, source: str, module: str | None = None,
+           fields: Mapping[str, str] | None = None) -> CatalogEntry:
     return CatalogEntry(name, f"tbsg.games.{module or name}", name, cls, source,
-                        f"tbsg.sources.{module or name}")
+                        f"tbsg.sources.{module or name}", dict(fields or {}))
 
 
 #: Catalog game name -> entry, in the order ``tbsg list`` and ``tbsg reproduce`` use.
@@ -157,7 +187,8 @@ CATALOG: dict[str, CatalogEntry] = {e.name: e for e in [
     _entry("risk_or_safety", "RiskOrSafety",
            "R. Jehn, Optimal strategy in the game Risk or Safety (arXiv 2603.01002, 2026)"),
     _entry("coinball", "Coinball", "The Riddler, Coinball (FiveThirtyEight)"),
-    _entry("super_six", "SuperSix", "R. Jehn, Optimum Strategies for the Game Super Six (2021)"),
+    _entry("super_six", "SuperSix", "R. Jehn, Optimum Strategies for the Game Super Six (2021)",
+           fields={"k": "hand", "l": "other"}),
     _entry("the_race", "TheRace", "Project Euler 232, The Race"),
     _entry("unspeakable_words", "UnspeakableWords",
            "Win-Vector blog, Unspeakable bets: take small steps"),

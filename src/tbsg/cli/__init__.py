@@ -30,7 +30,9 @@ class or function returning the game. ``-p NAME=VALUE`` gives its parameters, co
 by the factory's annotations (``int``, ``bool``, ``str``, ``float``, ``Fraction`` such as
 ``1/3`` or ``0.25``, ``Literal`` choices); unannotated parameters become a bool
 (``true``/``false``), an int, an exact ``Fraction`` (``1/3``, ``0.25``) or else a string.
-See :mod:`tbsg.cli._games`.
+A number has at most 4,300 digits (and a decimal exponent at most 4,300), and a catalog
+game's parameters lie in the ranges the catalog declares (``die`` at most 100,000): a
+usage error otherwise, before anything is built. See :mod:`tbsg.cli._games`.
 
 Output
 ------
@@ -103,20 +105,28 @@ class _CannotCheck(Exception):
 # --- shared helpers -----------------------------------------------------------------------------
 
 def _positive_float(text: str) -> float:
+    from tbsg.errors import show
+
     try:
-        x = float(text)
+        x = float(text) if len(text) <= 100 else math.nan
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive number such as 1e-12, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a positive number such as 1e-12, got "
+                                         f"{show(text, 40)}") from None
     if not (math.isfinite(x) and x > 0):
-        raise argparse.ArgumentTypeError(f"must be a positive finite number such as 1e-12, got {text!r}")
+        raise argparse.ArgumentTypeError(f"must be a positive finite number such as 1e-12, got "
+                                         f"{show(text, 40)}")
     return x
 
 
 def _positive_int(text: str) -> int:
+    from tbsg.errors import show
+
+    if len(text.strip()) > 20:  # more than any count of states or digits this machine holds
+        raise argparse.ArgumentTypeError(f"must be an integer of at most 20 digits, got {show(text, 40)}")
     try:
         n = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {show(text, 40)}") from None
     if n < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {n}")
     return n
@@ -125,11 +135,15 @@ def _positive_int(text: str) -> int:
 def _payoff(text: str) -> Fraction:
     """An ``--infinite-play`` payoff: an exact rational in [0, 1] (``0``, ``1/2``, ``0.25``)."""
     from tbsg.cli._games import convert_text
+    from tbsg.errors import InvalidArgumentError, show
 
-    value = convert_text(text)
+    try:
+        value = convert_text(text, "the payoff")
+    except InvalidArgumentError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
     if isinstance(value, bool) or not isinstance(value, (int, Fraction)) or not 0 <= value <= 1:
         raise argparse.ArgumentTypeError(f"expected an exact payoff in [0, 1] such as 0, 1/2 or 0.25, "
-                                         f"got {text!r}")
+                                         f"got {show(text, 60)}")
     return Fraction(value)
 
 
@@ -207,13 +221,12 @@ def _solve(args: argparse.Namespace, parser: _Parser) -> int:
 
     _check_solve_options(args, parser)
     spec, game, texts = _build_game(parser, args.game, args.param)
-    tol = 1e-12 if args.tol is None else args.tol
     sol: tbsg.Solution[Any, Any] | tbsg.FloatSolution[Any, Any]
     check = None
     unreached: tbsg.ToleranceError | None = None
     if args.float:
         try:
-            sol = tbsg.solve(game, exact=False, tol=tol, max_states=args.max_states)
+            sol = tbsg.solve(game, exact=False, tol=args.tol, max_states=args.max_states)
         except tbsg.ToleranceError as exc:  # print the bounds found (they hold), then the error
             unreached = exc
             sol = cast("tbsg.FloatSolution[Any, Any]", exc.solution)
@@ -235,9 +248,22 @@ def _solve(args: argparse.Namespace, parser: _Parser) -> int:
     if args.save is not None:
         print(f"saved to {args.save}", file=sys.stdout if args.format == "text" else sys.stderr)
     if unreached is not None:
-        print(f"tbsg solve: {unreached} (the bounds printed hold; --tol sets tol)", file=sys.stderr)
+        print(f"tbsg solve: error: {_unreached_tol(args.tol, unreached.reachable)}", file=sys.stderr)
         return 1
     return 0
+
+
+def _unreached_tol(tol: float | None, gap: float) -> str:
+    """The command line's words for a float solve that proved ``gap``, not ``tol``: the
+    options to change (``--tol``, ``--float``), where the API's error names its arguments."""
+    from tbsg.api import DEFAULT_TOL, suggested_tol
+
+    asked = f"--tol {tol:g}" if tol is not None else f"the default --tol {DEFAULT_TOL:g}"
+    return (f"{asked} cannot be reached: the smallest gap proven is {gap:.3g} (the float solver "
+            "stalls where the rounding its bounds account for is as large as its progress: long "
+            f"expected play, or play that stops with tiny probability); try --tol "
+            f"{suggested_tol(gap):g}, or solve without --float for exact values. The bounds "
+            "printed above hold.")
 
 
 # --- tbsg verify --------------------------------------------------------------------------------
@@ -402,7 +428,8 @@ def _parser() -> _Parser:
     game_help = (f"a catalog game ({', '.join(CATALOG)}), MODULE:FACTORY or path/to/file.py:FACTORY "
                  "(a class or function returning the game)")
     param_help = ("a parameter of the game, repeatable; converted by the factory's annotation, or "
-                  "else to a bool (true/false), int, exact fraction (1/3, 0.25) or string")
+                  "else to a bool (true/false), int, exact fraction (1/3, 0.25) or string; numbers of "
+                  "at most 4,300 digits")
     slv = _subparser(sub, "solve", "solve a game", (
         "Solve a game exactly (default: rational values, every optimal action, the verified "
         "certificate) or with proven float bounds (--float). Prints the value, the optimal actions "

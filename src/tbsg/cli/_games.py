@@ -12,14 +12,21 @@ A *game spec* names a factory, a class or function whose call returns a game:
 ``factory`` may be dotted (``Outer.Inner``) or name a game object itself (no
 parameters then). Parameters come as ``NAME=VALUE`` texts and are converted by the
 factory's annotations: ``int``, ``bool`` (``true``/``false``, ``yes``/``no``,
-``1``/``0``), ``str``, ``float``, ``Fraction`` (``1/3``, ``0.25``, ``2``), a ``Literal``
-of choices, an ``Enum`` (by name), ``X | None`` (``none``), or unions of these. A
-parameter without an annotation takes the type of its default (``fair=True``: a bool);
-without either, the first that fits of bool (``true`` or ``false``), int, Fraction
+``1``/``0``), ``str``, ``float``, ``Fraction`` (``1/3``, ``0.25``, ``2``, ``2.5e-3``), a
+``Literal`` of choices, an ``Enum`` (by name), ``X | None`` (``none``), or unions of
+these. A parameter without an annotation takes the type of its default (``fair=True``: a
+bool); without either, the first that fits of bool (``true`` or ``false``), int, Fraction
 (``p/q`` or a decimal such as ``0.25``, converted exactly) and str.
 
-Every error is an :class:`~tbsg.errors.InvalidArgumentError` naming what was expected
-and what was found; the command line reports it as a usage error.
+A number has at most :data:`MAX_DIGITS` digits (an integer, each side of ``p/q`` or of a
+decimal point) and a decimal's exponent at most :data:`MAX_DIGITS` in size: checked
+on the text, before any conversion, so that no value typed on the command line costs
+more than an instant to convert (an exponent of ``9999999`` would build a ten-million-digit
+power of ten). A catalog game's parameters must also lie in the ranges its catalog entry
+declares (:meth:`tbsg.catalog.CatalogEntry.bounds`), checked before the game is built.
+
+Every error is an :class:`~tbsg.errors.InvalidArgumentError` naming the parameter, what
+was expected and what was found (shortened); the command line reports it as a usage error.
 
 Examples
 --------
@@ -38,24 +45,26 @@ import enum
 import importlib
 import importlib.util
 import inspect
+import math
 import os
 import re
 import sys
 import types
 import typing
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
+from tbsg._bounds import MAX_DIGITS, Bounds, OutOfBounds, number_from_text
 from tbsg.catalog import CATALOG
 from tbsg.errors import InvalidArgumentError, TbsgError, shorten, show
 from tbsg.model import Game
 
-__all__ = ["GameSpec", "Parameter", "convert_text", "parse_assignments", "resolve", "resolve_function"]
+__all__ = ["MAX_DIGITS", "GameSpec", "Parameter", "convert_text", "parse_assignments", "resolve",
+           "resolve_function"]
 
-_INT = re.compile(r"[+-]?[0-9]+")
-_FRACTION = re.compile(r"[+-]?[0-9]+/[0-9]+|[+-]?([0-9]+\.[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+_RATIO = re.compile(r"[+-]?([0-9]+)/([0-9]+)")
 _TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
 _NONE = ("none", "null")
 
@@ -71,39 +80,36 @@ def parse_assignments(pairs: Sequence[str]) -> dict[str, str]:
         name, sep, value = pair.partition("=")
         name = name.strip()
         if not sep or not name:
-            raise InvalidArgumentError(f"-p/--param takes NAME=VALUE, got {pair!r}")
+            raise InvalidArgumentError(f"-p/--param takes NAME=VALUE, got {show(pair, 80)}")
         if name in values:
             raise InvalidArgumentError(
-                f"parameter {name} given twice (-p {name}={values[name]} and -p {pair.strip()}); "
-                "give each parameter once")
+                f"parameter {shorten(name, 40)} given twice (-p {shorten(f'{name}={values[name]}', 60)} "
+                f"and -p {shorten(pair.strip(), 60)}); give each parameter once")
         values[name] = value.strip()
     return values
 
 
 # --- converting texts -----------------------------------------------------------------------
 
-def convert_text(text: str) -> bool | int | Fraction | str:
-    """A parameter value without an annotation: bool, int, exact Fraction or str (in that order)."""
+def convert_text(text: str, what: str = "the value") -> bool | int | Fraction | str:
+    """A parameter value without an annotation: bool, int, exact Fraction or str (in that order).
+
+    ``what`` names the value in the error for a number beyond :data:`MAX_DIGITS`.
+    """
     low = text.lower()
     if low in ("true", "false"):
         return low == "true"
-    if _INT.fullmatch(text):
-        return int(text)
-    if _FRACTION.fullmatch(text):
-        try:
-            return Fraction(text)
-        except ZeroDivisionError:
-            return text
-    return text
+    value = number_from_text(text, what, "a number", fractions=True)
+    return text if value is None else value
 
 
 def _convert(text: str, hint: object, name: str) -> object:
     """``text`` as a value of the annotation ``hint`` (see the module docstring)."""
     def bad(expected: str) -> InvalidArgumentError:
-        return InvalidArgumentError(f"parameter {name} must be {expected}, got {text!r}")
+        return InvalidArgumentError(f"parameter {name} must be {expected}, got {show(text, 60)}")
 
     if hint in (inspect.Parameter.empty, typing.Any, object):
-        return convert_text(text)
+        return convert_text(text, f"parameter {name}")
     origin = typing.get_origin(hint)
     if origin is typing.Literal:
         choices = typing.get_args(hint)
@@ -111,39 +117,50 @@ def _convert(text: str, hint: object, name: str) -> object:
             if str(choice) == text:
                 return choice
         raise InvalidArgumentError(f"parameter {name} must be one of "
-                                   f"{', '.join(map(str, choices))}; got {text!r}")
+                                   f"{', '.join(map(str, choices))}; got {show(text, 60)}")
     if origin in (typing.Union, types.UnionType):
         members = typing.get_args(hint)
         if type(None) in members and text.lower() in _NONE:
             return None
+        too_big: OutOfBounds | None = None
         for member in members:
             if member is type(None):
                 continue
             try:
                 return _convert(text, member, name)
+            except OutOfBounds as exc:
+                too_big = too_big or exc
             except InvalidArgumentError:
                 continue
+        if too_big is not None:
+            raise too_big
         raise bad(" or ".join(_hint_name(m) for m in members))
     if hint is bool:
         if text.lower() in _TRUE + _FALSE:
             return text.lower() in _TRUE
         raise bad("true or false")
     if hint is int:
-        if _INT.fullmatch(text):
-            return int(text)
-        raise bad("an integer")
+        number = number_from_text(text, f"parameter {name}", "an integer", fractions=False)
+        if number is None:
+            raise bad("an integer")
+        return number
     if hint is Fraction:
-        if _INT.fullmatch(text) or _FRACTION.fullmatch(text):
-            try:
-                return Fraction(text)
-            except ZeroDivisionError:
-                raise bad("an exact rational such as 1/3 or 0.25 (not a zero denominator)") from None
-        raise bad("an exact rational such as 1/3 or 0.25")
+        number = number_from_text(text, f"parameter {name}", "an exact rational", fractions=True)
+        if number is None:
+            zero = _RATIO.fullmatch(text) is not None
+            raise bad("an exact rational such as 1/3 or 0.25" + (" (not a zero denominator)" if zero else ""))
+        return Fraction(number)
     if hint is float:
+        if len(text) > MAX_DIGITS:
+            raise OutOfBounds(f"parameter {name} must be a number of at most {MAX_DIGITS:,} characters, "
+                               f"got {len(text):,}: {show(text, 60)}")
         try:
-            return float(text)
+            x = float(text)
         except ValueError:
             raise bad("a number") from None
+        if not math.isfinite(x):
+            raise bad("a finite number")
+        return x
     if hint is str:
         return text
     if isinstance(hint, type) and issubclass(hint, enum.Enum):
@@ -151,8 +168,8 @@ def _convert(text: str, hint: object, name: str) -> object:
             if text in (member.name, str(member.value)):
                 return member
         raise InvalidArgumentError(f"parameter {name} must be one of "
-                                   f"{', '.join(m.name for m in hint)}; got {text!r}")
-    return convert_text(text)  # an annotation the command line cannot build: infer
+                                   f"{', '.join(m.name for m in hint)}; got {show(text, 60)}")
+    return convert_text(text, f"parameter {name}")  # an annotation the command line cannot build: infer
 
 
 def _hint_name(hint: object) -> str:
@@ -243,12 +260,15 @@ class GameSpec:
         A class or function returning the game; ``None`` when the spec named a game object.
     game : object or None
         The game object the spec named (then ``factory`` is ``None``).
+    bounds : Mapping[str, Bounds]
+        The declared range of each numeric parameter of a catalog game (empty for others).
     """
 
     text: str
     label: str
     factory: Callable[..., object] | None
     game: object | None = None
+    bounds: Mapping[str, Bounds] = field(default_factory=dict)
 
     def parameters(self) -> tuple[Parameter, ...]:
         """The keyword parameters the factory accepts (none for a game object)."""
@@ -304,8 +324,15 @@ class GameSpec:
             raise InvalidArgumentError(
                 f"{self.label} has positional-only parameters ({', '.join(required_positional)}) "
                 "that the command line cannot give; wrap it in a function with keyword parameters")
-        return {name: (params[name].convert(text) if name in params else convert_text(text))
-                for name, text in texts.items()}
+        values = {name: (params[name].convert(text) if name in params
+                         else convert_text(text, f"parameter {name}"))
+                  for name, text in texts.items()}
+        for name, value in values.items():
+            bounds = self.bounds.get(name)
+            if bounds is not None and bounds.problem(value) is not None:
+                raise InvalidArgumentError(f"parameter {name} of {self.label} must be {bounds}, got "
+                                           f"{show(value, 40)}")
+        return values
 
     def build(self, texts: Mapping[str, str]) -> object:
         """Call the factory with the ``-p`` texts and check that the result is a game.
@@ -364,7 +391,7 @@ def resolve(text: str) -> GameSpec:
     """
     entry = CATALOG.get(text)
     if entry is not None:
-        return GameSpec(text, text, entry.make_function())
+        return GameSpec(text, text, entry.make_function(), bounds=entry.bounds())
     where, sep, attr = text.rpartition(":")
     if not sep or not where or not attr:
         hint = (f"; to use a game of your own, name its factory: {text}:FACTORY" if text.endswith(".py")

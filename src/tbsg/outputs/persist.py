@@ -38,12 +38,20 @@ also the hash :meth:`tbsg.Solution.provenance` reports.)
 
 :func:`load` rebuilds the game (or takes the ``game`` you pass), recompiles it no further
 than the state count the file records, and checks **every field**: the keys present (no
-more, no fewer), the game's class and fields, the two hashes and four counts, kind,
-players and method, the rule for infinite play, the top-level value against the first
-row, and each row's state, value, action and label. Numbers longer than ``max_digits``
-characters are refused before they are parsed, and messages shorten long values. Then,
-by default, it re-verifies the certificate (:func:`tbsg.verify`, which recomputes the
-optimal actions): a loaded solution is as trustworthy as a fresh one.
+more, no fewer, none twice), the game's class and fields, the two hashes and four counts,
+kind, players and method, the rule for infinite play, the top-level value against the
+first row, and each row's state, value, action and label. Then, by default, it
+re-verifies the certificate (:func:`tbsg.verify`, which recomputes the optimal actions): a
+loaded solution is as trustworthy as a fresh one.
+
+Nothing in a file makes :func:`load` do more than the file's size and the game it names
+justify. Integers longer than 100 digits and numbers longer than ``max_digits``
+characters are refused on their text, before they are parsed; a number is checked to be
+in lowest terms without being written back as text (quadratic in its digits). The
+recorded game fields are checked against the class's annotations, and, for tbsg's own
+games, against the ranges declared for them (:data:`tbsg.catalog.GAME_BOUNDS`), before
+the class is called: an edited die of a hundred million faces is refused, not built.
+Messages shorten long values.
 
 Games from the ``tbsg`` package are rebuilt from the file; a game of your own is passed
 with ``game=``: the game itself, or its class, which :func:`load` calls with the fields
@@ -72,6 +80,8 @@ import json
 import os
 import re
 import time
+import types
+import typing
 from collections.abc import Callable, Hashable
 from fractions import Fraction
 from pathlib import Path
@@ -79,7 +89,8 @@ from typing import Any, NoReturn, TypeVar, overload
 
 import numpy as np
 
-from tbsg._digits import fraction_text, unlimited_digits
+from tbsg._bounds import bounds_of
+from tbsg._digits import fraction_text, short_fraction, unlimited_digits
 from tbsg._graph_hash import graph_hash
 from tbsg._version import __version__
 from tbsg.certificate import verify
@@ -106,8 +117,12 @@ __all__ = ["FORMAT", "FORMAT_VERSION", "MAX_DIGITS", "graph_hash", "load", "save
 
 FORMAT = "tbsg-solution"
 FORMAT_VERSION = 2
-MAX_DIGITS = 1_000_000
-"""Default limit on the characters of one number in a file (Pig to 100 needs about 42,000)."""
+MAX_DIGITS = 1_000_000 if bk.BACKEND == "gmpy2" else 100_000
+"""Default limit on the characters of one number in a file (Pig to 100 needs about 42,000).
+
+GMP parses and reduces numbers in time close to linear in their digits; Python's own
+integer parsing and gcd are quadratic, so without gmpy2 the limit is ten times smaller.
+"""
 TRUSTED_MODULES = ("tbsg.",)
 """Modules whose games :func:`load` rebuilds without ``import_game=True``."""
 
@@ -261,7 +276,12 @@ class _Reader:
         if not _RATIONAL.fullmatch(text):
             self.fail(f"{where}: value {shorten(repr(text), 60)} is not an exact rational 'p/q'")
         x = bk.fraction_from_text(text)
-        if fraction_text(x) != text:
+        # lowest terms, checked without writing x back as text (quadratic in its digits):
+        # the denominator written is the reduced one, and "p/1", "0/q", "-0" are not written
+        _, slash, den = text.partition("/")
+        reduced = (x.denominator != 1 and bk.fraction_from_text(den).numerator == x.denominator
+                   if slash else text != "-0")
+        if not reduced:
             self.fail(f"{where}: value {shorten(text, 60)} is not in lowest terms")
         return x
 
@@ -312,14 +332,7 @@ def _rebuild_game(r: _Reader, info: dict[str, Any], game: object | None,
                         f"{shorten(str(exc))}")
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
         unavailable(f"{module}.{cls_name} is not a dataclass: pass the game itself with game=")
-    decoded: dict[str, object] = {}
-    for name, value in fields.items():
-        if isinstance(value, dict) and set(value) == {"fraction"}:
-            decoded[name] = r.rational(value["fraction"], f"game field {name!r}")
-        elif value is None or isinstance(value, (bool, int, str)):
-            decoded[name] = value
-        else:
-            r.fail(f"game field {name!r} has an unsupported value {shorten(repr(value), 60)}")
+    decoded = _decode_fields(r, cls, fields, cls_name, unavailable)
     try:
         rebuilt: Game[Any, Any] = cls(**decoded)  # type: ignore[assignment]  # checked by compiling
         return rebuilt
@@ -329,6 +342,111 @@ def _rebuild_game(r: _Reader, info: dict[str, Any], game: object | None,
     except Exception as exc:  # the constructor refuses the recorded fields
         unavailable(f"cannot rebuild {cls_name} from fields {shorten(repr(fields), 200)}: "
                     f"{type(exc).__name__}: {shorten(str(exc))}")
+
+
+_FRACTION_KEYS = {"fraction"}
+
+
+def _decode_fields(r: _Reader, cls: type, fields: dict[str, Any], cls_name: str,
+                   unavailable: Callable[[str], NoReturn]) -> dict[str, object]:
+    """The recorded ``fields`` as keyword arguments of ``cls``, checked before ``cls`` is called.
+
+    Names against the dataclass's fields; each value's type against the field's
+    annotation, on the JSON value (a fraction of the wrong field is not even parsed); and,
+    for a game of tbsg, each number against the range :data:`tbsg.catalog.GAME_BOUNDS`
+    declares for it. The enumeration limit (the recorded state count) bounds how many
+    states the rebuilt game may have, not what one call of ``actions`` or ``outcomes``
+    builds, nor the constructor: those the declared ranges bound.
+    """
+    init = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    unknown = [name for name in fields if name not in init]
+    missing = [name for name, f in init.items() if name not in fields
+               and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+    if unknown or missing:
+        problem = (f"it has no field {', '.join(shorten(repr(n), 40) for n in unknown)}" if unknown
+                   else f"the file records no {', '.join(map(repr, missing))}")
+        unavailable(f"cannot rebuild {cls_name} from fields {shorten(repr(fields), 200)}: {problem} "
+                    f"(its fields: {', '.join(init) or 'none'})")
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # names the annotations cannot resolve: the constructor checks
+        hints = {}
+    decoded: dict[str, object] = {}
+    for name, value in fields.items():
+        is_fraction = isinstance(value, dict) and set(value) == _FRACTION_KEYS
+        if not (is_fraction or value is None or isinstance(value, (bool, int, str))):
+            r.fail(f"game field {name!r} has an unsupported value {shorten(repr(value), 60)}")
+        hint = hints.get(name, Any)
+        if not _fits(value, hint):
+            found = (f"fraction {shorten(str(value['fraction']), 40)}" if is_fraction
+                     else f"{type(value).__name__} {shorten(repr(value), 60)}")
+            r.fail(f"game field {name!r} should be {_hint_text(hint)} (the annotation of "
+                   f"{cls_name}.{name}), found {found}")
+        decoded[name] = r.rational(value["fraction"], f"game field {name!r}") if is_fraction else value
+    if not cls.__module__.startswith(TRUSTED_MODULES):
+        return decoded  # a game of one's own: its class declares no ranges
+    declared = bounds_of(cls.__module__, cls.__qualname__) or {}
+    beyond = (f"; for a genuine game, pass it: load(path, game={cls_name}(...)), or tbsg verify FILE "
+              f"--game {cls.__module__}:{cls.__qualname__} -p NAME=VALUE")
+    for name, value in decoded.items():
+        numeric = isinstance(value, (int, Fraction)) and not isinstance(value, bool)
+        if not numeric and name not in declared:
+            continue  # a str, bool or None, which the annotation checked
+        bounds = declared.get(name)
+        if bounds is None:
+            unavailable(f"tbsg declares no range for game field {name!r} of {cls_name}, so it does not "
+                        f"build that game from a file{beyond}")
+        wrong = bounds.problem(value)
+        if wrong is not None:
+            shown = short_fraction(value, 60) if isinstance(value, Fraction) else show(value, 60)
+            unavailable(f"game field {name!r} of {cls_name} is {shown} ({wrong}): tbsg rebuilds "
+                        f"{cls_name} from a file for {bounds} only (edited?){beyond}")
+    return decoded
+
+
+def _fits(value: object, hint: object) -> bool:
+    """Whether the JSON ``value`` of a game field (a fraction as ``{"fraction": ...}``) can
+    be of the annotation ``hint``; annotations other than int, bool, str, Fraction, None,
+    Literal and their unions are left to the constructor."""
+    if hint in (Any, object) or isinstance(hint, typing.TypeVar):
+        return True
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return any(type(value) is type(c) and value == c for c in typing.get_args(hint))
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, m) for m in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    if hint is Fraction:
+        return isinstance(value, dict) or (isinstance(value, int) and not isinstance(value, bool))
+    return True
+
+
+def _hint_text(hint: object) -> str:
+    if typing.get_origin(hint) is typing.Literal:
+        return "one of " + ", ".join(map(repr, typing.get_args(hint)))
+    return hint.__name__ if isinstance(hint, type) else str(hint).replace("typing.", "")
+
+
+def _where(doc: object, target: object) -> str:
+    """Where the JSON object ``target`` lies in ``doc``: ``states[3]``, ``game.fields``, ..."""
+    stack: list[tuple[object, str]] = [(doc, "")]
+    while stack:
+        obj, path = stack.pop()
+        if obj is target:
+            return path or "the top-level object"
+        if isinstance(obj, dict):
+            stack.extend((v, f"{path}.{shorten(k, 40)}" if path else shorten(k, 40))
+                         for k, v in obj.items() if isinstance(v, (dict, list)))
+        elif isinstance(obj, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in enumerate(obj) if isinstance(v, (dict, list)))
+    return "the file"
 
 
 def _read_json(r: _Reader, path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -348,14 +466,28 @@ def _read_json(r: _Reader, path: str | os.PathLike[str]) -> dict[str, Any]:
                    "of a solution file needs (edited?)")
         return int(literal)
 
+    twice: list[tuple[str, dict[str, Any]]] = []
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) != len(pairs) and not twice:  # JSON would keep the last: refused below
+            seen: set[str] = set()
+            key = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+            twice.append((key, obj))
+        return obj
+
     try:
-        doc = json.loads(text, parse_int=integer)
+        doc = json.loads(text, parse_int=integer, object_pairs_hook=unique)
     except json.JSONDecodeError as exc:
         r.fail(f"not valid JSON (truncated or edited?): {shorten(str(exc), 200)}")
     except RecursionError:
         r.fail("not a tbsg solution file (JSON nested too deeply)")
     except MemoryError:
         r.fail("not a tbsg solution file (too large to read)")
+    if twice:
+        key, obj = twice[0]
+        r.fail(f"key {shorten(repr(key), 40)} appears twice in {_where(doc, obj)} (edited?): a reader "
+               "would see one value and JSON keep the other")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         r.fail(f"not a tbsg solution file (no \"format\": {FORMAT!r})")
     version = doc.get("format_version")
@@ -501,14 +633,14 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
     raw_c = doc["infinite_play"]
     c = None if raw_c is None else r.rational(raw_c, "infinite_play")
     if c is not None and not 0 <= c <= 1:
-        r.fail(f"infinite_play {shorten(str(c), 60)} is outside [0, 1]")
+        r.fail(f"infinite_play {short_fraction(c, 60)} is outside [0, 1]")
     rows = r.get(doc, "states", list, "")
     if len(rows) != g.n_states:
         r.fail(f"{len(rows)} state rows but the game has {g.n_states} states (truncated?)")
     values, choice = _read_rows(r, g, rows)
     if r.rational(doc["value"], "'value'") != values[0]:
         r.fail(f"'value' {shorten(str(doc['value']), 60)} is not the value of the initial state "
-               f"in the rows ({shorten(fraction_text(values[0]), 60)})")
+               f"in the rows ({short_fraction(values[0], 60)})")
     optimal = _optimal_mask(g, values, choice, optimizing, c)
     method = f"{_METHOD[kind]} (loaded from {os.fspath(path)})"
     sol: Solution[Any, Any] = Solution(
