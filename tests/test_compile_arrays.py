@@ -4,6 +4,9 @@ game as the plain protocol, number for number, and the plain compiler's errors."
 from __future__ import annotations
 
 import dataclasses
+import os
+import re
+import tempfile
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -13,9 +16,10 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tbsg
-from strategies import ArrayTableGame, array_games
+from strategies import ArrayTableGame, SkewedArrayGame, array_games, skewed
 from tbsg import ArrayAction, ArrayOutcome, ArrayTransitions
 from tbsg.engine import compile as compile_module
 from tbsg.engine import compile_arrays
@@ -94,6 +98,39 @@ def test_random_games_compile_the_same_both_ways(game: ArrayTableGame) -> None:
     assert_same(plain, compile_game(game, arrays=True))
     with mock.patch.object(compile_arrays, "CHUNK", 2), mock.patch.object(compile_arrays, "DENSE_LIMIT", 0):
         assert_same(plain, compile_game(game))
+
+
+@settings(max_examples=60, deadline=None)
+@given(array_games(), st.data())
+def test_an_array_form_wrong_at_one_state_is_never_certified(game: ArrayTableGame,
+                                                            data: st.DataObject) -> None:
+    # with no sample (as if the state were not sampled) the solution is made through the
+    # array form; verify and load compare every state and name the one that differs
+    bad: SkewedArrayGame = data.draw(skewed(game, compile_game(game, arrays=False).states))
+    named = re.escape(f"the array form and the plain protocol disagree at state {bad.wrong}: ")
+    with mock.patch.object(compile_arrays, "SAMPLE", 0):
+        sol = tbsg.solve(bad, infinite_play=Fraction(1, 3))
+        with pytest.raises(tbsg.InvalidGameError, match=named):
+            tbsg.verify(bad, sol)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bad.json")
+            tbsg.save(sol, path)
+            with pytest.raises(tbsg.InvalidGameError, match=named):
+                tbsg.load(path, game=bad)
+    with pytest.raises(tbsg.InvalidGameError, match=named):
+        compile_game(bad, check_arrays="all")
+    # the sample covers every state of these small games: solving finds the state too
+    with pytest.raises(tbsg.InvalidGameError, match=named):
+        tbsg.solve(bad, infinite_play=Fraction(1, 3))
+
+
+@settings(max_examples=40, deadline=None)
+@given(array_games())
+def test_a_right_array_form_passes_the_check_of_every_state(game: ArrayTableGame) -> None:
+    plain = compile_game(game, arrays=False)
+    assert_same(plain, compile_game(game, check_arrays="all"))
+    sol = tbsg.solve(game, infinite_play=Fraction(1, 3))
+    tbsg.verify(game, sol)
 
 
 def test_biased_games_and_changed_rules_have_no_array_form() -> None:
