@@ -291,3 +291,31 @@ def test_initial_state_must_be_a_tuple_of_ints_in_the_shape() -> None:
         compile_game(dataclasses.replace(Walk(), initial=(np.int64(0),)))
     with pytest.raises(tbsg.InvalidGameError, match="outside array_shape"):
         compile_game(dataclasses.replace(Walk(), initial=(7,)))
+
+
+def test_the_check_of_every_state_names_the_state_leading_outside_the_shape() -> None:
+    # outcomes() sends heads at 3 to (4,), outside the shape; the array form wins there
+    @dataclasses.dataclass(frozen=True)
+    class Beyond(Walk):
+        def outcomes(self, s: tuple[int, ...], a: str) -> list[tuple[Fraction, Any]]:
+            if s[0] == 4:
+                return [(Fraction(1), tbsg.win(0))]
+            half = Fraction(1, 2)
+            return [(half, (s[0] + 1,)), (half, (0,))]
+
+        def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
+            return super().array_transitions(states)
+
+    assert compile_game(Beyond(), arrays=False).n_states == 5
+    with pytest.raises(tbsg.InvalidGameError,
+                       match=r"disagree at state \(3,\): action 'toss': outcomes\(\) leads to "
+                             r"\[\(\(4,\), Fraction\(1, 2\)\), \(\(0,\), Fraction\(1, 2\)\)\], "
+                             r"array_transitions to \[\(\(0,\), Fraction\(1, 2\)\)\]"):
+        compile_game(Beyond(), check_arrays="all")
+
+
+def test_check_arrays_is_sample_or_all() -> None:
+    with pytest.raises(tbsg.InvalidArgumentError, match=r'check_arrays must be "sample" or "all", got '
+                                                        r"'every'"):
+        compile_game(Walk(), check_arrays="every")  # type: ignore[arg-type]
+    assert_same(compile_game(Walk(), arrays=False), compile_game(Walk(), check_arrays="all"))

@@ -110,7 +110,8 @@ class ArrayOutcome:
     Attributes
     ----------
     probability : Fraction, int or (int array of shape (n,), int)
-        Its probability at each row; 0 where the outcome is absent.
+        Its probability at each row; 0 where the outcome is absent. The numerators may
+        be of any numpy int dtype or an object array of Python ints.
     successor : int array of shape (n, d), or None
         The state it leads to (row ``r``: ``tuple(successor[r])``), read where it does not
         end play. ``None`` when the outcome always ends play.

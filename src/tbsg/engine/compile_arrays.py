@@ -919,9 +919,9 @@ def check_every_state(game: Any, g: CompiledGame[Any, Any]) -> None:
     keys = _Keys(game, g.states[0])
     rows, m = _rows_of(g.states, keys)
     index = _Index(keys.size)
-    index.add(keys.encode(rows), np.arange(m, dtype=np.int64))
-    known = np.full(n + 1024, -1, dtype=np.int64)
+    known = np.full(n + 1024, -1, dtype=np.int64)  # the states' keys; -1: no key (beyond m)
     known[:m] = keys.encode(rows)
+    index.add(known[:m], np.arange(m, dtype=np.int64))
     tab = _Tables(keys=known, n_states=n, players=[], act_count=[], labels=[], out_count=[],
                   out_target=[], out_code=[], term_class=[], classes={}, term_prob_codes=set(),
                   payoffs_met=set(), n_terms=0, n_actions=0, n_outcomes=0)
