@@ -14,6 +14,7 @@ moves forward (to larger state numbers or terminals), so no end component exists
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from dataclasses import dataclass
@@ -296,3 +297,54 @@ def array_games(draw: st.DrawFn, max_side: int = 3) -> ArrayTableGame:
             acts.append((label, tuple(zip(probs, succ, strict=True))))
         moves.append(tuple(acts))
     return ArrayTableGame((h, w), players, tuple(moves))
+
+
+@dataclass(frozen=True)
+class SkewedArrayGame(ArrayTableGame):
+    """An :class:`ArrayTableGame` whose array form differs from its plain protocol at the
+    one cell ``wrong``: there the other player moves (``change == ("player",)``), or
+    outcome ``o`` of action ``label`` leads to ``target`` instead (``("outcome", label,
+    o, target)``, a cell or one of ``ARRAY_TERMINALS``). Everywhere else the two agree."""
+
+    wrong: Cell = (0, 0)
+    change: tuple[Any, ...] = ("player",)
+
+    def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
+        tr = super().array_transitions(states)
+        here = (states[:, 0] == self.wrong[0]) & (states[:, 1] == self.wrong[1])
+        if self.change[0] == "player":
+            return dataclasses.replace(tr, player=np.where(here, 1 - tr.player, tr.player))
+        _, label, o, target = self.change
+        acts = []
+        for act in tr.actions:
+            if act.label == label:
+                outs = list(act.outcomes)
+                out = outs[o]
+                assert out.successor is not None and out.terminal is not None
+                if isinstance(target, Terminal):
+                    term = np.where(here, ARRAY_TERMINALS.index(target), out.terminal)
+                    succ = out.successor
+                else:
+                    term = np.where(here, -1, out.terminal)
+                    succ = np.where(here[:, None], np.array(target, dtype=np.int64), out.successor)
+                outs[o] = ArrayOutcome(out.probability, succ, terminal=term)
+                act = dataclasses.replace(act, outcomes=tuple(outs))
+            acts.append(act)
+        return dataclasses.replace(tr, actions=tuple(acts))
+
+
+@st.composite
+def skewed(draw: st.DrawFn, game: ArrayTableGame, reachable: list[Cell]) -> SkewedArrayGame:
+    """``game`` with its array form changed at one of the ``reachable`` cells: another
+    player, or an outcome of positive probability sent to another cell or terminal."""
+    cell = draw(st.sampled_from(reachable))
+    h, w = game.shape
+    changes: list[tuple[Any, ...]] = [("player",)]
+    for label, outs in game.moves[cell[0] * w + cell[1]]:
+        for o, (p, target) in enumerate(outs):
+            if p > 0:
+                others = [t for t in ARRAY_TERMINALS if t != target]
+                others += [c for c in itertools.product(range(h), range(w)) if c != target]
+                changes.append(("outcome", label, o, draw(st.sampled_from(others))))
+    return SkewedArrayGame(game.shape, game.players, game.moves, game.initial, wrong=cell,
+                           change=draw(st.sampled_from(changes)))

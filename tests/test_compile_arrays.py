@@ -4,6 +4,9 @@ game as the plain protocol, number for number, and the plain compiler's errors."
 from __future__ import annotations
 
 import dataclasses
+import os
+import re
+import tempfile
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -13,9 +16,10 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import tbsg
-from strategies import ArrayTableGame, array_games
+from strategies import ArrayTableGame, SkewedArrayGame, array_games, skewed
 from tbsg import ArrayAction, ArrayOutcome, ArrayTransitions
 from tbsg.engine import compile as compile_module
 from tbsg.engine import compile_arrays
@@ -94,6 +98,39 @@ def test_random_games_compile_the_same_both_ways(game: ArrayTableGame) -> None:
     assert_same(plain, compile_game(game, arrays=True))
     with mock.patch.object(compile_arrays, "CHUNK", 2), mock.patch.object(compile_arrays, "DENSE_LIMIT", 0):
         assert_same(plain, compile_game(game))
+
+
+@settings(max_examples=60, deadline=None)
+@given(array_games(), st.data())
+def test_an_array_form_wrong_at_one_state_is_never_certified(game: ArrayTableGame,
+                                                            data: st.DataObject) -> None:
+    # with no sample (as if the state were not sampled) the solution is made through the
+    # array form; verify and load compare every state and name the one that differs
+    bad: SkewedArrayGame = data.draw(skewed(game, compile_game(game, arrays=False).states))
+    named = re.escape(f"the array form and the plain protocol disagree at state {bad.wrong}: ")
+    with mock.patch.object(compile_arrays, "SAMPLE", 0):
+        sol = tbsg.solve(bad, infinite_play=Fraction(1, 3))
+        with pytest.raises(tbsg.InvalidGameError, match=named):
+            tbsg.verify(bad, sol)
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "bad.json")
+            tbsg.save(sol, path)
+            with pytest.raises(tbsg.InvalidGameError, match=named):
+                tbsg.load(path, game=bad)
+    with pytest.raises(tbsg.InvalidGameError, match=named):
+        compile_game(bad, check_arrays="all")
+    # the sample covers every state of these small games: solving finds the state too
+    with pytest.raises(tbsg.InvalidGameError, match=named):
+        tbsg.solve(bad, infinite_play=Fraction(1, 3))
+
+
+@settings(max_examples=40, deadline=None)
+@given(array_games())
+def test_a_right_array_form_passes_the_check_of_every_state(game: ArrayTableGame) -> None:
+    plain = compile_game(game, arrays=False)
+    assert_same(plain, compile_game(game, check_arrays="all"))
+    sol = tbsg.solve(game, infinite_play=Fraction(1, 3))
+    tbsg.verify(game, sol)
 
 
 def test_biased_games_and_changed_rules_have_no_array_form() -> None:
@@ -254,3 +291,31 @@ def test_initial_state_must_be_a_tuple_of_ints_in_the_shape() -> None:
         compile_game(dataclasses.replace(Walk(), initial=(np.int64(0),)))
     with pytest.raises(tbsg.InvalidGameError, match="outside array_shape"):
         compile_game(dataclasses.replace(Walk(), initial=(7,)))
+
+
+def test_the_check_of_every_state_names_the_state_leading_outside_the_shape() -> None:
+    # outcomes() sends heads at 3 to (4,), outside the shape; the array form wins there
+    @dataclasses.dataclass(frozen=True)
+    class Beyond(Walk):
+        def outcomes(self, s: tuple[int, ...], a: str) -> list[tuple[Fraction, Any]]:
+            if s[0] == 4:
+                return [(Fraction(1), tbsg.win(0))]
+            half = Fraction(1, 2)
+            return [(half, (s[0] + 1,)), (half, (0,))]
+
+        def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
+            return super().array_transitions(states)
+
+    assert compile_game(Beyond(), arrays=False).n_states == 5
+    with pytest.raises(tbsg.InvalidGameError,
+                       match=r"disagree at state \(3,\): action 'toss': outcomes\(\) leads to "
+                             r"\[\(\(4,\), Fraction\(1, 2\)\), \(\(0,\), Fraction\(1, 2\)\)\], "
+                             r"array_transitions to \[\(\(0,\), Fraction\(1, 2\)\)\]"):
+        compile_game(Beyond(), check_arrays="all")
+
+
+def test_check_arrays_is_sample_or_all() -> None:
+    with pytest.raises(tbsg.InvalidArgumentError, match=r'check_arrays must be "sample" or "all", got '
+                                                        r"'every'"):
+        compile_game(Walk(), check_arrays="every")  # type: ignore[arg-type]
+    assert_same(compile_game(Walk(), arrays=False), compile_game(Walk(), check_arrays="all"))

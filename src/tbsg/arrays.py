@@ -13,9 +13,25 @@ four members of :class:`tbsg.Game`, two more:
 :func:`tbsg.engine.compile.compile_game` then enumerates the reachable states a frontier
 at a time with numpy (:mod:`tbsg.engine.compile_arrays`) instead of calling ``player``,
 ``actions`` and ``outcomes`` once per state and action. The compiled game is the one the
-plain protocol gives, number for number; the plain protocol stays the definition: the
-array form is a fast path for a game that *also* implements it, and a sample of states is
-compared with it after every array compilation.
+plain protocol gives, number for number.
+
+Trust: the plain protocol stays the definition of the game; the array form is a fast
+path for a game that *also* implements it, and nothing proves the two agree but a
+comparison. :func:`tbsg.solve` (and ``evaluate``, ``best_response``, ``chain``) compare a
+sample of states after every array compilation, which catches a careless array form but
+not one that differs on a state outside the sample. :func:`tbsg.verify` and
+:func:`tbsg.load` (and the command line's ``tbsg verify``) rebuild the game through the
+plain protocol and compare *every* state's array row with it: an
+:class:`~tbsg.errors.InvalidGameError` names a state where the two descriptions differ.
+A value computed through an array form is therefore certified only by ``verify``: that
+is what makes an array form trustworthy.
+
+An array form is used only where it plainly belongs to the rules it sits beside
+(:func:`untrusted_reason`): ``array_transitions`` must be a method of the game's own
+class (not reached through ``__getattr__`` forwarding to another object, nor set on the
+instance), and no class below the one that defines it may redefine ``player``,
+``actions`` or ``outcomes``. A game that fails this is compiled through the plain
+protocol alone.
 
 Semantics, state by state (row ``r``):
 
@@ -32,7 +48,11 @@ Semantics, state by state (row ``r``):
 Rows of actions that are not allowed, and of outcomes that are absent or end play, may
 hold anything. Probabilities are exact: a :class:`~fractions.Fraction` or ``int`` for all
 rows, or a pair ``(numerators, denominator)``, an int array and a positive int; a float
-anywhere (a float array included) is an :class:`~tbsg.errors.ExactnessError`.
+anywhere (a float array included) is an :class:`~tbsg.errors.ExactnessError`. The
+numerators may be any numpy int dtype (uint64 included, read as the unsigned values it
+holds) or an object array of Python ints, which a denominator beyond int64 needs
+(``(np.array([3 * 2**68], dtype=object), 2**70)``): sums that int64 cannot hold are done
+in exact Python ints.
 
 Examples
 --------
@@ -64,21 +84,23 @@ from __future__ import annotations
 from collections.abc import Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, TypeAlias
+from typing import Any, TypeAlias, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from tbsg.model import Terminal
 
-__all__ = ["ArrayAction", "ArrayOutcome", "ArrayProbability", "ArrayTransitions", "rules_kept"]
+__all__ = ["ArrayAction", "ArrayOutcome", "ArrayProbability", "ArrayTransitions", "rules_kept",
+           "untrusted_reason"]
 
 IntArray: TypeAlias = npt.NDArray[np.integer[Any]]
 BoolArray: TypeAlias = npt.NDArray[np.bool_]
 
-ArrayProbability: TypeAlias = Fraction | int | tuple[IntArray, int]
+ArrayProbability: TypeAlias = Fraction | int | tuple[npt.NDArray[Any], int]
 """A probability for all rows: one exact number, or ``(numerators, denominator)``: row
-``r`` has probability ``numerators[r] / denominator``."""
+``r`` has probability ``numerators[r] / denominator`` (numerators: an int array, or an
+object array of Python ints)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -88,7 +110,8 @@ class ArrayOutcome:
     Attributes
     ----------
     probability : Fraction, int or (int array of shape (n,), int)
-        Its probability at each row; 0 where the outcome is absent.
+        Its probability at each row; 0 where the outcome is absent. The numerators may
+        be of any numpy int dtype or an object array of Python ints.
     successor : int array of shape (n, d), or None
         The state it leads to (row ``r``: ``tuple(successor[r])``), read where it does not
         end play. ``None`` when the outcome always ends play.
@@ -166,3 +189,69 @@ def rules_kept(game: object, owner: type) -> bool:
     kind = type(game)
     same = all(getattr(kind, name, None) is getattr(owner, name, None) for name in _RULES)
     return same or getattr(kind, "array_transitions", None) is not getattr(owner, "array_transitions", None)
+
+
+def untrusted_reason(game: object) -> str | None:
+    """Why the array form ``game`` offers cannot be taken to describe its rules, or None.
+
+    The array form is trusted only when it plainly belongs to the rules beside it:
+
+    * ``array_transitions`` is a method defined by ``type(game)`` or a class it inherits
+      from, bound to ``game`` itself. A wrapper whose ``__getattr__`` forwards to another
+      object finds that object's method (its ``__self__`` is the other object): it
+      describes the other object's rules, whatever the wrapper's ``outcomes`` says.
+    * No class below it in the method resolution order redefines ``player``, ``actions``
+      or ``outcomes``: a subclass that changes a rule and not ``array_transitions`` would
+      keep an array form of the old rules.
+
+    These are cheap, structural checks (no state is looked at). Rules set on the
+    instance are not refused (a game may bind another object's rules and forward its
+    array form with them, as :class:`tbsg.fixed.FixedStrategyGame` does); what the
+    checks let through is compared with the plain protocol state by state (a sample when
+    solving, every state in :func:`tbsg.verify` and :func:`tbsg.load`).
+
+    >>> class Base:
+    ...     def player(self, s): ...
+    ...     def actions(self, s): ...
+    ...     def outcomes(self, s, a): ...
+    ...     def array_transitions(self, states): ...
+    >>> class Changed(Base):
+    ...     def outcomes(self, s, a): ...
+    >>> class Wrapper:
+    ...     def __init__(self, inner): self.inner = inner
+    ...     def __getattr__(self, name): return getattr(self.inner, name)
+    >>> untrusted_reason(Base()) is None
+    True
+    >>> print(untrusted_reason(Changed()))
+    Changed redefines outcomes below Base, which defines array_transitions: the array form \
+may describe the rules before the change (redefine array_transitions in Changed too to keep it)
+    >>> print(untrusted_reason(Wrapper(Base())))
+    Wrapper does not define array_transitions (it is reached through __getattr__ or set on \
+the instance), so it may describe another object's rules
+    """
+    kind = type(game)
+    mro = kind.__mro__
+    owner = next((c for c in mro if "array_transitions" in vars(c)), None)
+    name = kind.__name__
+    if owner is None:
+        return (f"{name} does not define array_transitions (it is reached through __getattr__ or "
+                "set on the instance), so it may describe another object's rules")
+    own = getattr(game, "__dict__", None)
+    own = own if isinstance(own, dict) else {}
+    try:
+        method = cast("Any", game).array_transitions
+    except Exception:
+        method = None
+    if "array_transitions" in own or getattr(method, "__self__", None) is not game \
+            or getattr(method, "__func__", None) is not vars(owner)["array_transitions"]:
+        return (f"{name}.array_transitions is not a method of the game itself (set on the instance, "
+                "forwarded to another object, or not a plain method), so it may describe another "
+                "object's rules")
+    below = mro[: mro.index(owner)]
+    for rule in _RULES:
+        definer = next((c for c in mro if rule in vars(c)), None)
+        if definer in below:
+            return (f"{definer.__name__} redefines {rule} below {owner.__name__}, which defines "
+                    "array_transitions: the array form may describe the rules before the change "
+                    f"(redefine array_transitions in {definer.__name__} too to keep it)")
+    return None

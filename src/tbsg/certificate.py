@@ -131,6 +131,16 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
            infinite_play: Fraction | int | None = None) -> Verification:
     """Re-check ``solution`` against ``game`` from scratch, exactly.
 
+    The game is rebuilt through its plain protocol (``initial``, ``player``, ``actions``,
+    ``outcomes``), which defines it. A game that also offers the array form
+    (:mod:`tbsg.arrays`), which :func:`tbsg.solve` uses for speed while comparing only a
+    sample of states with the plain protocol, has every state's array row compared with
+    it here: an array form that differs anywhere is an
+    :class:`~tbsg.errors.InvalidGameError` naming a state where the two descriptions
+    differ, so a value computed through an array form is certified only if the array
+    form describes the game. This is what makes an array form trustworthy; it costs a
+    plain compilation of the game.
+
     Parameters
     ----------
     game : Game
@@ -150,6 +160,8 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
         the states do not match the game.
     NonStoppingGameError
         If (c) fails (no rule for infinite play).
+    InvalidGameError
+        If the game is invalid, or its array form and its plain protocol disagree.
     InvalidArgumentError
         If ``solution`` is not an exact :class:`tbsg.Solution` (a float solution's bounds
         are proven by construction; they carry no certificate to re-check).
@@ -271,7 +283,9 @@ def _compile(game: Game[S, A], claimed: tuple[int, int, int], max_states: int) -
     states, actions, outcomes = claimed
     limit = min(max_states, max(states, 1))
     try:
-        return compile_game(game, max_states=limit, max_actions=max(actions, 1), max_outcomes=outcomes)
+        # every state of an array form compared with the plain protocol: only that certifies
+        return compile_game(game, max_states=limit, max_actions=max(actions, 1), max_outcomes=outcomes,
+                            check_arrays="all")
     except StateLimitError:
         if limit < max_states:
             raise TamperedSolutionError(

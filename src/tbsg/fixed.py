@@ -24,7 +24,7 @@ from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 
-from tbsg.arrays import ArrayTransitions
+from tbsg.arrays import ArrayTransitions, untrusted_reason
 from tbsg.errors import InvalidGameError, InvalidStrategyError, TbsgError, shorten, show
 from tbsg.model import Game, Probability, Terminal
 
@@ -126,7 +126,7 @@ class FixedStrategyGame(Generic[S, A]):
     def array_shape(self) -> tuple[int, ...] | None:
         """The game's ``array_shape`` when it offers the array form (:mod:`tbsg.arrays`),
         else None: the fixed game then offers it too (:meth:`array_transitions`)."""
-        if not callable(getattr(self.game, "array_transitions", None)):
+        if not callable(getattr(self.game, "array_transitions", None)) or untrusted_reason(self.game):
             return None
         shape: tuple[int, ...] | None = getattr(self.game, "array_shape", None)
         return shape

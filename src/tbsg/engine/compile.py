@@ -41,13 +41,13 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain
-from typing import Any, NoReturn, TypeVar, cast
+from typing import Any, Literal, NoReturn, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from tbsg._gc import paused
-from tbsg.engine.compile_arrays import compile_arrays, offers_arrays
+from tbsg.engine.compile_arrays import check_every_state, check_rows, compile_arrays, offers_arrays, refusal
 from tbsg.engine.compiled import CompiledGame, Interner
 from tbsg.engine.compiled import IndexArray as Index
 from tbsg.errors import (
@@ -215,7 +215,8 @@ class _Rationals(Interner):
 def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES,
                  max_actions: int | None = None, max_outcomes: int | None = None,
                  progress: Callable[[int, int], None] | None = None,
-                 arrays: bool | None = None) -> CompiledGame[S, A]:
+                 arrays: bool | None = None,
+                 check_arrays: Literal["sample", "all"] = "sample") -> CompiledGame[S, A]:
     """Enumerate the states reachable from ``game.initial`` and validate the game.
 
     Parameters
@@ -236,7 +237,21 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES,
         Enumerate through the game's array form (:mod:`tbsg.arrays`,
         :mod:`tbsg.engine.compile_arrays`): ``None`` (default) when the game offers one,
         ``True`` to require it, ``False`` to use the plain protocol alone. Both give the
-        same compiled game.
+        same compiled game. An array form that may not belong to the game's rules (reached
+        through ``__getattr__``, or below a class that redefines ``player``, ``actions`` or
+        ``outcomes``: :func:`tbsg.arrays.untrusted_reason`) is not used by ``None`` and is
+        an :class:`~tbsg.errors.InvalidArgumentError` with ``True``.
+    check_arrays : {"sample", "all"}
+        How an array form is compared with the plain protocol, the definition of the
+        game. ``"sample"`` (default, what solving uses): the game is compiled through the
+        array form and 32 of its states are asked through ``player``, ``actions`` and
+        ``outcomes``. ``"all"`` (what :func:`tbsg.verify` and :func:`tbsg.load` use): the
+        game is compiled through the plain protocol, and every state's row of the array
+        form is compared with it (:func:`tbsg.engine.compile_arrays.check_every_state`);
+        the plain compilation is returned. Either way a difference is an
+        :class:`~tbsg.errors.InvalidGameError` naming the state and how the two
+        descriptions differ; only ``"all"`` finds every one, at the cost of a plain
+        compilation.
 
     Returns
     -------
@@ -259,17 +274,54 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES,
             f"{type(game).__name__} does not implement the tbsg.Game protocol: no "
             f"{', '.join(missing)} (a game needs initial, player(state), actions(state) and "
             "outcomes(state, action) -> [(probability, successor), ...])")
-    if arrays or (arrays is None and offers_arrays(game)):
+    if check_arrays not in ("sample", "all"):
+        raise InvalidArgumentError(f'check_arrays must be "sample" or "all", got {_show(check_arrays)}')
+    if arrays:
+        why = refusal(game)
+        if why is not None:
+            raise InvalidArgumentError(f"{why}; compile it with arrays=None or arrays=False (the "
+                                       "plain protocol)")
+    use_arrays = arrays or (arrays is None and offers_arrays(game))
+    most_actions = sys.maxsize if max_actions is None else max_actions
+    most_outcomes = sys.maxsize if max_outcomes is None else max_outcomes
+    if use_arrays and check_arrays == "all":
+        with paused():
+            try:
+                g = _compile(game, max_states, most_actions, most_outcomes, progress)
+            except StateLimitError:
+                # the definition outgrows the limits: if the array form keeps within them,
+                # the two differ somewhere, and that state is the error to report
+                _compare_within(game, max_states, most_actions, most_outcomes)
+                raise
+            check_every_state(game, g)
+        return g
+    if use_arrays:
         with paused():
             return compile_arrays(
-                game, max_states=max_states,
-                max_actions=sys.maxsize if max_actions is None else max_actions,
-                max_outcomes=sys.maxsize if max_outcomes is None else max_outcomes,
+                game, max_states=max_states, max_actions=most_actions, max_outcomes=most_outcomes,
                 progress=progress, report_every=REPORT_EVERY, state_limit=_state_limit,
                 size_limit=_size_limit)
     with paused():  # millions of objects that all live on: collector passes are overhead
-        return _compile(game, max_states, sys.maxsize if max_actions is None else max_actions,
-                        sys.maxsize if max_outcomes is None else max_outcomes, progress)
+        return _compile(game, max_states, most_actions, most_outcomes, progress)
+
+
+def _compare_within(game: object, max_states: int, max_actions: int, max_outcomes: int) -> None:
+    """Raise the first difference between the array form and the plain protocol, when
+    the plain protocol has just outgrown the limits; return if the array form outgrows
+    them too: the plain protocol's error then stands. (An array form that breaks a rule
+    of its own raises that error, which names the state.)
+
+    Both enumerate the same states, in the same order, if they agree at every state; so
+    an array form that keeps within limits the plain protocol exceeds differs from it at
+    one of its own states, found by asking each of them through the plain protocol.
+    """
+    try:
+        g = compile_arrays(game, max_states=max_states, max_actions=max_actions,
+                           max_outcomes=max_outcomes, progress=None, report_every=REPORT_EVERY,
+                           state_limit=_state_limit, size_limit=_size_limit)
+    except StateLimitError:
+        return
+    check_rows(game, g, range(g.n_states))
 
 
 def _check_stable(states: Sequence[object], index_get: Callable[[object], int | None], start: int,

@@ -42,32 +42,43 @@ object per state (``tuple.__new__`` through ``map``, at C speed) for ``states`` 
 ``index``.
 
 Trust: the array form is a second description of a game that also implements the plain
-protocol. After compiling, :data:`SAMPLE` states (the first half of them the first
-states, the others spread evenly over the rest) are asked through ``player``,
-``actions`` and ``outcomes``, and any difference is an
-:class:`~tbsg.errors.InvalidGameError` naming the first state where the two disagree.
+protocol, which is the definition. It is used only where it plainly belongs to those
+rules (:func:`offers_arrays`, :func:`tbsg.arrays.untrusted_reason`: not forwarded from
+another object by ``__getattr__``, not beneath a class that redefines a rule). After
+compiling, :data:`SAMPLE` states (the first half of them the first states, the others
+spread evenly over the rest) are asked through ``player``, ``actions`` and ``outcomes``,
+and any difference is an :class:`~tbsg.errors.InvalidGameError` naming the first state
+where the two disagree. A sample cannot see a difference elsewhere: certifying code
+(:func:`tbsg.verify`, :func:`tbsg.load`) compiles through the plain protocol and compares
+*every* state's array row with it (:func:`check_every_state`: the batches of this module
+run over the plain compilation's states, in its numbering, and the resulting arrays must
+equal its arrays), so that an array form is trusted for a certified value only once
+``verify`` has compared it everywhere.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+import operator
+import sys
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
-from itertools import repeat
+from itertools import chain, repeat
 from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from tbsg.arrays import ArrayAction, ArrayOutcome, ArrayTransitions
+from tbsg.arrays import ArrayAction, ArrayOutcome, ArrayTransitions, untrusted_reason
 from tbsg.engine.compiled import CompiledGame, IndexArray, Interner
 from tbsg.errors import ExactnessError, InvalidArgumentError, InvalidGameError, TbsgError
 from tbsg.errors import show as _show
 from tbsg.model import Terminal, exact
 
-__all__ = ["CHUNK", "DENSE_LIMIT", "SAMPLE", "compile_arrays", "offers_arrays"]
+__all__ = ["CHUNK", "DENSE_LIMIT", "SAMPLE", "check_every_state", "check_rows", "compile_arrays",
+           "offers_arrays", "refusal"]
 
 CHUNK = 1 << 16
 """Most states handed to one call of ``array_transitions``."""
@@ -83,10 +94,20 @@ _ZERO = Fraction(0)
 
 
 def offers_arrays(game: object) -> bool:
-    """True if ``game`` offers the array form: ``array_transitions`` and a non-None
-    ``array_shape``."""
+    """True if ``game`` offers an array form that may stand for its rules:
+    ``array_transitions`` and a non-None ``array_shape``, and nothing that makes the
+    array form another object's or another class's (:func:`tbsg.arrays.untrusted_reason`)."""
     return callable(getattr(game, "array_transitions", None)) \
-        and getattr(game, "array_shape", None) is not None
+        and getattr(game, "array_shape", None) is not None and untrusted_reason(game) is None
+
+
+def refusal(game: object) -> str | None:
+    """Why ``game``'s array form cannot be used, or None if it can (:func:`offers_arrays`)."""
+    if not callable(getattr(game, "array_transitions", None)) or getattr(game, "array_shape", None) is None:
+        return (f"{type(game).__name__} does not offer the array form (array_transitions and "
+                "array_shape)")
+    why = untrusted_reason(game)
+    return None if why is None else f"{type(game).__name__}'s array form is not used: {why}"
 
 
 def _at(s: object) -> str:
@@ -228,6 +249,58 @@ def _int_array(x: object, shape: tuple[int, ...], what: str, where: str) -> I64:
     return a.astype(np.int64, copy=False)
 
 
+_INT64_MAX = 2**63 - 1
+
+
+def _numerators(x: object, n: int, where: str, state: Callable[[int], object]) -> npt.NDArray[Any]:
+    """Probability numerators, exactly: int64 when every one fits, else an object array of
+    Python ints (the wide, exact paths of the sums take it).
+
+    Any numpy int dtype is read as the values it holds: a uint64 numerator above
+    ``2**63 - 1`` (``3 * 2**62`` over ``2**64``) becomes a Python int, not the negative
+    number a cast to int64 would make of it. An object array must hold ints (Python or
+    numpy; not bools), which a denominator beyond int64 needs.
+    """
+    try:
+        a = np.asarray(x)
+    except Exception as exc:
+        raise InvalidGameError(f"probability numerators {where} are not an array "
+                               f"({type(exc).__name__}: {exc})") from exc
+    kind = a.dtype.kind
+    if kind in "fc":
+        raise ExactnessError(f"probability numerators {where} hold floats ({a.dtype}); the array form is "
+                             "exact: use int arrays (and (numerators, denominator) for probabilities)")
+    if kind not in "iuO":
+        raise InvalidGameError(f"probability numerators {where} must be an int array (or an object array "
+                               f"of Python ints), got dtype {a.dtype}")
+    if a.shape != (n,):
+        raise InvalidGameError(f"probability numerators {where} have shape {a.shape}, expected {(n,)}")
+    if kind == "i":
+        return a.astype(np.int64, copy=False)
+    if kind == "u":
+        if a.dtype.itemsize < 8 or n == 0 or int(a.max()) <= _INT64_MAX:
+            return a.astype(np.int64)
+        return a.astype(object)  # uint64 -> Python ints, exactly
+    values = a.tolist()
+    ints: list[int] = []
+    for r, v in enumerate(values):
+        if type(v) is not int:
+            if isinstance(v, (float, complex, np.floating, np.complexfloating)):
+                raise ExactnessError(f"probability numerator {_show(v)} {_at(state(r))} {where} is a "
+                                     f"{type(v).__name__}; the array form is exact: use ints")
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+                raise InvalidGameError(f"probability numerator {_show(v)} ({type(v).__name__}) "
+                                       f"{_at(state(r))} {where} is not an int; numerators are ints "
+                                       "over the one denominator of the pair")
+            v = int(v)
+        ints.append(v)
+    if not ints or (min(ints) >= -_INT64_MAX and max(ints) <= _INT64_MAX):
+        return np.array(ints, dtype=np.int64)
+    out = np.empty(n, dtype=object)
+    out[:] = ints
+    return out
+
+
 @dataclass
 class _Column:
     """One outcome of one action over a batch: its entries in the batch's grid."""
@@ -274,10 +347,10 @@ def compile_arrays(game: Any, *, max_states: int, max_actions: int, max_outcomes
     ``max_states`` and passes its reporting interval and the errors for a game that
     grows past its limits (so their wording lives in one place).
     """
-    if not offers_arrays(game):
-        raise InvalidArgumentError(
-            f"{type(game).__name__} does not offer the array form (array_transitions and "
-            "array_shape); compile it with arrays=None or arrays=False")
+    why = refusal(game)
+    if why is not None:
+        raise InvalidArgumentError(f"{why}; compile it with arrays=None or arrays=False (the plain "
+                                   "protocol)")
     try:
         initial = game.initial
     except Exception as exc:
@@ -522,7 +595,7 @@ def _column(j: int, action: object, o: int, out: ArrayOutcome, allowed: Bools, n
         if len(p) != 2:
             raise InvalidGameError(f"the probability of {label} {where} must be a Fraction, an int or "
                                    "(numerators, denominator)")
-        num = _int_array(p[0], (n,), "probability numerators", here)
+        num = _numerators(p[0], n, here, lambda r: keys.state(rows[r]))
         d = p[1]
         if isinstance(d, (float, np.floating)):
             raise ExactnessError(f"probability denominator {_show(d)} {here} is a float; use an int")
@@ -730,20 +803,7 @@ def _assemble(tab: _Tables, keys: _Keys, interner: Interner) -> CompiledGame[Any
     """The compiled game from the batches' pieces: the arrays first (each column's pieces
     freed as it is joined), then the state objects, so few temporaries coexist with them."""
     n = tab.n_states
-    act_count = _joined(tab.act_count)
-    act_ptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(act_count, out=act_ptr[1:])
-    act_state = np.repeat(np.arange(n, dtype=np.int32 if n < 2**31 else np.int64), act_count)
-    del act_count
-    out_count = _joined(tab.out_count)
-    out_ptr = np.zeros(len(out_count) + 1, dtype=np.int64)
-    np.cumsum(out_count, out=out_ptr[1:])
-    del out_count
-    act_code, stop_code = _terminal_codes(tab, interner)
-    arrays = {"player": _joined(tab.players), "act_ptr": _narrow(act_ptr), "act_state": act_state,
-              "out_ptr": _narrow(out_ptr), "out_target": _narrow(_joined(tab.out_target)),
-              "out_code": _narrow(_joined(tab.out_code)), "act_code": act_code, "stop_code": stop_code}
-    del act_ptr, out_ptr
+    arrays = _arrays(tab, interner, n)
     # the states: one list of Python ints per coordinate, then one tuple per state, in C
     columns = []
     rest = tab.keys[:n]
@@ -760,6 +820,24 @@ def _assemble(tab: _Tables, keys: _Keys, interner: Interner) -> CompiledGame[Any
     index = dict(zip(states, range(n), strict=True))
     return CompiledGame(states=states, index=index, act_labels=tab.labels, rationals=interner.values,
                         **arrays)
+
+
+def _arrays(tab: _Tables, interner: Interner, n: int) -> dict[str, Any]:
+    """The compiled game's arrays of the first ``n`` states (those whose rows the batches
+    enumerated), joined from the batches' pieces."""
+    act_count = _joined(tab.act_count)
+    act_ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(act_count, out=act_ptr[1:])
+    act_state = np.repeat(np.arange(n, dtype=np.int32 if n < 2**31 else np.int64), act_count)
+    del act_count
+    out_count = _joined(tab.out_count)
+    out_ptr = np.zeros(len(out_count) + 1, dtype=np.int64)
+    np.cumsum(out_count, out=out_ptr[1:])
+    del out_count
+    act_code, stop_code = _terminal_codes(tab, interner)
+    return {"player": _joined(tab.players), "act_ptr": _narrow(act_ptr), "act_state": act_state,
+            "out_ptr": _narrow(out_ptr), "out_target": _narrow(_joined(tab.out_target)),
+            "out_code": _narrow(_joined(tab.out_code)), "act_code": act_code, "stop_code": stop_code}
 
 
 def _terminal_codes(tab: _Tables, interner: Interner) -> tuple[IndexArray, IndexArray]:
@@ -798,25 +876,151 @@ def _terminal_codes(tab: _Tables, interner: Interner) -> tuple[IndexArray, Index
     return act_code, stop_code
 
 
+_HOW = ("array_transitions is a fast path for the game player/actions/outcomes define, and both "
+        "must describe the same game (compile_game(game, arrays=False) uses the plain protocol alone)")
+
+
 def _check_against_protocol(game: Any, g: CompiledGame[Any, Any]) -> None:
     """A sample of states asked through the plain protocol must match the array form."""
     n = g.n_states
     head = list(range(min(n, SAMPLE // 2)))
     spread = np.unique(np.linspace(len(head), n - 1, SAMPLE - len(head)).astype(np.int64)).tolist() \
         if n > len(head) else []
-    for i in sorted(set(head) | set(spread)):
-        why = _differs(game, g, i)
+    check_rows(game, g, sorted(set(head) | set(spread)))
+
+
+def check_rows(game: Any, g: CompiledGame[Any, Any], numbers: Iterable[int]) -> None:
+    """The states ``numbers`` of ``g``, compiled through the array form, asked through
+    the plain protocol one by one (in Python: for a sample, or to find where two
+    descriptions that are known to differ do)."""
+    for i in numbers:
+        why = _difference(_plain_row(game, g.states[i]), _compiled_row(g, i))
         if why is not None:
-            raise InvalidGameError(
-                f"the array form and the plain protocol disagree {_at(g.states[i])}: {why}; "
-                "array_transitions is a fast path for the game player/actions/outcomes define, and "
-                "both must describe the same game (compile_game(game, arrays=False) uses the plain "
-                "protocol alone)")
+            raise InvalidGameError(f"the array form and the plain protocol disagree {_at(g.states[i])}: "
+                                   f"{why}; {_HOW}")
 
 
-def _differs(game: Any, g: CompiledGame[Any, Any], i: int) -> str | None:
-    """How state ``i`` of ``g`` differs from what the plain protocol says, or None."""
-    s = g.states[i]
+def check_every_state(game: Any, g: CompiledGame[Any, Any]) -> None:
+    """Compare the array form of ``game`` with ``g``, its compiled plain protocol, at every
+    state of ``g``; raise an :class:`~tbsg.errors.InvalidGameError` naming the first state
+    where the two descriptions differ, and how.
+
+    The plain compilation is the definition; the array form is asked about exactly its
+    states, in its numbering, a batch at a time (the same checks and the same batch
+    processing as :func:`compile_arrays`, with the known states numbered as ``g`` numbers
+    them and the rationals coded as ``g`` codes them), so agreement is equality of the
+    arrays: players, actions per state, labels, outcomes per action, successors, and the
+    codes of probabilities and of the terminal constants. The array form is not explored
+    beyond ``g``'s states: a successor that ``g`` does not have gets a number of its own,
+    which differs from ``g``'s. Cost: :func:`compile_arrays` without the breadth-first
+    bookkeeping and the state objects, plus a few vectorised comparisons.
+    """
+    n = g.n_states
+    keys = _Keys(game, g.states[0])
+    rows, m = _rows_of(g.states, keys)
+    index = _Index(keys.size)
+    known = np.full(n + 1024, -1, dtype=np.int64)  # the states' keys; -1: no key (beyond m)
+    known[:m] = keys.encode(rows)
+    index.add(known[:m], np.arange(m, dtype=np.int64))
+    tab = _Tables(keys=known, n_states=n, players=[], act_count=[], labels=[], out_count=[],
+                  out_target=[], out_code=[], term_class=[], classes={}, term_prob_codes=set(),
+                  payoffs_met=set(), n_terms=0, n_actions=0, n_outcomes=0)
+    interner = Interner(g.rationals)
+    rows.flags.writeable = False
+
+    def no_limit(_: int, __: object) -> Exception:  # pragma: no cover - never called
+        return AssertionError("no state limit when checking")
+
+    for i in range(0, m, CHUNK):
+        _batch(game, rows[i : i + CHUNK], keys, index, tab, interner, sys.maxsize, no_limit)
+    del index
+    arrays = _arrays(tab, interner, m)
+    at = _first_difference(g, arrays, tab.labels, m)
+    if at is None:
+        if m == n:
+            return
+        raise InvalidGameError(
+            f"the array form cannot describe state {_show(g.states[m])}, which the plain protocol "
+            f"reaches: the array form's states are tuples of {keys.d} ints within array_shape "
+            f"{_show(keys.shape)}; {_HOW}")
+    # the array form's compiled game: g's states, then the successors g does not have
+    extra = keys.decode(tab.keys[n : tab.n_states])
+    states = [*g.states, *(keys.state(r) for r in extra)]
+    mine: CompiledGame[Any, Any] = CompiledGame(states=states, index={}, act_labels=tab.labels,
+                                                rationals=interner.values, **arrays)
+    why = _difference(_compiled_row(g, at), _compiled_row(mine, at)) or \
+        "their compiled rows differ"
+    raise InvalidGameError(f"the array form and the plain protocol disagree {_at(g.states[at])}: "
+                           f"{why}; {_HOW}")
+
+
+def _rows_of(states: list[Any], keys: _Keys) -> tuple[I64, int]:
+    """The states as int64 rows, as far as the array form can describe them: ``(rows, m)``
+    with ``m`` the number of leading states that are tuples of ``d`` ints within
+    ``array_shape`` (a state is such a tuple if it equals the tuple its row gives)."""
+    n, d = len(states), keys.d
+    try:
+        flat = np.fromiter(chain.from_iterable(states), dtype=np.int64, count=n * d)
+        rows = flat.reshape(n, d)
+    except (TypeError, ValueError, OverflowError):
+        rows = None
+    if rows is not None and not keys.outside(rows).any():
+        columns = rows.T.tolist()
+        if list(zip(*columns, strict=True)) == states:
+            return rows, n
+    # some state is not such a tuple: find the first one, state by state
+    good: list[list[int]] = []
+    for s in states:
+        try:
+            row = [operator.index(x) for x in s]
+            fits = len(row) == d and tuple(row) == s and all(
+                0 <= x < w for x, w in zip(row, keys.shape, strict=True))
+        except Exception:
+            fits = False
+        if not fits:
+            break
+        good.append(row)
+    return np.array(good, dtype=np.int64).reshape(len(good), d), len(good)
+
+
+def _first_difference(g: CompiledGame[Any, Any], a: dict[str, Any], labels: list[Any], m: int) -> int | None:
+    """The first of the states ``0 .. m-1`` whose row in ``g`` differs from its row in the
+    arrays ``a`` (with action ``labels``), or None."""
+    g_count, a_count = np.diff(g.act_ptr[: m + 1]), np.diff(a["act_ptr"])
+    bad = np.flatnonzero((g.player[:m] != a["player"]) | (g_count != a_count))
+    first = int(bad[0]) if bad.size else m
+    k = int(g.act_ptr[first])  # the actions of the states before it line up
+    bad_act = (np.diff(g.out_ptr[: k + 1]) != np.diff(a["out_ptr"][: k + 1])) \
+        | (g.act_code[:k] != a["act_code"][:k]) | (g.stop_code[:k] != a["stop_code"][:k])
+    if g.act_labels[:k] != labels[:k]:
+        bad_act[next(j for j in range(k) if not _same(g.act_labels[j], labels[j]))] = True
+    hit = np.flatnonzero(bad_act)
+    if hit.size:
+        first = min(first, int(g.act_state[int(hit[0])]))
+    o = int(g.out_ptr[int(g.act_ptr[first])])  # and so do the outcomes of their actions
+    bad_out = np.flatnonzero((g.out_target[:o] != a["out_target"][:o])
+                             | (g.out_code[:o] != a["out_code"][:o]))
+    if bad_out.size:
+        k_out = int(np.searchsorted(g.out_ptr, int(bad_out[0]), side="right")) - 1
+        first = min(first, int(g.act_state[k_out]))
+    return first if first < m else None
+
+
+def _same(x: object, y: object) -> bool:
+    try:
+        return bool(x == y)
+    except Exception:
+        return False
+
+
+_Row = tuple[object, tuple[object, ...], list[tuple[list[tuple[object, Fraction]], Fraction, Fraction]]]
+"""A state's rules: player, actions, and per action its successors with their
+probabilities (merged, in order of first occurrence), the probability of ending play
+and the expected terminal payoff."""
+
+
+def _plain_row(game: Any, s: object) -> _Row:
+    """State ``s`` as the plain protocol describes it, asked now."""
     try:
         who = game.player(s)
         acts = tuple(game.actions(s))
@@ -824,12 +1028,8 @@ def _differs(game: Any, g: CompiledGame[Any, Any], i: int) -> str | None:
         raise
     except Exception as exc:
         raise InvalidGameError(f"the plain protocol raised {type(exc).__name__}: {exc} {_at(s)}") from exc
-    if isinstance(who, bool) or not isinstance(who, (int, np.integer)) or int(who) != int(g.player[i]):
-        return f"player() says {_show(who)}, array_transitions {int(g.player[i])}"
-    mine = tuple(g.act_labels[k] for k in g.actions_of(i))
-    if acts != mine:
-        return f"actions() says {_show(acts)}, array_transitions {_show(mine)}"
-    for k, a in zip(g.actions_of(i), acts, strict=True):
+    per_action = []
+    for a in acts:
         try:
             outs = list(game.outcomes(s, a))
         except TbsgError:
@@ -848,15 +1048,36 @@ def _differs(game: Any, g: CompiledGame[Any, Any], i: int) -> str | None:
                 const += pf * nxt.payoff
             else:
                 succ[nxt] = succ.get(nxt, _ZERO) + pf
-        o0, o1 = int(g.out_ptr[k]), int(g.out_ptr[k + 1])
-        arrays = [(g.states[int(t)], g.out_prob[o])
-                  for o, t in zip(range(o0, o1), g.out_target[o0:o1].tolist(), strict=True)]
-        if list(succ.items()) != arrays:
-            return (f"action {_show(a)}: outcomes() leads to {_show(list(succ.items()))}, "
-                    f"array_transitions to {_show(arrays)}")
-        if (stop, const) != (g.act_stop[k], g.act_const[k]):
-            return (f"action {_show(a)}: outcomes() ends play with probability {_show(stop)} and "
-                    f"expected payoff {_show(const)}, array_transitions with {_show(g.act_stop[k])} "
-                    f"and {_show(g.act_const[k])}")
-    return None
+        per_action.append((list(succ.items()), stop, const))
+    return who, acts, per_action
 
+
+def _compiled_row(g: CompiledGame[Any, Any], i: int) -> _Row:
+    """State ``i`` as the compiled game ``g`` holds it."""
+    acts = g.actions_of(i)
+    per_action = []
+    for k in acts:
+        o0, o1 = int(g.out_ptr[k]), int(g.out_ptr[k + 1])
+        succ = [(g.states[int(t)], g.out_prob[o])
+                for o, t in zip(range(o0, o1), g.out_target[o0:o1].tolist(), strict=True)]
+        per_action.append((succ, g.act_stop[k], g.act_const[k]))
+    return int(g.player[i]), tuple(g.act_labels[k] for k in acts), per_action
+
+
+def _difference(plain: _Row, arrays: _Row) -> str | None:
+    """How the plain protocol's row differs from the array form's, or None."""
+    who, acts, outs = plain
+    mine, my_acts, my_outs = arrays
+    if isinstance(who, bool) or not isinstance(who, (int, np.integer)) or int(who) != mine:
+        return f"player() says {_show(who)}, array_transitions {_show(mine)}"
+    if acts != my_acts:
+        return f"actions() says {_show(acts)}, array_transitions {_show(my_acts)}"
+    for a, (succ, stop, const), (my_succ, my_stop, my_const) in zip(acts, outs, my_outs, strict=True):
+        if succ != my_succ:
+            return (f"action {_show(a)}: outcomes() leads to {_show(succ)}, "
+                    f"array_transitions to {_show(my_succ)}")
+        if (stop, const) != (my_stop, my_const):
+            return (f"action {_show(a)}: outcomes() ends play with probability {_show(stop)} and "
+                    f"expected payoff {_show(const)}, array_transitions with {_show(my_stop)} "
+                    f"and {_show(my_const)}")
+    return None

@@ -504,7 +504,7 @@ def _compile(r: _Reader, game: Game[S, A], counts: dict[str, int], max_states: i
     limit = min(max_states, max(recorded, 1))
     try:
         return compile_game(game, max_states=limit, max_actions=max(counts["actions"], 1),
-                            max_outcomes=max(counts["outcomes"], 0))
+                            max_outcomes=max(counts["outcomes"], 0), check_arrays="all")
     except StateLimitError:
         if limit < max_states:  # the file's sizes bound enumeration, not the caller's limit
             r.fail(f"the rebuilt game is larger than the file records ({recorded} states, "
