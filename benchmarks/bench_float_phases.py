@@ -41,7 +41,7 @@ def measure(name: str) -> dict[str, object]:
     """One row, measured in this process."""
     import scipy.sparse.linalg as spla
 
-    from tbsg._gc import paused
+    from tbsg._util.gc import paused
     from tbsg.engine import floating
     from tbsg.engine.compile import compile_game
     from tbsg.engine.graph import decompose, end_components

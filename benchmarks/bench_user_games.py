@@ -10,7 +10,7 @@ Each row runs in a fresh child process (so its peak memory is its own) and repor
   ``ArrayCoinball``), against the same floor (the plain protocol), so they can go below
   1; the
   ``pig-compile`` row times the compilation alone, through Pig's array form
-  (:mod:`tbsg.arrays`), and the plain-protocol compilation of the same game beside it;
+  (:mod:`tbsg.model.arrays`), and the plain-protocol compilation of the same game beside it;
 * ``peer``: where a peer solves the same model in the same process (the Riddler seed's own
   dynamic program on Coinball ``(t, m, y)``, imported from ``../shared/peers``), its time
   and ``tbsg / peer``; a row says which model each side solves;
@@ -108,7 +108,7 @@ def _case(name: str, quick: bool) -> dict[str, Any]:
             row["peer"] = OPENSPIEL_PIG100_SECONDS
             row["peer_name"] = "OpenSpiel VI 1e-12 (recorded; 1,079,298 states)"
     elif name == "pig-compile":
-        # the array form (tbsg.arrays) against the plain protocol, same game, same child
+        # the array form (tbsg.model.arrays) against the plain protocol, same game, same child
         from user_games import protocol_floor
 
         from tbsg.engine.compile import compile_game

@@ -205,7 +205,7 @@ def substituted(game: TableGame, symbol: Any, x: Fraction) -> TableGame:
     return TableGame(players=game.players, moves=moves, initial=game.initial)
 
 
-# --- games offering the array form (tbsg.arrays) too --------------------------------------
+# --- games offering the array form (tbsg.model.arrays) too --------------------------------------
 
 Cell = tuple[int, int]
 ArrayMove = tuple[str, tuple[tuple[Fraction, "Cell | Terminal"], ...]]

@@ -69,8 +69,8 @@ def test_api_reference_is_generated_from_docstrings(site: Path) -> None:
 
 
 def test_catalog_page_is_computed_at_build_time(site: Path) -> None:
-    from tbsg.catalog import CATALOG
-    from tbsg.reproduce import reproduce
+    from tbsg.games.registry import CATALOG
+    from tbsg.sources.reproduce import reproduce
 
     html = page(site, "catalog")
     for entry in CATALOG.values():

@@ -1,77 +1,48 @@
-"""The package's structure: a pipeline that flows one way (issue 11).
+"""The package's structure: a pipeline of packages that flows one way.
 
-Every module of ``src/tbsg`` has a rank; a module may import only modules of a strictly
-lower rank (function-level imports included). A strict order makes cycles impossible, and
-the ranks follow the layers: model -> engine (compile -> graph -> kernel -> solvers) ->
-results -> front and certificate -> outputs -> catalog (rules -> sources -> registry,
-reproduce) -> face (``tbsg/__init__``, the plots facade, ``tbsg.testing``, the command line).
+Every package of ``src/tbsg`` has a rank, and a module may import only modules of its own
+package or of a package of strictly lower rank (function-level imports included). The
+modules of one package import each other without cycles. Together these make the tree
+the architecture: a reader who sees only the folder names can draw the pipeline
+
+    errors, _util -> model -> engine -> results -> api, play -> certify -> parametric
+    -> games -> sources -> outputs -> testing -> the face (tbsg, tbsg.plots) -> cli
+
+``tbsg.parametric`` keeps its old output names for one release as PEP 562 aliases that
+warn and import :mod:`tbsg.outputs` when used; those ``__getattr__`` functions are the only
+upward imports, listed in :data:`DEPRECATION_SHIMS`.
 """
 
 from __future__ import annotations
 
 import ast
+from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 
-GAMES = ("coinball", "pig", "risk_or_safety", "super_six", "the_race", "unspeakable_words")
-
 RANKS: dict[str, int] = {
-    # shared utilities, no tbsg imports above them
-    "tbsg._version": 0, "tbsg.errors": 0, "tbsg._digits": 0, "tbsg._gc": 0, "tbsg._progress": 0,
-    "tbsg._citation": 0,
-    # the game model
-    "tbsg.model": 1,
-    "tbsg._bounds": 1,  # bounds on numbers from text and on the recorded fields of tbsg's games
-    "tbsg.arrays": 2,  # the optional array form of a game (issue 13)
-    "tbsg.fixed": 3,  # a fixed game keeps the array form
-    # the engine, in pipeline order
-    "tbsg.engine": 2, "tbsg.engine._backend": 2,
-    "tbsg.engine.compiled": 3,
-    "tbsg.engine.compile_arrays": 4,  # the array form's enumeration, dispatched to by compile
-    "tbsg.engine.compile": 5,
-    # the graph's fingerprint (saved files, provenance), beside compile
-    "tbsg._graph_hash": 4,
-    "tbsg.engine.graph": 5,
-    "tbsg.engine.bellman": 6, "tbsg.engine.adic": 6,
-    "tbsg.engine.floating": 7,
-    "tbsg.engine.exact": 8,
-    "tbsg.engine.infinite": 9,
-    # Markov chains of fixed profiles and tie-breaking among optimal actions
-    "tbsg.engine.markov": 9, "tbsg._steps": 2, "tbsg.tiebreak": 10,
-    # results, then the front doors and the certificate
-    "tbsg.results": 11,
-    "tbsg.api": 12, "tbsg.chain": 12,
-    "tbsg.certificate": 13,
-    # outputs: generic, no game names
-    "tbsg.outputs": 14, "tbsg.outputs._optional": 14, "tbsg.outputs.formats": 14,
-    "tbsg.outputs.pivot": 15,
-    "tbsg.outputs.tables": 16,
-    "tbsg.outputs.plots": 17, "tbsg.outputs.persist": 17,
-    # parametric games (sympy, python-flint): numbers, compile, linear algebra, then the
-    # solver (on tbsg.solve), its certificate and outputs
-    "tbsg.parametric.rational": 2, "tbsg.parametric.algebraic": 3,
-    "tbsg.parametric.compile": 6, "tbsg.parametric.linear": 7,
-    "tbsg.parametric.solve": 13, "tbsg.parametric.certificate": 14,
-    "tbsg.parametric.outputs": 15, "tbsg.parametric": 17,
-    # the catalog: rules, then the sources' printed numbers, then the registry and reproduce
-    **{f"tbsg.games.{g}": 18 for g in GAMES},
-    "tbsg.games": 19, "tbsg.games.figures": 19,
-    "tbsg.sources.check": 20, "tbsg.sources": 21,
-    **{f"tbsg.sources.{g}": 21 for g in GAMES},
-    "tbsg.catalog": 22,
-    "tbsg.reproduce": 23,
-    # the face; tbsg.testing (users' test tools) sits on its three parts: strategies (random
-    # games), oracle (brute force, no solver code) and published (reads results, and
-    # decimals as tbsg.sources.check does)
-    "tbsg.testing.strategies": 23, "tbsg.testing.oracle": 23, "tbsg.testing.published": 23,
-    "tbsg.plots": 24, "tbsg.testing": 24,
-    "tbsg": 25,  # loads tbsg.games, tbsg.plots and tbsg.testing on first use
-    "tbsg.cli._games": 26, "tbsg.cli._report": 26,  # the command line's parts, then its parser
-    "tbsg.cli": 27,
+    "tbsg.errors": 0, "tbsg._version": 0, "tbsg._util": 0,  # shared, no tbsg imports above
+    "tbsg.model": 1,       # what a user writes: the protocol, the array form, fixed strategies
+    "tbsg.engine": 2,      # game -> compiled graph -> components -> values
+    "tbsg.results": 3,     # what a solve returns, and the query vocabulary
+    "tbsg.api": 4,         # solve, evaluate, best_response
+    "tbsg.play": 4,        # a fixed profile's Markov chain
+    "tbsg.certify": 5,     # verify, and save/load (which re-verify)
+    "tbsg.parametric": 6,  # games whose probabilities depend on a parameter
+    "tbsg.games": 7,       # the catalog's rules and its registry
+    "tbsg.sources": 8,     # the sources' printed numbers, declared discrepancies, reproduce
+    "tbsg.outputs": 9,     # tables, pivots, formats, region tables, every plot
+    "tbsg.testing": 10,    # users' test tools
+    "tbsg": 11, "tbsg.plots": 11,  # the face
+    "tbsg.cli": 12,
 }
+
+DEPRECATION_SHIMS = {("tbsg.parametric", "tbsg.outputs")}
+"""(package, package it may import inside a module ``__getattr__`` only, to serve a
+deprecated alias)."""
 
 
 def _modules() -> dict[str, Path]:
@@ -82,11 +53,29 @@ def _modules() -> dict[str, Path]:
     return out
 
 
-def _imports(name: str, path: Path, modules: set[str]) -> set[str]:
-    """The tbsg modules ``name`` imports (anywhere in the file)."""
+def package_of(module: str) -> str:
+    """The ranked package holding ``module`` (the longest prefix with a rank)."""
+    parts = module.split(".")
+    for n in range(len(parts), 0, -1):
+        if ".".join(parts[:n]) in RANKS:
+            return ".".join(parts[:n])
+    raise KeyError(module)
+
+
+def _imports(name: str, path: Path, modules: set[str], *, shims: bool) -> set[str]:
+    """The tbsg modules ``name`` imports (anywhere in the file; with ``shims=False``, not
+    inside a module-level ``__getattr__``)."""
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    skip: set[int] = set()
+    if not shims:
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":
+                skip |= {id(n) for n in ast.walk(node)}
     found: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.Import):
             found |= {a.name for a in node.names}
         elif isinstance(node, ast.ImportFrom):
@@ -101,13 +90,44 @@ def _imports(name: str, path: Path, modules: set[str]) -> set[str]:
     return {m for m in found if m in modules and m != name}
 
 
-def test_every_module_has_a_rank() -> None:
-    # a new module must be placed in a layer
-    assert set(_modules()) == set(RANKS)
+def test_every_module_is_in_a_ranked_package() -> None:
+    for name in _modules():
+        package_of(name)  # raises KeyError for a module outside every ranked package
 
 
-@pytest.mark.parametrize("name", sorted(RANKS))
-def test_no_module_imports_one_above_or_beside_it(name: str) -> None:
+def test_the_top_level_holds_only_the_face_and_the_shared_modules() -> None:
+    top = sorted(p.name for p in (SRC / "tbsg").glob("*.py"))
+    assert top == ["__init__.py", "_version.py", "errors.py", "plots.py"]
+
+
+@pytest.mark.parametrize("name", sorted(_modules()))
+def test_no_module_imports_a_package_above_or_beside_its_own(name: str) -> None:
     modules = _modules()
-    bad = sorted(m for m in _imports(name, modules[name], set(modules)) if RANKS[m] >= RANKS[name])
-    assert not bad, f"{name} (rank {RANKS[name]}) imports {bad}"
+    mine = package_of(name)
+    bad = []
+    for m in _imports(name, modules[name], set(modules), shims=False):
+        other = package_of(m)
+        if other != mine and RANKS[other] >= RANKS[mine] and not (mine == "tbsg" and other == "tbsg.plots"):
+            bad.append(m)
+    assert not bad, f"{name} ({mine}, rank {RANKS[mine]}) imports {sorted(bad)}"
+
+
+def test_deprecation_shims_import_only_what_they_declare() -> None:
+    modules = _modules()
+    for name, path in modules.items():
+        mine = package_of(name)
+        names = set(modules)
+        extra = _imports(name, path, names, shims=True) - _imports(name, path, names, shims=False)
+        for m in extra:
+            other = package_of(m)
+            if other != mine and RANKS[other] >= RANKS[mine]:
+                assert (mine, other) in DEPRECATION_SHIMS, f"{name}.__getattr__ imports {m}"
+
+
+def test_no_import_cycle_between_modules() -> None:
+    modules = _modules()
+    graph = {n: _imports(n, p, set(modules), shims=False) for n, p in modules.items()}
+    try:
+        tuple(TopologicalSorter(graph).static_order())
+    except CycleError as exc:  # pragma: no cover - the message is the failure
+        pytest.fail(f"import cycle: {exc.args[1]}")

@@ -1,10 +1,10 @@
-"""mkdocs hook: the page ``catalog.md``, generated from ``tbsg.catalog`` and ``tbsg.sources``.
+"""mkdocs hook: the page ``catalog.md``, generated from ``tbsg.games.registry`` and ``tbsg.sources``.
 
 For every source of the catalog: its games (name, constructor and parameters, read from
 the constructors' signatures), the source module's docstring (what the source prints,
 what reproduces and why not), the figures the notebooks drew (``docs/figures/``), and
 every published quantity with the value tbsg computes *during this build*
-(:func:`tbsg.reproduce.reproduce`, the engine of ``tbsg reproduce``), judged against the
+(:func:`tbsg.sources.reproduce.reproduce`, the engine of ``tbsg reproduce``), judged against the
 source's declared known discrepancies. No number on the page is typed by hand.
 
 ``TBSG_DOCS_REPRODUCE``: which games' sources to recompute: ``all`` (default), ``none``,
@@ -25,7 +25,7 @@ _WIDTH = 90
 
 def selected() -> set[str]:
     """The catalog games whose sources this build recomputes."""
-    from tbsg.catalog import CATALOG
+    from tbsg.games.registry import CATALOG
 
     value = os.environ.get("TBSG_DOCS_REPRODUCE", "all").strip()
     if value == "all":
@@ -64,8 +64,8 @@ def _verdict(row: Any) -> str:
 
 def page() -> str:
     """The Markdown of the catalog page."""
-    from tbsg.catalog import CATALOG
-    from tbsg.reproduce import reproduce
+    from tbsg.games.registry import CATALOG
+    from tbsg.sources.reproduce import reproduce
 
     by_source: dict[str, list[Any]] = {}
     for entry in CATALOG.values():

@@ -24,10 +24,10 @@ from types import ModuleType
 from typing import TYPE_CHECKING
 
 from tbsg._version import __version__
-from tbsg.api import best_response, evaluate, solve
-from tbsg.arrays import ArrayAction, ArrayOutcome, ArrayTransitions
-from tbsg.certificate import Verification, verify
-from tbsg.chain import Chain, LengthBounds, LengthDistribution, chain
+from tbsg.api.solving import best_response, evaluate, solve
+from tbsg.certify.certificate import Verification, verify
+from tbsg.certify.persist import load, save
+from tbsg.engine.tiebreak import TieBreak
 from tbsg.errors import (
     ExactnessError,
     GameUnavailableError,
@@ -45,12 +45,12 @@ from tbsg.errors import (
     UnknownStateError,
     UnsupportedError,
 )
-from tbsg.model import DRAW, Game, Terminal, win
-from tbsg.outputs.persist import load, save
+from tbsg.model.arrays import ArrayAction, ArrayOutcome, ArrayTransitions
+from tbsg.model.protocol import DRAW, Game, Terminal, win
 from tbsg.outputs.pivot import Pivot
 from tbsg.outputs.tables import Row, StateTable, state_table
+from tbsg.play.chain import Chain, LengthBounds, LengthDistribution, chain
 from tbsg.results import FloatSolution, Provenance, Solution, SolutionKind
-from tbsg.tiebreak import TieBreak
 
 if TYPE_CHECKING:  # loaded on first use by __getattr__ below
     from tbsg import games as games

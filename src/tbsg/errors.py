@@ -203,7 +203,7 @@ def show(x: object, limit: int = 200) -> str:
 def _cut_number(x: int | Fraction, limit: int) -> str | None:
     """``shorten(str(x), limit)`` for an int or Fraction longer than Python's int/str limit,
     from its leading and trailing digits; ``None`` for a shorter one (``str`` is quick)."""
-    def digits(n: int) -> int:  # of n > 0, exactly, without writing it (as tbsg._digits counts)
+    def digits(n: int) -> int:  # of n > 0, exactly, without writing it (as tbsg._util.digits counts)
         d = int(n.bit_length() * math.log10(2)) + 1
         return d if n >= 10 ** (d - 1) else d - 1
 

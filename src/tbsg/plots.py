@@ -3,9 +3,9 @@
 The public face of the plots (``from tbsg import plots``), like :mod:`tbsg` for the rest:
 
 * :func:`heatmap` (a pivot as coloured cells) and :func:`margin_curves` (one curve per
-  value of a state variable), defined in :mod:`tbsg.outputs.plots` for any game;
+  value of a state variable), defined in :mod:`tbsg.outputs.plots.generic` for any game;
 * one function per catalog source, each returning a new Figure, defined in
-  :mod:`tbsg.games.figures`: :func:`plot_risk_or_safety_table1`,
+  :mod:`tbsg.outputs.plots.catalog`: :func:`plot_risk_or_safety_table1`,
   :func:`plot_unspeakable_words`, :func:`plot_coinball`, :func:`plot_the_race`,
   :func:`plot_super_six_figure5`, :func:`plot_pig_hold_boundary`; and
   :func:`plot_risk_or_safety_lengths` (game length, past the sources).
@@ -20,7 +20,7 @@ matplotlib is an optional dependency (the ``notebook`` extra, ``pip install
 works without it.
 """
 
-from tbsg.games.figures import (
+from tbsg.outputs.plots.catalog import (
     plot_coinball,
     plot_pig_hold_boundary,
     plot_risk_or_safety_lengths,
@@ -29,7 +29,7 @@ from tbsg.games.figures import (
     plot_the_race,
     plot_unspeakable_words,
 )
-from tbsg.outputs.plots import heatmap, margin_curves
+from tbsg.outputs.plots.generic import heatmap, margin_curves
 
 __all__ = [
     "heatmap",

@@ -175,8 +175,8 @@ def _count(parser: _Parser, text: str) -> Callable[[Any, Any], Any]:
 # --- tbsg list ----------------------------------------------------------------------------------
 
 def _list(args: argparse.Namespace, parser: _Parser) -> int:
-    from tbsg.catalog import CATALOG
     from tbsg.cli._games import resolve
+    from tbsg.games.registry import CATALOG
 
     for entry in CATALOG.values():
         print(f"{entry.name}({resolve(entry.name).describe()})\n    {entry.source}")
@@ -256,7 +256,7 @@ def _solve(args: argparse.Namespace, parser: _Parser) -> int:
 def _unreached_tol(tol: float | None, gap: float) -> str:
     """The command line's words for a float solve that proved ``gap``, not ``tol``: the
     options to change (``--tol``, ``--float``), where the API's error names its arguments."""
-    from tbsg.api import DEFAULT_TOL, suggested_tol
+    from tbsg.api.solving import DEFAULT_TOL, suggested_tol
 
     asked = f"--tol {tol:g}" if tol is not None else f"the default --tol {DEFAULT_TOL:g}"
     return (f"{asked} cannot be reached: the smallest gap proven is {gap:.3g} (the float solver "
@@ -303,7 +303,7 @@ def _verify(args: argparse.Namespace, parser: _Parser) -> int:
         return say("CANNOT CHECK", f"the game fails: {exc}", 2)
     except TbsgError as exc:  # SolutionFileError: read and found wrong
         return say("REJECTED", exc, 1)
-    from tbsg._digits import shown_value
+    from tbsg._util.digits import shown_value
     from tbsg.errors import show
 
     shown = shown_value(sol.value(), 15, _SHORT, exact=True)
@@ -316,9 +316,9 @@ def _verify(args: argparse.Namespace, parser: _Parser) -> int:
 
 def _load_and_verify(args: argparse.Namespace, parser: _Parser) -> tuple[Any, Any]:
     """Load FILE (its game from --game, --import-game or the catalog) and verify it."""
-    from tbsg.certificate import verify
+    from tbsg.certify.certificate import verify
+    from tbsg.certify.persist import load
     from tbsg.errors import GameUnavailableError, InvalidGameError, StateLimitError
-    from tbsg.outputs.persist import load
 
     path = Path(args.file)
     if not path.is_file():
@@ -373,8 +373,8 @@ def _unavailable_hint(exc: Any) -> str:
 # --- tbsg reproduce, tbsg cite --------------------------------------------------------------------
 
 def _reproduce(args: argparse.Namespace, parser: _Parser) -> int:
-    from tbsg.catalog import CATALOG
-    from tbsg.reproduce import format_json, format_table, reproduce
+    from tbsg.games.registry import CATALOG
+    from tbsg.sources.reproduce import format_json, format_table, reproduce
 
     unknown = [g for g in args.only or () if g not in CATALOG]
     if unknown:
@@ -390,7 +390,7 @@ def _reproduce(args: argparse.Namespace, parser: _Parser) -> int:
 
 
 def _cite(args: argparse.Namespace, parser: _Parser) -> int:
-    from tbsg._citation import apa, bibtex
+    from tbsg.cli.citation import apa, bibtex
 
     if args.format in ("bibtex", "both"):
         print(("BibTeX:\n" if args.format == "both" else "") + bibtex())
@@ -416,8 +416,8 @@ def _subparser(sub: Any, name: str, help_text: str, description: str,
 
 
 def _parser() -> _Parser:
-    from tbsg.catalog import CATALOG
     from tbsg.engine.compile import DEFAULT_MAX_STATES
+    from tbsg.games.registry import CATALOG
 
     parser = _Parser(prog="tbsg", description="Exact solutions of two-player turn-based stochastic games.",
                      epilog="'tbsg COMMAND --help' describes a command.")

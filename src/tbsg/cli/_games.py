@@ -23,7 +23,7 @@ decimal point) and a decimal's exponent at most :data:`MAX_DIGITS` in size: chec
 on the text, before any conversion, so that no value typed on the command line costs
 more than an instant to convert (an exponent of ``9999999`` would build a ten-million-digit
 power of ten). A catalog game's parameters must also lie in the ranges its catalog entry
-declares (:meth:`tbsg.catalog.CatalogEntry.bounds`), checked before the game is built.
+declares (:meth:`tbsg.games.registry.CatalogEntry.bounds`), checked before the game is built.
 
 Every error is an :class:`~tbsg.errors.InvalidArgumentError` naming the parameter, what
 was expected and what was found (shortened); the command line reports it as a usage error.
@@ -56,10 +56,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
-from tbsg._bounds import MAX_DIGITS, Bounds, OutOfBounds, number_from_text
-from tbsg.catalog import CATALOG
+from tbsg._util.bounds import MAX_DIGITS, Bounds, OutOfBounds, number_from_text
 from tbsg.errors import InvalidArgumentError, TbsgError, shorten, show
-from tbsg.model import Game
+from tbsg.games.registry import CATALOG
+from tbsg.model.protocol import Game
 
 __all__ = ["MAX_DIGITS", "GameSpec", "Parameter", "convert_text", "parse_assignments", "resolve",
            "resolve_function"]

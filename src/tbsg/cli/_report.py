@@ -15,13 +15,13 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from tbsg._digits import exact_decimal, fraction_text, shown_value, text_size
-from tbsg._steps import StepFunction
-from tbsg.chain import chain
+from tbsg._util.digits import exact_decimal, fraction_text, shown_value, text_size
 from tbsg.errors import InfiniteExpectationError, UnsupportedError, shorten, show
-from tbsg.model import Game
+from tbsg.model.protocol import Game
+from tbsg.model.steps import StepFunction
 from tbsg.outputs.formats import Fmt, csv_table, latex_escape, latex_table, markdown_table
 from tbsg.outputs.tables import state_table
+from tbsg.play.chain import chain
 from tbsg.results import FloatSolution, Solution
 
 __all__ = ["play_summary", "solve_report", "table_report"]
@@ -67,7 +67,7 @@ def play_summary(sol: Solution[Any, Any] | FloatSolution[Any, Any], game: Game[A
 
     The outcome split, the expected length (in ``unit``: what ``count`` counts) and its
     variance, and, for an exact solution of a stopping game, the fastest and slowest
-    optimal play (:mod:`tbsg.chain`, :mod:`tbsg.tiebreak`).
+    optimal play (:mod:`tbsg.play.chain`, :mod:`tbsg.engine.tiebreak`).
     """
     c = chain(game, sol)
     rows: Rows = []

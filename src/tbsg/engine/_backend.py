@@ -135,6 +135,6 @@ def fraction_from_text(text: str) -> Fraction:
     """
     if _mpq is not None:
         return to_fraction(_mpq(text))
-    from tbsg._digits import fraction_from_text as parse
+    from tbsg._util.digits import fraction_from_text as parse
 
     return parse(text)

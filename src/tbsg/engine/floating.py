@@ -2,7 +2,7 @@
 
 Mathematics
 -----------
-For a stopping game the Bellman operator ``T`` (see :mod:`tbsg.model`) is monotone and has
+For a stopping game the Bellman operator ``T`` (see :mod:`tbsg.model.protocol`) is monotone and has
 a unique fixed point ``v*`` in ``[0, 1]^S``; iterating ``T`` from any start converges to
 it (Condon 1992). Two consequences give proven bounds:
 

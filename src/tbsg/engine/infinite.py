@@ -60,7 +60,7 @@ Condition (c) also fixes ``v = c`` on the bottom strongly connected components (
 without terminal mass of the profile's Markov chain (they are end components of both
 ``G[σ]`` and ``G[τ]``); with (a) this makes ``v`` the profile's own value vector. For a
 stopping game (c) is empty and the certificate is the usual one of
-:mod:`tbsg.certificate`, where uniqueness of the fixed point replaces (c).
+:mod:`tbsg.certify.certificate`, where uniqueness of the fixed point replaces (c).
 
 The algorithm
 -------------
@@ -458,7 +458,7 @@ def solve_infinite_play(g: CompiledGame[Any, Any], c: Fraction, *,
     ----------
     g : CompiledGame
     c : Fraction
-        Payoff of infinite play, in [0, 1] (validated by :func:`tbsg.model.infinite_play_payoff`).
+        Payoff of infinite play, in [0, 1] (validated by :func:`tbsg.model.protocol.infinite_play_payoff`).
     mecs : EndComponents, optional
         ``end_components(g)`` if already computed.
     progress : callable, optional

@@ -54,7 +54,7 @@ from fractions import Fraction
 from typing import Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError
-from tbsg.model import DRAW, Terminal, win
+from tbsg.model.protocol import DRAW, Terminal, win
 
 __all__ = [
     "Coinball",
@@ -222,7 +222,7 @@ def coinball_summary_check(tosses: int = 100, *,
     >>> [(t, lead) for t, lead, _, _ in c.examples["missed_tie"] if lead == 0]
     [(92, 0), (96, 0)]
     """
-    from tbsg.api import solve
+    from tbsg.api.solving import solve
 
     game = Coinball(tosses)
     sol = solve(game)
@@ -364,9 +364,9 @@ def coinball_outcomes(tosses: int = 100) -> list[CoinballOutcomes]:
     >>> rush.value, rush.draw_least, rush.draw_most
     (Fraction(1, 2), Fraction(0, 1), Fraction(1, 2))
     """
-    from tbsg.api import best_response, solve
-    from tbsg.chain import chain
-    from tbsg.model import DRAW
+    from tbsg.api.solving import best_response, solve
+    from tbsg.model.protocol import DRAW
+    from tbsg.play.chain import chain
 
     game = Coinball(tosses)
 

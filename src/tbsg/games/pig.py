@@ -46,7 +46,7 @@ With ``d = die`` and ``P(i, j, k) = 1`` for ``i + k >= goal``, the paper's equat
 ``P^{flip}_{i,j,k} = [(1 - P_{j,i,0}) + P_{i,j,k+1}] / 2``. They use the symmetry of the
 game: the player to move next is in the same situation as the mover was, with the
 scores swapped. tbsg solves the two-player form instead (player 0 maximises, player 1
-minimises the value to player 0: the Bellman equations of :mod:`tbsg.model`), whose
+minimises the value to player 0: the Bellman equations of :mod:`tbsg.model.protocol`), whose
 solution satisfies ``V(1, i, j, k) = 1 - V(0, i, j, k)``, so both give the same numbers.
 
 Holding at ``k = 0`` is never better than rolling. A player's chance never decreases
@@ -89,7 +89,7 @@ instead) and drops the triples that are never reached (a score or a turn total o
 cannot occur when every gain is at least 2). Measured on the development machine (2
 cores, shared): the float path ``tbsg.solve(pig(), exact=False)`` takes about 8 s, with
 certified bounds of width below ``1e-12``; the game is compiled in about 2 s through its
-array form (:mod:`tbsg.arrays`: every state of a batch at once, with numpy), against
+array form (:mod:`tbsg.model.arrays`: every state of a batch at once, with numpy), against
 about 14 s through ``player``, ``actions`` and ``outcomes``.
 
 Exact solving goes much further than for most games, because the state graph splits
@@ -150,9 +150,9 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from tbsg.arrays import ArrayAction, ArrayOutcome, ArrayTransitions, rules_kept
 from tbsg.errors import InvalidGameError, InvalidStrategyError
-from tbsg.model import Terminal, win
+from tbsg.model.arrays import ArrayAction, ArrayOutcome, ArrayTransitions, rules_kept
+from tbsg.model.protocol import Terminal, win
 
 if TYPE_CHECKING:
     from tbsg.results import FloatSolution, Solution
@@ -272,14 +272,14 @@ class _Jeopardy:
 
 
 class _FairJeopardy(_Jeopardy):
-    """Pig and Piglet with their array form (:mod:`tbsg.arrays`): every state of a batch
+    """Pig and Piglet with their array form (:mod:`tbsg.model.arrays`): every state of a batch
     at once, so the compiler enumerates Pig to 100 at numpy speed. Not
     :class:`BiasedPig`, whose probabilities may be sympy expressions.
 
     A state ``(mover, score, other, turn_total)`` has every coordinate below ``goal``
     (``turn_total < goal - score``), so ``array_shape`` is ``(2, goal, goal, goal)``. A
     subclass that redefines ``player``, ``actions`` or ``outcomes`` (and not
-    ``array_transitions``) has no array form (:func:`tbsg.arrays.rules_kept`).
+    ``array_transitions``) has no array form (:func:`tbsg.model.arrays.rules_kept`).
     """
 
     @property
@@ -506,7 +506,7 @@ def pig_versus(game: Pig | Piglet, first: StrategyLike, second: StrategyLike, *,
     >>> lo <= 4 / 7 <= hi
     True
     """
-    from tbsg.api import best_response, evaluate, solve
+    from tbsg.api.solving import best_response, evaluate, solve
 
     def as_function(s: StrategyLike) -> Strategy | None:
         if isinstance(s, Mapping):
@@ -633,8 +633,8 @@ def pig_turns(goal: int, die: int = 6, *, hold_at: int = 20) -> PigTurns:
     >>> t.optimal_fastest <= t.optimal <= t.optimal_slowest
     True
     """
-    from tbsg.api import solve
-    from tbsg.chain import chain
+    from tbsg.api.solving import solve
+    from tbsg.play.chain import chain
 
     _check_hold(hold_at)
     game: Pig | Piglet = piglet(goal) if die == 2 else pig(goal, die)
@@ -669,8 +669,8 @@ def pig_turn_bounds(goal: int = 100, die: int = 6, *, hold_at: int = 20,
     >>> lo <= float(pig_turns(10).optimal) <= hi, b.uncertain
     (True, 0)
     """
-    from tbsg.api import solve
-    from tbsg.chain import chain
+    from tbsg.api.solving import solve
+    from tbsg.play.chain import chain
 
     _check_hold(hold_at)
     game: Pig | Piglet = piglet(goal) if die == 2 else pig(goal, die)

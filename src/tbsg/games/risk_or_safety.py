@@ -31,9 +31,9 @@ from typing import Any, ClassVar, Literal, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from tbsg.arrays import ArrayAction, ArrayOutcome, ArrayTransitions, rules_kept
 from tbsg.errors import InvalidGameError
-from tbsg.model import Terminal, win
+from tbsg.model.arrays import ArrayAction, ArrayOutcome, ArrayTransitions, rules_kept
+from tbsg.model.protocol import Terminal, win
 
 __all__ = [
     "BiasedRiskOrSafety",
@@ -122,7 +122,7 @@ class RiskOrSafety:
 
     @property
     def array_shape(self) -> tuple[int, ...] | None:
-        """The array form (:mod:`tbsg.arrays`): every coordinate of a state is below
+        """The array form (:mod:`tbsg.model.arrays`): every coordinate of a state is below
         ``target``. None for a subclass that changes the rules, or when the cells do not
         fit int64 keys (a target beyond about 1.6 million)."""
         shape = (2, self.target, self.target, self.target)
@@ -197,7 +197,7 @@ def risk_or_safety_coin_table(max_points: int) -> dict[tuple[int, int], int]:
     >>> t[4, 4], t[2, 2], t[3, 2]
     (2, 2, 3)
     """
-    from tbsg.api import solve
+    from tbsg.api.solving import solve
 
     if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 2:
         raise InvalidGameError(f"max_points must be an int >= 2, got {max_points!r}")
@@ -344,8 +344,8 @@ def risk_or_safety_lengths(max_target: int) -> list[RoSLengthRow]:
     >>> rows[2].tosses, rows[2].first_player_wins
     (Fraction(120, 11), Fraction(6, 11))
     """
-    from tbsg.api import solve
-    from tbsg.chain import chain
+    from tbsg.api.solving import solve
+    from tbsg.play.chain import chain
 
     if isinstance(max_target, bool) or not isinstance(max_target, int) or max_target < 1:
         raise InvalidGameError(f"max_target must be an int >= 1, got {max_target!r}")

@@ -103,7 +103,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError
-from tbsg.model import Terminal, win
+from tbsg.model.protocol import Terminal, win
 
 if TYPE_CHECKING:
     from tbsg.results import Solution
@@ -267,7 +267,7 @@ def _solution(total: int) -> Solution[SuperSixState, Action]:
     with at most ``n`` sticks is reachable with player 0 to move. The largest solution
     computed so far is kept and reused (values do not depend on where play started).
     """
-    from tbsg.api import solve
+    from tbsg.api.solving import solve
 
     n = max(total, _MIN_STRATEGY_TOTAL)
     for m, sol in _CACHE.items():
@@ -493,7 +493,7 @@ def super_six_evaluate(strategy: str, *,
 with 5 sticks (read from its first group) the groups for j = 1 .. 3 sticks on the lid \
 need 2/2/1 digits
     """
-    from tbsg.api import evaluate
+    from tbsg.api.solving import evaluate
 
     if elsewhere not in ("optimal", "roll"):
         raise InvalidGameError(f"elsewhere must be 'optimal' or 'roll', got {elsewhere!r}")

@@ -44,7 +44,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError
-from tbsg.model import Terminal, win
+from tbsg.model.protocol import Terminal, win
 
 if TYPE_CHECKING:
     from tbsg.results import Solution
@@ -141,7 +141,7 @@ def the_race(goal: int = 100) -> TheRace:
 
 
 def _solve(goal: int) -> tuple[TheRace, Solution[RaceState, int]]:
-    from tbsg.api import solve
+    from tbsg.api.solving import solve
 
     game = TheRace(goal)
     return game, solve(game)
@@ -239,8 +239,8 @@ def the_race_length(goal: int = 100) -> RaceLength:
     >>> r.rounds, r.turns, r.tosses
     (Fraction(4, 3), Fraction(2, 1), Fraction(2, 1))
     """
-    from tbsg.api import solve
-    from tbsg.chain import chain
+    from tbsg.api.solving import solve
+    from tbsg.play.chain import chain
 
     game = TheRace(goal)
     sol = solve(game)

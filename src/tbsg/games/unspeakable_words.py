@@ -61,7 +61,7 @@ from fractions import Fraction
 from typing import Literal, NamedTuple
 
 from tbsg.errors import InvalidGameError
-from tbsg.model import Terminal, win
+from tbsg.model.protocol import Terminal, win
 
 __all__ = [
     "Bust",
@@ -201,7 +201,7 @@ def unspeakable_words_tables(
     >>> values[2, 1]
     Fraction(2, 3)
     """
-    from tbsg.api import solve
+    from tbsg.api.solving import solve
 
     _check_int("n", n, 1)
     game = UnspeakableWords(1, 1, die, bust)

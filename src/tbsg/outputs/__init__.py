@@ -11,13 +11,13 @@ read and publish, without knowing which game it came from.
   variables;
 * :mod:`tbsg.outputs.formats`: cell formatting and the Markdown, LaTeX, HTML and CSV
   writers both share;
-* :mod:`tbsg.outputs.plots`: heat maps of pivots and margin curves (matplotlib);
-* :mod:`tbsg.outputs.persist`: exact solutions saved as checked JSON files.
+* :mod:`tbsg.outputs.plots.generic`: heat maps of pivots and margin curves (matplotlib);
+* :mod:`tbsg.certify.persist`: exact solutions saved as checked JSON files.
 
 Layering (issue 11): these modules import only the layers below (``tbsg.results``,
-``tbsg.engine``, ``tbsg.model``) and shared private helpers (``tbsg._digits``), never a
-catalog game, ``tbsg.catalog``, the sources, ``tbsg.reproduce``, ``tbsg.cli`` or the
+``tbsg.engine``, ``tbsg.model.protocol``) and shared private helpers (``tbsg._util.digits``), never a
+catalog game, ``tbsg.games.registry``, the sources, ``tbsg.sources.reproduce``, ``tbsg.cli`` or the
 names of ``tbsg/__init__`` (``tests/test_layers.py`` checks the imports of the package).
-The sources' own figures live in the catalog (:mod:`tbsg.games.figures`);
+The sources' own figures live in the catalog (:mod:`tbsg.outputs.plots.catalog`);
 :mod:`tbsg.plots` shows both.
 """

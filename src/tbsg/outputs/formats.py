@@ -11,7 +11,7 @@ Exact values are written in full: ``p/q`` (``p`` when the denominator is 1), ``$
 or ``$\\frac{p}{q}$`` in LaTeX, whatever their size: Python refuses to turn an integer of
 more than 4300 digits into text by default, and exact values of long games pass that
 easily (Pig to 100 has denominators of about 20,000 digits), so the digit limit is lifted
-for each such conversion (:func:`tbsg._digits.fraction_text`). Only the notebook views
+for each such conversion (:func:`tbsg._util.digits.fraction_text`). Only the notebook views
 (``Fmt(abbreviate=True)``) and ``repr`` shorten a number longer than :data:`REPR_CHARS`
 characters, to a decimal and a digit count computed without building the text.
 """
@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, TypeAlias
 
-from tbsg._digits import (
+from tbsg._util.digits import (
     REPR_CHARS,
     abbreviate,
     decimal_text,

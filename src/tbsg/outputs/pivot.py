@@ -18,7 +18,7 @@ from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from tbsg.outputs._optional import optional_import
+from tbsg._util.optional import optional_import
 from tbsg.outputs.formats import (
     Fmt,
     csv_table,

@@ -98,8 +98,8 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from tbsg._util.optional import NOTEBOOK_EXTRA, optional_import
 from tbsg.errors import InvalidArgumentError, shorten, show
-from tbsg.outputs._optional import NOTEBOOK_EXTRA, optional_import
 from tbsg.outputs.formats import (
     Fmt,
     Kind,

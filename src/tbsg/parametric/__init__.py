@@ -60,9 +60,9 @@ True
 True
 """
 
+from tbsg.outputs.regions import plot_parametric, region_latex, region_rows, region_table
 from tbsg.parametric.algebraic import RealAlgebraic
 from tbsg.parametric.certificate import ParametricVerification, verify_parametric
-from tbsg.parametric.outputs import plot_parametric, region_latex, region_rows, region_table
 from tbsg.parametric.rational import RationalFunction
 from tbsg.parametric.solve import (
     Breakpoint,

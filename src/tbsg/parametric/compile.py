@@ -40,7 +40,7 @@ from tbsg.errors import (
     TbsgError,
     show,
 )
-from tbsg.model import Game, Terminal, exact
+from tbsg.model.protocol import Game, Terminal, exact
 from tbsg.parametric.algebraic import real_roots
 from tbsg.parametric.rational import RationalFunction
 

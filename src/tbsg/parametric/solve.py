@@ -50,11 +50,11 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from tbsg.api import solve
+from tbsg.api.solving import solve
 from tbsg.engine.compile import DEFAULT_MAX_STATES
 from tbsg.errors import InvalidArgumentError, UnknownStateError, show
-from tbsg.fixed import FixedStrategyGame
-from tbsg.model import Game, exact
+from tbsg.model.fixed import FixedStrategyGame
+from tbsg.model.protocol import Game, exact
 from tbsg.parametric.algebraic import RealAlgebraic, rational_between, real_roots_mult, sign_at
 from tbsg.parametric.compile import ParametricCompiled, compile_parametric
 from tbsg.parametric.linear import action_values, profile_values

@@ -2,7 +2,7 @@
 
 One module per source: the numbers, strings and tables it prints (with where: section,
 table, figure, page), a function ``checks()`` that recomputes each of them with the
-catalog's public analysis functions (:mod:`tbsg.games`) and :mod:`tbsg.api`, and the
+catalog's public analysis functions (:mod:`tbsg.games`) and :mod:`tbsg.api.solving`, and the
 source's known discrepancies, declared in advance as data
 (``KNOWN_DISCREPANCIES``, a tuple of :class:`~tbsg.sources.check.KnownDiscrepancy`).
 Each module's docstring says what the source is and what does not reproduce, and why.
@@ -15,7 +15,7 @@ Each module's docstring says what the source is and what does not reproduce, and
 * :mod:`tbsg.sources.pig`: Neller and Presser 2004, Pig and Piglet (both catalog games).
 
 The games never import this package: sources depend on games, not the reverse. ``tbsg
-reproduce`` (:mod:`tbsg.reproduce`) runs the modules; :mod:`tbsg.catalog` names each
+reproduce`` (:mod:`tbsg.sources.reproduce`) runs the modules; :mod:`tbsg.games.registry` names each
 game's source module.
 """
 

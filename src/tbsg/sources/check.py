@@ -8,7 +8,7 @@ returns one :class:`Check` per quantity: the value as printed, the value tbsg co
 Where a source is known to be wrong (a misprint, a truncated decimal, a value that does
 not reproduce), its module declares a :class:`KnownDiscrepancy` *in advance, as data*:
 the quantity, the exact value tbsg must compute for it, and the reason. ``tbsg
-reproduce`` (:mod:`tbsg.reproduce`) accepts a mismatch only when such a declaration exists
+reproduce`` (:mod:`tbsg.sources.reproduce`) accepts a mismatch only when such a declaration exists
 and the computed value equals the declared one, so a regression in a row with a known
 discrepancy still fails.
 
@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from tbsg._digits import fraction_text, short_fraction
+from tbsg._util.digits import fraction_text, short_fraction
 
 __all__ = [
     "Check",

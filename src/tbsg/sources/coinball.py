@@ -68,7 +68,7 @@ def _always(call: Call) -> Callable[[CoinballState], Call]:
 
 def checks() -> list[Check]:
     """The source's published quantities, recomputed exactly (100 tosses)."""
-    from tbsg.api import best_response, solve
+    from tbsg.api.solving import best_response, solve
 
     game = Coinball(100)
     rows: list[Check] = []

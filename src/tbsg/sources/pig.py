@@ -96,7 +96,7 @@ def _interval_check(where: str, quantity: str, printed: str, lo: float | Fractio
 
 def piglet_checks() -> list[Check]:
     """The rows about Piglet to 2 (pp. 30-31), exact; fast."""
-    from tbsg.api import solve
+    from tbsg.api.solving import solve
 
     rows: list[Check] = []
     g2 = Piglet(2)
@@ -115,7 +115,7 @@ def piglet_checks() -> list[Check]:
 
 def pig_checks() -> list[Check]:
     """The rows about Pig to 100 (pp. 31 and 34), on the certified float path; slow."""
-    from tbsg.api import solve
+    from tbsg.api.solving import solve
 
     rows: list[Check] = []
     game = Pig(100, 6)

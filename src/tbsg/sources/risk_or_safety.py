@@ -142,7 +142,7 @@ def checks() -> list[Check]:
     :func:`tbsg.evaluate`, and Table 1 row by row by
     :func:`~tbsg.games.risk_or_safety_coin_table`.
     """
-    from tbsg.api import evaluate, solve
+    from tbsg.api.solving import evaluate, solve
 
     rows: list[Check] = []
 

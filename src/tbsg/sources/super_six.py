@@ -293,7 +293,7 @@ def checks() -> list[Check]:
     ``S_15``, the 13-stick stops, Figure 5) and the abstract and conclusion's summary.
     Literal comparisons throughout.
     """
-    from tbsg.api import solve
+    from tbsg.api.solving import solve
 
     rows: list[Check] = []
     pyramids = {n: super_six_pyramid(n) for n in range(15, 2, -1)}  # largest first: one solve

@@ -34,7 +34,7 @@ KNOWN_DISCREPANCIES: tuple[KnownDiscrepancy, ...] = ()
 
 def checks() -> list[Check]:
     """The published answer, P(player 2 wins) to 8 places, recomputed exactly."""
-    from tbsg.api import solve
+    from tbsg.api.solving import solve
 
     return [decimal_check(GAME, CITATION, "P(player 2 wins), goal 100", ANSWER,
                           solve(TheRace(100)).value())]

@@ -49,7 +49,7 @@ from tbsg.errors import (
     StateLimitError,
     show,
 )
-from tbsg.model import Game, Terminal, exact, infinite_play_payoff
+from tbsg.model.protocol import Game, Terminal, exact, infinite_play_payoff
 
 __all__ = [
     "MAX_PROFILES",

@@ -40,9 +40,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Literal, TypeAlias
 
-from tbsg._digits import short_fraction
+from tbsg._util.digits import short_fraction
 from tbsg.errors import InvalidArgumentError, show
-from tbsg.model import exact
+from tbsg.model.protocol import exact
 from tbsg.results import FloatSolution, Solution
 from tbsg.sources.check import decimal_match
 

@@ -37,7 +37,7 @@ from typing import Literal, TypeAlias
 from hypothesis import strategies as st
 
 from tbsg.errors import InvalidArgumentError, InvalidGameError
-from tbsg.model import DRAW, Probability, Terminal, win
+from tbsg.model.protocol import DRAW, Probability, Terminal, win
 
 __all__ = [
     "LABELS",

@@ -1,0 +1,522 @@
+"""Independent re-check of an exact solution: :func:`verify`.
+
+The certificate of a solution is its values ``v`` and strategy profile ``sigma``.
+:func:`verify` recompiles the game from the user's object and checks, in
+``fractions.Fraction`` arithmetic only (no float filter, no optional backend, nothing
+from the solvers: it shares with the solve the compiled graph and the graph analysis,
+which carry no numbers), that the solution is what its :attr:`~tbsg.Solution.kind`
+claims. Let ``F`` be the players who optimise (both for :func:`tbsg.solve`, one for
+:func:`tbsg.best_response`, none for :func:`tbsg.evaluate`); the other players'
+states allow only the action the solution plays there. With
+``Q(s, a) = sum_t p(t|s,a) r(t) + sum_s' p(s'|s,a) v(s')``:
+
+(a) *strategy equations*: ``v(s) = Q(s, sigma(s))`` for every state;
+(b) *no profitable deviation*: ``Q(s, a) <= v(s)`` for every action where player 0 (in
+    ``F``) moves and ``Q(s, a) >= v(s)`` where player 1 (in ``F``) moves;
+(c) *stopping*: the game, restricted as above, has no end component.
+
+(a) and (b) say ``v = T v`` for the Bellman operator ``T`` of the restricted game and that
+``sigma`` attains the optimum; (c) makes the fixed point of ``T`` unique (Condon 1992,
+lemma on stopping games), so ``v`` is the value and ``sigma`` optimal for the players in
+``F`` (for :func:`tbsg.evaluate`: ``v`` is the profile's value).
+
+*Infinite play.* A solution computed with ``infinite_play=c`` (never-ending play worth
+``c`` to player 0; the solution records ``c``, or pass ``infinite_play=``) is checked
+with (a), (b) and, instead of (c),
+
+(c') *end-component bounds*: ``v(s) >= c`` at every state of an end component of the
+     restricted game with player 1 fixed to its strategy (there player 0 can keep play
+     going forever), and ``v(s) <= c`` at every state of an end component with player 0
+     fixed (there player 1 can).
+
+By the theorem in :mod:`tbsg.engine.infinite` (where (c') is condition (c); the proof is a
+supermartingale argument with de Alfaro's end-component theorem), (a), (b), (c') make
+``v`` the value with that rule and ``sigma`` optimal, and they hold for every optimal
+profile with its values; for a stopping game (c') is empty.
+
+*Every field a user reads is checked*: the values (``Fraction`` with ``int`` parts, in
+[0, 1]; a number built from numpy integers is rejected, not converted), the strategy,
+the players, ``optimal_actions`` at every state (recomputed: the actions of ``F``'s
+states with ``Q(s, a) = v(s)``, and in a non-stopping game only those whose permanent use
+keeps (c') for the mover; the played action alone at the other states), the component
+counts and the kind. The solution's compiled graph, which its query methods read, must be
+the game's number for number, and so must every cache it holds (the decoded numbers of
+each action that ``action_values`` reads, the float arrays, the graph hash that
+``provenance`` prints), each recomputed from the checked fields; an attribute of the
+solution or its graph that is neither a field nor such a cache (it would hide a method)
+and a subclass of :class:`~tbsg.Solution` or of the compiled graph are refused. The
+:class:`Verification` records a digest of the solution it checked, so that
+:meth:`tbsg.Solution.provenance` reports it for that solution only.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import operator
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+from tbsg.engine import _backend as bk
+from tbsg.engine.bellman import exact_action_values
+from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
+from tbsg.engine.compiled import CompiledGame, _Decoded
+from tbsg.engine.graph import (
+    EndComponents,
+    decompose,
+    end_components,
+    end_components_of,
+    raise_non_stopping,
+    subgraph,
+)
+from tbsg.errors import (
+    InvalidArgumentError,
+    InvalidStrategyError,
+    NonStoppingGameError,
+    StateLimitError,
+    TamperedSolutionError,
+    TbsgError,
+    shorten,
+    show,
+)
+from tbsg.model.fixed import FixedStrategyGame
+from tbsg.model.protocol import Game, infinite_play_payoff
+from tbsg.results import Solution, SolutionKind, solution_digest
+
+__all__ = ["Verification", "verify"]
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+BoolArray = npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class Verification:
+    """What :func:`verify` checked (it raises instead of returning on failure)."""
+
+    states: int
+    actions: int
+    seconds: float
+    infinite_play: Fraction | None = None
+    """The payoff of never-ending play the solution was checked with (``None``: stopping)."""
+    kind: SolutionKind = SolutionKind.SOLVE
+    """The kind of solution whose certificate was checked."""
+    solution_sha256: str = ""
+    """SHA-256 of the solution checked (values, actions, optimal actions, kind, state
+    graph: :func:`tbsg.results.solution_digest`). :meth:`tbsg.Solution.provenance` reports
+    the certificate only for that solution, not for another one of the same size."""
+
+    def __str__(self) -> str:
+        last = ("stopping" if self.infinite_play is None else
+                f"end-component bounds for infinite play worth {self.infinite_play}")
+        what = "" if self.kind is SolutionKind.SOLVE else f" ({self.kind.value})"
+        return (f"verified{what}: {self.states} states, {self.actions} actions: strategy "
+                f"equations, no profitable deviation, optimal actions, {last} "
+                f"({self.seconds:.3g} s)")
+
+
+def _show(x: object) -> str:
+    return show(x, 120)
+
+
+def verify(game: Game[S, A], solution: Solution[S, A], *,
+           max_states: int = DEFAULT_MAX_STATES,
+           infinite_play: Fraction | int | None = None) -> Verification:
+    """Re-check ``solution`` against ``game`` from scratch, exactly.
+
+    The game is rebuilt through its plain protocol (``initial``, ``player``, ``actions``,
+    ``outcomes``), which defines it. A game that also offers the array form
+    (:mod:`tbsg.model.arrays`), which :func:`tbsg.solve` uses for speed while comparing only a
+    sample of states with the plain protocol, has every state's array row compared with
+    it here: an array form that differs anywhere is an
+    :class:`~tbsg.errors.InvalidGameError` naming a state where the two descriptions
+    differ, so a value computed through an array form is certified only if the array
+    form describes the game. This is what makes an array form trustworthy; it costs a
+    plain compilation of the game.
+
+    Parameters
+    ----------
+    game : Game
+    solution : Solution
+        An exact solution of :func:`tbsg.solve`, :func:`tbsg.evaluate` or
+        :func:`tbsg.best_response` (its ``kind`` says which certificate applies).
+    max_states : int
+    infinite_play : Fraction, int or None
+        Payoff to player 0 of never-ending play to check the solution with. ``None``
+        (default): the rule the solution records (``solve(..., infinite_play=c)``), if any;
+        without one the game must be stopping, (c).
+
+    Raises
+    ------
+    TamperedSolutionError
+        If a value, an action, an optimal-action list or a count fails (a), (b), (c'), or
+        the states do not match the game.
+    NonStoppingGameError
+        If (c) fails (no rule for infinite play).
+    InvalidGameError
+        If the game is invalid, or its array form and its plain protocol disagree.
+    InvalidArgumentError
+        If ``solution`` is not an exact :class:`tbsg.Solution` (a float solution's bounds
+        are proven by construction; they carry no certificate to re-check).
+
+    Examples
+    --------
+    >>> import tbsg
+    >>> from tbsg.games import risk_or_safety
+    >>> game = risk_or_safety(3)
+    >>> print(tbsg.verify(game, tbsg.solve(game)))  # doctest: +ELLIPSIS
+    verified: 36 states, 54 actions: strategy equations, no profitable deviation, optimal actions, ...
+    """
+    t0 = time.perf_counter()
+    if not isinstance(solution, Solution):
+        raise InvalidArgumentError(
+            f"verify() checks exact solutions (tbsg.Solution), got {type(solution).__name__}; "
+            "a FloatSolution's bounds are proven as they are computed: solve with exact=True "
+            "for a certificate to re-check")
+    if type(solution) is not Solution:
+        raise TamperedSolutionError(
+            f"the solution is a {type(solution).__name__}, a subclass of tbsg.Solution: its methods "
+            "may answer otherwise than the numbers checked here (verify a tbsg.Solution)")
+    check_max_states(max_states)
+    c = infinite_play_payoff(infinite_play)  # the caller's rule, if given
+    try:
+        if c is None:
+            c = infinite_play_payoff(solution.infinite_play)  # the rule the solution records
+        optimizing = solution.optimizing
+        kind = SolutionKind.of(optimizing)
+        claimed = (solution.graph.n_states, solution.graph.n_actions, len(solution.graph.out_target))
+    except (TbsgError, AttributeError, TypeError) as exc:
+        raise TamperedSolutionError(f"the solution is malformed: {shorten(str(exc))}") from exc
+    fixed = tuple(p for p in (0, 1) if p not in optimizing)
+    try:
+        # an evaluation or best response whose graph offers the fixed players one action
+        # per state covers the game under the strategy it records, reachable states only
+        # (reach="profile"): that game is rebuilt; otherwise it covers the whole game
+        target: Game[S, A] = FixedStrategyGame(
+            game, _recorded_strategy(solution), fixed, "the solution's recorded strategy") \
+            if fixed and _single_actions(solution, fixed) else game
+        g = _compile(target, claimed, max_states)
+    except InvalidStrategyError as exc:
+        raise TamperedSolutionError(f"the solution's recorded strategy does not fit the game: {exc}") from exc
+    try:
+        _check_graph(g, solution.graph)
+        _check_arrays(g, solution)
+        _check_own_attributes(solution, _SOLUTION_FIELDS, "the solution")
+        v, k_of, allowed = _read(g, solution, optimizing)
+    except TamperedSolutionError:
+        raise
+    except (AttributeError, IndexError, KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
+        raise TamperedSolutionError(
+            f"the solution is malformed: {type(exc).__name__}: {shorten(str(exc))}") from exc
+    q_all = exact_action_values(g, v)
+    owner = g.player[g.act_state]
+    # (a) and (b)
+    for i, s in enumerate(g.states):
+        k = k_of[i]
+        if q_all[k] != v[i]:
+            raise TamperedSolutionError(
+                f"(a) fails at state {_show(s)}: value {_show(v[i])} but action "
+                f"{_show(g.act_labels[k])} yields {_show(q_all[k])}")
+        if int(g.player[i]) not in optimizing:
+            continue
+        maximise = int(g.player[i]) == 0
+        for j in g.actions_of(i):
+            q = q_all[j]
+            if (q > v[i]) if maximise else (q < v[i]):
+                raise TamperedSolutionError(
+                    f"(b) fails at state {_show(s)}: action {_show(g.act_labels[j])} yields "
+                    f"{_show(q)}, strictly {'better' if maximise else 'lower'} than the "
+                    f"value {_show(v[i])} for player {int(g.player[i])}")
+    chosen = np.zeros(g.n_actions, dtype=bool)
+    chosen[k_of] = True
+    # (c) or (c')
+    traps = end_components(g, allowed)
+    if c is None and traps.count:
+        try:
+            raise_non_stopping(g, traps)
+        except NonStoppingGameError as exc:
+            raise NonStoppingGameError(f"(c) fails: {exc}", exc.trap_states) from None
+    if c is not None:
+        _check_end_component_bounds(g, v, chosen, allowed, owner, c)
+    # optimal actions, recomputed
+    expected = np.array([q == v[i] for q, i in zip(q_all, g.act_state.tolist(), strict=True)],
+                        dtype=bool) & allowed
+    if c is not None and traps.count:
+        expected = _safe_switches(g, v, chosen, expected, owner, c, traps)
+    _check_optimal_actions(g, solution, expected)
+    _check_counts(g, solution)
+    return Verification(states=g.n_states, actions=g.n_actions, seconds=time.perf_counter() - t0,
+                        infinite_play=c, kind=kind, solution_sha256=solution_digest(solution))
+
+
+def _single_actions(solution: Solution[S, A], fixed: tuple[int, ...]) -> bool:
+    """Does the solution's graph offer the ``fixed`` players one action at each state?"""
+    graph = solution.graph
+    try:
+        counts = np.diff(graph.act_ptr)
+        return bool(np.all(counts[np.isin(graph.player, fixed)] == 1))
+    except (AttributeError, TypeError, ValueError) as exc:
+        raise TamperedSolutionError(f"the solution's graph is malformed: {shorten(str(exc))}") from exc
+
+
+def _recorded_strategy(solution: Solution[S, A]) -> dict[S, A]:
+    """The action the solution records at each of its states (read from its raw arrays)."""
+    graph = solution.graph
+    try:
+        labels = [graph.act_labels[k] for k in solution.choice.tolist()]
+        if len(labels) != len(graph.states):
+            raise ValueError(f"{len(labels)} chosen actions for {len(graph.states)} states")
+        return dict(zip(graph.states, labels, strict=True))
+    except (AttributeError, IndexError, TypeError, ValueError) as exc:
+        raise TamperedSolutionError(f"the solution's strategy is malformed: {shorten(str(exc))}") from exc
+
+
+def _compile(game: Game[S, A], claimed: tuple[int, int, int], max_states: int) -> CompiledGame[S, A]:
+    """The game, enumerated no further than the states (actions, outcomes) the solution covers."""
+    states, actions, outcomes = claimed
+    limit = min(max_states, max(states, 1))
+    try:
+        # every state of an array form compared with the plain protocol: only that certifies
+        return compile_game(game, max_states=limit, max_actions=max(actions, 1), max_outcomes=outcomes,
+                            check_arrays="all")
+    except StateLimitError:
+        if limit < max_states:
+            raise TamperedSolutionError(
+                f"the solution covers {states} states ({actions} actions, {outcomes} outcomes) but "
+                "the game has more (enumeration stopped there)") from None
+        raise
+
+
+def _check_graph(g: CompiledGame[S, A], h: CompiledGame[Any, Any]) -> None:
+    """The solution's own compiled game must be the game's, number for number: its query
+    methods (values, actions, action values, optimal actions) read it."""
+    if type(h) is not CompiledGame:  # a subclass could answer lookups its own way
+        raise TamperedSolutionError(f"the solution's graph is a {type(h).__name__}, not a CompiledGame")
+    for name, want in _GRAPH_TYPES.items():
+        if type(getattr(h, name)) is not want:
+            raise TamperedSolutionError(f"the solution's graph has a {type(getattr(h, name)).__name__} "
+                                        f"as its {name}, not a {want.__name__}")
+    if (h.n_states, h.n_actions) != (g.n_states, g.n_actions):
+        raise TamperedSolutionError(f"the solution covers {h.n_states} states ({h.n_actions} actions) "
+                                    f"but the game has {g.n_states} ({g.n_actions} actions)")
+    arrays = ("player", "act_ptr", "act_state", "out_ptr", "out_target")
+    if not all(
+            np.array_equal(getattr(h, f), getattr(g, f)) for f in arrays):
+        raise TamperedSolutionError("the solution's state graph is not the game's (states, players, "
+                                    "actions or successors differ)")
+    if h.states != g.states or len(h.index) != g.n_states \
+            or any(h.index.get(s) != i for i, s in enumerate(g.states)):
+        raise TamperedSolutionError("the solution's states are not the game's, or not in its order")
+    if h.act_labels != g.act_labels:
+        raise TamperedSolutionError("the solution's actions are not the game's")
+    if not all(type(x) is Fraction and type(x.numerator) is int and type(x.denominator) is int
+               for x in h.rationals):
+        raise TamperedSolutionError("the solution's probabilities or terminal payoffs are not all "
+                                    "Fractions of Python ints")
+    table = {(x.numerator, x.denominator): code for code, x in enumerate(g.rationals)}
+    mapped = np.array([table.get((x.numerator, x.denominator), -1) if type(x) is Fraction else -1
+                       for x in h.rationals], dtype=np.int64)
+    for name in ("act_code", "stop_code", "out_code"):
+        if not np.array_equal(mapped[getattr(h, name)], getattr(g, name)):
+            raise TamperedSolutionError(
+                "the solution's probabilities or terminal payoffs are not the game's "
+                f"({name.split('_')[0]} numbers differ)")
+    _check_own_attributes(h, _GRAPH_FIELDS, "the solution's graph")
+
+
+_GRAPH_TYPES: dict[str, type] = {
+    "states": list, "index": dict, "act_labels": list, "rationals": list,
+    **dict.fromkeys(("player", "act_ptr", "act_state", "out_ptr", "out_target", "act_code",
+                     "stop_code", "out_code"), np.ndarray)}
+"""The type of each field of a CompiledGame, exactly (a subclass could answer differently)."""
+
+_GRAPH_FIELDS = frozenset(f.name for f in dataclasses.fields(CompiledGame))
+_SOLUTION_FIELDS = frozenset({f.name for f in dataclasses.fields(Solution)} - {"values_exact"}
+                             | {"_values_exact"})  # values_exact is stored under its slot name
+
+
+def _check_own_attributes(obj: object, fields: frozenset[str], what: str) -> None:
+    """Every attribute ``obj`` holds is one of its ``fields`` (checked by the caller) or the
+    cache of one of its class's cached properties holding what that property computes.
+
+    The query methods read the caches (the exact numbers of each action, the float
+    arrays, the graph hash), so a cache edited after it was filled would change what a
+    user reads without touching a checked field; any other attribute of the instance
+    would hide a method or property of its class.
+    """
+    for name, cached in list(vars(obj).items()):
+        if name in fields:
+            continue
+        prop = _cached_property(type(obj), name)
+        if prop is None:
+            raise TamperedSolutionError(
+                f"{what} has an attribute {name!r} of its own that is neither one of its fields "
+                "nor a cache: it would hide what its class defines under that name")
+        fresh = prop.func(obj)
+        if not _same(cached, fresh):
+            raise TamperedSolutionError(
+                f"{what} holds a cached {name} that is not what its (checked) fields give"
+                f"{_first_difference(obj, name, cached, fresh)}: the cache was edited")
+
+
+def _first_difference(obj: object, name: str, cached: object, fresh: Sequence[object]) -> str:
+    """Where a cached sequence of a graph's numbers first differs from the fresh one, as
+    ``" (at state s, action a: x instead of y)"``; ``""`` when that cannot be said."""
+    if not (isinstance(obj, CompiledGame) and isinstance(cached, Sequence) and name in _PER_ACTION):
+        return ""
+    try:
+        i = next(i for i, (x, y) in enumerate(zip(cached, fresh, strict=False)) if x is not y)
+        k = int(obj.out_action()[i]) if name == "out_prob" else i
+        at = f"state {_show(obj.states[int(obj.act_state[k])])}, action {_show(obj.act_labels[k])}"
+        return f" (at {at}: {_show(cached[i])} instead of {_show(fresh[i])})"
+    except Exception:  # lengths differ, or an entry cannot be read: the name says enough
+        return ""
+
+
+_PER_ACTION = ("act_const", "act_stop", "out_prob")  # the decoded numbers: one per action or outcome
+
+
+def _cached_property(cls: type, name: str) -> cached_property[Any] | None:
+    for klass in cls.__mro__:
+        attr = vars(klass).get(name)
+        if attr is not None:
+            return attr if isinstance(attr, cached_property) else None
+    return None
+
+
+def _same(cached: object, fresh: object) -> bool:
+    """Is ``cached`` what the cached property computes, ``fresh``: the same type, and equal
+    arrays (with their dtype), strings, or sequences of the very same number objects?"""
+    if type(cached) is not type(fresh):
+        return False
+    if isinstance(cached, np.ndarray) and isinstance(fresh, np.ndarray):
+        return (cached.dtype == fresh.dtype and cached.shape == fresh.shape
+                and bool(np.array_equal(cached, fresh)))
+    if isinstance(cached, tuple) and isinstance(fresh, tuple):
+        return len(cached) == len(fresh) and all(map(_same, cached, fresh))
+    if isinstance(cached, str):
+        return cached == fresh
+    if isinstance(cached, _Decoded) and isinstance(fresh, _Decoded):  # the same table, the same codes
+        return cached._values is fresh._values and bool(np.array_equal(cached._codes, fresh._codes))
+    if isinstance(cached, Sequence) and isinstance(fresh, Sequence):  # decoded numbers
+        return len(cached) == len(fresh) and all(map(operator.is_, cached, fresh))
+    return False
+
+
+def _check_arrays(g: CompiledGame[S, A], solution: Solution[S, A]) -> None:
+    """The solution's arrays have the game's shapes: one value and one chosen action (of
+    its own state) per state, one optimal flag per action."""
+    choice, optimal = solution.choice, solution.optimal
+    if type(solution._raw_values) not in (list, tuple):  # another sequence could answer anything
+        raise TamperedSolutionError(f"the solution's values are a {type(solution._raw_values).__name__}, "
+                                    "not a list")
+    if len(solution._raw_values) != g.n_states:
+        raise TamperedSolutionError(f"the solution has {len(solution._raw_values)} values for "
+                                    f"{g.n_states} states")
+    if not (type(choice) is np.ndarray and choice.shape == (g.n_states,)
+            and np.issubdtype(choice.dtype, np.integer)
+            and np.all((choice >= g.act_ptr[:-1]) & (choice < g.act_ptr[1:]))):
+        raise TamperedSolutionError("the solution's chosen actions are not one action of each state")
+    if not (type(optimal) is np.ndarray and optimal.shape == (g.n_actions,) and optimal.dtype == bool):
+        raise TamperedSolutionError("the solution's optimal-action flags are not one bool per action")
+
+
+def _read(g: CompiledGame[S, A], solution: Solution[S, A], optimizing: tuple[int, ...]
+          ) -> tuple[list[Fraction], list[int], BoolArray]:
+    """The solution's values and chosen actions, checked, and the actions its kind allows.
+
+    Run after :func:`_check_graph` and :func:`_check_arrays`: the solution's graph is the
+    game's, so its arrays are read in the game's numbering (as its query methods read them).
+    """
+    v: list[Fraction] = []
+    to_fraction, is_canonical = bk.to_fraction, bk.is_canonical
+    for i, raw in enumerate(solution._raw_values):  # as stored: GMP values skip the gcd below
+        x = to_fraction(raw)
+        n, d = x.numerator, x.denominator
+        if type(x) is not Fraction or type(n) is not int or type(d) is not int:
+            parts = f" with parts {type(n).__name__}/{type(d).__name__}" if isinstance(x, Fraction) else ""
+            raise TamperedSolutionError(
+                f"value at state {_show(g.states[i])} is a {type(x).__name__}{parts}, not a Fraction "
+                "of Python ints")
+        if not 0 <= n <= d:
+            raise TamperedSolutionError(f"value at state {_show(g.states[i])} is {_show(x)}, outside [0, 1]")
+        if not is_canonical(raw) and math.gcd(n, d) != 1:
+            raise TamperedSolutionError(
+                f"value at state {_show(g.states[i])} is {_show(n)}/{_show(d)}, not in lowest terms "
+                "(a Fraction built without normalisation)")
+        v.append(x)
+    k_of: list[int] = solution.choice.tolist()
+    fixed = ~np.isin(g.player, optimizing)
+    allowed = ~fixed[g.act_state]
+    allowed[np.asarray(k_of, dtype=np.int64)] = True
+    return v, k_of, allowed
+
+
+def _check_end_component_bounds(g: CompiledGame[S, A], v: list[Fraction], chosen: BoolArray,
+                                allowed: BoolArray, owner: npt.NDArray[np.int8], c: Fraction) -> None:
+    """(c'): ``v >= c`` where player 0 can loop against player 1's strategy, ``v <= c``
+    where player 1 can loop against player 0's (each within the allowed actions)."""
+    for free in (0, 1):
+        trap = end_components(g, chosen | (allowed & (owner == free))).trapped
+        for j in np.flatnonzero(trap).tolist():
+            if (v[j] < c) if free == 0 else (v[j] > c):
+                raise TamperedSolutionError(
+                    f"(c') fails at state {_show(g.states[j])}: against player {1 - free}'s "
+                    f"strategy, player {free} can keep play going forever from there, which is "
+                    f"worth {c} to player 0 (infinite_play), but the value is {_show(v[j])}")
+
+
+def _safe_switches(g: CompiledGame[S, A], v: list[Fraction], chosen: BoolArray,
+                   preserving: BoolArray, owner: npt.NDArray[np.int8], c: Fraction,
+                   ec: EndComponents) -> BoolArray:
+    """Value-preserving actions whose permanent use keeps (c') for the mover.
+
+    Playing ``a`` at ``s`` (player ``p``) instead of ``sigma(s)`` keeps ``sigma`` optimal
+    unless the other player can then keep play forever, within an end component through
+    ``a``, at a state whose value is on the wrong side of ``c`` for ``p`` (``v > c`` for
+    player 0, ``v < c`` for player 1). Such an end component lies in the maximal one of
+    the allowed actions that contains ``a`` (``ec``: those maximal end components).
+    """
+    out = preserving.copy()
+    members = ec.members()
+    for k in np.flatnonzero(preserving & ~chosen & ec.internal).tolist():
+        i = int(g.act_state[k])
+        p = int(owner[k])
+        sub = subgraph(g, members[int(ec.label[i])], ec.internal)
+        at_i = sub.states[sub.act_state] == i
+        plays = (chosen[sub.acts] & ~at_i) | (sub.acts == k)  # p's strategy, switched at s
+        alive = (sub.owner[sub.act_state] != p) | plays
+        lab = end_components_of(len(sub.states), sub.act_state, sub.out_action, sub.out_target,
+                                alive).label
+        for w in sub.states[lab >= 0].tolist():
+            if (v[w] > c) if p == 0 else (v[w] < c):
+                out[k] = False
+                break
+    return out
+
+
+def _check_optimal_actions(g: CompiledGame[S, A], solution: Solution[S, A], expected: BoolArray) -> None:
+    """``solution.optimal_actions(s)`` must list exactly the expected actions (its flags,
+    read through the game's own graph, must be the expected ones)."""
+    wrong = np.flatnonzero(solution.optimal != expected)
+    if len(wrong):
+        i = int(g.act_state[wrong[0]])
+        want = tuple(g.act_labels[k] for k in g.actions_of(i) if expected[k])
+        raise TamperedSolutionError(
+            f"optimal actions at state {_show(g.states[i])} are listed as "
+            f"{_show(solution.optimal_actions(g.states[i]))}, but exactly {_show(want)} are optimal there")
+
+
+def _check_counts(g: CompiledGame[S, A], solution: Solution[Any, Any]) -> None:
+    comps = decompose(g)
+    if (solution.n_components, solution.largest_component) != (comps.count, comps.largest):
+        raise TamperedSolutionError(
+            f"the solution reports {solution.n_components} components (largest "
+            f"{solution.largest_component}); the game has {comps.count} (largest {comps.largest})")

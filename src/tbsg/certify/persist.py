@@ -1,0 +1,734 @@
+"""Saved solutions: an open, versioned JSON format in which every field is checked on load.
+
+A file written by :func:`save` holds everything needed to rebuild and re-verify an exact
+solution, and nothing that has to be trusted:
+
+.. code-block:: text
+
+    {
+      "format": "tbsg-solution",            fixed marker
+      "format_version": 2,                  this layout
+      "tbsg_version": "0.1.0",              library that wrote it (informational)
+      "game": {"module": "tbsg.games.risk_or_safety", "class": "RiskOrSafety",
+               "fields": {"target": 4}},    how to rebuild the game: its class and its
+                                            dataclass fields (null if it has none)
+      "graph": {"sha256": "...",            hash of the state graph, in enumeration order
+                "sha256_unordered": "...",  the same, independent of state and action order
+                "states": 120, "actions": 200, "outcomes": 310, "components": 87,
+                "largest_component": 6},
+      "kind": "solve",                      solve | evaluate | best_response
+      "optimizing": [0, 1],                 the players who optimise
+      "method": "...",                      the kind in words (fixed text per kind)
+      "infinite_play": null,                payoff "p/q" of never-ending play, if any
+      "value": "2236/4165",                 value of the initial state (for readers)
+      "states": [                           one line per state, in enumeration order
+        {"state": "RoSState(mover=0, open=0, saved=0, other=0)", "value": "2236/4165",
+         "action": 0, "label": "'toss'"}, ...]
+    }
+
+Values are exact, to player 0 (as everywhere in tbsg), written ``"p/q"`` (or ``"p"``) in
+lowest terms; ``action`` is the position of the chosen action in ``game.actions(state)``
+and ``label`` its ``repr``. The graph hash is SHA-256 over a canonical text of the
+compiled game: every state's ``repr``, mover, and each action's label, terminal payoff
+part and successor probabilities, in enumeration order; the unordered hash sorts states
+and actions by ``repr`` first, so that a game whose action order changed between runs
+(actions returned from a set) is told apart from another game. (States must have a
+deterministic ``repr``; :func:`graph_hash` is defined in ``tbsg.engine.fingerprint`` and is
+also the hash :meth:`tbsg.Solution.provenance` reports.)
+
+:func:`load` rebuilds the game (or takes the ``game`` you pass), recompiles it no further
+than the state count the file records, and checks **every field**: the keys present (no
+more, no fewer, none twice), the game's class and fields, the two hashes and four counts,
+kind, players and method, the rule for infinite play, the top-level value against the
+first row, and each row's state, value, action and label. Then, by default, it
+re-verifies the certificate (:func:`tbsg.verify`, which recomputes the optimal actions): a
+loaded solution is as trustworthy as a fresh one.
+
+Nothing in a file makes :func:`load` do more than the file's size and the game it names
+justify. Integers longer than 100 digits and numbers longer than ``max_digits``
+characters are refused on their text, before they are parsed; a number is checked to be
+in lowest terms without being written back as text (quadratic in its digits). The
+recorded game fields are checked against the class's annotations, and, for tbsg's own
+games, against the ranges declared for them (:data:`tbsg.games.registry.GAME_BOUNDS`), before
+the class is called: an edited die of a hundred million faces is refused, not built.
+Messages shorten long values.
+
+Games from the ``tbsg`` package are rebuilt from the file; a game of your own is passed
+with ``game=``: the game itself, or its class, which :func:`load` calls with the fields
+the file records (for a dataclass game). ``import_game=True`` imports the module the file
+names instead: only for files you trust. When the game cannot be had (a module that does
+not import, a class that refuses the recorded fields, another class passed) the error is
+:class:`~tbsg.errors.GameUnavailableError`: the file was not judged, as opposed to a
+:class:`~tbsg.errors.SolutionFileError` or :class:`~tbsg.errors.TamperedSolutionError`
+for a file that was checked and is wrong.
+
+Examples
+--------
+>>> import os, tempfile, tbsg
+>>> from tbsg.games import risk_or_safety
+>>> path = os.path.join(tempfile.mkdtemp(), "ros4.json")
+>>> save(tbsg.solve(risk_or_safety(4)), path)
+>>> load(path).value()
+Fraction(2236, 4165)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import json
+import os
+import re
+import time
+import types
+import typing
+from collections.abc import Callable, Hashable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar, overload
+
+import numpy as np
+
+from tbsg._util.bounds import bounds_of
+from tbsg._util.digits import fraction_text, short_fraction, unlimited_digits
+from tbsg._version import __version__
+from tbsg.certify.certificate import verify
+from tbsg.engine import _backend as bk
+from tbsg.engine.bellman import exact_action_values
+from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
+from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.fingerprint import graph_hash
+from tbsg.engine.graph import decompose, end_components
+from tbsg.engine.infinite import switch_safe_actions
+from tbsg.errors import (
+    GameUnavailableError,
+    InvalidArgumentError,
+    InvalidStrategyError,
+    SolutionFileError,
+    StateLimitError,
+    shorten,
+    show,
+)
+from tbsg.model.fixed import FixedStrategyGame
+from tbsg.model.protocol import Game
+from tbsg.results import Solution, SolutionKind
+
+__all__ = ["FORMAT", "FORMAT_VERSION", "MAX_DIGITS", "graph_hash", "load", "save"]
+
+FORMAT = "tbsg-solution"
+FORMAT_VERSION = 2
+MAX_DIGITS = 1_000_000 if bk.BACKEND == "gmpy2" else 100_000
+"""Default limit on the characters of one number in a file (Pig to 100 needs about 42,000).
+
+GMP parses and reduces numbers in time close to linear in their digits; Python's own
+integer parsing and gcd are quadratic, so without gmpy2 the limit is ten times smaller.
+"""
+TRUSTED_MODULES = ("tbsg.",)
+"""Modules whose games :func:`load` rebuilds without ``import_game=True``."""
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+
+_RATIONAL = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
+_VERSION = re.compile(r"[0-9]+(\.[0-9]+)*([a-z]+[0-9]*)?(\+[A-Za-z0-9.]+)?")
+_TOP_KEYS = {"format", "format_version", "tbsg_version", "game", "graph", "kind", "optimizing",
+             "method", "infinite_play", "value", "states"}
+_GAME_KEYS = {"module", "class", "fields"}
+_GRAPH_KEYS = {"sha256", "sha256_unordered", "states", "actions", "outcomes", "components",
+               "largest_component"}
+_INT_DIGITS = 100
+"""Longest integer literal a file may hold (counts, action positions, game parameters)."""
+_ROW_KEYS = {"state", "value", "action", "label"}
+_METHOD = {
+    SolutionKind.SOLVE: "optimal play of both players (tbsg.solve), exact",
+    SolutionKind.EVALUATE: "values of a fixed strategy profile (tbsg.evaluate), exact",
+    SolutionKind.BEST_RESPONSE: "best response to a fixed opponent (tbsg.best_response), exact",
+}
+
+
+# --- saving --------------------------------------------------------------------------------
+
+def _encode_field(value: object) -> object:
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, Fraction):
+        return {"fraction": fraction_text(value)}
+    raise TypeError(type(value).__name__)
+
+
+def _game_record(game: object) -> dict[str, Any]:
+    """Class, module and (JSON-encoded) dataclass fields of ``game``."""
+    fields: dict[str, object] | None = None
+    if dataclasses.is_dataclass(game) and not isinstance(game, type):
+        try:
+            fields = {f.name: _encode_field(getattr(game, f.name)) for f in dataclasses.fields(game)}
+        except TypeError:
+            fields = None  # a field JSON cannot hold: the game must be passed to load()
+    return {"module": type(game).__module__, "class": type(game).__qualname__, "fields": fields}
+
+
+@unlimited_digits()
+def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
+         game: object | None = None) -> None:
+    """Write an exact solution to ``path`` as JSON (any kind: solve, evaluate, best response).
+
+    Parameters
+    ----------
+    solution : Solution
+        An exact solution.
+    path : str or path-like
+        File to write (overwritten).
+    game : object, optional
+        The game solved; defaults to ``solution.game``.
+
+    Raises
+    ------
+    InvalidArgumentError
+        For a float solution (float bounds are not a certificate; save the exact one).
+    SolutionFileError
+        For a solution without its game, or a path that cannot be written.
+    """
+    if not isinstance(solution, Solution):
+        raise InvalidArgumentError(
+            f"save() takes an exact tbsg.Solution, got {type(solution).__name__}")
+    game = solution.game if game is None else game
+    if game is None:
+        raise SolutionFileError("the solution does not record its game; pass game=")
+    _check_path(path)
+    g = solution.graph
+    comps = decompose(g)
+    choice = solution.choice.tolist()
+    act_ptr = g.act_ptr.tolist()
+    try:
+        rows = [{"state": repr(s), "value": fraction_text(solution.values_exact[i]),
+                 "action": choice[i] - act_ptr[i], "label": repr(g.act_labels[choice[i]])}
+                for i, s in enumerate(g.states)]
+    except Exception as exc:  # a user __repr__ that raises
+        raise SolutionFileError(f"{path}: cannot write a state or action as text ({type(exc).__name__}: "
+                                f"{shorten(str(exc))}); states and actions need a repr") from exc
+    head = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "tbsg_version": __version__,
+        "game": _game_record(game),
+        "graph": {"sha256": solution._graph_sha256,  # (computed once per solution)
+                  "sha256_unordered": graph_hash(g, ordered=False),
+                  "states": g.n_states, "actions": g.n_actions, "outcomes": len(g.out_target),
+                  "components": comps.count, "largest_component": comps.largest},
+        "kind": solution.kind.value,
+        "optimizing": list(solution.optimizing),
+        "method": _METHOD[solution.kind],
+        "infinite_play": None if solution.infinite_play is None else fraction_text(solution.infinite_play),
+        "value": rows[0]["value"],
+    }
+    # one state per line: readable, diff-able, and still plain JSON
+    text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
+    body = ",\n".join("  " + json.dumps(row, ensure_ascii=False) for row in rows)
+    try:
+        Path(path).write_text(f'{text},\n "states": [\n{body}\n ]\n}}\n', encoding="utf-8")
+    except (OSError, ValueError) as exc:
+        raise SolutionFileError(f"{path}: cannot write: {getattr(exc, 'strerror', None) or exc}") from exc
+
+
+def _check_path(path: object) -> None:
+    if not isinstance(path, (str, os.PathLike)) or not str(os.fspath(path)):
+        raise InvalidArgumentError(f"path must be a non-empty str or path-like, got {show(path)}")
+
+
+# --- loading -------------------------------------------------------------------------------
+
+class _Reader:
+    """Checks of one file's fields, with messages naming the file and the field."""
+
+    def __init__(self, path: object, max_digits: int) -> None:
+        self.path = path
+        self.max_digits = max_digits
+
+    def fail(self, message: str) -> NoReturn:
+        raise SolutionFileError(f"{self.path}: {message}")
+
+    def keys(self, obj: object, expected: set[str], where: str) -> dict[str, Any]:
+        if not isinstance(obj, dict):
+            self.fail(f"{where} should be an object, found {type(obj).__name__}")
+        missing = sorted(expected - set(obj))
+        extra = sorted(set(obj) - expected)
+        if missing or extra:
+            self.fail(f"{where} has {'missing ' + ', '.join(missing) if missing else ''}"
+                      f"{'; ' if missing and extra else ''}"
+                      f"{'unexpected ' + ', '.join(shorten(k, 40) for k in extra) if extra else ''} "
+                      f"field(s)")
+        return obj
+
+    def get(self, obj: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
+        value = obj[key]
+        if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+            name = getattr(kind, "__name__", None) or " or ".join(k.__name__ for k in kind)  # type: ignore[union-attr]
+            self.fail(f"{where}{key!r} should be {name}, found {type(value).__name__} "
+                      f"{shorten(repr(value), 60)}")
+        return value
+
+    def rational(self, text: object, where: str) -> Fraction:
+        if not isinstance(text, str):
+            self.fail(f"{where}: {shorten(repr(text), 60)} is not an exact rational 'p/q'")
+        if len(text) > self.max_digits:
+            self.fail(f"{where}: a number of {len(text):,} characters, more than max_digits="
+                      f"{self.max_digits:,} (raise it for a file you trust)")
+        if not _RATIONAL.fullmatch(text):
+            self.fail(f"{where}: value {shorten(repr(text), 60)} is not an exact rational 'p/q'")
+        x = bk.fraction_from_text(text)
+        # lowest terms, checked without writing x back as text (quadratic in its digits):
+        # the denominator written is the reduced one, and "p/1", "0/q", "-0" are not written
+        _, slash, den = text.partition("/")
+        reduced = (x.denominator != 1 and bk.fraction_from_text(den).numerator == x.denominator
+                   if slash else text != "-0")
+        if not reduced:
+            self.fail(f"{where}: value {shorten(text, 60)} is not in lowest terms")
+        return x
+
+
+def _rebuild_game(r: _Reader, info: dict[str, Any], game: object | None,
+                  import_game: bool) -> Game[Any, Any]:
+    """The game of the file: ``game`` itself, or rebuilt from the recorded fields with the
+    class ``game`` (a class), the trusted module's class, or (``import_game``) any module's.
+
+    A file whose game cannot be had is not judged: :class:`GameUnavailableError`.
+    """
+    module = r.get(info, "module", str, "game ")
+    cls_name = r.get(info, "class", str, "game ")
+    fields = info["fields"]
+    if fields is not None and not isinstance(fields, dict):
+        r.fail(f"game 'fields' should be an object or null, found {type(fields).__name__}")
+
+    def unavailable(message: str) -> NoReturn:
+        raise GameUnavailableError(f"{r.path}: {message}", module, cls_name)
+
+    given: type | None = game if isinstance(game, type) else None
+    if game is not None:
+        kind = given if given is not None else type(game)
+        if kind.__qualname__ != cls_name or (kind.__module__ != module
+                                             and "__main__" not in (module, kind.__module__)):
+            unavailable(f"the file is for {module}.{cls_name}, the game given is "
+                        f"{kind.__module__}.{kind.__qualname__}")
+        if given is None:
+            if fields is not None and _game_record(game)["fields"] != fields:
+                unavailable(f"the file is for {cls_name} with fields {shorten(repr(fields), 200)}; "
+                            f"the game given has {shorten(repr(_game_record(game)['fields']), 200)}")
+            return game  # type: ignore[return-value]
+    elif not (import_game or module.startswith(TRUSTED_MODULES)):
+        unavailable(f"the game is {module}.{cls_name}, outside tbsg: pass it (load(path, game=...), "
+                    "or its class) or, for a file you trust, rebuild it from the file "
+                    "(import_game=True; tbsg verify FILE --import-game)")
+    if fields is None:
+        unavailable(f"the game {cls_name} has no fields recorded (not a dataclass of JSON values): "
+                    "pass the game itself with game=")
+    cls: object = given
+    if cls is None:
+        try:
+            cls = importlib.import_module(module)
+            for part in cls_name.split("."):
+                cls = getattr(cls, part)
+        except Exception as exc:  # ImportError, or any error raised by the module's code
+            unavailable(f"cannot find the game class {module}.{cls_name}: {type(exc).__name__}: "
+                        f"{shorten(str(exc))}")
+    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
+        unavailable(f"{module}.{cls_name} is not a dataclass: pass the game itself with game=")
+    decoded = _decode_fields(r, cls, fields, cls_name, unavailable)
+    try:
+        rebuilt: Game[Any, Any] = cls(**decoded)  # type: ignore[assignment]  # checked by compiling
+        return rebuilt
+    except MemoryError:
+        r.fail(f"rebuilding {cls_name} from fields {shorten(repr(fields), 200)} ran out of memory "
+               "(edited parameters?)")
+    except Exception as exc:  # the constructor refuses the recorded fields
+        unavailable(f"cannot rebuild {cls_name} from fields {shorten(repr(fields), 200)}: "
+                    f"{type(exc).__name__}: {shorten(str(exc))}")
+
+
+_FRACTION_KEYS = {"fraction"}
+
+
+def _decode_fields(r: _Reader, cls: type, fields: dict[str, Any], cls_name: str,
+                   unavailable: Callable[[str], NoReturn]) -> dict[str, object]:
+    """The recorded ``fields`` as keyword arguments of ``cls``, checked before ``cls`` is called.
+
+    Names against the dataclass's fields; each value's type against the field's
+    annotation, on the JSON value (a fraction of the wrong field is not even parsed); and,
+    for a game of tbsg, each number against the range :data:`tbsg.games.registry.GAME_BOUNDS`
+    declares for it. The enumeration limit (the recorded state count) bounds how many
+    states the rebuilt game may have, not what one call of ``actions`` or ``outcomes``
+    builds, nor the constructor: those the declared ranges bound.
+    """
+    init = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    unknown = [name for name in fields if name not in init]
+    missing = [name for name, f in init.items() if name not in fields
+               and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+    if unknown or missing:
+        problem = (f"it has no field {', '.join(shorten(repr(n), 40) for n in unknown)}" if unknown
+                   else f"the file records no {', '.join(map(repr, missing))}")
+        unavailable(f"cannot rebuild {cls_name} from fields {shorten(repr(fields), 200)}: {problem} "
+                    f"(its fields: {', '.join(init) or 'none'})")
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # names the annotations cannot resolve: the constructor checks
+        hints = {}
+    decoded: dict[str, object] = {}
+    for name, value in fields.items():
+        is_fraction = isinstance(value, dict) and set(value) == _FRACTION_KEYS
+        if not (is_fraction or value is None or isinstance(value, (bool, int, str))):
+            r.fail(f"game field {name!r} has an unsupported value {shorten(repr(value), 60)}")
+        hint = hints.get(name, Any)
+        if not _fits(value, hint):
+            found = (f"fraction {shorten(str(value['fraction']), 40)}" if is_fraction
+                     else f"{type(value).__name__} {shorten(repr(value), 60)}")
+            r.fail(f"game field {name!r} should be {_hint_text(hint)} (the annotation of "
+                   f"{cls_name}.{name}), found {found}")
+        decoded[name] = r.rational(value["fraction"], f"game field {name!r}") if is_fraction else value
+    if not cls.__module__.startswith(TRUSTED_MODULES):
+        return decoded  # a game of one's own: its class declares no ranges
+    declared = bounds_of(cls.__module__, cls.__qualname__) or {}
+    beyond = (f"; for a genuine game, pass it: load(path, game={cls_name}(...)), or tbsg verify FILE "
+              f"--game {cls.__module__}:{cls.__qualname__} -p NAME=VALUE")
+    for name, value in decoded.items():
+        numeric = isinstance(value, (int, Fraction)) and not isinstance(value, bool)
+        if not numeric and name not in declared:
+            continue  # a str, bool or None, which the annotation checked
+        bounds = declared.get(name)
+        if bounds is None:
+            unavailable(f"tbsg declares no range for game field {name!r} of {cls_name}, so it does not "
+                        f"build that game from a file{beyond}")
+        wrong = bounds.problem(value)
+        if wrong is not None:
+            shown = short_fraction(value, 60) if isinstance(value, Fraction) else show(value, 60)
+            unavailable(f"game field {name!r} of {cls_name} is {shown} ({wrong}): tbsg rebuilds "
+                        f"{cls_name} from a file for {bounds} only (edited?){beyond}")
+    return decoded
+
+
+def _fits(value: object, hint: object) -> bool:
+    """Whether the JSON ``value`` of a game field (a fraction as ``{"fraction": ...}``) can
+    be of the annotation ``hint``; annotations other than int, bool, str, Fraction, None,
+    Literal and their unions are left to the constructor."""
+    if hint in (Any, object) or isinstance(hint, typing.TypeVar):
+        return True
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return any(type(value) is type(c) and value == c for c in typing.get_args(hint))
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, m) for m in typing.get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    if hint is Fraction:
+        return isinstance(value, dict) or (isinstance(value, int) and not isinstance(value, bool))
+    return True
+
+
+def _hint_text(hint: object) -> str:
+    if typing.get_origin(hint) is typing.Literal:
+        return "one of " + ", ".join(map(repr, typing.get_args(hint)))
+    return hint.__name__ if isinstance(hint, type) else str(hint).replace("typing.", "")
+
+
+def _where(doc: object, target: object) -> str:
+    """Where the JSON object ``target`` lies in ``doc``: ``states[3]``, ``game.fields``, ..."""
+    stack: list[tuple[object, str]] = [(doc, "")]
+    while stack:
+        obj, path = stack.pop()
+        if obj is target:
+            return path or "the top-level object"
+        if isinstance(obj, dict):
+            stack.extend((v, f"{path}.{shorten(k, 40)}" if path else shorten(k, 40))
+                         for k, v in obj.items() if isinstance(v, (dict, list)))
+        elif isinstance(obj, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in enumerate(obj) if isinstance(v, (dict, list)))
+    return "the file"
+
+
+def _read_json(r: _Reader, path: str | os.PathLike[str]) -> dict[str, Any]:
+    try:
+        file = Path(path)
+        if not file.is_file():
+            r.fail("cannot read: not a regular file" if file.exists() else "cannot read: no such file")
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        r.fail(f"not a UTF-8 text file ({exc.reason} at byte {exc.start})")
+    except (OSError, ValueError) as exc:
+        r.fail(f"cannot read: {getattr(exc, 'strerror', None) or exc}")
+
+    def integer(literal: str) -> int:
+        if len(literal.lstrip("-")) > _INT_DIGITS:
+            r.fail(f"an integer of {len(literal):,} digits, more than the {_INT_DIGITS} any field "
+                   "of a solution file needs (edited?)")
+        return int(literal)
+
+    twice: list[tuple[str, dict[str, Any]]] = []
+
+    def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        obj = dict(pairs)
+        if len(obj) != len(pairs) and not twice:  # JSON would keep the last: refused below
+            seen: set[str] = set()
+            key = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+            twice.append((key, obj))
+        return obj
+
+    try:
+        doc = json.loads(text, parse_int=integer, object_pairs_hook=unique)
+    except json.JSONDecodeError as exc:
+        r.fail(f"not valid JSON (truncated or edited?): {shorten(str(exc), 200)}")
+    except RecursionError:
+        r.fail("not a tbsg solution file (JSON nested too deeply)")
+    except MemoryError:
+        r.fail("not a tbsg solution file (too large to read)")
+    if twice:
+        key, obj = twice[0]
+        r.fail(f"key {shorten(repr(key), 40)} appears twice in {_where(doc, obj)} (edited?): a reader "
+               "would see one value and JSON keep the other")
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        r.fail(f"not a tbsg solution file (no \"format\": {FORMAT!r})")
+    version = doc.get("format_version")
+    if version != FORMAT_VERSION:
+        r.fail(f"format_version {shorten(repr(version), 40)} is not supported (this tbsg reads "
+               f"{FORMAT_VERSION}; files of version 1 were written by development versions: "
+               "solve and save again)")
+    return r.keys(doc, _TOP_KEYS, "the file")
+
+
+def _compile(r: _Reader, game: Game[S, A], counts: dict[str, int], max_states: int) -> CompiledGame[S, A]:
+    """The game, enumerated no further than the sizes the file records."""
+    recorded = counts["states"]
+    limit = min(max_states, max(recorded, 1))
+    try:
+        return compile_game(game, max_states=limit, max_actions=max(counts["actions"], 1),
+                            max_outcomes=max(counts["outcomes"], 0), check_arrays="all")
+    except StateLimitError:
+        if limit < max_states:  # the file's sizes bound enumeration, not the caller's limit
+            r.fail(f"the rebuilt game is larger than the file records ({recorded} states, "
+                   f"{counts['actions']} actions, {counts['outcomes']} outcomes): edited parameters "
+                   "or another version of the game's rules?")
+        raise
+    except MemoryError:
+        r.fail("rebuilding the game ran out of memory (edited parameters?)")
+
+
+@overload
+def load(path: str | os.PathLike[str], *, game: Game[S, A], check: bool = ...,
+         max_states: int = ..., max_digits: int = ..., import_game: bool = ...) -> Solution[S, A]: ...
+@overload
+def load(path: str | os.PathLike[str], *, game: type | None = ..., check: bool = ...,
+         max_states: int = ..., max_digits: int = ...,
+         import_game: bool = ...) -> Solution[Hashable, Hashable]: ...
+@unlimited_digits()
+def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None, check: bool = True,
+         max_states: int = DEFAULT_MAX_STATES, max_digits: int = MAX_DIGITS,
+         import_game: bool = False) -> Solution[S, A] | Solution[Hashable, Hashable]:
+    """Read a solution written by :func:`save`, rebuild its game and check every field.
+
+    Parameters
+    ----------
+    path : str or path-like
+    game : object or class, optional
+        For a solution of a game outside tbsg (or to override): the game, or its class,
+        called with the fields the file records (a dataclass game).
+    check : bool
+        Re-verify the certificate exactly (default). ``False`` still checks every field
+        against the rebuilt game (hashes, counts, rows).
+    max_states : int
+        Never enumerate more states than this (nor more than the file records).
+    max_digits : int
+        Refuse numbers longer than this many characters without parsing them.
+    import_game : bool
+        Import the module the file names to rebuild a game from outside tbsg. Importing
+        runs that module's code: only for files you trust.
+
+    Returns
+    -------
+    Solution
+        With ``method`` saying where it came from and ``game`` the rebuilt game.
+
+    Raises
+    ------
+    SolutionFileError
+        Unreadable, truncated or edited file, wrong format version, or a game that does
+        not match the file (hash, a count, a state, an action).
+    GameUnavailableError
+        (A ``SolutionFileError``.) The game cannot be had: not passed and outside tbsg
+        (without ``import_game``), not importable, not rebuilt from the recorded fields,
+        or another class or other fields than the file's passed as ``game``.
+    TamperedSolutionError, NonStoppingGameError
+        If the certificate fails (``check=True``).
+    """
+    t0 = time.perf_counter()
+    _check_path(path)
+    check_max_states(max_states)
+    if not isinstance(check, bool) or not isinstance(import_game, bool):
+        raise InvalidArgumentError("check and import_game must be True or False")
+    if isinstance(max_digits, bool) or not isinstance(max_digits, int) or max_digits < 1:
+        raise InvalidArgumentError(f"max_digits must be an int >= 1, got {shorten(repr(max_digits))}")
+    r = _Reader(path, max_digits)
+    doc = _read_json(r, path)
+    written = r.get(doc, "tbsg_version", str, "")
+    if not _VERSION.fullmatch(written):
+        r.fail(f"'tbsg_version' {shorten(repr(written), 40)} is not a version number")
+    info = r.keys(doc["game"], _GAME_KEYS, "'game'")
+    the_game = _rebuild_game(r, info, game, import_game)
+    graph = r.keys(doc["graph"], _GRAPH_KEYS, "'graph'")
+    counts = {key: r.get(graph, key, int, "graph ") for key in
+              ("states", "actions", "outcomes", "components", "largest_component")}
+    kind_text = r.get(doc, "kind", str, "")
+    try:
+        kind = SolutionKind(kind_text)
+    except ValueError:
+        r.fail(f"'kind' {shorten(repr(kind_text), 40)} is not one of "
+               f"{', '.join(k.value for k in SolutionKind)}")
+    raw_players = r.get(doc, "optimizing", list, "")
+    if any(isinstance(p, bool) or not isinstance(p, int) for p in raw_players) \
+            or raw_players not in ([0, 1], [], [0], [1]):
+        r.fail(f"'optimizing' {shorten(repr(raw_players), 40)} is not [0, 1], [0], [1] or []")
+    optimizing = tuple(raw_players)
+    if SolutionKind.of(optimizing) is not kind:
+        r.fail(f"'kind' is {kind.value!r} but 'optimizing' is {raw_players!r}")
+    fixed = tuple(p for p in (0, 1) if p not in optimizing)
+    g: CompiledGame[Any, Any] | None = None
+    if fixed:
+        # an evaluation or best response: the game under the strategy the rows record,
+        # reachable states only (reach="profile"); if the file covers more states or
+        # actions, it was written with reach="game" and covers the whole game
+        choose = _recorded_strategy(r, doc, the_game)
+        try:
+            g = _compile(r, FixedStrategyGame(the_game, choose, fixed, "the file's strategy"),
+                         counts, max_states)
+        except InvalidStrategyError as exc:
+            r.fail(f"the strategy the file records does not fit the game: {shorten(str(exc), 200)}")
+        if (g.n_states, g.n_actions) != (counts["states"], counts["actions"]):
+            g = None
+    if g is None:
+        g = _compile(r, the_game, counts, max_states)
+    comps = decompose(g)
+    digest = r.get(graph, "sha256", str, "graph ")
+    unordered = r.get(graph, "sha256_unordered", str, "graph ")
+    if digest != graph_hash(g):
+        if unordered == graph_hash(g, ordered=False) and not _rows_in_game_order(g, doc["states"]):
+            r.fail("the game lists its states or actions in another order than when the file was "
+                   "written (are actions returned from a set, or does a state's repr change?); "
+                   "return actions as a tuple in a fixed order")
+        if unordered == graph_hash(g, ordered=False):
+            r.fail("graph 'sha256' does not match the game (edited?)")
+        r.fail(f"graph hash differs: the file is for another game, other parameters or another "
+               f"version of the game's rules ({g.n_states} states now, {counts['states']} in the file)")
+    if unordered != graph_hash(g, ordered=False):
+        r.fail("graph 'sha256_unordered' does not match the game (edited?)")
+    actual = {"states": g.n_states, "actions": g.n_actions, "outcomes": len(g.out_target),
+              "components": comps.count, "largest_component": comps.largest}
+    for key, value in counts.items():
+        if value != actual[key]:
+            r.fail(f"graph {key!r} is {value} but the game has {actual[key]}")
+    if r.get(doc, "method", str, "") != _METHOD[kind]:
+        r.fail(f"'method' {shorten(repr(doc['method']), 80)} does not describe a {kind.value!r} "
+               f"solution (expected {_METHOD[kind]!r})")
+    raw_c = doc["infinite_play"]
+    c = None if raw_c is None else r.rational(raw_c, "infinite_play")
+    if c is not None and not 0 <= c <= 1:
+        r.fail(f"infinite_play {short_fraction(c, 60)} is outside [0, 1]")
+    rows = r.get(doc, "states", list, "")
+    if len(rows) != g.n_states:
+        r.fail(f"{len(rows)} state rows but the game has {g.n_states} states (truncated?)")
+    values, choice = _read_rows(r, g, rows)
+    if r.rational(doc["value"], "'value'") != values[0]:
+        r.fail(f"'value' {shorten(str(doc['value']), 60)} is not the value of the initial state "
+               f"in the rows ({short_fraction(values[0], 60)})")
+    optimal = _optimal_mask(g, values, choice, optimizing, c)
+    method = f"{_METHOD[kind]} (loaded from {os.fspath(path)})"
+    sol: Solution[Any, Any] = Solution(
+        graph=g, method=method, seconds=time.perf_counter() - t0, n_components=comps.count,
+        largest_component=comps.largest, values_exact=[bk.from_fraction(v) for v in values],
+        choice=choice, optimal=optimal, improvements=0, exact_solves=0, game=the_game,
+        infinite_play=c, optimizing=optimizing)
+    if check:
+        verify(the_game, sol, max_states=max_states)
+    return sol
+
+
+def _rows_in_game_order(g: CompiledGame[Any, Any], rows: object) -> bool:
+    """Whether the rows name the game's states and actions in the game's present order."""
+    if not isinstance(rows, list) or len(rows) != g.n_states:
+        return False
+    act_ptr = g.act_ptr.tolist()
+    for i, (row, s) in enumerate(zip(rows, g.states, strict=True)):
+        if not isinstance(row, dict) or row.get("state") != repr(s):
+            return False
+        a = row.get("action")
+        if not isinstance(a, int) or not 0 <= a < act_ptr[i + 1] - act_ptr[i] \
+                or row.get("label") != repr(g.act_labels[act_ptr[i] + a]):
+            return False
+    return True
+
+
+def _recorded_strategy(r: _Reader, doc: dict[str, Any], game: Any) -> Callable[[Any], Any]:
+    """The strategy of the rows (state repr -> action repr) as a function of the state.
+
+    Rows are matched by ``repr``, as :func:`_read_rows` matches them; the action returned
+    is the game's own object whose ``repr`` the row names.
+    """
+    rows = r.get(doc, "states", list, "")
+    labels: dict[str, str] = {}
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict) or not isinstance(row.get("state"), str) \
+                or not isinstance(row.get("label"), str):
+            r.fail(f"state row {i} has no 'state' and 'label' strings")
+        labels[row["state"]] = row["label"]
+
+    def choose(state: Any) -> Any:
+        label = labels.get(repr(state))
+        if label is None:
+            raise InvalidStrategyError(f"no row for state {shorten(repr(state), 80)}")
+        for a in game.actions(state):
+            if repr(a) == label:
+                return a
+        raise InvalidStrategyError(f"the row of state {shorten(repr(state), 80)} names action "
+                                   f"{shorten(label, 60)}, which the game does not offer there")
+
+    return choose
+
+
+def _read_rows(r: _Reader, g: CompiledGame[Any, Any], rows: list[Any]
+               ) -> tuple[list[Fraction], np.ndarray[Any, np.dtype[np.int64]]]:
+    act_ptr = g.act_ptr.tolist()
+    values: list[Fraction] = []
+    choice = np.empty(g.n_states, dtype=np.int64)
+    for i, s in enumerate(g.states):
+        where = f"state row {i}"
+        row = r.keys(rows[i], _ROW_KEYS, where)
+        if r.get(row, "state", str, f"{where}: ") != repr(s):
+            r.fail(f"{where} is {shorten(row['state'], 80)} but the game's state there is "
+                   f"{shorten(repr(s), 80)}")
+        values.append(r.rational(row["value"], f"{where} ({shorten(repr(s), 60)})"))
+        a = r.get(row, "action", int, f"{where}: ")
+        n_actions = act_ptr[i + 1] - act_ptr[i]
+        if not 0 <= a < n_actions:
+            r.fail(f"{where} ({shorten(repr(s), 60)}): action {a} out of range, the state has {n_actions}")
+        k = act_ptr[i] + a
+        if row["label"] != repr(g.act_labels[k]):
+            r.fail(f"{where} ({shorten(repr(s), 60)}): action {a} is {shorten(repr(g.act_labels[k]), 60)}, "
+                   f"the file says {shorten(repr(row['label']), 60)}")
+        choice[i] = k
+    return values, choice
+
+
+def _optimal_mask(g: CompiledGame[Any, Any], values: list[Fraction], choice: np.ndarray[Any, Any],
+                  optimizing: tuple[int, ...], c: Fraction | None) -> np.ndarray[Any, Any]:
+    """The optimal actions the solution's kind implies (as the solvers define them)."""
+    allowed = np.isin(g.player[g.act_state], optimizing)
+    allowed[choice] = True
+    q = exact_action_values(g, values)
+    v_at = [values[int(i)] for i in g.act_state.tolist()]
+    optimal = np.array([qk == vk for qk, vk in zip(q, v_at, strict=True)], dtype=bool) & allowed
+    if c is not None and end_components(g, allowed).count:
+        # value-preserving is not enough where play can loop: keep safe switches only
+        optimal = switch_safe_actions(g, [bk.from_fraction(v) for v in values], choice, c, optimal,
+                                      allowed)
+    return optimal

@@ -1,0 +1,1083 @@
+"""Compilation through the array form: breadth-first search a batch of states at a time.
+
+A game that offers :mod:`tbsg.model.arrays` (``array_shape`` and ``array_transitions``) is
+enumerated here instead of one state and action at a time; the result is the
+:class:`~tbsg.engine.compiled.CompiledGame` the plain protocol gives
+(:func:`tbsg.engine.compile.compile_game`, which dispatches here), number for number:
+the same state numbering, the same action and outcome arrays, and the same rationals
+behind the same codes.
+
+Algorithm
+---------
+A state ``s = (s_1, ..., s_d)`` with ``0 <= s_i < n_i`` (``array_shape``) has the key
+``sum_i s_i w_i`` with mixed-radix weights ``w_d = 1``, ``w_i = w_{i+1} n_{i+1}``. The
+plain compiler numbers states in first-occurrence order of the sequence of entries
+``(state, action, outcome)``, states taken in number order (FIFO breadth-first search).
+Taking the states in number order a batch at a time (at most :data:`CHUNK` rows) keeps
+that order: the batch ``i_0 .. i_1 - 1`` asks ``array_transitions`` for all of its rows,
+lays its entries out as an ``(n, C)`` grid (one column per outcome of every action,
+actions in order), flattens it row by row, which is exactly the plain order, and numbers
+the keys not seen before in the order of their first occurrence. Known keys are found in
+a dense table of ``prod(n_i)`` int32 (when that is at most :data:`DENSE_LIMIT`), which
+also finds first occurrences without sorting (``np.minimum.at`` leaves in each new key's
+cell its earliest position), or else in sorted runs of keys (binary search; first
+occurrences by ``np.unique(..., return_index=True)``). The state objects are built at the
+end, each as the type of ``game.initial`` (``tuple.__new__`` for a NamedTuple, as its
+``_make`` does). ``progress`` is called at most once per batch, when the count has
+passed a multiple of the reporting interval.
+
+Per batch, in integer arithmetic: the probabilities of each allowed action sum to 1
+(numerators over the action's common denominator); zero probabilities drop the entry;
+repeated successors of one action are merged at their first occurrence by adding
+probabilities (a stable sort of each row's keys finds them); outcomes that end play are
+folded into ``c_k = sum p r`` and ``s_k = sum p`` per action (``np.add.reduceat`` over a
+common denominator). Rationals are interned in the order the plain compiler meets them:
+each new probability at its first entry, each merged sum at the entry that completes it,
+then the distinct ``s_k`` and ``c_k`` in ascending order (or, when the plain compiler
+would sum them in rational arithmetic because the common denominator overflows int64,
+in order of the first action that has them).
+
+Cost: a few numpy passes over the ``n C`` entries of a batch, and at the end one Python
+object per state (``tuple.__new__`` through ``map``, at C speed) for ``states`` and
+``index``.
+
+Trust: the array form is a second description of a game that also implements the plain
+protocol, which is the definition. It is used only where it plainly belongs to those
+rules (:func:`offers_arrays`, :func:`tbsg.model.arrays.untrusted_reason`: not forwarded from
+another object by ``__getattr__``, not beneath a class that redefines a rule). After
+compiling, :data:`SAMPLE` states (the first half of them the first states, the others
+spread evenly over the rest) are asked through ``player``, ``actions`` and ``outcomes``,
+and any difference is an :class:`~tbsg.errors.InvalidGameError` naming the first state
+where the two disagree. A sample cannot see a difference elsewhere: certifying code
+(:func:`tbsg.verify`, :func:`tbsg.load`) compiles through the plain protocol and compares
+*every* state's array row with it (:func:`check_every_state`: the batches of this module
+run over the plain compilation's states, in its numbering, and the resulting arrays must
+equal its arrays), so that an array form is trusted for a certified value only once
+``verify`` has compared it everywhere.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import partial
+from itertools import chain, repeat
+from typing import Any, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from tbsg.engine.compiled import CompiledGame, IndexArray, Interner
+from tbsg.errors import ExactnessError, InvalidArgumentError, InvalidGameError, TbsgError
+from tbsg.errors import show as _show
+from tbsg.model.arrays import ArrayAction, ArrayOutcome, ArrayTransitions, untrusted_reason
+from tbsg.model.protocol import Terminal, exact
+
+__all__ = ["CHUNK", "DENSE_LIMIT", "SAMPLE", "check_every_state", "check_rows", "compile_arrays",
+           "offers_arrays", "refusal"]
+
+CHUNK = 1 << 16
+"""Most states handed to one call of ``array_transitions``."""
+DENSE_LIMIT = 1 << 26
+"""Largest ``prod(array_shape)`` for a dense key table (int32; pages untouched stay unused)."""
+SAMPLE = 32
+"""States compared with the plain protocol after an array compilation."""
+
+I64 = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+_INT64_SAFE = 2**62  # bound on the integer sums done in int64
+_ZERO = Fraction(0)
+
+
+def offers_arrays(game: object) -> bool:
+    """True if ``game`` offers an array form that may stand for its rules:
+    ``array_transitions`` and a non-None ``array_shape``, and nothing that makes the
+    array form another object's or another class's (:func:`tbsg.model.arrays.untrusted_reason`)."""
+    return callable(getattr(game, "array_transitions", None)) \
+        and getattr(game, "array_shape", None) is not None and untrusted_reason(game) is None
+
+
+def refusal(game: object) -> str | None:
+    """Why ``game``'s array form cannot be used, or None if it can (:func:`offers_arrays`)."""
+    if not callable(getattr(game, "array_transitions", None)) or getattr(game, "array_shape", None) is None:
+        return (f"{type(game).__name__} does not offer the array form (array_transitions and "
+                "array_shape)")
+    why = untrusted_reason(game)
+    return None if why is None else f"{type(game).__name__}'s array form is not used: {why}"
+
+
+def _at(s: object) -> str:
+    return f"at state {_show(s)}"
+
+
+def _at_action(s: object, a: object) -> str:
+    return f"at state {_show(s)}, action {_show(a)}"
+
+
+class _Keys:
+    """States as integer keys: the mixed-radix code of a tuple of ``d`` small ints."""
+
+    def __init__(self, game: object, initial: object) -> None:
+        shape = getattr(game, "array_shape", None)
+        if not isinstance(shape, tuple) or not shape or any(
+                isinstance(x, bool) or not isinstance(x, int) or x < 1 for x in shape):
+            raise InvalidGameError(f"array_shape must be a non-empty tuple of ints >= 1, got {_show(shape)}")
+        if math.prod(shape) >= 2**63:
+            raise InvalidGameError(f"array_shape {_show(shape)} has {math.prod(shape)} cells; the "
+                                   "array form needs fewer than 2**63 (keys are int64)")
+        kind = type(initial)
+        plain_tuple = kind is tuple or (issubclass(kind, tuple) and hasattr(kind, "_fields")
+                                        and kind.__eq__ is tuple.__eq__ and kind.__hash__ is tuple.__hash__)
+        if not plain_tuple or len(cast("tuple[object, ...]", initial)) != len(shape) or any(
+                type(x) is not int for x in cast("tuple[object, ...]", initial)):
+            raise InvalidGameError(
+                f"the array form needs states that are tuples (or NamedTuples) of {len(shape)} ints "
+                f"(len(array_shape)); game.initial is {_show(initial)}")
+        self.shape = shape
+        self.d = len(shape)
+        self.size = math.prod(shape)
+        w = [1] * self.d
+        for i in range(self.d - 2, -1, -1):
+            w[i] = w[i + 1] * shape[i + 1]
+        self.weights = w
+        self.kind = kind
+        # NamedTuples are built by tuple.__new__ (what their _make does), at C speed
+        self.make = cast("Callable[[list[int]], tuple[int, ...]]",
+                         tuple if kind is tuple else partial(tuple.__new__, kind))
+        row = np.array([initial], dtype=np.int64)
+        bad = self.outside(row)
+        if bad.any():
+            raise InvalidGameError(f"game.initial {_show(initial)} lies outside array_shape {_show(shape)}")
+
+    def outside(self, rows: I64) -> Bools:
+        """Rows with a coordinate outside ``array_shape`` (seen as unsigned, a negative
+        coordinate is huge: one comparison per coordinate)."""
+        u = rows.view(np.uint64)
+        out: Bools = u[:, 0] >= self.shape[0]
+        for i in range(1, self.d):
+            out |= u[:, i] >= self.shape[i]
+        return out
+
+    def encode(self, rows: I64) -> I64:
+        key: I64 = rows[:, 0] * self.weights[0] if self.d > 1 else rows[:, 0].copy()
+        for i in range(1, self.d):
+            key = key + (rows[:, i] if self.weights[i] == 1 else rows[:, i] * self.weights[i])
+        return key
+
+    def decode(self, keys: I64) -> I64:
+        rows = np.empty((len(keys), self.d), dtype=np.int64)
+        rest = keys
+        for i in range(self.d - 1):
+            rows[:, i], rest = np.divmod(rest, self.weights[i])
+        rows[:, self.d - 1] = rest
+        return rows
+
+    def state(self, row: Sequence[int] | I64) -> object:
+        """The state object of one row (for messages and the final state list)."""
+        return self.make([int(x) for x in row])
+
+
+class _Index:
+    """Key -> state number: a dense int32 table, or sorted runs searched by bisection."""
+
+    def __init__(self, size: int) -> None:
+        self.dense: npt.NDArray[np.int32] | None = None
+        if size <= DENSE_LIMIT:
+            self.dense = np.zeros(size, dtype=np.int32)  # number + 1; 0: unknown (calloc'd)
+        self.runs: list[tuple[I64, I64]] = []  # (sorted keys, their numbers)
+
+    def find(self, keys: I64) -> npt.NDArray[np.signedinteger[Any]]:
+        """Numbers of ``keys``, -1 where unknown (int32 with the dense table)."""
+        if self.dense is not None:
+            found: npt.NDArray[np.int32] = self.dense[keys] - 1
+            return found
+        out = np.full(len(keys), -1, dtype=np.int64)
+        for ks, ix in self.runs:
+            pos = np.searchsorted(ks, keys)
+            np.minimum(pos, len(ks) - 1, out=pos)
+            hit = ks[pos] == keys
+            out[hit] = ix[pos[hit]]
+        return out
+
+    def first_new(self, keys: I64) -> I64:
+        """Positions in ``keys`` (all unknown) of the first occurrence of each distinct key,
+        in order: with the dense table, marked in it without sorting."""
+        if self.dense is None:
+            _, first = np.unique(keys, return_index=True)
+            first.sort()
+            return first
+        e = len(keys)
+        # unknown cells hold 0: the earliest position p of each key leaves p - e < 0 there
+        np.minimum.at(self.dense, keys, np.arange(-e, 0, dtype=np.int32))
+        pos: I64 = np.flatnonzero(self.dense[keys] + e == np.arange(e))
+        self.dense[keys] = 0  # unknown again until add()
+        return pos
+
+    def add(self, keys: I64, numbers: I64) -> None:
+        """Record new ``keys`` (distinct, none known) with their ``numbers``."""
+        if self.dense is not None:
+            self.dense[keys] = (numbers + 1).astype(np.int32)
+            return
+        order = np.argsort(keys)
+        self.runs.append((keys[order], numbers[order]))
+        # merge runs of similar size (a run is merged O(log n) times)
+        while len(self.runs) > 1 and len(self.runs[-2][0]) <= 2 * len(self.runs[-1][0]):
+            (k1, i1), (k2, i2) = self.runs.pop(), self.runs.pop()
+            ks, ix = np.concatenate([k2, k1]), np.concatenate([i2, i1])
+            order = np.argsort(ks, kind="stable")
+            self.runs.append((ks[order], ix[order]))
+
+
+def _int_array(x: object, shape: tuple[int, ...], what: str, where: str) -> I64:
+    """``x`` as an int64 array of ``shape``, or an error saying what it was."""
+    try:
+        a = np.asarray(x)
+    except Exception as exc:
+        raise InvalidGameError(f"{what} {where} is not an array ({type(exc).__name__}: {exc})") from exc
+    kind = a.dtype.kind
+    if kind in "fc" or (kind == "O" and any(isinstance(v, float) for v in a.ravel().tolist())):
+        raise ExactnessError(f"{what} {where} holds floats ({a.dtype}); the array form is exact: use "
+                             "int arrays (and (numerators, denominator) for probabilities)")
+    if kind not in "iu":
+        raise InvalidGameError(f"{what} {where} must be an int array, got dtype {a.dtype}")
+    if a.shape != shape:
+        raise InvalidGameError(f"{what} {where} has shape {a.shape}, expected {shape}")
+    return a.astype(np.int64, copy=False)
+
+
+_INT64_MAX = 2**63 - 1
+
+
+def _numerators(x: object, n: int, where: str, state: Callable[[int], object]) -> npt.NDArray[Any]:
+    """Probability numerators, exactly: int64 when every one fits, else an object array of
+    Python ints (the wide, exact paths of the sums take it).
+
+    Any numpy int dtype is read as the values it holds: a uint64 numerator above
+    ``2**63 - 1`` (``3 * 2**62`` over ``2**64``) becomes a Python int, not the negative
+    number a cast to int64 would make of it. An object array must hold ints (Python or
+    numpy; not bools), which a denominator beyond int64 needs.
+    """
+    try:
+        a = np.asarray(x)
+    except Exception as exc:
+        raise InvalidGameError(f"probability numerators {where} are not an array "
+                               f"({type(exc).__name__}: {exc})") from exc
+    kind = a.dtype.kind
+    if kind in "fc":
+        raise ExactnessError(f"probability numerators {where} hold floats ({a.dtype}); the array form is "
+                             "exact: use int arrays (and (numerators, denominator) for probabilities)")
+    if kind not in "iuO":
+        raise InvalidGameError(f"probability numerators {where} must be an int array (or an object array "
+                               f"of Python ints), got dtype {a.dtype}")
+    if a.shape != (n,):
+        raise InvalidGameError(f"probability numerators {where} have shape {a.shape}, expected {(n,)}")
+    if kind == "i":
+        return a.astype(np.int64, copy=False)
+    if kind == "u":
+        if a.dtype.itemsize < 8 or n == 0 or int(a.max()) <= _INT64_MAX:
+            return a.astype(np.int64)
+        return a.astype(object)  # uint64 -> Python ints, exactly
+    values = a.tolist()
+    ints: list[int] = []
+    for r, v in enumerate(values):
+        if type(v) is not int:
+            if isinstance(v, (float, complex, np.floating, np.complexfloating)):
+                raise ExactnessError(f"probability numerator {_show(v)} {_at(state(r))} {where} is a "
+                                     f"{type(v).__name__}; the array form is exact: use ints")
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
+                raise InvalidGameError(f"probability numerator {_show(v)} ({type(v).__name__}) "
+                                       f"{_at(state(r))} {where} is not an int; numerators are ints "
+                                       "over the one denominator of the pair")
+            v = int(v)
+        ints.append(v)
+    if not ints or (min(ints) >= -_INT64_MAX and max(ints) <= _INT64_MAX):
+        return np.array(ints, dtype=np.int64)
+    out = np.empty(n, dtype=object)
+    out[:] = ints
+    return out
+
+
+@dataclass
+class _Column:
+    """One outcome of one action over a batch: its entries in the batch's grid."""
+
+    action: int  # position of the action in ArrayTransitions.actions
+    num: npt.NDArray[Any] | None  # probability numerators (int64, or object for huge ones),
+    den: int  # over this denominator; or None:
+    const: Fraction | None  # the probability is this one number for every row
+    valid: Bools  # allowed and positive probability
+    ends: Bools  # valid and ending play
+    leads: Bools  # valid and leading to a state
+    terminal: I64 | None
+    key: I64 | None  # successor keys (meaningful where leads)
+
+
+@dataclass
+class _Tables:
+    """What the batches accumulate, in state order."""
+
+    keys: I64  # key of each state numbered so far (grown by doubling)
+    n_states: int
+    players: list[npt.NDArray[np.int8]]
+    act_count: list[npt.NDArray[np.int32]]  # actions per state
+    labels: list[object]
+    out_count: list[npt.NDArray[np.int32]]  # outcomes per action
+    out_target: list[IndexArray]
+    out_code: list[IndexArray]
+    term_class: list[npt.NDArray[np.int32]]  # per action: its (stop, const) class, or -1
+    classes: dict[tuple[Fraction, Fraction], int]
+    term_prob_codes: set[int]  # probability codes of outcomes ending play
+    payoffs_met: set[Fraction]
+    n_terms: int  # outcomes ending play
+    n_actions: int
+    n_outcomes: int
+
+
+def compile_arrays(game: Any, *, max_states: int, max_actions: int, max_outcomes: int,
+                   progress: Callable[[int, int], None] | None, report_every: int,
+                   state_limit: Callable[[int, object], Exception],
+                   size_limit: Callable[[int, int], Exception]) -> CompiledGame[Any, Any]:
+    """Enumerate ``game`` through its array form (see the module docstring).
+
+    Called by :func:`tbsg.engine.compile.compile_game`, which has validated
+    ``max_states`` and passes its reporting interval and the errors for a game that
+    grows past its limits (so their wording lives in one place).
+    """
+    why = refusal(game)
+    if why is not None:
+        raise InvalidArgumentError(f"{why}; compile it with arrays=None or arrays=False (the plain "
+                                   "protocol)")
+    try:
+        initial = game.initial
+    except Exception as exc:
+        raise InvalidGameError(f"game.initial raised {type(exc).__name__}: {exc}") from exc
+    keys = _Keys(game, initial)
+    index = _Index(keys.size)
+    first = keys.encode(np.array([initial], dtype=np.int64))
+    index.add(first, np.zeros(1, dtype=np.int64))
+    grown = np.empty(1024, dtype=np.int64)
+    grown[0] = first[0]
+    tab = _Tables(keys=grown, n_states=1, players=[], act_count=[], labels=[], out_count=[],
+                  out_target=[], out_code=[], term_class=[], classes={}, term_prob_codes=set(),
+                  payoffs_met=set(), n_terms=0, n_actions=0, n_outcomes=0)
+    interner = Interner()
+    next_report = report_every if progress is not None else -1
+    i = 0
+    while i < tab.n_states:
+        j = min(i + CHUNK, tab.n_states)
+        rows = keys.decode(tab.keys[i:j])
+        rows.flags.writeable = False
+        _batch(game, rows, keys, index, tab, interner, max_states, state_limit)
+        if tab.n_actions > max_actions or tab.n_outcomes > max_outcomes:
+            raise size_limit(max_actions, max_outcomes)
+        if 0 <= next_report <= tab.n_states:
+            progress(tab.n_states, max_states)  # type: ignore[misc]
+            next_report = (tab.n_states // report_every + 1) * report_every
+        i = j
+    del index  # the key table (up to DENSE_LIMIT int32) before the states are built
+    compiled = _assemble(tab, keys, interner)
+    _check_against_protocol(game, compiled)
+    return compiled
+
+
+def _call_transitions(game: Any, rows: I64, keys: _Keys) -> ArrayTransitions:
+    try:
+        tr = game.array_transitions(rows)
+    except TbsgError:
+        raise
+    except Exception as exc:
+        raise InvalidGameError(
+            f"game.array_transitions() raised {type(exc).__name__}: {exc} (on {len(rows)} states "
+            f"from {_show(keys.state(rows[0]))})") from exc
+    if not isinstance(tr, ArrayTransitions):
+        raise InvalidGameError(f"game.array_transitions() returned {_show(tr)}; expected a "
+                               "tbsg.ArrayTransitions")
+    return tr
+
+
+def _batch(game: Any, rows: I64, keys: _Keys, index: _Index, tab: _Tables, interner: Interner,
+           max_states: int, state_limit: Callable[[int, object], Exception]) -> None:
+    """Enumerate one batch of states (rows of consecutive numbers)."""
+    n = len(rows)
+    where = f"(game.array_transitions() on {n} states from {_show(keys.state(rows[0]))})"
+    tr = _call_transitions(game, rows, keys)
+
+    def state(r: int) -> object:
+        return keys.state(rows[r])
+
+    player = _int_array(tr.player, (n,), "ArrayTransitions.player", where)
+    bad = np.flatnonzero((player != 0) & (player != 1))
+    if bad.size:
+        r = int(bad[0])
+        raise InvalidGameError(f"array_transitions gives player {int(player[r])} {_at(state(r))}; "
+                               "expected 0 or 1")
+    acts = tr.actions
+    if not isinstance(acts, tuple) or not acts or not all(isinstance(a, ArrayAction) for a in acts):
+        raise InvalidGameError("ArrayTransitions.actions must be a non-empty tuple of tbsg.ArrayAction "
+                               f"{where}")
+    labels = [a.label for a in acts]
+    _check_labels(labels, where)
+    payoffs = _terminals(tr.terminals, where)
+    n_acts = len(acts)
+    allowed = [_allowed(act, n, where) for act in acts]
+    some = allowed[0]
+    for m in allowed[1:]:
+        some = some | m
+    none = np.flatnonzero(~some)
+    if none.size:
+        raise InvalidGameError(f"array_transitions allows no action {_at(state(int(none[0])))}; "
+                               "every state needs at least one (a chance step has one)")
+    cols = [_column(j, act.label, o, out, allowed[j], n, len(payoffs), keys, rows, where)
+            for j, act in enumerate(acts) for o, out in enumerate(_outcome_tuple(act, where))]
+    _check_sums(cols, allowed, labels, state)
+    target = _repeats(cols, n_acts, n)
+    codes = _intern(cols, target, interner, n)
+
+    # the batch's entries as an (n, n_cols) grid, flattened row by row: the plain order
+    grid_allowed = np.stack(allowed, axis=1)
+    act_num = np.cumsum(grid_allowed.ravel()).reshape(n, n_acts) - 1
+    n_batch_actions = int(act_num[-1, -1]) + 1
+    col_action = np.array([c.action for c in cols], dtype=np.int64)
+    leads2 = np.stack([c.leads for c in cols], axis=1)
+    if target is not None:
+        leads2 &= target < 0
+    kept = leads2.ravel()
+    zeros = np.zeros(n, dtype=np.int64)
+    out_keys = np.stack([c.key if c.key is not None else zeros for c in cols], axis=1).ravel()[kept]
+    out_code = np.stack(codes, axis=1).ravel()[kept]
+    out_action = act_num[:, col_action].ravel()[kept]
+
+    found = index.find(out_keys)
+    unknown = np.flatnonzero(found < 0)
+    if unknown.size:
+        unknown_keys = out_keys[unknown]
+        new = unknown_keys[index.first_new(unknown_keys)]  # in order of first occurrence
+        if tab.n_states + len(new) > max_states:
+            raise state_limit(max_states, keys.state(keys.decode(new[max_states - tab.n_states :])[0]))
+        index.add(new, np.arange(tab.n_states, tab.n_states + len(new), dtype=np.int64))
+        found[unknown] = index.find(unknown_keys)
+        end = tab.n_states + len(new)
+        if end > len(tab.keys):
+            grown = np.empty(max(2 * len(tab.keys), end), dtype=np.int64)
+            grown[: tab.n_states] = tab.keys[: tab.n_states]
+            tab.keys = grown
+        tab.keys[tab.n_states : end] = new
+        tab.n_states = end
+
+    tab.players.append(player.astype(np.int8))
+    tab.act_count.append(grid_allowed.sum(axis=1, dtype=np.int32))
+    label_objects = np.empty(n_acts, dtype=object)
+    for j, lab in enumerate(labels):
+        label_objects[j] = lab
+    tab.labels.extend(label_objects[np.flatnonzero(grid_allowed.ravel()) % n_acts].tolist())
+    tab.out_count.append(np.bincount(out_action, minlength=n_batch_actions).astype(np.int32))
+    tab.out_target.append(found)
+    tab.out_code.append(out_code)
+    tab.term_class.append(_fold_terminals(cols, act_num, codes, n_batch_actions, payoffs, tab))
+    tab.n_actions += n_batch_actions
+    tab.n_outcomes += len(found)
+
+
+def _check_labels(labels: list[object], where: str) -> None:
+    """Action labels hashable, none listed twice."""
+    seen: set[object] = set()
+    for lab in labels:
+        try:
+            dup = lab in seen
+            seen.add(lab)
+        except TypeError as exc:
+            raise InvalidGameError(f"action {_show(lab)} {where} is not hashable ({exc})") from exc
+        if dup:
+            raise InvalidGameError(f"action {_show(lab)} is listed twice {where}")
+
+
+def _allowed(act: ArrayAction, n: int, where: str) -> Bools:
+    if act.allowed is None:
+        return np.ones(n, dtype=bool)
+    m = np.asarray(act.allowed)
+    if m.dtype != np.bool_ or m.shape != (n,):
+        raise InvalidGameError(f"ArrayAction.allowed of action {_show(act.label)} {where} must be "
+                               f"a bool array of shape ({n},), got {m.dtype} {m.shape}")
+    return m
+
+
+def _intern(cols: list[_Column], target: npt.NDArray[np.int64] | None, interner: Interner,
+            n: int) -> list[npt.NDArray[np.int32]]:
+    """Probability codes of every column's entries, interned in the plain compiler's order:
+    each new value at its first entry, each merged sum at the entry that completes it."""
+    n_cols = len(cols)
+    events: list[tuple[int, int, Fraction]] = []  # (flat position, 0 value / 1 sum, value)
+    values: list[list[Fraction]] = []  # per column, its distinct values
+    uniq: list[npt.NDArray[Any]] = []  # and their numerators
+    by_value = interner.by_value
+    for c, col in enumerate(cols):
+        if col.num is None:
+            const = cast("Fraction", col.const)
+            first = int(np.argmax(col.valid)) if const > 0 else -1
+            vals = [const] if first >= 0 and col.valid[first] else []
+            firsts = [first] if vals else []
+            u: npt.NDArray[Any] = np.zeros(0, dtype=np.int64)
+        else:
+            rv = np.flatnonzero(col.valid)
+            u, fi = np.unique(col.num[rv], return_index=True)
+            vals = [Fraction(int(x), col.den) for x in u.tolist()]
+            firsts = rv[fi].tolist()
+        values.append(vals)
+        uniq.append(u)
+        for v, r in zip(vals, firsts, strict=True):
+            if (v.numerator, v.denominator) not in by_value:
+                events.append((r * n_cols + c, 0, v))
+    merged: dict[tuple[int, int], Fraction] = {}
+    if target is not None:
+        for r in np.flatnonzero((target >= 0).any(axis=1)).tolist():
+            cum: dict[int, Fraction] = {}
+            for c in np.flatnonzero(target[r] >= 0).tolist():
+                a = int(target[r, c])
+                total = cum.get(a, _prob(cols[a], r)) + _prob(cols[c], r)
+                cum[a] = total
+                events.append((r * n_cols + c, 1, total))
+            for a, total in cum.items():
+                merged[r, a] = total
+    events.sort(key=lambda e: (e[0], e[1]))
+    for _, _, v in events:
+        interner.code(v)
+    codes = []
+    for c, col in enumerate(cols):
+        if not values[c]:
+            codes.append(np.zeros(n, dtype=np.int32))
+        elif col.num is None:
+            codes.append(np.full(n, interner.code(values[c][0]), dtype=np.int32))
+        else:
+            lut = np.array([interner.code(v) for v in values[c]], dtype=np.int32)
+            pos = np.searchsorted(uniq[c], col.num)
+            np.minimum(pos, len(lut) - 1, out=pos)
+            codes.append(lut[pos])
+    for (r, a), total in merged.items():
+        codes[a][r] = interner.code(total)
+    return codes
+
+
+def _outcome_tuple(act: ArrayAction, where: str) -> tuple[ArrayOutcome, ...]:
+    outs = act.outcomes
+    if not isinstance(outs, tuple) or not outs or not all(isinstance(o, ArrayOutcome) for o in outs):
+        raise InvalidGameError(f"ArrayAction.outcomes of action {_show(act.label)} {where} must be a "
+                               "non-empty tuple of tbsg.ArrayOutcome")
+    return outs
+
+
+def _terminals(terms: object, where: str) -> list[Fraction]:
+    """Payoffs of the terminals of a batch, each checked as the plain compiler checks it."""
+    if not isinstance(terms, tuple) or not all(type(t) is Terminal for t in terms):
+        raise InvalidGameError(f"ArrayTransitions.terminals must be a tuple of tbsg.Terminal {where}")
+    out = []
+    for t in terms:
+        p = t.payoff
+        if type(p) is not Fraction or not 0 <= p <= 1:
+            raise InvalidGameError(f"terminal {_show(t)} {where} has payoff {_show(p)}; build it "
+                                   "with tbsg.Terminal")
+        out.append(p)
+    return out
+
+
+def _column(j: int, action: object, o: int, out: ArrayOutcome, allowed: Bools, n: int, n_terms: int,
+            keys: _Keys, rows: I64, where: str) -> _Column:
+    """Check one outcome of one action over the batch and compute its entries."""
+    label = f"outcome {o} of action {_show(action)}"
+    here = f"({label}) {where}"
+    p = out.probability
+    const: Fraction | None = None
+    num: npt.NDArray[Any] | None = None
+    if isinstance(p, tuple):
+        if len(p) != 2:
+            raise InvalidGameError(f"the probability of {label} {where} must be a Fraction, an int or "
+                                   "(numerators, denominator)")
+        num = _numerators(p[0], n, here, lambda r: keys.state(rows[r]))
+        d = p[1]
+        if isinstance(d, (float, np.floating)):
+            raise ExactnessError(f"probability denominator {_show(d)} {here} is a float; use an int")
+        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or int(d) < 1:
+            raise InvalidGameError(f"probability denominator {here} must be an int >= 1, got {_show(d)}")
+        den = int(d)
+        if den >= _INT64_SAFE:
+            num = num.astype(object)
+        valid = allowed & (num > 0)
+        negative = np.flatnonzero(allowed & (num < 0))
+    else:
+        const = exact(p, f"probability of {label} {where}")
+        den = const.denominator
+        valid = allowed if const > 0 else np.zeros(n, dtype=bool)
+        negative = np.flatnonzero(allowed) if const < 0 else np.zeros(0, dtype=np.int64)
+    if negative.size:
+        r = int(negative[0])
+        raise InvalidGameError(f"negative probability {_show(_prob_of(num, den, const, r))} for {label} "
+                               f"{_at(keys.state(rows[r]))}")
+    terminal = None
+    ends = np.zeros(n, dtype=bool)
+    if out.terminal is not None:
+        terminal = _int_array(out.terminal, (n,), "ArrayOutcome.terminal", here)
+        bad = np.flatnonzero(valid & ((terminal < -1) | (terminal >= n_terms)))
+        if bad.size:
+            r = int(bad[0])
+            raise InvalidGameError(f"terminal index {int(terminal[r])} of {label} {_at(keys.state(rows[r]))} "
+                                   f"is not -1 or one of the {n_terms} ArrayTransitions.terminals")
+        ends = valid & (terminal >= 0)
+    leads = valid & ~ends
+    key = None
+    if out.successor is None:
+        if out.terminal is None:
+            raise InvalidGameError(f"{label} {where} has neither a successor nor a terminal array")
+        bad = np.flatnonzero(leads)
+        if bad.size:
+            raise InvalidGameError(f"{label} {_at(keys.state(rows[int(bad[0])]))} goes on (terminal -1) "
+                                   "but has no successor array")
+    else:
+        succ = _int_array(out.successor, (n, keys.d), "ArrayOutcome.successor", here)
+        bad = np.flatnonzero(leads & keys.outside(succ))
+        if bad.size:
+            r = int(bad[0])
+            raise InvalidGameError(f"successor {_show(tuple(int(x) for x in succ[r]))} of {label} "
+                                   f"{_at(keys.state(rows[r]))} lies outside array_shape {_show(keys.shape)}")
+        key = keys.encode(succ)
+    return _Column(action=j, num=num, den=den, const=const, valid=valid, ends=ends, leads=leads,
+                   terminal=terminal, key=key)
+
+
+def _prob(col: _Column, r: int) -> Fraction:
+    return _prob_of(col.num, col.den, col.const, r)
+
+
+def _prob_of(num: npt.NDArray[Any] | None, den: int, const: Fraction | None, r: int) -> Fraction:
+    if const is not None or num is None:
+        return cast("Fraction", const)
+    return Fraction(int(num[r]), den)
+
+
+def _check_sums(cols: list[_Column], allowed: list[Bools], labels: list[Any],
+                state: Callable[[int], object]) -> None:
+    """Probabilities of every allowed action sum to exactly 1 (integer sums per action)."""
+    n, n_acts = len(allowed[0]), len(allowed)
+    bad = np.zeros((n, n_acts), dtype=bool)
+    for j in range(n_acts):
+        mine = [c for c in cols if c.action == j]
+        fixed = sum((c.const for c in mine if c.const is not None), _ZERO)
+        varying = [c for c in mine if c.num is not None]
+        if not varying:
+            if fixed != 1:
+                bad[:, j] = allowed[j]
+            continue
+        lcm = fixed.denominator
+        for c in varying:
+            lcm = math.lcm(lcm, c.den)
+        wide = lcm * (len(varying) + 1) >= _INT64_SAFE or any(c.num.dtype == object for c in varying)  # type: ignore[union-attr]
+        kind: Any = object if wide else np.int64
+        total: npt.NDArray[Any] = np.full(n, fixed.numerator * (lcm // fixed.denominator), dtype=kind)
+        over = np.zeros(n, dtype=bool)
+        for c in varying:
+            num = cast("npt.NDArray[Any]", c.num)
+            above = num > c.den  # a probability above 1 (int64 products stay bounded)
+            over |= above
+            total = total + np.where(above, 0, num).astype(kind) * (lcm // c.den)
+        bad[:, j] = allowed[j] & (over | (total != lcm))
+    hit = np.flatnonzero(bad.ravel())
+    if hit.size:
+        r, j = divmod(int(hit[0]), n_acts)
+        exact_total = sum((_prob(c, r) for c in cols if c.action == j), _ZERO)
+        raise InvalidGameError(f"probabilities sum to {_show(exact_total)}, not 1, "
+                               f"{_at_action(state(r), labels[j])}")
+
+
+def _repeats(cols: list[_Column], n_acts: int, n: int) -> npt.NDArray[np.int64] | None:
+    """Per entry, the column of the earlier entry of the same action with the same
+    successor (the first one), or -1; None if there is no repeat in the batch."""
+    target: npt.NDArray[np.int64] | None = None
+    for j in range(n_acts):
+        mine = [c for c, col in enumerate(cols) if col.action == j and col.key is not None]
+        m = len(mine)
+        if m < 2:
+            continue
+        # entries that lead nowhere get distinct negative keys: never equal to anything
+        k = [np.where(cols[c].leads, cast("I64", cols[c].key), -1 - i) for i, c in enumerate(mine)]
+        if m <= 8 and not any(bool((k[a] == k[b]).any()) for b in range(m) for a in range(b)):
+            continue  # no repeat: the common case, told by m (m - 1) / 2 comparisons
+        keys = np.stack(k, axis=1)
+        order = np.argsort(keys, axis=1, kind="stable")
+        ks = np.take_along_axis(keys, order, axis=1)
+        same = ks[:, 1:] == ks[:, :-1]
+        if not same.any():
+            continue
+        if target is None:
+            target = np.full((n, len(cols)), -1, dtype=np.int64)
+        # start of the run of equal keys each sorted position belongs to: its first
+        # column, as the sort is stable
+        start = np.where(np.c_[np.ones(n, dtype=bool), ~same], np.arange(m), 0)
+        start = np.maximum.accumulate(start, axis=1)
+        first_col = np.take_along_axis(order, start, axis=1)
+        cols_arr = np.array(mine, dtype=np.int64)
+        rr, pp = np.nonzero(np.c_[np.zeros(n, dtype=bool), same])
+        target[rr, cols_arr[order[rr, pp]]] = cols_arr[first_col[rr, pp]]
+    return target
+
+
+def _fold_terminals(cols: list[_Column], act_num: I64, codes: list[npt.NDArray[np.int32]], n_actions: int,
+                    payoffs: list[Fraction], tab: _Tables) -> npt.NDArray[np.int32]:
+    """Per action of the batch, the class of its ``(s_k, c_k)`` (sum of ``p`` and of ``p r``
+    over its outcomes that end play), or -1 if none ends play."""
+    out = np.full(n_actions, -1, dtype=np.int32)
+    ending = [c for c, col in enumerate(cols) if col.terminal is not None and col.ends.any()]
+    if not ending:
+        return out
+    dp = 1
+    for c in ending:
+        dp = math.lcm(dp, cols[c].den)
+    dr = 1
+    for r in payoffs:
+        dr = math.lcm(dr, r.denominator)
+    bound = dp * dr * (len(ending) + 1)  # above every sum of p r over one action, scaled
+    wide = bound >= _INT64_SAFE or any(cols[c].num is not None and cols[c].num.dtype == object  # type: ignore[union-attr]
+                                       for c in ending)
+    kind: Any = object if wide else np.int64
+    r_num = np.array([r.numerator * (dr // r.denominator) for r in payoffs], dtype=kind)
+    n = len(act_num)
+    for j in sorted({cols[c].action for c in ending}):
+        stop: npt.NDArray[Any] = np.zeros(n, dtype=kind)
+        const: npt.NDArray[Any] = np.zeros(n, dtype=kind)
+        ends = np.zeros(n, dtype=bool)
+        for c in ending:
+            col = cols[c]
+            if col.action != j:
+                continue
+            term = cast("I64", col.terminal)
+            p = col.num.astype(kind) if col.num is not None else cast("Fraction", col.const).numerator
+            pn = np.where(col.ends, p, 0).astype(kind) * (dp // col.den)
+            stop = stop + pn
+            const = const + pn * r_num[np.where(col.ends, term, 0)]
+            ends |= col.ends
+            tab.payoffs_met.update(payoffs[t] for t in np.unique(term[col.ends]).tolist())
+            tab.term_prob_codes.update(np.unique(codes[c][col.ends]).tolist())
+            tab.n_terms += int(col.ends.sum())
+        rows = np.flatnonzero(ends)
+        s_n, c_n = stop[rows], const[rows]
+        if not wide and (bound + 1) ** 2 < _INT64_SAFE:  # one int64 per (stop, const) pair
+            _, first, inverse = np.unique(s_n * (bound + 1) + c_n, return_index=True,
+                                                 return_inverse=True)
+            ids = np.array([_class(tab, int(s_n[f]), int(c_n[f]), dp, dr) for f in first.tolist()],
+                           dtype=np.int64)
+            out[act_num[rows, j]] = ids[inverse.reshape(-1)]
+            continue
+        memo: dict[tuple[int, int], int] = {}
+        ids_list = []
+        for pair in zip(s_n.tolist(), c_n.tolist(), strict=True):
+            cid = memo.get(pair)
+            if cid is None:
+                cid = memo[pair] = _class(tab, pair[0], pair[1], dp, dr)
+            ids_list.append(cid)
+        out[act_num[rows, j]] = np.array(ids_list, dtype=np.int64)
+    return out
+
+
+def _class(tab: _Tables, stop_n: int, const_n: int, dp: int, dr: int) -> int:
+    """Number of the class ``(s_k, c_k) = (stop_n / dp, const_n / (dp dr))``."""
+    key = (Fraction(stop_n, dp), Fraction(const_n, dp * dr))
+    return tab.classes.setdefault(key, len(tab.classes))
+
+
+def _narrow(x: IndexArray) -> IndexArray:
+    """int32 when every entry fits, as the plain compiler stores its index arrays."""
+    if len(x) == 0 or int(x.max()) < 2**31:
+        return x.astype(np.int32, copy=False)
+    return x
+
+
+def _joined(parts: list[Any]) -> Any:
+    """The batches' pieces of one column as one array; the pieces are let go."""
+    out = np.concatenate(parts)
+    parts.clear()
+    return out
+
+
+def _assemble(tab: _Tables, keys: _Keys, interner: Interner) -> CompiledGame[Any, Any]:
+    """The compiled game from the batches' pieces: the arrays first (each column's pieces
+    freed as it is joined), then the state objects, so few temporaries coexist with them."""
+    n = tab.n_states
+    arrays = _arrays(tab, interner, n)
+    # the states: one list of Python ints per coordinate, then one tuple per state, in C
+    columns = []
+    rest = tab.keys[:n]
+    tab.keys = np.zeros(0, dtype=np.int64)
+    for w in keys.weights[:-1]:
+        q, rest = np.divmod(rest, w)
+        columns.append(q.tolist())
+    columns.append(rest.tolist())
+    del rest
+    states = list(zip(*columns, strict=True)) if keys.kind is tuple \
+        else list(map(cast("Callable[..., tuple[int, ...]]", tuple.__new__), repeat(keys.kind),
+                      zip(*columns, strict=True)))
+    del columns
+    index = dict(zip(states, range(n), strict=True))
+    return CompiledGame(states=states, index=index, act_labels=tab.labels, rationals=interner.values,
+                        **arrays)
+
+
+def _arrays(tab: _Tables, interner: Interner, n: int) -> dict[str, Any]:
+    """The compiled game's arrays of the first ``n`` states (those whose rows the batches
+    enumerated), joined from the batches' pieces."""
+    act_count = _joined(tab.act_count)
+    act_ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(act_count, out=act_ptr[1:])
+    act_state = np.repeat(np.arange(n, dtype=np.int32 if n < 2**31 else np.int64), act_count)
+    del act_count
+    out_count = _joined(tab.out_count)
+    out_ptr = np.zeros(len(out_count) + 1, dtype=np.int64)
+    np.cumsum(out_count, out=out_ptr[1:])
+    del out_count
+    act_code, stop_code = _terminal_codes(tab, interner)
+    return {"player": _joined(tab.players), "act_ptr": _narrow(act_ptr), "act_state": act_state,
+            "out_ptr": _narrow(out_ptr), "out_target": _narrow(_joined(tab.out_target)),
+            "out_code": _narrow(_joined(tab.out_code)), "act_code": act_code, "stop_code": stop_code}
+
+
+def _terminal_codes(tab: _Tables, interner: Interner) -> tuple[IndexArray, IndexArray]:
+    """Codes of ``c_k`` and ``s_k`` per action, interned in the plain compiler's order."""
+    cls = _joined(tab.term_class)
+    act_code = np.zeros(len(cls), dtype=np.int32)
+    stop_code = np.zeros(len(cls), dtype=np.int32)
+    if not tab.classes:
+        return act_code, stop_code
+    pairs = list(tab.classes)  # class id -> (stop, const)
+    values = interner.values
+    dp = 1
+    for c in tab.term_prob_codes:
+        dp = math.lcm(dp, values[c].denominator)
+    dr = 1
+    for r in tab.payoffs_met:
+        dr = math.lcm(dr, r.denominator)
+    if dp * dr * (tab.n_terms + 1) >= _INT64_SAFE:
+        # the plain compiler sums in rationals, action by action: first occurrences
+        has = cls >= 0
+        distinct, first = np.unique(cls[has], return_index=True)
+        for cid in distinct[np.argsort(first)].tolist():
+            stop, const = pairs[cid]
+            interner.code(const)
+            interner.code(stop)
+    else:  # ascending values, the stops first
+        for v in sorted({p[0] for p in pairs}):
+            interner.code(v)
+        for v in sorted({p[1] for p in pairs}):
+            interner.code(v)
+    const_of = np.array([interner.code(p[1]) for p in pairs], dtype=np.int32)
+    stop_of = np.array([interner.code(p[0]) for p in pairs], dtype=np.int32)
+    has = cls >= 0
+    act_code[has] = const_of[cls[has]]
+    stop_code[has] = stop_of[cls[has]]
+    return act_code, stop_code
+
+
+_HOW = ("array_transitions is a fast path for the game player/actions/outcomes define, and both "
+        "must describe the same game (compile_game(game, arrays=False) uses the plain protocol alone)")
+
+
+def _check_against_protocol(game: Any, g: CompiledGame[Any, Any]) -> None:
+    """A sample of states asked through the plain protocol must match the array form."""
+    n = g.n_states
+    head = list(range(min(n, SAMPLE // 2)))
+    spread = np.unique(np.linspace(len(head), n - 1, SAMPLE - len(head)).astype(np.int64)).tolist() \
+        if n > len(head) else []
+    check_rows(game, g, sorted(set(head) | set(spread)))
+
+
+def check_rows(game: Any, g: CompiledGame[Any, Any], numbers: Iterable[int]) -> None:
+    """The states ``numbers`` of ``g``, compiled through the array form, asked through
+    the plain protocol one by one (in Python: for a sample, or to find where two
+    descriptions that are known to differ do)."""
+    for i in numbers:
+        why = _difference(_plain_row(game, g.states[i]), _compiled_row(g, i))
+        if why is not None:
+            raise InvalidGameError(f"the array form and the plain protocol disagree {_at(g.states[i])}: "
+                                   f"{why}; {_HOW}")
+
+
+def check_every_state(game: Any, g: CompiledGame[Any, Any]) -> None:
+    """Compare the array form of ``game`` with ``g``, its compiled plain protocol, at every
+    state of ``g``; raise an :class:`~tbsg.errors.InvalidGameError` naming the first state
+    where the two descriptions differ, and how.
+
+    The plain compilation is the definition; the array form is asked about exactly its
+    states, in its numbering, a batch at a time (the same checks and the same batch
+    processing as :func:`compile_arrays`, with the known states numbered as ``g`` numbers
+    them and the rationals coded as ``g`` codes them), so agreement is equality of the
+    arrays: players, actions per state, labels, outcomes per action, successors, and the
+    codes of probabilities and of the terminal constants. The array form is not explored
+    beyond ``g``'s states: a successor that ``g`` does not have gets a number of its own,
+    which differs from ``g``'s. Cost: :func:`compile_arrays` without the breadth-first
+    bookkeeping and the state objects, plus a few vectorised comparisons.
+    """
+    n = g.n_states
+    keys = _Keys(game, g.states[0])
+    rows, m = _rows_of(g.states, keys)
+    index = _Index(keys.size)
+    known = np.full(n + 1024, -1, dtype=np.int64)  # the states' keys; -1: no key (beyond m)
+    known[:m] = keys.encode(rows)
+    index.add(known[:m], np.arange(m, dtype=np.int64))
+    tab = _Tables(keys=known, n_states=n, players=[], act_count=[], labels=[], out_count=[],
+                  out_target=[], out_code=[], term_class=[], classes={}, term_prob_codes=set(),
+                  payoffs_met=set(), n_terms=0, n_actions=0, n_outcomes=0)
+    interner = Interner(g.rationals)
+    rows.flags.writeable = False
+
+    def no_limit(_: int, __: object) -> Exception:  # pragma: no cover - never called
+        return AssertionError("no state limit when checking")
+
+    for i in range(0, m, CHUNK):
+        _batch(game, rows[i : i + CHUNK], keys, index, tab, interner, sys.maxsize, no_limit)
+    del index
+    arrays = _arrays(tab, interner, m)
+    at = _first_difference(g, arrays, tab.labels, m)
+    if at is None:
+        if m == n:
+            return
+        raise InvalidGameError(
+            f"the array form cannot describe state {_show(g.states[m])}, which the plain protocol "
+            f"reaches: the array form's states are tuples of {keys.d} ints within array_shape "
+            f"{_show(keys.shape)}; {_HOW}")
+    # the array form's compiled game: g's states, then the successors g does not have
+    extra = keys.decode(tab.keys[n : tab.n_states])
+    states = [*g.states, *(keys.state(r) for r in extra)]
+    mine: CompiledGame[Any, Any] = CompiledGame(states=states, index={}, act_labels=tab.labels,
+                                                rationals=interner.values, **arrays)
+    why = _difference(_compiled_row(g, at), _compiled_row(mine, at)) or \
+        "their compiled rows differ"
+    raise InvalidGameError(f"the array form and the plain protocol disagree {_at(g.states[at])}: "
+                           f"{why}; {_HOW}")
+
+
+def _rows_of(states: list[Any], keys: _Keys) -> tuple[I64, int]:
+    """The states as int64 rows, as far as the array form can describe them: ``(rows, m)``
+    with ``m`` the number of leading states that are tuples of ``d`` ints within
+    ``array_shape`` (a state is such a tuple if it equals the tuple its row gives)."""
+    n, d = len(states), keys.d
+    try:
+        flat = np.fromiter(chain.from_iterable(states), dtype=np.int64, count=n * d)
+        rows = flat.reshape(n, d)
+    except (TypeError, ValueError, OverflowError):
+        rows = None
+    if rows is not None and not keys.outside(rows).any():
+        columns = rows.T.tolist()
+        if list(zip(*columns, strict=True)) == states:
+            return rows, n
+    # some state is not such a tuple: find the first one, state by state
+    good: list[list[int]] = []
+    for s in states:
+        try:
+            row = [operator.index(x) for x in s]
+            fits = len(row) == d and tuple(row) == s and all(
+                0 <= x < w for x, w in zip(row, keys.shape, strict=True))
+        except Exception:
+            fits = False
+        if not fits:
+            break
+        good.append(row)
+    return np.array(good, dtype=np.int64).reshape(len(good), d), len(good)
+
+
+def _first_difference(g: CompiledGame[Any, Any], a: dict[str, Any], labels: list[Any], m: int) -> int | None:
+    """The first of the states ``0 .. m-1`` whose row in ``g`` differs from its row in the
+    arrays ``a`` (with action ``labels``), or None."""
+    g_count, a_count = np.diff(g.act_ptr[: m + 1]), np.diff(a["act_ptr"])
+    bad = np.flatnonzero((g.player[:m] != a["player"]) | (g_count != a_count))
+    first = int(bad[0]) if bad.size else m
+    k = int(g.act_ptr[first])  # the actions of the states before it line up
+    bad_act = (np.diff(g.out_ptr[: k + 1]) != np.diff(a["out_ptr"][: k + 1])) \
+        | (g.act_code[:k] != a["act_code"][:k]) | (g.stop_code[:k] != a["stop_code"][:k])
+    if g.act_labels[:k] != labels[:k]:
+        bad_act[next(j for j in range(k) if not _same(g.act_labels[j], labels[j]))] = True
+    hit = np.flatnonzero(bad_act)
+    if hit.size:
+        first = min(first, int(g.act_state[int(hit[0])]))
+    o = int(g.out_ptr[int(g.act_ptr[first])])  # and so do the outcomes of their actions
+    bad_out = np.flatnonzero((g.out_target[:o] != a["out_target"][:o])
+                             | (g.out_code[:o] != a["out_code"][:o]))
+    if bad_out.size:
+        k_out = int(np.searchsorted(g.out_ptr, int(bad_out[0]), side="right")) - 1
+        first = min(first, int(g.act_state[k_out]))
+    return first if first < m else None
+
+
+def _same(x: object, y: object) -> bool:
+    try:
+        return bool(x == y)
+    except Exception:
+        return False
+
+
+_Row = tuple[object, tuple[object, ...], list[tuple[list[tuple[object, Fraction]], Fraction, Fraction]]]
+"""A state's rules: player, actions, and per action its successors with their
+probabilities (merged, in order of first occurrence), the probability of ending play
+and the expected terminal payoff."""
+
+
+def _plain_row(game: Any, s: object) -> _Row:
+    """State ``s`` as the plain protocol describes it, asked now."""
+    try:
+        who = game.player(s)
+        acts = tuple(game.actions(s))
+    except TbsgError:
+        raise
+    except Exception as exc:
+        raise InvalidGameError(f"the plain protocol raised {type(exc).__name__}: {exc} {_at(s)}") from exc
+    per_action = []
+    for a in acts:
+        try:
+            outs = list(game.outcomes(s, a))
+        except TbsgError:
+            raise
+        except Exception as exc:
+            raise InvalidGameError(f"the plain protocol raised {type(exc).__name__}: {exc} "
+                                   f"{_at_action(s, a)}") from exc
+        succ: dict[object, Fraction] = {}
+        stop = const = _ZERO
+        for p, nxt in outs:
+            pf = exact(p, f"probability of outcome {_show(nxt)} {_at_action(s, a)}")
+            if pf == 0:
+                continue
+            if isinstance(nxt, Terminal):
+                stop += pf
+                const += pf * nxt.payoff
+            else:
+                succ[nxt] = succ.get(nxt, _ZERO) + pf
+        per_action.append((list(succ.items()), stop, const))
+    return who, acts, per_action
+
+
+def _compiled_row(g: CompiledGame[Any, Any], i: int) -> _Row:
+    """State ``i`` as the compiled game ``g`` holds it."""
+    acts = g.actions_of(i)
+    per_action = []
+    for k in acts:
+        o0, o1 = int(g.out_ptr[k]), int(g.out_ptr[k + 1])
+        succ = [(g.states[int(t)], g.out_prob[o])
+                for o, t in zip(range(o0, o1), g.out_target[o0:o1].tolist(), strict=True)]
+        per_action.append((succ, g.act_stop[k], g.act_const[k]))
+    return int(g.player[i]), tuple(g.act_labels[k] for k in acts), per_action
+
+
+def _difference(plain: _Row, arrays: _Row) -> str | None:
+    """How the plain protocol's row differs from the array form's, or None."""
+    who, acts, outs = plain
+    mine, my_acts, my_outs = arrays
+    if isinstance(who, bool) or not isinstance(who, (int, np.integer)) or int(who) != mine:
+        return f"player() says {_show(who)}, array_transitions {_show(mine)}"
+    if acts != my_acts:
+        return f"actions() says {_show(acts)}, array_transitions {_show(my_acts)}"
+    for a, (succ, stop, const), (my_succ, my_stop, my_const) in zip(acts, outs, my_outs, strict=True):
+        if succ != my_succ:
+            return (f"action {_show(a)}: outcomes() leads to {_show(succ)}, "
+                    f"array_transitions to {_show(my_succ)}")
+        if (stop, const) != (my_stop, my_const):
+            return (f"action {_show(a)}: outcomes() ends play with probability {_show(stop)} and "
+                    f"expected payoff {_show(const)}, array_transitions with {_show(my_stop)} "
+                    f"and {_show(my_const)}")
+    return None

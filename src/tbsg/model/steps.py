@@ -1,0 +1,77 @@
+"""What a step counts: a user's ``count(state, action)`` or ``reward(state, action)``, checked.
+
+Expected lengths and rewards (:mod:`tbsg.play.chain`, :meth:`tbsg.Solution.fastest`) take a
+function of the state and the action played there. Its values pass the same gate as
+probabilities (:func:`tbsg.model.protocol.exact`: ``int`` or ``Fraction``, a float is an
+:class:`~tbsg.errors.ExactnessError`); a count must be non-negative, and an integer where
+a length distribution needs whole steps. Errors name the state and action.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from typing import Any
+
+from tbsg.errors import InvalidArgumentError, TbsgError, shorten, show
+from tbsg.model.protocol import exact
+
+__all__ = ["StepFunction", "step_values"]
+
+StepFunction = Callable[[Any, Any], Fraction | int]
+"""``f(state, action)``: what the step from ``state`` playing ``action`` counts."""
+
+_ONE = Fraction(1)
+
+
+def step_values(fn: StepFunction | None, what: str, states: Sequence[Any], labels: Sequence[Any],
+                steps: Sequence[tuple[int, int]], *, nonnegative: bool = False,
+                integer: bool = False) -> list[Fraction]:
+    """``fn(states[i], labels[k])`` for each ``(i, k)`` in ``steps``, checked; ``fn=None``: 1.
+
+    Parameters
+    ----------
+    fn : callable or None
+    what : str
+        The argument's name, for messages (``"count"``, ``"reward"``).
+    nonnegative, integer : bool
+        Refuse negative values, or non-integers.
+
+    Examples
+    --------
+    >>> step_values(lambda s, a: Fraction(1, 2), "reward", ["x"], ["go"], [(0, 0)])
+    [Fraction(1, 2)]
+    >>> step_values(lambda s, a: 0.5, "count", ["x"], ["go"], [(0, 0)])
+    Traceback (most recent call last):
+    ...
+    tbsg.errors.ExactnessError: count at state 'x', action 'go' must be an int or \
+fractions.Fraction, got float 0.5; write it exactly, e.g. Fraction(1, 2) or Fraction('0.5')
+    """
+    if fn is None:
+        return [_ONE] * len(steps)
+    if not callable(fn):
+        raise InvalidArgumentError(
+            f"{what} must be a function of (state, action) returning an int or Fraction, got "
+            f"{show(fn)}")
+    out: list[Fraction] = []
+    for i, k in steps:
+        s, a = states[i], labels[k]
+        try:
+            raw = fn(s, a)
+        except TbsgError:
+            raise
+        except Exception as exc:
+            raise InvalidArgumentError(
+                f"{what} raised {type(exc).__name__} at state {show(s)}, action {show(a)}: "
+                f"{shorten(str(exc))}") from exc
+        # an int (the common case) needs no message built
+        x = Fraction(raw) if type(raw) is int else exact(raw, f"{what} at state {show(s)}, action {show(a)}")
+        if nonnegative and x < 0:
+            raise InvalidArgumentError(
+                f"{what} must be >= 0, got {show(x)} at state {show(s)}, action {show(a)}")
+        if integer and x.denominator != 1:
+            raise InvalidArgumentError(
+                f"{what} must be a whole number here (a length distribution counts whole steps), "
+                f"got {show(x)} at state {show(s)}, action {show(a)}")
+        out.append(x)
+    return out

@@ -1,0 +1,486 @@
+"""Saved solutions: rejection of damaged, edited or foreign files (the catalog round trips are in
+test_catalog_conformance.py)."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import json
+import pkgutil
+import types
+import typing
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tbsg
+from strategies import TableGame
+from tbsg.certify.persist import graph_hash, load, save
+from tbsg.cli import main
+
+
+@pytest.fixture
+def saved(tmp_path: Path) -> Path:
+    path = tmp_path / "ros4.json"
+    save(tbsg.solve(tbsg.games.risk_or_safety(4)), path)
+    return path
+
+
+def _edit(path: Path, change: Any) -> None:
+    doc = json.loads(path.read_text())
+    change(doc)
+    path.write_text(json.dumps(doc))
+
+
+def test_file_is_plain_json_with_exact_values(saved: Path) -> None:
+    doc = json.loads(saved.read_text())
+    assert doc["format"] == "tbsg-solution"
+    assert doc["format_version"] == 2
+    assert doc["game"] == {"module": "tbsg.games.risk_or_safety", "class": "RiskOrSafety",
+                           "fields": {"target": 4}}
+    assert (doc["kind"], doc["optimizing"]) == ("solve", [0, 1])
+    # seed 000 (Jehn 2026), section 3.3: P(0,0,0) = 2236/4165 for n = 4
+    assert doc["value"] == "2236/4165"
+    assert doc["graph"]["states"] == len(doc["states"]) == 80
+    assert Fraction(doc["states"][0]["value"]) == Fraction(2236, 4165)
+
+
+# --- every field of a saved file is checked (issue 11, item 4) -------------------------------
+
+def _set(keys: tuple[Any, ...], value: Any) -> Any:
+    def change(d: Any) -> None:
+        for k in keys[:-1]:
+            d = d[k]
+        d[keys[-1]] = value
+    return change
+
+
+def _drop(keys: tuple[Any, ...]) -> Any:
+    def change(d: Any) -> None:
+        for k in keys[:-1]:
+            d = d[k]
+        del d[keys[-1]]
+    return change
+
+
+FIELD_EDITS = [
+    # (edit, error type, message): one per field a file holds, each edited alone
+    (_set(("format",), "tbsg-solutions"), tbsg.SolutionFileError, "not a tbsg solution file"),
+    (_set(("format_version",), 1), tbsg.SolutionFileError, "format_version 1 is not supported"),
+    (_set(("tbsg_version",), "latest"), tbsg.SolutionFileError, "is not a version number"),
+    (_set(("game", "module"), "tbsg.games.coinball"), tbsg.SolutionFileError,
+     "cannot find the game class"),
+    (_set(("game", "module"), "os"), tbsg.SolutionFileError, "outside tbsg: pass it"),
+    (_set(("game", "class"), "Coinball"), tbsg.SolutionFileError, "cannot find the game class"),
+    (_set(("game", "fields", "target"), 3), tbsg.SolutionFileError, "graph hash differs"),
+    (_set(("game", "fields", "target"), 5), tbsg.SolutionFileError, "larger than the file records"),
+    (_set(("game", "fields", "goal"), 5), tbsg.SolutionFileError, "cannot rebuild RiskOrSafety"),
+    (_set(("graph", "sha256"), "0" * 64), tbsg.SolutionFileError, "'sha256' does not match"),
+    (_set(("graph", "sha256_unordered"), "0" * 64), tbsg.SolutionFileError,
+     "'sha256_unordered' does not match"),
+    (_set(("graph", "states"), 81), tbsg.SolutionFileError, "graph 'states' is 81 but the game has 80"),
+    (_set(("graph", "states"), 79), tbsg.SolutionFileError, r"larger than the file records \(79 states"),
+    (_set(("graph", "actions"), 7), tbsg.SolutionFileError, "7 actions"),
+    (_set(("graph", "actions"), 700), tbsg.SolutionFileError, "graph 'actions' is 700"),
+    (_set(("graph", "outcomes"), 7), tbsg.SolutionFileError, "7 outcomes"),
+    (_set(("graph", "outcomes"), 700), tbsg.SolutionFileError, "graph 'outcomes' is 700"),
+    (_set(("graph", "components"), 7), tbsg.SolutionFileError, "graph 'components' is 7"),
+    (_set(("graph", "largest_component"), 7), tbsg.SolutionFileError,
+     "graph 'largest_component' is 7"),
+    (_set(("kind",), "evaluate"), tbsg.SolutionFileError, "'kind' is 'evaluate' but 'optimizing'"),
+    (_set(("kind",), "optimal"), tbsg.SolutionFileError, "'kind' 'optimal' is not one of"),
+    (_set(("optimizing",), [0]), tbsg.SolutionFileError, "'kind' is 'solve' but 'optimizing'"),
+    (_set(("optimizing",), [True, 1]), tbsg.SolutionFileError, "'optimizing'"),
+    (_set(("method",), "exact strategy iteration"), tbsg.SolutionFileError,
+     "'method' .* does not describe"),
+    (_set(("infinite_play",), "2"), tbsg.SolutionFileError, "outside \\[0, 1\\]"),
+    (_set(("infinite_play",), 0.5), tbsg.SolutionFileError, "not an exact rational"),
+    (_set(("value",), "1/2"), tbsg.SolutionFileError, "'value' 1/2 is not the value of the initial"),
+    (_set(("value",), "4472/8330"), tbsg.SolutionFileError, "not in lowest terms"),
+    (_set(("states", 0, "value"), "2237/4165"), tbsg.SolutionFileError,
+     "'value' 2236/4165 is not the value of the initial state"),
+    (_set(("states", 5, "value"), "1/3"), tbsg.TamperedSolutionError, "fails at state"),
+    (_set(("states", 3, "state"), "RoSState(mover=0, open=9, saved=0, other=0)"),
+     tbsg.SolutionFileError, "state row 3"),
+    (_set(("states", 1, "action"), 5), tbsg.SolutionFileError, "action 5 out of range"),
+    (_set(("states", 1, "label"), "'jump'"), tbsg.SolutionFileError, "the file says \"'jump'\""),
+    (_set(("states", 1, "note"), "x"), tbsg.SolutionFileError, "unexpected note field"),
+    (_set(("comment",), "x"), tbsg.SolutionFileError, "unexpected comment field"),
+    (_drop(("method",)), tbsg.SolutionFileError, "missing method field"),
+    (_drop(("game", "fields")), tbsg.SolutionFileError, "missing fields field"),
+    (_drop(("graph", "components")), tbsg.SolutionFileError, "missing components field"),
+]
+
+
+@pytest.mark.parametrize(("change", "error", "message"), FIELD_EDITS)
+def test_every_field_edit_is_rejected(saved: Path, change: Any, error: type[Exception],
+                                      message: str) -> None:
+    _edit(saved, change)
+    with pytest.raises(error, match=message):
+        load(saved)
+
+
+def test_every_field_of_the_format_has_an_edit_test(saved: Path) -> None:
+    # guard: a field added to the format without a test of its edit fails here
+    doc = json.loads(saved.read_text())
+    edited: set[str] = set()
+    for change, _, _ in FIELD_EDITS:
+        probe = json.loads(saved.read_text())
+        change(probe)
+        for key in doc:
+            if probe.get(key) != doc[key]:
+                edited.add(key)
+                if isinstance(doc[key], dict):
+                    edited |= {f"{key}.{k}" for k in doc[key] if probe.get(key, {}).get(k) != doc[key][k]}
+        if probe["states"] != doc["states"]:
+            first = next(i for i, (x, y) in enumerate(zip(probe["states"], doc["states"], strict=True))
+                         if x != y)
+            edited |= {f"row.{k}" for k in doc["states"][first] if probe["states"][first].get(k)
+                       != doc["states"][first][k]}
+    fields = set(doc) | {f"{k}.{f}" for k in ("game", "graph") for f in doc[k]}
+    fields |= {f"row.{k}" for k in doc["states"][0]}
+    assert fields <= edited, fields - edited
+
+
+def test_consistent_kind_edit_loads_as_the_weaker_true_claim(saved: Path) -> None:
+    # kind, players and method edited together: the optimal profile's values are also the
+    # values of that profile on the whole game (an evaluation with reach="game": the file
+    # covers more states than the profile reaches), so it verifies as that (a true statement)
+    def change(d: dict[str, Any]) -> None:
+        d["kind"], d["optimizing"] = "evaluate", []
+        d["method"] = "values of a fixed strategy profile (tbsg.evaluate), exact"
+    _edit(saved, change)
+    back = load(saved)
+    assert back.kind is tbsg.SolutionKind.EVALUATE
+    assert back.n_states == 80
+    assert all(len(back.optimal_actions(s)) == 1 for s in back.states)
+
+
+def test_reach_profile_and_game_files_round_trip(tmp_path: Path) -> None:
+    game = tbsg.games.risk_or_safety(4)
+    for reach in ("profile", "game"):
+        ev = tbsg.evaluate(game, lambda s: "toss", reach=reach)
+        path = tmp_path / f"{reach}.json"
+        tbsg.save(ev, path)
+        back = load(path)
+        assert back.n_states == ev.n_states and back.values == ev.values
+
+
+def test_truncated_file_rejected(saved: Path) -> None:
+    text = saved.read_text()
+    saved.write_text(text[: len(text) // 2])
+    with pytest.raises(tbsg.SolutionFileError, match="not valid JSON"):
+        load(saved)
+    assert main(["verify", str(saved)]) == 1
+
+
+def test_dropped_rows_rejected(saved: Path) -> None:
+    _edit(saved, lambda d: d["states"].pop())
+    with pytest.raises(tbsg.SolutionFileError, match="79 state rows but the game has 80"):
+        load(saved)
+
+
+def test_edited_value_rejected_by_the_certificate(saved: Path) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["states"][0]["value"] = d["value"] = "2237/4165"
+    _edit(saved, change)
+    with pytest.raises(tbsg.TamperedSolutionError, match="fails at state"):
+        load(saved)
+    # without the certificate the row still loads: the hash covers the game, not the values
+    assert load(saved, check=False).value() == Fraction(2237, 4165)
+
+
+def test_edited_action_rejected(saved: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = json.loads(saved.read_text())
+    # a stop that the solution does not play: switch it to a strictly worse toss
+    row = next(i for i, r in enumerate(doc["states"]) if r["label"] == "'stop'")
+
+    def change(d: dict[str, Any]) -> None:
+        d["states"][row]["action"], d["states"][row]["label"] = 0, "'toss'"
+    _edit(saved, change)
+    with pytest.raises(tbsg.TamperedSolutionError):
+        load(saved)
+    assert main(["verify", str(saved)]) == 1
+    assert "REJECTED" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("bad", ["0.5", "1/0", "1/-2", "abc", "", "1e3"])
+def test_inexact_or_malformed_value_rejected(saved: Path, bad: str) -> None:
+    def change(d: dict[str, Any]) -> None:
+        d["states"][2]["value"] = bad
+    _edit(saved, change)
+    with pytest.raises(tbsg.SolutionFileError, match="not an exact rational"):
+        load(saved)
+
+
+def test_wrong_version_and_format_rejected(saved: Path) -> None:
+    def version(d: dict[str, Any]) -> None:
+        d["format_version"] = 99
+    _edit(saved, version)
+    with pytest.raises(tbsg.SolutionFileError, match="format_version 99 is not supported"):
+        load(saved)
+    saved.write_text('{"hello": 1}')
+    with pytest.raises(tbsg.SolutionFileError, match="not a tbsg solution file"):
+        load(saved)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(tbsg.SolutionFileError, match="cannot read"):
+        load(tmp_path / "nope.json")
+
+
+@dataclass(frozen=True)
+class Duel:
+    """Own game, not in the catalog: player 0 picks a coin with win chance 1/3 or 1/2."""
+
+    initial: str = "pick"
+
+    def player(self, s: str) -> int:
+        return 0
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("third", "half")
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, tbsg.Terminal]]:
+        p = Fraction(1, 3) if a == "third" else Fraction(1, 2)
+        return [(p, tbsg.win(0)), (1 - p, tbsg.win(1))]
+
+
+def test_own_game_needs_the_game_to_load(tmp_path: Path) -> None:
+    path = tmp_path / "duel.json"
+    save(tbsg.solve(Duel()), path)
+    assert json.loads(path.read_text())["game"] == {"module": __name__, "class": "Duel", "fields":
+                                                    {"initial": "pick"}}
+    with pytest.raises(tbsg.SolutionFileError, match="pass it"):
+        load(path)
+    assert load(path, game=Duel()).value() == Fraction(1, 2)
+    assert load(path, import_game=True).value() == Fraction(1, 2)
+    # another game, or the same class with other fields, is refused by name
+    with pytest.raises(tbsg.SolutionFileError, match="the game given is"):
+        load(path, game=Lobby())  # type: ignore[arg-type]
+    with pytest.raises(tbsg.SolutionFileError, match="with fields"):
+        load(path, game=Duel(initial="other"))
+
+
+def test_float_solutions_cannot_be_saved(tmp_path: Path) -> None:
+    game = tbsg.games.risk_or_safety(2)
+    with pytest.raises(TypeError, match="FloatSolution"):
+        save(tbsg.solve(game, exact=False), tmp_path / "f.json")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("kind", ["evaluate", "best_response"])
+def test_evaluations_and_best_responses_round_trip(tmp_path: Path, kind: str) -> None:
+    game = tbsg.games.risk_or_safety(3)
+    sol = (tbsg.evaluate(game, lambda s: "toss") if kind == "evaluate"
+           else tbsg.best_response(game, 1, lambda s: "toss"))
+    path = tmp_path / f"{kind}.json"
+    save(sol, path)
+    back = load(path)
+    assert back.kind == sol.kind and back.optimizing == sol.optimizing
+    assert back.values == sol.values
+    for s in sol.states:
+        assert back.optimal_actions(s) == sol.optimal_actions(s)
+
+
+def test_graph_hash_depends_on_the_game() -> None:
+    from tbsg.engine.compile import compile_game
+
+    a = graph_hash(compile_game(tbsg.games.risk_or_safety(3)))
+    assert a == graph_hash(compile_game(tbsg.games.risk_or_safety(3)))
+    assert a != graph_hash(compile_game(tbsg.games.risk_or_safety(4)))
+    g = TableGame((0,), ((("x", ((Fraction(1), tbsg.win(0)),)),),))
+    assert len(graph_hash(compile_game(g))) == 64
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """Player 0 may wait in the lobby forever or leave for a draw (non-stopping)."""
+
+    initial: str = "lobby"
+
+    def player(self, s: str) -> int:
+        return 0
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("wait", "leave")
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | tbsg.Terminal]]:
+        return [(Fraction(1), "lobby" if a == "wait" else tbsg.DRAW)]
+
+
+@pytest.mark.parametrize(("c", "value", "action"), [(Fraction(0), Fraction(1, 2), "leave"),
+                                                     (Fraction(1), Fraction(1), "wait")])
+def test_round_trip_infinite_play(tmp_path: Path, c: Fraction, value: Fraction, action: str) -> None:
+    # by hand: waiting forever is worth c, leaving 1/2, so the lobby is worth max(c, 1/2)
+    sol = tbsg.solve(Lobby(), infinite_play=c)
+    path = tmp_path / "lobby.json"
+    save(sol, path)
+    assert json.loads(path.read_text())["infinite_play"] == str(c)
+    back = load(path, game=Lobby())
+    assert back.infinite_play == c
+    assert back.value() == value
+    assert back.optimal_actions() == sol.optimal_actions() == (action,)
+
+
+@dataclass(frozen=True)
+class Huge:
+    """One state whose value has a denominator of more than 4300 digits (3**9100)."""
+
+    initial: str = "s"
+
+    def player(self, s: str) -> int:
+        return 0
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("go",)
+
+    def outcomes(self, s: str, a: str) -> list[tuple[int, tbsg.Terminal]]:
+        return [(1, tbsg.Terminal(Fraction(1, 3**9100)))]
+
+
+def test_values_beyond_python_default_digit_limit(tmp_path: Path) -> None:
+    # Python refuses int <-> str beyond 4300 digits by default; Pig to 100 has ~20,000
+    sol = tbsg.solve(Huge())
+    assert "4342-digit denominator" in repr(sol)
+    assert "4342-digit denominator" in sol._repr_html_()
+    path = tmp_path / "huge.json"
+    save(sol, path)
+    assert load(path, game=Huge()).value() == Fraction(1, 3**9100)
+
+
+# --- recorded fields: names, annotations and declared ranges, before the game is built --------
+
+def _recordable_tbsg_games() -> list[type]:
+    """Every dataclass game of tbsg whose fields a file can record (ints, bools, strings,
+    fractions, None): the classes :func:`load` may rebuild from a file."""
+    def scalar(hint: object) -> bool:
+        if typing.get_origin(hint) in (typing.Union, types.UnionType):
+            return all(scalar(m) for m in typing.get_args(hint))
+        literal = typing.get_origin(hint) is typing.Literal
+        return literal or hint in (int, bool, str, Fraction, Any, type(None))
+
+    found = []
+    for info in pkgutil.walk_packages(tbsg.__path__, "tbsg."):
+        module = importlib.import_module(info.name)
+        for cls in vars(module).values():
+            if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == info.name \
+                    and all(hasattr(cls, m) for m in ("player", "actions", "outcomes")):
+                hints = typing.get_type_hints(cls)
+                if all(scalar(hints[f.name]) for f in dataclasses.fields(cls)):
+                    found.append(cls)
+    return found
+
+
+def test_every_recordable_tbsg_game_declares_the_range_of_its_numbers() -> None:
+    from tbsg.games.registry import CATALOG, GAME_BOUNDS, bounds_of
+
+    games = _recordable_tbsg_games()
+    assert {f"{c.__module__}.{c.__qualname__}" for c in games} == set(GAME_BOUNDS)
+    for cls in games:
+        declared = bounds_of(cls.__module__, cls.__qualname__)
+        assert declared is not None
+        hints = typing.get_type_hints(cls)
+        numeric = {f.name for f in dataclasses.fields(cls) if hints[f.name] in (int, Fraction, Any)}
+        assert set(declared) == numeric, cls
+        for f in dataclasses.fields(cls):  # the defaults lie in the ranges
+            if f.name in declared and f.default is not dataclasses.MISSING:
+                assert declared[f.name].problem(f.default) is None, (cls, f.name)
+    for entry in CATALOG.values():  # and so do the catalog factories' defaults
+        bounds = entry.bounds()
+        assert bounds, entry.name
+        for p in inspect.signature(entry.make_function()).parameters.values():
+            if p.default is not p.empty and p.name in bounds:
+                assert bounds[p.name].problem(p.default) is None
+
+
+def test_biased_games_round_trip_with_their_fractions(tmp_path: Path) -> None:
+    games = (tbsg.games.biased_pig(3, 4, Fraction(1, 3)), tbsg.games.biased_risk_or_safety(3, Fraction(2, 5)))
+    for game in games:
+        path = tmp_path / "biased.json"
+        save(tbsg.solve(game), path)
+        assert load(path).value() == tbsg.solve(game).value()
+
+
+@pytest.mark.parametrize(("game", "edit", "error", "message"), [
+    ("pig", {"die": 100_001}, tbsg.GameUnavailableError,
+     r"game field 'die' of Pig is 100001 \(out of range\): tbsg rebuilds Pig from a file for an int "
+     r"from 2 to 100,000 only \(edited\?\); for a genuine game, pass it: load\(path, game=Pig\(\.\.\.\)\)"),
+    ("pig", {"goal": 10**9 + 1}, tbsg.GameUnavailableError, "'goal' of Pig is 1000000001 .out of range"),
+    ("super_six", {"lid": 6}, tbsg.GameUnavailableError, r"for an int from 0 to 5 only"),
+    ("biased_pig", {"bust": {"fraction": "3/2"}}, tbsg.GameUnavailableError,
+     r"'bust' of BiasedPig is 3/2 \(out of range\): .* strictly between 0 and 1 \(or None\) only"),
+    ("biased_pig", {"bust": True}, tbsg.GameUnavailableError, r"True \(a bool is not a Fraction\)"),
+    ("biased_pig", {"bust": "1/2"}, tbsg.GameUnavailableError, r"'1/2' \(a str is not a Fraction\)"),
+    ("unspeakable_words", {"bust": "never"}, tbsg.SolutionFileError,
+     r"game field 'bust' should be one of 'at_most', 'less_than' \(the annotation of "
+     r"UnspeakableWords.bust\), found str 'never'"),
+    ("unspeakable_words", {"a": None}, tbsg.SolutionFileError, "game field 'a' should be int, found None"),
+    ("pig", {"colour": 1}, tbsg.GameUnavailableError, r"cannot rebuild Pig .*: it has no field 'colour' "
+                                                       r"\(its fields: goal, die\)"),
+])
+def test_recorded_fields_are_checked_before_the_game_is_built(tmp_path: Path, game: str, edit: dict[str, Any],
+                                                             error: type[Exception], message: str) -> None:
+    games = {"pig": tbsg.games.pig(3), "super_six": tbsg.games.super_six(1, 1),
+             "biased_pig": tbsg.games.biased_pig(3, 4, Fraction(1, 3)),
+             "unspeakable_words": tbsg.games.unspeakable_words(2, 2)}
+    path = tmp_path / "edited.json"
+    save(tbsg.solve(games[game]), path)
+    _edit(path, lambda d: d["game"]["fields"].update(edit))
+    with pytest.raises(error, match=message.replace("should be int, found", "should be int .*, found")):
+        load(path)
+
+
+def test_a_missing_field_and_a_field_of_an_own_game(saved: Path, tmp_path: Path) -> None:
+    _edit(saved, _drop(("game", "fields", "target")))
+    with pytest.raises(tbsg.GameUnavailableError, match="the file records no 'target'"):
+        load(saved)
+
+    @dataclass(frozen=True)
+    class Coin:
+        bias: Fraction = Fraction(1, 3)
+        initial: int = 0
+
+        def player(self, s: int) -> int:
+            return 0
+
+        def actions(self, s: int) -> tuple[str, ...]:
+            return ("toss",)
+
+        def outcomes(self, s: int, a: str) -> list[tuple[Fraction, tbsg.Terminal]]:
+            return [(self.bias, tbsg.win(0)), (1 - self.bias, tbsg.win(1))]
+
+    path = tmp_path / "coin.json"
+    save(tbsg.solve(Coin()), path)
+    assert load(path, game=Coin).value() == Fraction(1, 3)  # the class, called with the fields
+    _edit(path, lambda d: d["game"]["fields"].update(bias="1/3"))
+    with pytest.raises(tbsg.SolutionFileError, match="game field 'bias' should be Fraction"):
+        load(path, game=Coin)
+
+
+@pytest.mark.parametrize("text", ["4/2", "3/1", "0/5", "-0", "-0/3", "6/4", "-10/15"])
+def test_lowest_terms_without_writing_the_number(text: str) -> None:
+    from tbsg.certify.persist import _Reader
+
+    with pytest.raises(tbsg.SolutionFileError, match="not in lowest terms"):
+        _Reader("f", 100).rational(text, "x")
+
+
+@pytest.mark.parametrize("text", ["0", "7", "-7", "2/3", "-10/21", "1/" + "3" * 90])
+def test_numbers_in_lowest_terms_are_read(text: str) -> None:
+    from tbsg.certify.persist import _Reader
+
+    assert _Reader("f", 100).rational(text, "x") == Fraction(text)
+
+
+def test_a_duplicate_key_inside_a_fraction_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "biased.json"
+    save(tbsg.solve(tbsg.games.biased_pig(3, 4, Fraction(1, 3))), path)
+    text = path.read_text()
+    assert text.count('"bust": {\n    "fraction": "1/3"') == 1
+    path.write_text(text.replace('"fraction": "1/3"', '"fraction": "1/2", "fraction": "1/3"'))
+    with pytest.raises(tbsg.SolutionFileError, match=r"key 'fraction' appears twice in game\.fields\.bust"):
+        load(path)

@@ -1,0 +1,131 @@
+"""FixedStrategyGame: the game a fixed strategy leaves (tbsg.model.fixed)."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+import tbsg
+from tbsg.errors import InvalidStrategyError
+from tbsg.games import pig, pig_hold_at, risk_or_safety
+from tbsg.model.fixed import _SINGLES, FixedStrategyGame
+
+
+@dataclass(frozen=True)
+class Act:
+    """An action compared by value: a strategy may return a fresh, equal object."""
+
+    name: str
+
+
+class Many:
+    """States 0..n: from ``s`` action ``Act(str(s))`` moves on, ``Act("stop")`` ends play."""
+
+    initial = 0
+
+    def __init__(self, n: int) -> None:
+        self.n = n
+
+    def player(self, s: int) -> int:
+        return s % 2
+
+    def actions(self, s: int) -> tuple[Act, ...]:
+        return (Act(str(s)), Act("stop"))
+
+    def outcomes(self, s: int, a: Act) -> list[tuple[Fraction, Any]]:
+        if a.name == "stop" or s == self.n:
+            return [(Fraction(1), tbsg.DRAW)]
+        return [(Fraction(1, 2), s + 1), (Fraction(1, 2), tbsg.win(s % 2))]
+
+
+def test_the_chosen_action_is_found_by_equality_and_its_tuple_is_reused() -> None:
+    game = Many(3)
+    fixed = FixedStrategyGame(game, lambda s: Act(str(s)), (0, 1))
+    assert fixed.actions(2) == (Act("2"),)  # found by equality (a fresh object each call)
+    hold = FixedStrategyGame(pig(20), pig_hold_at(5), (0, 1))
+    first = hold.actions(tbsg.games.PigState(0, 0, 0, 6))
+    assert first == ("hold",)
+    assert hold.actions(tbsg.games.PigState(1, 3, 0, 7)) is first  # same action object: same tuple
+
+
+def test_more_distinct_actions_than_the_reused_tuples() -> None:
+    game = Many(3 * _SINGLES)
+    strategy = {s: Act(str(s)) for s in range(3 * _SINGLES + 1)}
+    fixed = FixedStrategyGame(game, strategy, (0, 1))
+    for s in range(3 * _SINGLES + 1):
+        assert fixed.actions(s) == (Act(str(s)),)
+    assert len(fixed._singles) <= _SINGLES
+    # the chain's value (regression pin of tbsg's own output, checked by hand for n = 1:
+    # from 0, player 0 moves on with 1/2 (then a draw at 1) and wins with 1/2: 3/4)
+    assert tbsg.evaluate(Many(1), {0: Act("0"), 1: Act("stop")}).value() == Fraction(3, 4)
+
+
+def test_one_player_fixed_keeps_the_other_players_actions() -> None:
+    game = Many(4)
+    fixed = FixedStrategyGame(game, lambda s: Act("stop"), (1,))
+    assert fixed.actions(0) == game.actions(0)
+    assert fixed.actions(1) == (Act("stop"),)
+
+
+def test_illegal_and_failing_strategies_are_named() -> None:
+    game = risk_or_safety(2)
+    with pytest.raises(InvalidStrategyError, match="not a legal action"):
+        tbsg.evaluate(game, lambda s: "fly")
+    with pytest.raises(InvalidStrategyError, match="ZeroDivisionError"):
+        tbsg.evaluate(game, lambda s: 1 // 0)
+
+
+def test_best_response_to_hold_at_20_in_small_pig_equals_reach_game() -> None:
+    """The profile-reach wrapper and the full game with masked actions agree exactly."""
+    game = pig(12)
+    a = tbsg.best_response(game, 1, pig_hold_at(5))
+    b = tbsg.best_response(game, 1, pig_hold_at(5), reach="game")
+    assert a.value() == b.value()
+    assert all(a.value(s) == b.value(s) for s in a.states)
+
+
+@pytest.mark.parametrize(("game", "fixed"), [
+    (pig(25), (1,)), (pig(25), (0, 1)), (pig(25), (0,)), (risk_or_safety(6), (0,)),
+    (risk_or_safety(6), (0, 1))])
+def test_a_fixed_game_keeps_the_array_form_and_compiles_identically(game: Any, fixed: tuple[int, ...]
+                                                                    ) -> None:
+    # issue 13: best_response and evaluate enumerate the fixed game through the game's array
+    # form (the strategy asked row by row); the compiled game is the plain protocol's
+    import numpy as np
+
+    from tbsg.engine.compile import compile_game
+
+    strategy: Any = pig_hold_at(12)
+    if not hasattr(game, "goal"):  # Risk or Safety: stop with 2 open points
+        strategy = lambda s: "stop" if s.open >= 2 else "toss"  # noqa: E731
+    g = FixedStrategyGame(game, strategy, fixed)
+    assert g.array_shape == game.array_shape
+    fast, plain = compile_game(g), compile_game(g, arrays=False)
+    assert fast.states == plain.states and fast.act_labels == plain.act_labels
+    for name in ("act_ptr", "out_ptr", "out_target", "act_code", "stop_code", "out_code", "player"):
+        assert np.array_equal(getattr(fast, name), getattr(plain, name)), name
+    assert fast.rationals == plain.rationals
+
+
+def test_a_fixed_game_without_an_array_form_offers_none_and_errors_name_the_state() -> None:
+    assert FixedStrategyGame(Many(4), lambda s: Act("stop"), (0,)).array_shape is None
+
+    class Renamed(type(pig(6))):  # type: ignore[misc]
+        """An array form whose labels are not the protocol's ("Hold" for "hold")."""
+
+        def array_transitions(self, states: Any) -> Any:
+            t = super().array_transitions(states)
+            acts = tuple(a if a.label == "roll" else dataclasses.replace(a, label="Hold")
+                         for a in t.actions)
+            return dataclasses.replace(t, actions=acts)
+
+    game = Renamed(6)
+    with pytest.raises(tbsg.InvalidGameError, match=r"has no action 'hold'.*\('roll', 'Hold'\).*at state"):
+        tbsg.evaluate(game, pig_hold_at(2))
+    # a strategy error keeps its plain-protocol message
+    with pytest.raises(InvalidStrategyError, match="not a legal action"):
+        tbsg.evaluate(pig(6), lambda s: "jump")

@@ -1,0 +1,451 @@
+"""Per-state tables, pivots and their exports (tbsg.outputs.tables, tbsg.outputs.pivot).
+
+Oracles: Risk or Safety's Table 1 as printed in seed 000 (R. Jehn, "Optimal strategy in
+the game Risk or Safety", arXiv 2603.01002, 2026, section 5), kept in
+``tbsg.sources.risk_or_safety.TABLE_1``, and the action values of section 3.3
+(``n = 4``, position ``(3, 0, 0)``: tossing wins 3047/4165, stopping 15/17).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import sys
+from fractions import Fraction
+from typing import Any
+
+import pytest
+
+import tbsg
+from tbsg.games import (
+    RoSState,
+    coinball,
+    risk_or_safety,
+    risk_or_safety_coin_table,
+    unspeakable_words_tables,
+)
+from tbsg.outputs.pivot import Pivot
+from tbsg.outputs.tables import NOTEBOOK_EXTRA, Row, StateTable, state_table
+from tbsg.sources.risk_or_safety import TABLE_1 as _TABLE1_PRINTED
+
+
+@pytest.fixture(scope="module")
+def ros4() -> tbsg.Solution[RoSState, str]:
+    return tbsg.solve(risk_or_safety(4))
+
+
+@pytest.fixture(scope="module")
+def ros4_table(ros4: tbsg.Solution[RoSState, str]) -> StateTable[RoSState, str]:
+    return state_table(ros4)
+
+
+def coins_pivot(table: StateTable[RoSState, str], n: int) -> Pivot:
+    """Table 1 from a state table: the first open count where stopping is optimal."""
+    return table.pivot(
+        rows=lambda r: n - r.saved, columns=lambda r: n - r.other,
+        cell=lambda r: r.open if "stop" in r.optimal else n - r.saved, agg=min,
+        where=lambda r: r.mover == 0 and r.saved <= n - 2 and r.other <= n - 2,
+        row_name="I need", col_name="opponent needs", name="coins")
+
+
+# --- rows ----------------------------------------------------------------------------------
+
+
+def test_rows_are_keyed_by_the_states_fields(ros4_table: StateTable[RoSState, str]) -> None:
+    assert ros4_table.fields == ("mover", "open", "saved", "other")
+    row = ros4_table.row(RoSState(0, 2, 1, 3))
+    assert (row.mover, row.open, row["saved"], row["other"]) == (0, 2, 1, 3)
+    assert row.state == RoSState(0, 2, 1, 3)
+    assert ros4_table.row((0, 2, 1, 3)) is row  # plain tuples find NamedTuple states
+    assert RoSState(0, 2, 1, 3) in ros4_table and (9, 9, 9, 9) not in ros4_table
+    with pytest.raises(KeyError, match="no column 'nope'"):
+        row["nope"]
+    with pytest.raises(AttributeError):
+        _ = row.nope
+
+
+def test_margin_is_exact_ros4(ros4_table: StateTable[RoSState, str]) -> None:
+    # seed 000, section 3.3 (n = 4): at (3, 0, 0) tossing wins 3047/4165, stopping 15/17
+    row = ros4_table.row(RoSState(0, 3, 0, 0))
+    assert row.action_values == {"toss": Fraction(3047, 4165), "stop": Fraction(15, 17)}
+    assert row.optimal == ("stop",) and row.action == "stop"
+    assert row.margin == Fraction(15, 17) - Fraction(3047, 4165) == Fraction(628, 4165)
+    assert row.gain("toss", "stop") == -row.margin
+    assert row.value == row.value_to_move == Fraction(15, 17)
+    with pytest.raises(KeyError, match="not an action"):
+        row.gain("toss", "fold")
+
+
+def test_every_row_agrees_with_the_solution(ros4: tbsg.Solution[RoSState, str],
+                                            ros4_table: StateTable[RoSState, str]) -> None:
+    assert len(ros4_table) == ros4.n_states
+    for row in ros4_table:
+        s = row.state
+        assert row.player == ros4.player(s)
+        assert row.value == ros4.value(s)
+        assert row.value_to_move == ros4.value_to_move(s)
+        assert row.optimal == ros4.optimal_actions(s)
+        q = ros4.action_values(s)
+        mine = {a: (v if row.player == 0 else 1 - v) for a, v in q.items()}
+        assert row.action_values == mine
+        assert max(mine.values()) == row.value_to_move
+        if len(q) == 1:
+            assert row.margin is None
+        else:
+            ranked = sorted(mine.values(), reverse=True)
+            assert row.margin == ranked[0] - ranked[1] >= 0
+            assert (row.margin == 0) == (len(row.optimal) > 1)
+
+
+def test_player_1_rows_use_the_movers_view(ros4_table: StateTable[RoSState, str]) -> None:
+    row = ros4_table.row(RoSState(1, 3, 0, 0))
+    assert row.player == 1
+    assert row.value_to_move == 1 - row.value == Fraction(15, 17)
+    assert row.margin == Fraction(628, 4165)
+
+
+def test_ties_give_margin_zero_and_every_optimal_action() -> None:
+    game = coinball(4)
+    table = state_table(tbsg.solve(game))
+    row = table.row(game.position(2, 1, 1))  # tied, two tosses left: a wash (coinball docs)
+    assert row.optimal == ("rush", "pass")
+    assert row.margin == 0
+
+
+def test_states_where_and_sort(ros4: tbsg.Solution[RoSState, str]) -> None:
+    t = state_table(ros4, where=lambda s: s.mover == 1 and s.open == 0)
+    assert all(r.mover == 1 and r.open == 0 for r in t)
+    assert [r.state for r in t] == sorted(r.state for r in t)
+    picked = [RoSState(0, 1, 0, 0), RoSState(0, 0, 0, 0)]
+    assert [r.state for r in state_table(ros4, states=picked)] == picked
+    with pytest.raises(tbsg.InvalidGameError, match="not reachable"):
+        state_table(ros4, states=[RoSState(0, 9, 9, 9)])
+    unsorted = state_table(ros4, sort=False)
+    assert [r.state for r in unsorted] == ros4.states
+
+
+def test_non_namedtuple_states_get_one_state_column() -> None:
+    class Toss:
+        initial = 0
+
+        def player(self, s: int) -> int:
+            return s
+
+        def actions(self, s: int) -> tuple[str, ...]:
+            return ("toss",)
+
+        def outcomes(self, s: int, a: str) -> list[tuple[Fraction, Any]]:
+            half = Fraction(1, 2)
+            return [(half, tbsg.win(s)), (half, 1 - s)]
+
+    t = state_table(tbsg.solve(Toss()))
+    assert t.fields == ("state",)
+    assert t.column("state") == [0, 1]
+    assert t.column("value") == [Fraction(2, 3), Fraction(1, 3)]
+    assert t.to_csv().splitlines()[0].startswith("state,player,value")
+
+
+def test_field_names_that_clash_are_renamed() -> None:
+    from typing import NamedTuple
+
+    class S(NamedTuple):
+        player: int
+        value: int
+
+    class G:
+        initial = S(0, 0)
+
+        def player(self, s: S) -> int:
+            return s.player
+
+        def actions(self, s: S) -> tuple[int, ...]:
+            return (1,)
+
+        def outcomes(self, s: S, a: int) -> list[tuple[Fraction, Any]]:
+            if s.value == 2:
+                return [(Fraction(1), tbsg.win(0))]
+            return [(Fraction(1), S(1 - s.player, s.value + 1))]
+
+    t = state_table(tbsg.solve(G()))
+    assert t.fields == ("state.player", "state.value")
+    assert t.column("state.value") == [0, 2, 1]  # sorted by state: (0, 0), (0, 2), (1, 1)
+    assert t.to_csv().splitlines()[0].startswith("state.player,state.value,player,value")
+
+
+# --- pivots --------------------------------------------------------------------------------
+
+
+def test_pivot_reproduces_table_1_as_printed() -> None:
+    # seed 000 (Jehn 2026), section 5, Table 1: rows = points I need 2..20, columns =
+    # points the opponent needs 2..20, cell = coins to toss
+    n = 20
+    pivot = coins_pivot(state_table(tbsg.solve(risk_or_safety(n))), n)
+    assert pivot.row_labels == pivot.col_labels == tuple(range(2, n + 1))
+    for need, printed in _TABLE1_PRINTED.items():
+        assert " ".join(str(pivot[need, opp]) for opp in range(2, n + 1)) == printed
+    assert pivot.to_dict() == risk_or_safety_coin_table(n)
+
+
+def test_pivot_equals_catalog_table_small(ros4_table: StateTable[RoSState, str]) -> None:
+    assert coins_pivot(ros4_table, 4).to_dict() == risk_or_safety_coin_table(4)
+    direct = Pivot.from_dict(risk_or_safety_coin_table(4), row_name="I need",
+                             col_name="opponent needs", name="coins")
+    assert direct == coins_pivot(ros4_table, 4)
+
+
+def test_pivot_without_agg_refuses_two_rows_per_cell(ros4_table: StateTable[RoSState, str]) -> None:
+    with pytest.raises(ValueError, match="both fall in cell"):
+        ros4_table.pivot("saved", "other")
+    p = ros4_table.pivot("saved", "other", "value_to_move",
+                         where=lambda r: r.mover == 0 and r.open == 0)
+    assert p.row_name == "saved" and p.col_name == "other" and p.name == "value_to_move"
+    assert p[0, 0] == Fraction(2236, 4165)  # seed 000, section 3.3: P(0,0,0), n = 4
+    assert p.shape == (4, 4)
+
+
+def test_pivot_helpers() -> None:
+    p = Pivot.from_dict({(1, "x"): 1, (2, "y"): Fraction(1, 2)}, row_name="r", col_name="c")
+    assert p[2, "x"] is None
+    with pytest.raises(KeyError, match="not a"):
+        p[3, "x"]
+    t = p.transpose()
+    assert t.row_labels == ("x", "y") and t["y", 2] == Fraction(1, 2)
+    assert t.row_name == "c"
+    assert p.map(float)[2, "y"] == 0.5
+    assert Pivot.from_dict({("b", 1): 0, ("a", 1): 0}, sort=False).row_labels == ("b", "a")
+    mixed = Pivot.from_dict({(1, 0): 0, ("a", 0): 0})  # labels that do not compare
+    assert mixed.row_labels == (1, "a")
+    with pytest.raises(ValueError, match="cells must be"):
+        Pivot((1,), (1,), ((1, 2),))
+
+
+# --- exports -------------------------------------------------------------------------------
+
+
+def parse(cell: str) -> Fraction | None:
+    return None if cell == "" else Fraction(cell)
+
+
+def test_csv_round_trips_exact_values(ros4_table: StateTable[RoSState, str]) -> None:
+    text = ros4_table.to_csv()
+    records = list(csv.DictReader(io.StringIO(text)))
+    assert len(records) == len(ros4_table)
+    assert list(records[0]) == ["mover", "open", "saved", "other", "player", "value",
+                                "value_decimal", "value_to_move", "value_to_move_decimal",
+                                "optimal", "margin", "margin_decimal"]
+    for rec, row in zip(records, ros4_table, strict=True):
+        assert RoSState(*(int(rec[f]) for f in ros4_table.fields)) == row.state
+        assert Fraction(rec["value"]) == row.value
+        assert Fraction(rec["value_to_move"]) == row.value_to_move
+        assert parse(rec["margin"]) == row.margin
+        assert float(rec["value_decimal"]) == float(row.value)
+        assert tuple(rec["optimal"].split(", ")) == row.optimal
+    assert "3047" not in text  # action values are not a column; margins are
+    assert "628/4165" in text
+
+
+def test_csv_columns_and_file(tmp_path: Any, ros4_table: StateTable[RoSState, str]) -> None:
+    path = tmp_path / "t.csv"
+    text = ros4_table.to_csv(str(path), columns=["open", "value", "action"], decimals=False)
+    assert path.read_text(encoding="utf-8") == text
+    assert text.splitlines()[0] == "open,value,action"
+
+
+def test_pivot_csv_round_trips(ros4_table: StateTable[RoSState, str]) -> None:
+    p = ros4_table.pivot("saved", "other", "value", where=lambda r: r.mover == 0 and r.open == 0)
+    rows = list(csv.reader(io.StringIO(p.to_csv())))
+    assert rows[0] == ["saved \\ other", "0", "1", "2", "3"]
+    back = {(int(r[0]), int(c)): Fraction(v) for r in rows[1:]
+            for c, v in zip(rows[0][1:], r[1:], strict=True)}
+    assert back == p.to_dict()
+
+
+def test_markdown_shape(ros4_table: StateTable[RoSState, str]) -> None:
+    md = ros4_table.to_markdown()
+    lines = md.splitlines()
+    assert len(lines) == len(ros4_table) + 2
+    assert all(line.count("|") == lines[0].count("|") for line in lines)
+    assert lines[1].startswith("| ---: |")
+    assert "| 15/17 | 0.882353 |" in md
+    short = ros4_table.to_markdown(max_rows=10)
+    assert len(short.splitlines()) == 2 + 10 + 1
+    assert f"{len(ros4_table) - 10} more rows" in short
+    p = coins_pivot(ros4_table, 4)
+    pl = p.to_markdown().splitlines()
+    assert pl[0] == "| I need \\ opponent needs | 2 | 3 | 4 |"
+    assert len(pl) == 2 + 3 and pl[2] == "| 2 | 2 | 2 | 1 |"
+
+
+def test_latex_booktabs(ros4_table: StateTable[RoSState, str]) -> None:
+    tex = ros4_table.to_latex(columns=["open", "saved", "other", "value", "optimal"])
+    for rule in ("\\toprule", "\\midrule", "\\bottomrule", "\\begin{tabular}{rrrrrl}"):
+        assert rule in tex
+    assert "\\hline" not in tex
+    assert "value decimal" in tex
+    assert "$2236/4165$" in tex  # P(0,0,0), n = 4 (seed 000, section 3.3)
+    frac = ros4_table.to_latex(fractions="frac", caption="R & S", label="tab:ros")
+    assert "$\\frac{2236}{4165}$" in frac
+    assert "\\caption{R \\& S}" in frac and "\\label{tab:ros}" in frac
+    assert frac.startswith("\\begin{table}") and frac.endswith("\\end{table}")
+    margin = ros4_table.where(lambda r: r.state == RoSState(0, 3, 0, 0)).to_latex(
+        columns=["margin"], fractions="frac", decimals=False)
+    assert "$\\frac{628}{4165}$" in margin
+    negative = Pivot.from_dict({(0, 0): Fraction(-1, 3), (0, 1): -2, (0, 2): 1.5e-7})
+    body = negative.to_latex(fractions="frac")
+    assert "$-\\frac{1}{3}$" in body and "$-2$" in body and "$1.5\\times 10^{-7}$" in body
+    assert "\\multicolumn{3}{c}{column}" in body and "\\cmidrule(l){2-4}" in body
+
+
+def test_latex_and_markdown_escape_text() -> None:
+    p = Pivot.from_dict({("a_b", "x|y"): "50% & more"}, row_name="r_1", col_name="c#")
+    tex = p.to_latex()
+    assert "a\\_b" in tex and "50\\% \\& more" in tex and "r\\_1" in tex and "c\\#" in tex
+    md = p.to_markdown()
+    assert "x\\|y" in md
+
+
+def test_html_and_notebook_views(ros4_table: StateTable[RoSState, str]) -> None:
+    html = ros4_table.to_html()
+    assert html.startswith("<table>") and html.count("<tr>") == len(ros4_table) + 1
+    assert "2236/4165" in html
+    assert ros4_table._repr_html_().count("<tr>") <= 42
+    assert "more rows" in ros4_table._repr_markdown_()
+    p = coins_pivot(ros4_table, 4)
+    assert "<th>4</th>" in p._repr_html_() and p._repr_markdown_() == p.to_markdown()
+    assert repr(p) == "<Pivot 'coins': 3 rows (I need) x 3 columns (opponent needs)>"
+    assert repr(ros4_table).startswith("<StateTable: 80 rows, exact")
+
+
+def test_long_fractions_are_shortened_only_in_notebook_views() -> None:
+    sol = tbsg.solve(risk_or_safety(12))
+    t = state_table(sol, states=[sol.initial])
+    v = t.rows[0].value
+    assert len(str(v)) > 30
+    assert str(v) in t.to_markdown() and str(v) in t.to_csv() and str(v) in t.to_html()
+    assert str(v) not in t._repr_markdown_() and "digit denominator" in t._repr_markdown_()
+    assert "digit denominator" in repr(t.rows[0])
+    p = t.pivot("saved", "other", "value")
+    assert str(v) in p.to_markdown() and str(v) not in p._repr_html_()
+    assert p.to_markdown(exact=False, digits=4).splitlines()[2] == "| 0 | 0.5205 |"
+
+
+# --- float solutions -----------------------------------------------------------------------
+
+
+def test_float_solution_table() -> None:
+    game = risk_or_safety(5)
+    exact = state_table(tbsg.solve(game))
+    approx = state_table(tbsg.solve(game, exact=False, tol=1e-12))
+    assert not approx.exact and exact.exact
+    assert approx.columns == ("mover", "open", "saved", "other", "player", "value", "lower",
+                              "upper", "value_to_move", "optimal", "margin")
+    for fr, er in zip(approx, exact, strict=True):
+        assert fr.state == er.state
+        assert fr.lower is not None and fr.upper is not None
+        assert fr.lower <= er.value <= fr.upper
+        assert abs(fr.value - float(er.value)) <= 1e-12
+        assert fr.action in er.optimal
+        assert set(er.optimal) <= set(fr.optimal) and fr.optimal[0] == fr.action
+        if er.margin is None:
+            assert fr.margin is None
+        else:
+            assert fr.margin is not None and abs(fr.margin - float(er.margin)) <= 1e-11
+    records = list(csv.DictReader(io.StringIO(approx.to_csv())))
+    assert "value_decimal" not in records[0]
+    assert float(records[0]["lower"]) == approx.rows[0].lower
+
+
+def test_float_ties_are_all_listed() -> None:
+    game = coinball(4)
+    t = state_table(tbsg.solve(game, exact=False))
+    assert set(t.row(game.position(2, 1, 1)).optimal) == {"rush", "pass"}
+
+
+def test_float_action_bounds_contain_the_exact_action_values() -> None:
+    # the contract of the one function float tables read action values from (its body is
+    # to become the engine's rounding-safe kernel): flat action k's exact value to
+    # player 0 lies in [lower[k], upper[k]], and the rows are built from those bounds
+    from tbsg.outputs.tables import _float_action_bounds
+
+    for game in (risk_or_safety(5), coinball(6)):
+        exact = tbsg.solve(game)
+        approx = tbsg.solve(game, exact=False, tol=1e-12)
+        lower, upper = _float_action_bounds(approx)
+        g = approx.graph
+        assert lower.shape == upper.shape == (g.n_actions,)
+        table = state_table(approx)
+        for s in exact.states:
+            if s not in table:
+                continue  # terminal
+            q = exact.action_values(s)
+            row = table.row(s)
+            for k in g.actions_of(g.index[s]):
+                a = g.act_labels[k]
+                assert float(lower[k]) <= q[a] <= float(upper[k])
+                mid = (float(lower[k]) + float(upper[k])) / 2
+                assert abs(row.action_values[a] - (mid if row.player == 0 else 1 - mid)) <= 1e-15
+
+
+# --- pandas --------------------------------------------------------------------------------
+
+
+def test_to_pandas(ros4_table: StateTable[RoSState, str]) -> None:
+    pytest.importorskip("pandas")
+    df = ros4_table.to_pandas()
+    assert list(df.index.names) == ["mover", "open", "saved", "other"]
+    assert df.loc[(0, 3, 0, 0), "margin"] == Fraction(628, 4165)
+    assert df.loc[(0, 3, 0, 0), "optimal"] == ("stop",)
+    assert df["value_decimal"].dtype == float
+    flat = ros4_table.to_pandas(index=False, columns=["open", "value"], decimals=False)
+    assert list(flat.columns) == ["open", "value"]
+    p = coins_pivot(ros4_table, 4).to_pandas()
+    assert p.loc[3, 2] == 3 and p.index.name == "I need" and p.columns.name == "opponent needs"
+
+
+def test_pandas_missing_gives_a_clear_error(monkeypatch: pytest.MonkeyPatch,
+                                            ros4_table: StateTable[RoSState, str]) -> None:
+    monkeypatch.setitem(sys.modules, "pandas", None)
+    with pytest.raises(ImportError, match=r"StateTable.to_pandas needs pandas") as info:
+        ros4_table.to_pandas()
+    assert NOTEBOOK_EXTRA in str(info.value) == str(info.value)
+    with pytest.raises(ImportError, match=r"pip install 'tbsg\[notebook\]'"):
+        coins_pivot(ros4_table, 4).to_pandas()
+
+
+def test_core_imports_without_optional_dependencies() -> None:
+    import subprocess
+
+    code = ("import sys; sys.modules['pandas'] = None; sys.modules['matplotlib'] = None\n"
+            "import tbsg, tbsg.outputs.tables, tbsg.outputs.plots.generic, tbsg.plots\n"
+            "try:\n    tbsg.plots.plot_risk_or_safety_table1(4)\n"
+            "except ImportError as e:\n    print(e)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, env={"PYTHONPATH": ":".join(sys.path)})
+    assert "needs matplotlib" in out.stdout and NOTEBOOK_EXTRA in out.stdout
+
+
+# --- catalog tables as pivots ------------------------------------------------------------
+
+
+def test_unspeakable_words_tables_as_pivots() -> None:
+    # seed 004: the printed d6 aMove row a = 2 is "1 2 2 2 2 1 1"
+    moves, values = unspeakable_words_tables(6)
+    pm = Pivot.from_dict(moves, row_name="a", col_name="b", name="aMove")
+    assert pm.cells[2] == (1, 2, 2, 2, 2, 1, 1)
+    pv = Pivot.from_dict(values, row_name="a", col_name="b", name="aValue")
+    assert pv[6, 6] == Fraction(43835, 93312)
+    assert pv.to_markdown(exact=False, digits=3).splitlines()[-1] == \
+        "| 6 | 0 | 0.139 | 0.255 | 0.332 | 0.396 | 0.436 | 0.47 |"
+
+
+def test_row_repr_and_records(ros4_table: StateTable[RoSState, str]) -> None:
+    row = ros4_table.row(RoSState(0, 3, 0, 0))
+    assert repr(row) == ("Row(mover=0, open=3, saved=0, other=0, player=0, value=15/17, "
+                         "optimal=('stop',), margin=628/4165)")
+    rec = ros4_table.where(lambda r: r.state == RoSState(0, 3, 0, 0)).records()
+    assert rec == [{"mover": 0, "open": 3, "saved": 0, "other": 0, "player": 0,
+                    "value": Fraction(15, 17), "value_to_move": Fraction(15, 17),
+                    "optimal": ("stop",), "margin": Fraction(628, 4165)}]
+    assert isinstance(row, Row)
+    ordered = ros4_table.sorted(lambda r: r.value, reverse=True)
+    assert ordered.rows[0].value == max(ros4_table.column("value"))
