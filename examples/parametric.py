@@ -29,7 +29,7 @@ from _output import Output, pyplot, show
 
 import tbsg
 from tbsg.games import RoSState, biased_pig, biased_risk_or_safety, pig, risk_or_safety
-from tbsg.parametric import plot_parametric, region_latex, region_table
+from tbsg.plots import plot_parametric
 
 out, plt = Output(), pyplot()
 p = sympy.Symbol("p")
@@ -66,9 +66,9 @@ print(f"p = 1/2: value {sol.value_at(half)} (catalog: {fair.value()}), formula {
 # Each row: a region, the first player's value on it, and what changes at its right end.
 
 # %%
-table = region_table(sol, digits=6)
+table = tbsg.region_table(sol, digits=6)
 out.write("parametric_risk_or_safety.md", table + "\n")
-out.write("parametric_risk_or_safety.tex", region_latex(sol) + "\n")
+out.write("parametric_risk_or_safety.tex", tbsg.region_latex(sol) + "\n")
 show(table)
 
 # %% [markdown]

@@ -23,6 +23,7 @@ import importlib
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from tbsg._util.moved import install as _install_moved
 from tbsg._version import __version__
 from tbsg.api.solving import best_response, evaluate, solve
 from tbsg.certify.certificate import Verification, verify
@@ -57,6 +58,9 @@ if TYPE_CHECKING:  # loaded on first use by __getattr__ below
     from tbsg import parametric as parametric
     from tbsg import plots as plots
     from tbsg import testing as testing
+    from tbsg.outputs.regions import region_latex as region_latex
+    from tbsg.outputs.regions import region_rows as region_rows
+    from tbsg.outputs.regions import region_table as region_table
     from tbsg.parametric import evaluate_parametric as evaluate_parametric
     from tbsg.parametric import solve_parametric as solve_parametric
     from tbsg.parametric import verify_parametric as verify_parametric
@@ -101,6 +105,9 @@ __all__ = [
     "evaluate",
     "evaluate_parametric",
     "load",
+    "region_latex",
+    "region_rows",
+    "region_table",
     "save",
     "solve",
     "solve_parametric",
@@ -110,11 +117,20 @@ __all__ = [
     "win",
 ]
 
+_install_moved()  # old module paths (tbsg.arrays, ...) warn and still import
+
 _LAZY = ("games", "parametric", "plots", "testing")
 """Subpackages imported on first attribute access (PEP 562)."""
 
-_LAZY_FUNCTIONS = ("evaluate_parametric", "solve_parametric", "verify_parametric")
-"""Functions of :mod:`tbsg.parametric` (sympy, python-flint), imported on first access."""
+_LAZY_FUNCTIONS = {
+    "evaluate_parametric": "tbsg.parametric",
+    "solve_parametric": "tbsg.parametric",
+    "verify_parametric": "tbsg.parametric",
+    "region_rows": "tbsg.outputs.regions",
+    "region_table": "tbsg.outputs.regions",
+    "region_latex": "tbsg.outputs.regions",
+}
+"""Functions that need :mod:`tbsg.parametric` (sympy, python-flint), imported on first access."""
 
 
 if not TYPE_CHECKING:  # type checkers see the imports above; any other name stays an error
@@ -123,7 +139,7 @@ if not TYPE_CHECKING:  # type checkers see the imports above; any other name sta
         if name in _LAZY:
             return importlib.import_module(f"tbsg.{name}")  # also binds tbsg.<name>
         if name in _LAZY_FUNCTIONS:
-            return getattr(importlib.import_module("tbsg.parametric"), name)  # type: ignore[no-any-return]
+            return getattr(importlib.import_module(_LAZY_FUNCTIONS[name]), name)  # type: ignore[no-any-return]
         raise AttributeError(f"module 'tbsg' has no attribute {name!r}")
 
     def __dir__() -> list[str]:

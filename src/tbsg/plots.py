@@ -8,7 +8,9 @@ The public face of the plots (``from tbsg import plots``), like :mod:`tbsg` for 
   :mod:`tbsg.outputs.plots.catalog`: :func:`plot_risk_or_safety_table1`,
   :func:`plot_unspeakable_words`, :func:`plot_coinball`, :func:`plot_the_race`,
   :func:`plot_super_six_figure5`, :func:`plot_pig_hold_boundary`; and
-  :func:`plot_risk_or_safety_lengths` (game length, past the sources).
+  :func:`plot_risk_or_safety_lengths` (game length, past the sources);
+* :func:`plot_parametric` (a parametric solution's value over the parameter and its
+  strategy regions), defined in :mod:`tbsg.outputs.plots.parametric`.
 
 Every function returns a :class:`matplotlib.figure.Figure` (a notebook displays it,
 ``fig.savefig(path)`` writes it; its axes are ``fig.axes``). :func:`heatmap` and
@@ -30,11 +32,13 @@ from tbsg.outputs.plots.catalog import (
     plot_unspeakable_words,
 )
 from tbsg.outputs.plots.generic import heatmap, margin_curves
+from tbsg.outputs.plots.parametric import plot_parametric
 
 __all__ = [
     "heatmap",
     "margin_curves",
     "plot_coinball",
+    "plot_parametric",
     "plot_pig_hold_boundary",
     "plot_risk_or_safety_lengths",
     "plot_risk_or_safety_table1",

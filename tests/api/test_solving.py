@@ -36,6 +36,8 @@ EXPECTED_API = {
     "evaluate_parametric", "solve_parametric", "verify_parametric",
     # issue 13: the optional array form of a game
     "ArrayAction", "ArrayOutcome", "ArrayTransitions",
+    # a parametric solution's region tables, beside state_table (loaded on first use)
+    "region_latex", "region_rows", "region_table",
 }
 
 

@@ -22,17 +22,16 @@ import tbsg  # noqa: E402
 from strategies import parametric_games, substituted  # noqa: E402
 from tbsg import DRAW, win  # noqa: E402
 from tbsg.games import biased_pig, biased_risk_or_safety, pig, risk_or_safety  # noqa: E402
+from tbsg.outputs.regions import region_latex, region_table  # noqa: E402
 from tbsg.parametric import (  # noqa: E402
     RationalFunction,
     RealAlgebraic,
     evaluate_parametric,
-    plot_parametric,
-    region_latex,
-    region_table,
     solve_parametric,
     verify_parametric,
 )
 from tbsg.parametric.algebraic import rational_between  # noqa: E402
+from tbsg.plots import plot_parametric  # noqa: E402
 from tbsg.sources.risk_or_safety import P000  # noqa: E402
 
 P = sympy.Symbol("p")
@@ -431,3 +430,13 @@ def test_numeric_solvers_point_a_symbolic_game_to_solve_parametric() -> None:
         tbsg.solve(biased_pig(3, 6, p))
     with pytest.raises(tbsg.ExactnessError, match=r"Fraction\(int\(x\.p\), int\(x\.q\)\)"):
         tbsg.solve(biased_pig(3, 6, sympy.Rational(1, 6)))
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("region_table", tbsg.region_table), ("region_latex", tbsg.region_latex),
+    ("region_rows", tbsg.region_rows), ("plot_parametric", tbsg.plots.plot_parametric)])
+def test_moved_output_names_still_work_and_warn(old: str, new: object) -> None:
+    import tbsg.parametric as parametric
+
+    with pytest.warns(DeprecationWarning, match=f"tbsg.parametric.{old} is deprecated"):
+        assert getattr(parametric, old) is new

@@ -1,4 +1,4 @@
-"""Tables, LaTeX and plots of a parametric solution.
+"""Tables and LaTeX of a parametric solution: its regions, breakpoints and formulas.
 
 * :func:`region_rows` / :func:`region_table`: one row per region: its ends (exact
   breakpoints printed to a chosen number of correct digits, with their minimal
@@ -6,27 +6,25 @@
   its right end (state: left action -> right action).
 * :func:`region_latex`: the value formulas as a LaTeX ``cases`` environment, breakpoints
   named ``p_1, p_2, ...`` with their minimal polynomials (sympy's ``latex``).
-* :func:`plot_parametric`: the value at a state against the parameter (exact formulas
-  evaluated on a grid), and below it the regions as bands with the breakpoints marked
-  (matplotlib, imported when called, as in :mod:`tbsg.outputs.plots.generic`).
+
+Its plot is :func:`tbsg.outputs.plots.parametric.plot_parametric` (``tbsg.plots``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
-from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any, TypeVar
 
-from tbsg._util.optional import optional_import
 from tbsg.errors import show
 from tbsg.parametric.algebraic import RealAlgebraic
 
 if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
     from tbsg.parametric.solve import ParametricSolution
 
-__all__ = ["plot_parametric", "region_latex", "region_rows", "region_table"]
+__all__ = ["region_latex", "region_rows", "region_table"]
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
 
 
 def _end(x: RealAlgebraic, digits: int) -> str:
@@ -40,7 +38,7 @@ def _poly_latex(x: RealAlgebraic, symbol: Any) -> str:
     return str(sympy.latex(expr))
 
 
-def region_rows(sol: ParametricSolution[Any, Any], *, state: Hashable | None = None,
+def region_rows(sol: ParametricSolution[S, A], *, state: S | None = None,
                 digits: int = 6) -> list[dict[str, str]]:
     """One dict per region: ``from``, ``to``, ``to_exact``, ``value``, ``changes at to``."""
     rows: list[dict[str, str]] = []
@@ -61,7 +59,7 @@ def _poly_text(x: RealAlgebraic) -> str:
     return str(x).split(" in [")[0].removeprefix("root of ")
 
 
-def region_table(sol: ParametricSolution[Any, Any], *, state: Hashable | None = None,
+def region_table(sol: ParametricSolution[S, A], *, state: S | None = None,
                  digits: int = 6, changes: bool = True) -> str:
     """A Markdown table of :func:`region_rows`."""
     rows = region_rows(sol, state=state, digits=digits)
@@ -72,7 +70,7 @@ def region_table(sol: ParametricSolution[Any, Any], *, state: Hashable | None = 
     return "\n".join([head, rule, *body])
 
 
-def region_latex(sol: ParametricSolution[Any, Any], *, state: Hashable | None = None,
+def region_latex(sol: ParametricSolution[S, A], *, state: S | None = None,
                  name: str = "v") -> str:
     """The value at ``state`` as a piecewise LaTeX formula, with the breakpoints' definitions."""
     import sympy
@@ -97,55 +95,3 @@ def region_latex(sol: ParametricSolution[Any, Any], *, state: Hashable | None = 
     defs = [f"{p}_{{{k}}} \\approx {x.decimal(9)}: \\text{{root of }} {_poly_latex(x, sym)} "
             f"\\text{{ in }} [{x.lo}, {x.hi}]" for k, x in enumerate(bps, 1) if not x.is_rational()]
     return "\n".join([body, *defs])
-
-
-def plot_parametric(sol: ParametricSolution[Any, Any], *, state: Hashable | None = None,
-                    label: Callable[[Any], str] | None = None, points: int = 400,
-                    title: str | None = None, figsize: tuple[float, float] = (7.0, 5.0)) -> Figure:
-    """The value at ``state`` (default: initial) over the parameter, and the strategy regions.
-
-    Parameters
-    ----------
-    sol : ParametricSolution
-    state : optional
-        Whose value to draw (player 0's value).
-    label : callable, optional
-        Text of a region's band from the region (default: its number).
-    points : int
-        Grid points of the value curve (each an exact evaluation).
-    title : str, optional
-    figsize : tuple
-
-    Returns
-    -------
-    Figure
-        Two axes: the value curve, and the regions as coloured bands with breakpoints.
-    """
-    plt = optional_import("matplotlib.pyplot", "tbsg.parametric.plot_parametric")
-    lo, hi = sol.interval
-    fig, (ax, bx) = plt.subplots(2, 1, figsize=figsize, sharex=True,
-                                 gridspec_kw={"height_ratios": [3, 1]})
-    xs = [lo + (hi - lo) * Fraction(j, points) for j in range(1, points)]
-    cmap = plt.get_cmap("tab20")
-    for n, r in enumerate(sol.regions):
-        a, b = float(r.lo), float(r.hi)
-        f = r.value_of(state)
-        seg = [x for x in xs if a <= x <= b]
-        ax.plot([float(x) for x in seg], [float(f(x)) for x in seg], color=cmap(n % 20), linewidth=2)
-        bx.axvspan(a, b, color=cmap(n % 20), alpha=0.6)
-        text = label(r) if label is not None else str(n + 1)
-        if b - a > (float(hi) - float(lo)) / 40:
-            bx.text((a + b) / 2, 0.5, text, ha="center", va="center", fontsize=8)
-    for bp in sol.breakpoints:
-        for axis in (ax, bx):
-            axis.axvline(float(bp.at), color="0.3", linewidth=0.6, linestyle=":")
-    sym = str(sol.symbol)
-    ax.set_ylabel("value (player 0)")
-    ax.set_title(title or f"{show(sol.game, 60)}: value and optimal-strategy regions over {sym}")
-    ax.grid(True, alpha=0.3)
-    bx.set_yticks([])
-    bx.set_xlabel(sym)
-    bx.set_xlim(float(lo), float(hi))
-    bx.set_ylabel("region")
-    fig.tight_layout()
-    return fig  # type: ignore[no-any-return]

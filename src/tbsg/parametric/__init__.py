@@ -12,7 +12,8 @@ which every probability is positive:
   its value formulas and a certificate; the breakpoints exactly (:class:`RealAlgebraic`:
   minimal polynomial and isolating interval, printable to any number of digits) with the
   optimal actions there; :func:`verify_parametric` re-checks it independently;
-* :func:`region_table`, :func:`region_latex`, :func:`plot_parametric`: outputs.
+* outputs live with the other outputs: :func:`tbsg.region_table`,
+  :func:`tbsg.region_latex` and :func:`tbsg.plots.plot_parametric`.
 
 The mathematics is in :mod:`tbsg.parametric.solve`; the representation of rational
 functions (and why) in :mod:`tbsg.parametric.rational`; breakpoints in
@@ -60,7 +61,9 @@ True
 True
 """
 
-from tbsg.outputs.regions import plot_parametric, region_latex, region_rows, region_table
+import importlib
+import warnings
+
 from tbsg.parametric.algebraic import RealAlgebraic
 from tbsg.parametric.certificate import ParametricVerification, verify_parametric
 from tbsg.parametric.rational import RationalFunction
@@ -82,10 +85,24 @@ __all__ = [
     "RealAlgebraic",
     "Region",
     "evaluate_parametric",
-    "plot_parametric",
-    "region_latex",
-    "region_rows",
-    "region_table",
     "solve_parametric",
     "verify_parametric",
 ]
+
+_MOVED = {
+    "region_rows": ("tbsg.outputs.regions", "tbsg.region_rows"),
+    "region_table": ("tbsg.outputs.regions", "tbsg.region_table"),
+    "region_latex": ("tbsg.outputs.regions", "tbsg.region_latex"),
+    "plot_parametric": ("tbsg.outputs.plots.parametric", "tbsg.plots.plot_parametric"),
+}
+"""Outputs that moved to :mod:`tbsg.outputs` (module, new public name); the old names
+warn for one release."""
+
+
+def __getattr__(name: str) -> object:
+    if name in _MOVED:
+        module, new = _MOVED[name]
+        warnings.warn(f"tbsg.parametric.{name} is deprecated and will be removed in tbsg 0.3; use {new}",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(module), name)
+    raise AttributeError(f"module 'tbsg.parametric' has no attribute {name!r}")
