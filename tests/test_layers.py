@@ -5,7 +5,7 @@ package or of a package of strictly lower rank (function-level imports included)
 modules of one package import each other without cycles. Together these make the tree
 the architecture: a reader who sees only the folder names can draw the pipeline
 
-    errors, _util -> model -> engine -> results -> api, play -> certify -> parametric
+    errors -> _util -> model -> engine -> results -> api, play -> certify -> parametric
     -> games -> sources -> outputs -> testing -> the face (tbsg, tbsg.plots) -> cli
 
 ``tbsg.parametric`` keeps its old output names for one release as PEP 562 aliases that
@@ -24,20 +24,21 @@ import pytest
 SRC = Path(__file__).resolve().parent.parent / "src"
 
 RANKS: dict[str, int] = {
-    "tbsg.errors": 0, "tbsg._version": 0, "tbsg._util": 0,  # shared, no tbsg imports above
-    "tbsg.model": 1,       # what a user writes: the protocol, the array form, fixed strategies
-    "tbsg.engine": 2,      # game -> compiled graph -> components -> values
-    "tbsg.results": 3,     # what a solve returns, and the query vocabulary
-    "tbsg.api": 4,         # solve, evaluate, best_response
-    "tbsg.play": 4,        # a fixed profile's Markov chain
-    "tbsg.certify": 5,     # verify, and save/load (which re-verify)
-    "tbsg.parametric": 6,  # games whose probabilities depend on a parameter
-    "tbsg.games": 7,       # the catalog's rules and its registry
-    "tbsg.sources": 8,     # the sources' printed numbers, declared discrepancies, reproduce
-    "tbsg.outputs": 9,     # tables, pivots, formats, region tables, every plot
-    "tbsg.testing": 10,    # users' test tools
-    "tbsg": 11, "tbsg.plots": 11,  # the face
-    "tbsg.cli": 12,
+    "tbsg.errors": 0, "tbsg._version": 0,  # the error hierarchy and the version: no tbsg imports
+    "tbsg._util": 1,       # shared helpers: digits and bounds of numbers, progress, optional imports
+    "tbsg.model": 2,       # what a user writes: the protocol, the array form, fixed strategies
+    "tbsg.engine": 3,      # game -> compiled graph -> components -> values
+    "tbsg.results": 4,     # what a solve returns, and the query vocabulary
+    "tbsg.api": 5,         # solve, evaluate, best_response
+    "tbsg.play": 5,        # a fixed profile's Markov chain
+    "tbsg.certify": 6,     # verify, and save/load (which re-verify)
+    "tbsg.parametric": 7,  # games whose probabilities depend on a parameter
+    "tbsg.games": 8,       # the catalog's rules and its registry
+    "tbsg.sources": 9,     # the sources' printed numbers, declared discrepancies, reproduce
+    "tbsg.outputs": 10,    # tables, pivots, formats, region tables, every plot
+    "tbsg.testing": 11,    # users' test tools
+    "tbsg": 12, "tbsg.plots": 12,  # the face
+    "tbsg.cli": 13,
 }
 
 DEPRECATION_SHIMS = {("tbsg.parametric", "tbsg.outputs")}

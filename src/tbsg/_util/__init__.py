@@ -1,2 +1,3 @@
-"""Shared helpers with no tbsg imports: digit limits and number text, the garbage
-collector pause, progress bars, optional imports."""
+"""Shared helpers that import nothing of tbsg but its errors: digit limits and the text of
+numbers, bounds on numbers read from text, the garbage collector pause, progress bars,
+optional imports, and the aliases of moved modules."""

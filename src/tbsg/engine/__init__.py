@@ -1,11 +1,21 @@
 """The engine: from a game object to exact or float values (no user-facing names here).
 
-In pipeline order, each module importing only those before it:
-:mod:`~tbsg.engine.compiled` (the array form of a game), :mod:`~tbsg.engine.compile`
-(enumeration and validation), :mod:`~tbsg.engine.graph` (components in solving order, end
-components, the stopping check), :mod:`~tbsg.engine.bellman` (the Bellman step, its float
-filter and rounding bound), then the solvers :mod:`~tbsg.engine.floating` (proven float
-bounds), :mod:`~tbsg.engine.exact` (strategy iteration per component) and
-:mod:`~tbsg.engine.infinite` (games that need not stop). :mod:`~tbsg.engine._backend`
-chooses the exact rational type.
+In pipeline order:
+
+* :mod:`~tbsg.engine.compile` enumerates and validates a game (plain protocol or array
+  form) into a :mod:`~tbsg.engine.compiled` game (CSR arrays of actions and outcomes,
+  interned rationals); :mod:`~tbsg.engine.fingerprint` hashes it;
+* :mod:`~tbsg.engine.graph`: strongly connected components in solving order, end
+  components, the stopping check;
+* :mod:`~tbsg.engine.bellman`: the Bellman step (action values, segment max/min), its
+  float filter and rounding bound; :mod:`~tbsg.engine.adic` values wide acyclic levels in
+  integers over one base;
+* the solvers: :mod:`~tbsg.engine.floating` (proven float bounds),
+  :mod:`~tbsg.engine.exact` (strategy iteration per component),
+  :mod:`~tbsg.engine.infinite` (games that need not stop), :mod:`~tbsg.engine.markov`
+  (chains of fixed profiles) and :mod:`~tbsg.engine.tiebreak` (the fastest or slowest
+  optimal profile among exact ties).
+
+:mod:`~tbsg.engine._backend` chooses the exact rational type (gmpy2 or ``Fraction``) in
+one place; no engine type reaches a user.
 """

@@ -1,8 +1,9 @@
-"""The outputs layer: per-state tables, pivots, their exports, and generic plots.
+"""What people read and publish: per-state tables, pivots, their exports, region tables
+of parametric solutions, and every plot.
 
-Why: a solution answers questions one state at a time; this layer turns any
-:class:`~tbsg.results.Solution` or :class:`~tbsg.results.FloatSolution` into what people
-read and publish, without knowing which game it came from.
+A solution answers questions one state at a time; this layer turns any
+:class:`~tbsg.results.Solution`, :class:`~tbsg.results.FloatSolution` or parametric
+solution into tables and figures.
 
 * :mod:`tbsg.outputs.tables`: :func:`~tbsg.outputs.tables.state_table`, one
   :class:`~tbsg.outputs.tables.Row` per state, in a
@@ -10,14 +11,14 @@ read and publish, without knowing which game it came from.
 * :mod:`tbsg.outputs.pivot`: :class:`~tbsg.outputs.pivot.Pivot`, a quantity over two
   variables;
 * :mod:`tbsg.outputs.formats`: cell formatting and the Markdown, LaTeX, HTML and CSV
-  writers both share;
-* :mod:`tbsg.outputs.plots.generic`: heat maps of pivots and margin curves (matplotlib);
-* :mod:`tbsg.certify.persist`: exact solutions saved as checked JSON files.
+  writers the tables and pivots share;
+* :mod:`tbsg.outputs.regions`: a parametric solution's regions, breakpoints and value
+  formulas as a table or LaTeX;
+* :mod:`tbsg.outputs.plots`: heat maps and margin curves for any game, the catalog
+  sources' figures, and parametric values over the parameter, shown together by the
+  facade :mod:`tbsg.plots`.
 
-Layering (issue 11): these modules import only the layers below (``tbsg.results``,
-``tbsg.engine``, ``tbsg.model.protocol``) and shared private helpers (``tbsg._util.digits``), never a
-catalog game, ``tbsg.games.registry``, the sources, ``tbsg.sources.reproduce``, ``tbsg.cli`` or the
-names of ``tbsg/__init__`` (``tests/test_layers.py`` checks the imports of the package).
-The sources' own figures live in the catalog (:mod:`tbsg.outputs.plots.catalog`);
-:mod:`tbsg.plots` shows both.
+The tables, pivots and generic plots know no game; only :mod:`tbsg.outputs.plots.catalog`
+names catalog games (it redraws their sources' figures), which is why this layer sits
+above the catalog.
 """
