@@ -53,6 +53,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, NamedTuple
 
+from tbsg._util.checks import int_at_least
 from tbsg.errors import InvalidGameError
 from tbsg.model.protocol import DRAW, Terminal, win
 
@@ -96,8 +97,7 @@ class Coinball:
     tosses: int = 100
 
     def __post_init__(self) -> None:
-        if isinstance(self.tosses, bool) or not isinstance(self.tosses, int) or self.tosses < 1:
-            raise InvalidGameError(f"tosses must be a positive int, got {self.tosses!r}")
+        int_at_least("tosses", self.tosses, 1, error=InvalidGameError)
 
     @property
     def initial(self) -> CoinballState:

@@ -150,6 +150,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from tbsg._util.checks import int_at_least
 from tbsg.errors import InvalidGameError, InvalidStrategyError
 from tbsg.model.arrays import ArrayAction, ArrayOutcome, ArrayTransitions, rules_kept
 from tbsg.model.protocol import Terminal, win
@@ -205,12 +206,6 @@ class PigState(NamedTuple):
     score: int
     other: int
     turn_total: int
-
-
-def _check_int(name: str, value: object, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise InvalidGameError(f"{name} must be an int >= {least}, got {value!r}")
-    return value
 
 
 class _Jeopardy:
@@ -316,8 +311,8 @@ class Pig(_FairJeopardy):
     die: int = 6
 
     def __post_init__(self) -> None:
-        _check_int("goal", self.goal, 1)
-        _check_int("die", self.die, 2)
+        int_at_least("goal", self.goal, 1, error=InvalidGameError)
+        int_at_least("die", self.die, 2, error=InvalidGameError)
         object.__setattr__(self, "_bust", Fraction(1, self.die))
         object.__setattr__(self, "_gains", tuple(range(2, self.die + 1)))
 
@@ -329,7 +324,7 @@ class Piglet(_FairJeopardy):
     goal: int
 
     def __post_init__(self) -> None:
-        _check_int("goal", self.goal, 1)
+        int_at_least("goal", self.goal, 1, error=InvalidGameError)
         object.__setattr__(self, "_bust", Fraction(1, 2))
         object.__setattr__(self, "_gains", (1,))
 
@@ -353,8 +348,8 @@ class BiasedPig(_Jeopardy):
     bust: Any = None
 
     def __post_init__(self) -> None:
-        _check_int("goal", self.goal, 1)
-        _check_int("die", self.die, 2)
+        int_at_least("goal", self.goal, 1, error=InvalidGameError)
+        int_at_least("die", self.die, 2, error=InvalidGameError)
         b = Fraction(1, self.die) if self.bust is None else self.bust
         if isinstance(b, (bool, float)):
             raise InvalidGameError(f"bust must be a Fraction in (0, 1) or a sympy expression, got {b!r}")
@@ -411,7 +406,7 @@ def pig_hold_at(n: int) -> Strategy:
     >>> s(PigState(0, 50, 60, 19)), s(PigState(1, 50, 60, 20))
     ('roll', 'hold')
     """
-    _check_int("n", n, 1)
+    int_at_least("n", n, 1, error=InvalidGameError)
 
     def strategy(s: PigState) -> PigAction:
         return "roll" if s.turn_total < n else "hold"
@@ -602,10 +597,6 @@ class PigTurnBounds:
     uncertain: int
 
 
-def _check_hold(hold_at: int) -> None:
-    _check_int("hold_at", hold_at, 1)
-
-
 def pig_turns(goal: int, die: int = 6, *, hold_at: int = 20) -> PigTurns:
     """Expected number of turns under optimal play and under "hold at ``hold_at``", exactly.
 
@@ -636,7 +627,7 @@ def pig_turns(goal: int, die: int = 6, *, hold_at: int = 20) -> PigTurns:
     from tbsg.api.solving import solve
     from tbsg.play.chain import chain
 
-    _check_hold(hold_at)
+    int_at_least("hold_at", hold_at, 1, error=InvalidGameError)
     game: Pig | Piglet = piglet(goal) if die == 2 else pig(goal, die)
     sol = solve(game)
     return PigTurns(
@@ -672,7 +663,7 @@ def pig_turn_bounds(goal: int = 100, die: int = 6, *, hold_at: int = 20,
     from tbsg.api.solving import solve
     from tbsg.play.chain import chain
 
-    _check_hold(hold_at)
+    int_at_least("hold_at", hold_at, 1, error=InvalidGameError)
     game: Pig | Piglet = piglet(goal) if die == 2 else pig(goal, die)
     sol = solve(game, exact=False, tol=tol)
     c = chain(game, sol)

@@ -31,6 +31,7 @@ from typing import Any, ClassVar, Literal, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from tbsg._util.checks import int_at_least
 from tbsg.errors import InvalidGameError
 from tbsg.model.arrays import ArrayAction, ArrayOutcome, ArrayTransitions, rules_kept
 from tbsg.model.protocol import Terminal, win
@@ -85,8 +86,7 @@ class RiskOrSafety:
     _tails: ClassVar[Any] = _HALF
 
     def __post_init__(self) -> None:
-        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
-            raise InvalidGameError(f"target must be a positive int, got {self.target!r}")
+        int_at_least("target", self.target, 1, error=InvalidGameError)
 
     @property
     def initial(self) -> RoSState:
@@ -199,8 +199,7 @@ def risk_or_safety_coin_table(max_points: int) -> dict[tuple[int, int], int]:
     """
     from tbsg.api.solving import solve
 
-    if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 2:
-        raise InvalidGameError(f"max_points must be an int >= 2, got {max_points!r}")
+    int_at_least("max_points", max_points, 2, error=InvalidGameError)
     game = RiskOrSafety(max_points)
     sol = solve(game)
     table: dict[tuple[int, int], int] = {}
@@ -347,8 +346,7 @@ def risk_or_safety_lengths(max_target: int) -> list[RoSLengthRow]:
     from tbsg.api.solving import solve
     from tbsg.play.chain import chain
 
-    if isinstance(max_target, bool) or not isinstance(max_target, int) or max_target < 1:
-        raise InvalidGameError(f"max_target must be an int >= 1, got {max_target!r}")
+    int_at_least("max_target", max_target, 1, error=InvalidGameError)
     big = RiskOrSafety(max_target)
     sol = solve(big)
     fast, slow = sol.fastest(_tosses), sol.slowest(_tosses)

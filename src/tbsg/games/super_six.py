@@ -102,6 +102,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
+from tbsg._util.checks import int_at_least
 from tbsg.errors import InvalidGameError
 from tbsg.model.protocol import Terminal, win
 
@@ -155,12 +156,6 @@ class SuperSixState(NamedTuple):
     decision: bool
 
 
-def _check_int(name: str, x: object, low: int) -> int:
-    if isinstance(x, bool) or not isinstance(x, int) or x < low:
-        raise InvalidGameError(f"{name} must be an int >= {low}, got {x!r}")
-    return x
-
-
 @dataclass(frozen=True)
 class SuperSix:
     """Super Six from ``(lid/hand/other)``, player 0 to move (holding ``hand`` sticks).
@@ -180,9 +175,9 @@ class SuperSix:
     lid: int = 0
 
     def __post_init__(self) -> None:
-        _check_int("hand", self.hand, 1)
-        _check_int("other", self.other, 1)
-        _check_int("lid", self.lid, 0)
+        int_at_least("hand", self.hand, 1, error=InvalidGameError)
+        int_at_least("other", self.other, 1, error=InvalidGameError)
+        int_at_least("lid", self.lid, 0, error=InvalidGameError)
         if self.lid > _HOLES:
             raise InvalidGameError(f"lid holds at most {_HOLES} sticks, got {self.lid}")
 
@@ -201,9 +196,9 @@ class SuperSix:
         ``decision=True``: the mover has just placed a stick and may stop (needs ``j >= 1``:
         on an empty lid the paper's players always roll on).
         """
-        _check_int("j", j, 0)
-        _check_int("k", k, 1)
-        _check_int("l", l, 1)
+        int_at_least("j", j, 0, error=InvalidGameError)
+        int_at_least("k", k, 1, error=InvalidGameError)
+        int_at_least("l", l, 1, error=InvalidGameError)
         if j > _HOLES:
             raise InvalidGameError(f"the lid holds at most {_HOLES} sticks, got j={j}")
         if j + k + l > self.total:
@@ -253,11 +248,8 @@ _CACHE: dict[int, Solution[SuperSixState, Action]] = {}
 
 
 def _check_total(total_sticks: object, low: int) -> int:
-    if isinstance(total_sticks, bool) or not isinstance(total_sticks, int) or total_sticks < low:
-        raise InvalidGameError(
-            f"total_sticks must be an int >= {low} (sticks in play: lid plus both hands), "
-            f"got {total_sticks!r}")
-    return total_sticks
+    return int_at_least("total_sticks", total_sticks, low, error=InvalidGameError,
+                        what="sticks in play: lid plus both hands")
 
 
 def _solution(total: int) -> Solution[SuperSixState, Action]:

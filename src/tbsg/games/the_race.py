@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
+from tbsg._util.checks import int_at_least
 from tbsg.errors import InvalidGameError
 from tbsg.model.protocol import Terminal, win
 
@@ -99,8 +100,7 @@ class TheRace:
     goal: int = 100
 
     def __post_init__(self) -> None:
-        if isinstance(self.goal, bool) or not isinstance(self.goal, int) or self.goal < 1:
-            raise InvalidGameError(f"goal must be a positive int, got {self.goal!r}")
+        int_at_least("goal", self.goal, 1, error=InvalidGameError)
 
     @property
     def initial(self) -> RaceState:
@@ -127,8 +127,7 @@ class TheRace:
             heads = (win(PLAYER_1) if s.score1 + 1 >= self.goal
                      else RaceState(PLAYER_2, s.score1 + 1, s.score2))
             return [(_HALF, heads), (_HALF, RaceState(PLAYER_2, s.score1, s.score2))]
-        if isinstance(a, bool) or not isinstance(a, int) or a < 1:
-            raise InvalidGameError(f"T must be a positive int, got {a!r}")
+        int_at_least("T", a, 1, error=InvalidGameError)
         p = Fraction(1, 2**a)
         gained = s.score2 + 2 ** (a - 1)
         success = win(PLAYER_2) if gained >= self.goal else RaceState(PLAYER_1, s.score1, gained)
