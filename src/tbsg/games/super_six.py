@@ -10,8 +10,10 @@ probability 1/6, another free hole with probability ``(5 - j)/6`` and an occupie
 with probability ``j/6``.
 
 Situations. The paper writes ``(j/k/l)``: ``j`` sticks on the lid, ``k`` in the hand of
-the player to move, ``l`` in the opponent's; ``i = j + k + l`` sticks are in play.
-:meth:`SuperSix.situation` builds it with player 0 to move: ``situation(j, k, l)`` is
+the player to move, ``l`` in the opponent's; ``i = j + k + l`` sticks are in play. A
+state is a :class:`SuperSixState` ``(mover, lid, hand, other, decision)``: the player to
+move, ``j``, ``k``, ``l``, and whether the mover may now ``"stop"`` (else ``"roll"`` is
+the only action). :meth:`SuperSix.situation` builds it with player 0 to move: ``situation(j, k, l)`` is
 the position where the die must be rolled (the paper's pyramids, Figures 1 to 4, give
 ``P(j/k/l)``, the mover's winning probability there) and ``situation(j, k, l,
 decision=True)`` the moment just after a stick was placed (in a hole or through hole 6),
@@ -73,9 +75,9 @@ With 3 on the lid, continuing is optimal exactly when ``min(k, l) <= m``, where 
 unbounded up to 12 sticks, 3 for 13, 2 for 14 to 19 and 1 from 20 on (to 60): from 20
 sticks on, stop with 3 on the lid unless one player holds a single stick. Figure 5's
 thresholds for ``l = 3 .. 6`` stay right for every ``k``, but its implicit "never stop
-when the opponent holds 2" fails from ``(3/15/2)`` (20 sticks) on. Cost: the paper's
-``S_15`` took more than 24 hours and 16 sticks ran out of memory; here ``S_15`` takes
-about 0.2 s and ``S_40`` about 5 s (exact, with gmpy2).
+when the opponent holds 2" fails from ``(3/15/2)`` (20 sticks) on. The paper's brute
+force over every strategy profile stopped at 15 sticks; one exact solve per number of
+sticks (the components above) reaches these totals.
 
 Examples
 --------
@@ -290,12 +292,7 @@ def super_six_decision_situations(total_sticks: int) -> list[Situation]:
     Parameters
     ----------
     total_sticks : int
-        Sticks in play, ``i = j + k + l``, at least 4.
-
-    Raises
-    ------
-    InvalidGameError
-        If ``total_sticks`` is not an int >= 4.
+        Sticks in play, ``i = j + k + l``, at least 4 (else :class:`~tbsg.errors.InvalidGameError`).
 
     Examples
     --------
@@ -319,12 +316,7 @@ def super_six_strategy(total_sticks: int) -> str:
     Parameters
     ----------
     total_sticks : int
-        Sticks in play, at least 4.
-
-    Raises
-    ------
-    InvalidGameError
-        If ``total_sticks`` is not an int >= 4.
+        Sticks in play, at least 4 (else :class:`~tbsg.errors.InvalidGameError`).
 
     Examples
     --------
@@ -357,12 +349,7 @@ def super_six_pyramid(total_sticks: int) -> dict[Situation, Fraction]:
     Parameters
     ----------
     total_sticks : int
-        Sticks in play, at least 2.
-
-    Raises
-    ------
-    InvalidGameError
-        If ``total_sticks`` is not an int >= 2.
+        Sticks in play, at least 2 (else :class:`~tbsg.errors.InvalidGameError`).
 
     Examples
     --------
@@ -388,12 +375,7 @@ def super_six_continue_gain(total_sticks: int) -> dict[Situation, Fraction]:
     Parameters
     ----------
     total_sticks : int
-        Sticks in play, at least 3.
-
-    Raises
-    ------
-    InvalidGameError
-        If ``total_sticks`` is not an int >= 3.
+        Sticks in play, at least 3 (else :class:`~tbsg.errors.InvalidGameError`).
 
     Examples
     --------
@@ -566,12 +548,8 @@ def super_six_summary_check(max_total: int = 15) -> SuperSixSummaryCheck:
     Parameters
     ----------
     max_total : int
-        Largest number of sticks (15 in the paper), at least 4.
-
-    Raises
-    ------
-    InvalidGameError
-        If ``max_total`` is not an int >= 4.
+        Largest number of sticks (15 in the paper), at least 4 (else
+        :class:`~tbsg.errors.InvalidGameError`).
 
     Examples
     --------

@@ -21,9 +21,9 @@ value of any state, ``T*`` weakly dominates every ``T > T*``, and strictly when
 player 1 can still win (always, as he needs at most ``goal`` points). The tests
 check this with the solver by allowing larger ``T``.
 
-A state is the player to move and both scores: 2 * goal**2 states (20,000 for the
-problem; the exact solve takes a few seconds, the value having a 480-digit
-denominator).
+A state is a :class:`RaceState` ``(mover, score1, score2)``: the tbsg player to move and
+both scores, 2 * goal**2 states (20,000 for the problem; the exact value has a 480-digit
+denominator). Actions are integers: player 1's single toss ``1``, player 2's ``T``.
 
 Examples
 --------
@@ -170,7 +170,7 @@ def the_race_strategy(goal: int = 100) -> dict[tuple[int, int], int]:
     return {k: v[0] for k, v in the_race_ties(goal).items()}
 
 
-# -- how long a game lasts (issue 15) ------------------------------------------------------
+# -- how long a game lasts ------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -226,8 +226,7 @@ def the_race_length(goal: int = 100) -> RaceLength:
     (:func:`tbsg.solve`). The game is then a Markov chain (:func:`tbsg.chain`) and the
     expected number of rounds solves ``R_s = [player 1 moves at s] + sum_{s'} P(s' | s)
     R_{s'}`` (0 once the game is over). Project Euler 232 asks only for the winning
-    chance: these lengths are tbsg's own numbers. The exact solve to 100 takes a few
-    seconds.
+    chance: these lengths are tbsg's own numbers.
 
     Examples
     --------

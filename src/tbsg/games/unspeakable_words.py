@@ -11,6 +11,9 @@ also mentions a variant, ``bust="less_than"``: bust only if the roll is *less* t
 bet, so a bet of 1 never busts (its code's ``bustFn = min(1, (m - 1)/n)``). The post
 works with a d6; the real game uses a d20.
 
+State: a :class:`UWState` ``(mover, a, b)``, the player to move (0 for a, 1 for b) and
+both players' remaining points; an action is the bet, an int.
+
 The post's code lets a player bet anything from 1 to their points, a bet above ``die``
 busting surely (``bustFn`` is capped at 1). Such bets are never better than a bet of 1
 and are left out here, as the post's rules say; they only exist when the points exceed
