@@ -11,8 +11,8 @@ player" against "hold at 20": 58.74% when the optimal player starts, 47.76% for 
 (p. 34).
 
 Everything reproduces. Piglet's values are exact (:func:`tbsg.solve`). Pig to 100 is
-solved on the float path with certified bounds (an exact solve takes minutes and
-gigabytes): the first player wins ``0.530592725273...`` (certified interval
+solved on the float path with certified bounds (its exact values have tens of thousands
+of digits): the first player wins ``0.530592725273...`` (certified interval
 ``[0.530592725273577, 0.530592725273912]``), and both ends of each interval round to
 the printed digits. The 505,000 equations are the triples ``(i, j, k)`` with ``0 <= i,
 j < 100`` and ``k < 100 - i``; tbsg solves 960,894 reachable states instead (both players
@@ -26,8 +26,8 @@ The minimax-optimal policy of the game, which does not exploit the opponent, win
 against "hold at 20": about ``0.5715``, ``0.4917`` and ``0.5399`` (the tests check
 this). Two "hold at 20" players: the first wins ``0.5347``. No known discrepancy.
 
-Cost: one float solve of Pig to 100 and two best responses against "hold at 20" (about
-40 s in all when last measured); the Piglet rows take milliseconds.
+Cost: one float solve of Pig to 100 and two float best responses against "hold at 20",
+the slowest rows of ``tbsg reproduce``; the Piglet rows are a small exact solve.
 
 Examples
 --------
