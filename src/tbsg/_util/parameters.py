@@ -174,11 +174,12 @@ def _hint_name(hint: object) -> str:
     """The annotation as the messages and ``tbsg list`` write it (empty when there is none)."""
     if hint in _UNANNOTATED:
         return ""
+    if hint is type(None):
+        return "None"
     if typing.get_origin(hint) is typing.Literal:
         return "|".join(map(str, typing.get_args(hint)))
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
-        return " | ".join("None" if m is type(None) else _hint_name(m) or "object"
-                          for m in typing.get_args(hint))
+        return " | ".join(_hint_name(m) or "object" for m in typing.get_args(hint))
     if isinstance(hint, type):
         return hint.__name__
     return str(hint).replace("typing.", "")
