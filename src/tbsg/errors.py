@@ -128,7 +128,7 @@ class InvalidStrategyError(TbsgError, ValueError):
 class UnknownStateError(InvalidGameError, KeyError):
     """A state that the solution does not cover (not reachable in the solved game) was looked up.
 
-    Also an :class:`InvalidGameError` (a ``ValueError``), as it was before it had a name of its own.
+    Also an :class:`InvalidGameError` (a ``ValueError``), so code that catches a bad game sees it.
     """
 
     def __str__(self) -> str:  # KeyError would quote the message
@@ -178,8 +178,8 @@ def show(x: object, limit: int = 200) -> str:
     '1000000000000…(4975 more characters)…0000000000001'
 
     An int or Fraction of more than 4,300 characters is cut from the digits at its two
-    ends, without being written in full (quadratic in its digits: a million-digit value
-    would hold up its error message for seconds).
+    ends, without being written in full (writing it is quadratic in its digits, too slow
+    for an error message about a million-digit value).
     """
     if type(x) in (int, Fraction):
         cut = _cut_number(x, limit)  # type: ignore[arg-type]

@@ -1,16 +1,14 @@
 """Plots of solved games: the generic views and the sources' figures, in one place.
 
-The public face of the plots (``from tbsg import plots``), like :mod:`tbsg` for the rest:
+The public face of the plots (``from tbsg import plots``), like :mod:`tbsg` for the rest,
+re-exporting the three modules of :mod:`tbsg.outputs.plots`:
 
 * :func:`heatmap` (a pivot as coloured cells) and :func:`margin_curves` (one curve per
-  value of a state variable), defined in :mod:`tbsg.outputs.plots.generic` for any game;
-* one function per catalog source, each returning a new Figure, defined in
-  :mod:`tbsg.outputs.plots.catalog`: :func:`plot_risk_or_safety_table1`,
-  :func:`plot_unspeakable_words`, :func:`plot_coinball`, :func:`plot_the_race`,
-  :func:`plot_super_six_figure5`, :func:`plot_pig_hold_boundary`; and
-  :func:`plot_risk_or_safety_lengths` (game length, past the sources);
+  value of a state variable), for any game (:mod:`tbsg.outputs.plots.generic`);
+* every name of :mod:`tbsg.outputs.plots.catalog`: one figure per catalog source,
+  redrawn from exact solutions, and figures past the sources (its docstring lists them);
 * :func:`plot_parametric` (a parametric solution's value over the parameter and its
-  strategy regions), defined in :mod:`tbsg.outputs.plots.parametric`.
+  strategy regions, :mod:`tbsg.outputs.plots.parametric`).
 
 Every function returns a :class:`matplotlib.figure.Figure` (a notebook displays it,
 ``fig.savefig(path)`` writes it; its axes are ``fig.axes``). :func:`heatmap` and
@@ -22,27 +20,10 @@ matplotlib is an optional dependency (the ``notebook`` extra, ``pip install
 works without it.
 """
 
-from tbsg.outputs.plots.catalog import (
-    plot_coinball,
-    plot_pig_hold_boundary,
-    plot_risk_or_safety_lengths,
-    plot_risk_or_safety_table1,
-    plot_super_six_figure5,
-    plot_the_race,
-    plot_unspeakable_words,
-)
+from tbsg.outputs.plots import catalog
+from tbsg.outputs.plots.catalog import *  # noqa: F403  (its __all__: the catalog's figures)
 from tbsg.outputs.plots.generic import heatmap, margin_curves
 from tbsg.outputs.plots.parametric import plot_parametric
 
-__all__ = [
-    "heatmap",
-    "margin_curves",
-    "plot_coinball",
-    "plot_parametric",
-    "plot_pig_hold_boundary",
-    "plot_risk_or_safety_lengths",
-    "plot_risk_or_safety_table1",
-    "plot_super_six_figure5",
-    "plot_the_race",
-    "plot_unspeakable_words",
-]
+__all__ = ["heatmap", "margin_curves", "plot_parametric"]
+__all__ += catalog.__all__

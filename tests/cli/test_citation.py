@@ -1,4 +1,4 @@
-"""Citing tbsg (``tbsg cite``, from CITATION.cff) and a solution's provenance (issue 14, item 8)."""
+"""Citing tbsg (``tbsg cite``, from CITATION.cff) and a solution's provenance."""
 
 from __future__ import annotations
 

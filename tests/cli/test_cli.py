@@ -592,7 +592,7 @@ def test_number_texts_up_to_the_digit_bound() -> None:
     with pytest.raises(InvalidArgumentError, match=r"exact rational such as 1/3 or 0.25 \(not a zero"):
         q.convert("1/0")
     with pytest.raises(InvalidArgumentError, match="parameter q must be an exact rational such as"):
-        q.convert("1e5")  # an exponent needs a decimal point, as before
+        q.convert("1e5")  # an exponent needs a decimal point
     x = Parameter("x", float, 0.5)
     assert x.convert("2.5e-3") == 0.0025
     for text in ("inf", "nan", "1e999"):

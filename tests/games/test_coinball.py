@@ -185,7 +185,7 @@ def test_position_mapping() -> None:
             coinball(bad)  # type: ignore[arg-type]
 
 
-# --- how games end: draws and passes (issue 15) ------------------------------------------
+# --- how games end: draws and passes ----------------------------------------------------
 # The source (seed 001) states no draw probability and no number of passes: the small cases
 # are derived by hand, the rest are relations between tbsg's answers.
 

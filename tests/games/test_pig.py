@@ -466,7 +466,7 @@ def test_source_rows_all_match() -> None:
     assert source.KNOWN_DISCREPANCIES == ()  # so every row is expected only if it matches
 
 
-# --- expected number of turns (issue 15) -------------------------------------------------
+# --- expected number of turns -----------------------------------------------------------
 # Neller and Presser (2004) print no expected number of turns, nor does any seed: small
 # cases are derived by hand, the rest are relations between tbsg's answers.
 

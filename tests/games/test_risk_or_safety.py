@@ -365,7 +365,7 @@ def test_source_rows_all_match() -> None:
     assert source.KNOWN_DISCREPANCIES == ()
 
 
-# --- game length under optimal play (issue 15) -------------------------------------------
+# --- game length under optimal play -----------------------------------------------------
 # The paper (seed 000) states no game length (nor does any other seed): the numbers below
 # are derived by hand, recomputed by an independent linear solve, or related to each other.
 

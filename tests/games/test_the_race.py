@@ -155,7 +155,7 @@ def test_validation() -> None:
         game.position(10, 0)
 
 
-# --- expected number of rounds (issue 15) --------------------------------------------------
+# --- expected number of rounds ----------------------------------------------------------
 # Project Euler 232 (seed 003) asks only for the winning chance; no source states a game
 # length. A round is player 1's turn and player 2's that follows (player 1 goes first).
 

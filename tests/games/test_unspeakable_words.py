@@ -97,48 +97,58 @@ def test_exact_values() -> None:
 # --- beyond the source: the post's own code, ported, as an independent float check ---
 
 
-def _post_code(n: int, bust_fn: Callable[[int], float], size: int | None = None,
-               cap: int | None = None) -> tuple[list[list[int]], list[list[float]]]:
+class _PostCode:
     """The post's memoised aVal/bVal (Python 2 code), ported; bets 1..min(points, cap)."""
-    size = n if size is None else size
-    nan = float("nan")
-    a_move = [[0] * (size + 1) for _ in range(size + 1)]
-    a_value = [[nan] * (size + 1) for _ in range(size + 1)]
-    b_value = [[nan] * (size + 1) for _ in range(size + 1)]
 
-    def a_val(a: int, b: int) -> float:
-        if not math.isnan(a_value[a][b]):
-            return a_value[a][b]
-        best_move, best = 0, nan
+    def __init__(self, size: int, bust_fn: Callable[[int], float], cap: int | None) -> None:
+        nan = float("nan")
+        self.bust_fn, self.cap = bust_fn, cap
+        self.a_move = [[0] * (size + 1) for _ in range(size + 1)]
+        self.a_value = [[nan] * (size + 1) for _ in range(size + 1)]
+        self.b_value = [[nan] * (size + 1) for _ in range(size + 1)]
+
+    def bets(self, points: int) -> range:
+        return range(1, (points if self.cap is None else min(points, self.cap)) + 1)
+
+    def a_val(self, a: int, b: int) -> float:
+        if not math.isnan(self.a_value[a][b]):
+            return self.a_value[a][b]
+        best_move, best = 0, float("nan")
         if a <= 0:
             best = 1.0
         else:
-            for move in range(1, (a if cap is None else min(a, cap)) + 1):
-                value = (1 - bust_fn(move)) * b_val(a - move, b)
+            for move in self.bets(a):
+                value = (1 - self.bust_fn(move)) * self.b_val(a - move, b)
                 if math.isnan(best) or value > best:
                     best_move, best = move, value
-        a_move[a][b], a_value[a][b] = best_move, best
+        self.a_move[a][b], self.a_value[a][b] = best_move, best
         return best
 
-    def b_val(a: int, b: int) -> float:
-        if not math.isnan(b_value[a][b]):
-            return b_value[a][b]
-        best = nan
+    def b_val(self, a: int, b: int) -> float:
+        if not math.isnan(self.b_value[a][b]):
+            return self.b_value[a][b]
+        best = float("nan")
         if b <= 0:
             best = 0.0
         else:
-            for move in range(1, (b if cap is None else min(b, cap)) + 1):
-                p = bust_fn(move)
-                value = p + (1 - p) * a_val(a, b - move)
+            for move in self.bets(b):
+                p = self.bust_fn(move)
+                value = p + (1 - p) * self.a_val(a, b - move)
                 if math.isnan(best) or value < best:
                     best = value
-        b_value[a][b] = best
+        self.b_value[a][b] = best
         return best
 
+
+def _post_code(n: int, bust_fn: Callable[[int], float], size: int | None = None,
+               cap: int | None = None) -> tuple[list[list[int]], list[list[float]]]:
+    """The post's ``aMove`` and ``aValue`` tables for ``0 <= a, b <= size`` (default ``n``)."""
+    size = n if size is None else size
+    code = _PostCode(size, bust_fn, cap)
     for i in range(size + 1):
         for j in range(size + 1):
-            a_val(i, j)
-    return a_move, a_value
+            code.a_val(i, j)
+    return code.a_move, code.a_value
 
 
 def _at_most(n: int) -> Callable[[int], float]:

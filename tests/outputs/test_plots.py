@@ -193,7 +193,7 @@ def test_plot_super_six_figure5(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("name", plots.__all__)
 def test_every_plot_function_returns_a_figure(name: str) -> None:
-    # issue 14, item 6: one kind of object from every plot function (annotated and documented;
+    # one kind of object from every plot function (annotated and documented;
     # the tests above check the objects returned)
     import inspect
 

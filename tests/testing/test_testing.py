@@ -1,4 +1,4 @@
-"""``tbsg.testing``: the tools a user's own test suite gets (issue 14, item 7).
+"""``tbsg.testing``: the tools a user's own test suite gets.
 
 The first two tests use the module exactly as a user would, from a test file of their
 own: a hypothesis property over random games (``tbsg.solve`` equals the brute-force

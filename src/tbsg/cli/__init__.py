@@ -416,35 +416,53 @@ def _subparser(sub: Any, name: str, help_text: str, description: str,
 
 
 def _parser() -> _Parser:
-    from tbsg.engine.compile import DEFAULT_MAX_STATES
-    from tbsg.games.registry import CATALOG
-
+    """The ``tbsg`` parser: one subcommand per entry of :data:`_EXAMPLES`."""
     parser = _Parser(prog="tbsg", description="Exact solutions of two-player turn-based stochastic games.",
                      epilog="'tbsg COMMAND --help' describes a command.")
     parser.examples = ["tbsg solve risk_or_safety -p target=6"]
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     _subparser(sub, "list", "list the catalog games and their parameters",
                "List the catalog games, their parameters and sources.", _list)
-    game_help = (f"a catalog game ({', '.join(CATALOG)}), MODULE:FACTORY or path/to/file.py:FACTORY "
-                 "(a class or function returning the game)")
-    param_help = ("a parameter of the game, repeatable; converted by the factory's annotation, or "
-                  "else to a bool (true/false), int, exact fraction (1/3, 0.25) or string; numbers of "
-                  "at most 4,300 digits")
+    _add_solve(sub)
+    _add_verify(sub)
+    _add_reproduce(sub)
+    cite = _subparser(sub, "cite", "how to cite tbsg (BibTeX and APA)",
+                      "Print a BibTeX entry and an APA reference for tbsg, from its CITATION.cff.", _cite)
+    cite.add_argument("--format", choices=("both", "bibtex", "apa"), default="both",
+                      help="which reference to print (default both)")
+    return parser
+
+
+def _max_states(p: _Parser, help_text: str) -> None:
+    """``--max-states N``, shared by ``solve`` and ``verify`` (``{default}`` in the help)."""
+    from tbsg.engine.compile import DEFAULT_MAX_STATES
+
+    p.add_argument("--max-states", type=_positive_int, default=DEFAULT_MAX_STATES, metavar="N",
+                   help=help_text.format(default=f"{DEFAULT_MAX_STATES:,}"))
+
+
+def _add_solve(sub: Any) -> None:
+    from tbsg.games.registry import CATALOG
+
     slv = _subparser(sub, "solve", "solve a game", (
         "Solve a game exactly (default: rational values, every optimal action, the verified "
         "certificate) or with proven float bounds (--float). Prints the value, the optimal actions "
         "at the initial state, the states, components and time; --table prints the per-state table. "
         "Exact values are in full in every format but text (--exact-digits there)."), _solve)
-    slv.add_argument("game", metavar="GAME", help=game_help)
-    slv.add_argument("-p", "--param", action="append", metavar="NAME=VALUE", help=param_help)
+    slv.add_argument("game", metavar="GAME",
+                     help=f"a catalog game ({', '.join(CATALOG)}), MODULE:FACTORY or path/to/file.py:FACTORY "
+                          "(a class or function returning the game)")
+    slv.add_argument("-p", "--param", action="append", metavar="NAME=VALUE",
+                     help="a parameter of the game, repeatable; converted by the factory's annotation, or "
+                          "else to a bool (true/false), int, exact fraction (1/3, 0.25) or string; numbers "
+                          "of at most 4,300 digits")
     slv.add_argument("--float", action="store_true", help="proven float bounds instead of exact values")
     slv.add_argument("--tol", type=_positive_float, default=None,
                      help="with --float: the largest proven gap wanted (default 1e-12)")
     slv.add_argument("--infinite-play", type=_payoff, default=None, metavar="C",
                      help="payoff to player 0 of play that never ends, for games that need not end "
                           "(0: a reachability game, 1/2: a draw); exact only")
-    slv.add_argument("--max-states", type=_positive_int, default=DEFAULT_MAX_STATES, metavar="N",
-                     help=f"stop with an error past N reachable states (default {DEFAULT_MAX_STATES:,})")
+    _max_states(slv, "stop with an error past N reachable states (default {default})")
     slv.add_argument("--format", choices=("text", "md", "latex", "csv", "json"), default="text",
                      help="output format, with or without --table (default text)")
     slv.add_argument("--table", action="store_true",
@@ -465,6 +483,9 @@ def _parser() -> _Parser:
     slv.add_argument("--count", metavar="MODULE:FUNCTION",
                      help="with --play: what a step counts, a function (state, action) -> int or "
                           "Fraction >= 0 (default: 1 per move), e.g. ./mygame.py:tosses")
+
+
+def _add_verify(sub: Any) -> None:
     ver = _subparser(sub, "verify", "re-verify a saved solution", (
         "Rebuild the game of a saved solution, check the graph hash and every field, and re-verify "
         "the certificate in exact arithmetic. Exit status 1 (REJECTED): the file was checked and is "
@@ -480,10 +501,14 @@ def _parser() -> _Parser:
     ver.add_argument("--import-game", action="store_true",
                      help="import the module the file names to rebuild the game (runs that module's "
                           "code: only for files you trust)")
-    ver.add_argument("--max-states", type=_positive_int, default=DEFAULT_MAX_STATES, metavar="N",
-                     help=f"never enumerate more than N states (default {DEFAULT_MAX_STATES:,})")
+    _max_states(ver, "never enumerate more than N states (default {default})")
     ver.add_argument("--provenance", action="store_true",
                      help="also print what a methods section needs (versions, graph hash, certificate)")
+
+
+def _add_reproduce(sub: Any) -> None:
+    from tbsg.games.registry import CATALOG
+
     rep = _subparser(sub, "reproduce", "recompute every published number of the catalog", (
         "Solve every catalog game and compare each published number with the computed one. Exit "
         "status 1 on an undeclared mismatch, or on a declared discrepancy of a source that now "
@@ -491,11 +516,6 @@ def _parser() -> _Parser:
     rep.add_argument("--only", action="append", metavar="GAME",
                      help=f"restrict to this game (repeatable): {', '.join(CATALOG)}")
     rep.add_argument("--json", action="store_true", help="print the rows as JSON")
-    cite = _subparser(sub, "cite", "how to cite tbsg (BibTeX and APA)",
-                      "Print a BibTeX entry and an APA reference for tbsg, from its CITATION.cff.", _cite)
-    cite.add_argument("--format", choices=("both", "bibtex", "apa"), default="both",
-                      help="which reference to print (default both)")
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,20 +10,10 @@ A *game spec* names a factory, a class or function whose call returns a game:
   module that is already imported (``random.py``) is refused.
 
 ``factory`` may be dotted (``Outer.Inner``) or name a game object itself (no
-parameters then). Parameters come as ``NAME=VALUE`` texts and are converted by the
-factory's annotations: ``int``, ``bool`` (``true``/``false``, ``yes``/``no``,
-``1``/``0``), ``str``, ``float``, ``Fraction`` (``1/3``, ``0.25``, ``2``, ``2.5e-3``), a
-``Literal`` of choices, an ``Enum`` (by name), ``X | None`` (``none``), or unions of
-these. A parameter without an annotation takes the type of its default (``fair=True``: a
-bool); without either, the first that fits of bool (``true`` or ``false``), int, Fraction
-(``p/q`` or a decimal such as ``0.25``, converted exactly) and str.
-
-A number has at most :data:`MAX_DIGITS` digits (an integer, each side of ``p/q`` or of a
-decimal point) and a decimal's exponent at most :data:`MAX_DIGITS` in size: checked
-on the text, before any conversion, so that no value typed on the command line costs
-more than an instant to convert (an exponent of ``9999999`` would build a ten-million-digit
-power of ten). A catalog game's parameters must also lie in the ranges its catalog entry
-declares (:meth:`tbsg.games.registry.CatalogEntry.bounds`), checked before the game is built.
+parameters then). Parameters come as ``NAME=VALUE`` texts, converted by the factory's
+annotations, with at most :data:`MAX_DIGITS` digits per number and, for a catalog game,
+within the ranges its entry declares (:meth:`tbsg.games.registry.CatalogEntry.bounds`):
+the rules of :mod:`tbsg._util.parameters`, which the catalog's ``make`` follows too.
 
 Every error is an :class:`~tbsg.errors.InvalidArgumentError` naming the parameter, what
 was expected and what was found (shortened); the command line reports it as a usage error.
@@ -41,33 +31,25 @@ RiskOrSafety(target=3)
 
 from __future__ import annotations
 
-import enum
 import importlib
 import importlib.util
 import inspect
-import math
 import os
 import re
 import sys
 import types
-import typing
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from pathlib import Path
 
-from tbsg._util.bounds import MAX_DIGITS, Bounds, OutOfBounds, number_from_text
+from tbsg._util.bounds import MAX_DIGITS, Bounds
+from tbsg._util.parameters import Parameter, convert_text, describe, keyword_arguments, parameters_of
 from tbsg.errors import InvalidArgumentError, TbsgError, shorten, show
 from tbsg.games.registry import CATALOG
 from tbsg.model.protocol import Game
 
 __all__ = ["MAX_DIGITS", "GameSpec", "Parameter", "convert_text", "parse_assignments", "resolve",
            "resolve_function"]
-
-_RATIO = re.compile(r"[+-]?([0-9]+)/([0-9]+)")
-_TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
-_NONE = ("none", "null")
-
 
 def parse_assignments(pairs: Sequence[str]) -> dict[str, str]:
     """``["goal=20", "die=6"]`` as ``{"goal": "20", "die": "6"}``; a name given twice is an error.
@@ -87,163 +69,6 @@ def parse_assignments(pairs: Sequence[str]) -> dict[str, str]:
                 f"and -p {shorten(pair.strip(), 60)}); give each parameter once")
         values[name] = value.strip()
     return values
-
-
-# --- converting texts -----------------------------------------------------------------------
-
-def convert_text(text: str, what: str = "the value") -> bool | int | Fraction | str:
-    """A parameter value without an annotation: bool, int, exact Fraction or str (in that order).
-
-    ``what`` names the value in the error for a number beyond :data:`MAX_DIGITS`.
-    """
-    low = text.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    value = number_from_text(text, what, "a number", fractions=True)
-    return text if value is None else value
-
-
-def _convert(text: str, hint: object, name: str) -> object:
-    """``text`` as a value of the annotation ``hint`` (see the module docstring)."""
-    def bad(expected: str) -> InvalidArgumentError:
-        return InvalidArgumentError(f"parameter {name} must be {expected}, got {show(text, 60)}")
-
-    if hint in (inspect.Parameter.empty, typing.Any, object):
-        return convert_text(text, f"parameter {name}")
-    origin = typing.get_origin(hint)
-    if origin is typing.Literal:
-        choices = typing.get_args(hint)
-        for choice in choices:
-            if str(choice) == text:
-                return choice
-        raise InvalidArgumentError(f"parameter {name} must be one of "
-                                   f"{', '.join(map(str, choices))}; got {show(text, 60)}")
-    if origin in (typing.Union, types.UnionType):
-        members = typing.get_args(hint)
-        if type(None) in members and text.lower() in _NONE:
-            return None
-        too_big: OutOfBounds | None = None
-        for member in members:
-            if member is type(None):
-                continue
-            try:
-                return _convert(text, member, name)
-            except OutOfBounds as exc:
-                too_big = too_big or exc
-            except InvalidArgumentError:
-                continue
-        if too_big is not None:
-            raise too_big
-        raise bad(" or ".join(_hint_name(m) for m in members))
-    if hint is bool:
-        if text.lower() in _TRUE + _FALSE:
-            return text.lower() in _TRUE
-        raise bad("true or false")
-    if hint is int:
-        number = number_from_text(text, f"parameter {name}", "an integer", fractions=False)
-        if number is None:
-            raise bad("an integer")
-        return number
-    if hint is Fraction:
-        number = number_from_text(text, f"parameter {name}", "an exact rational", fractions=True)
-        if number is None:
-            zero = _RATIO.fullmatch(text) is not None
-            raise bad("an exact rational such as 1/3 or 0.25" + (" (not a zero denominator)" if zero else ""))
-        return Fraction(number)
-    if hint is float:
-        if len(text) > MAX_DIGITS:
-            raise OutOfBounds(f"parameter {name} must be a number of at most {MAX_DIGITS:,} characters, "
-                               f"got {len(text):,}: {show(text, 60)}")
-        try:
-            x = float(text)
-        except ValueError:
-            raise bad("a number") from None
-        if not math.isfinite(x):
-            raise bad("a finite number")
-        return x
-    if hint is str:
-        return text
-    if isinstance(hint, type) and issubclass(hint, enum.Enum):
-        for member in hint:
-            if text in (member.name, str(member.value)):
-                return member
-        raise InvalidArgumentError(f"parameter {name} must be one of "
-                                   f"{', '.join(m.name for m in hint)}; got {show(text, 60)}")
-    return convert_text(text, f"parameter {name}")  # an annotation the command line cannot build: infer
-
-
-def _hint_name(hint: object) -> str:
-    if hint in (inspect.Parameter.empty, typing.Any, object):
-        return ""
-    if typing.get_origin(hint) is typing.Literal:
-        return "|".join(map(str, typing.get_args(hint)))
-    if typing.get_origin(hint) in (typing.Union, types.UnionType):
-        return " | ".join("None" if m is type(None) else _hint_name(m) or "object"
-                          for m in typing.get_args(hint))
-    if isinstance(hint, type):
-        return hint.__name__
-    return str(hint).replace("typing.", "")
-
-
-# --- parameters of a factory ------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Parameter:
-    """One keyword parameter of a factory, as the command line fills it.
-
-    Attributes
-    ----------
-    name : str
-    hint : object
-        The resolved annotation (``inspect.Parameter.empty`` if none).
-    default : object
-        The default (``inspect.Parameter.empty`` for a required parameter).
-    """
-
-    name: str
-    hint: object
-    default: object
-
-    @property
-    def required(self) -> bool:
-        """Whether the parameter has no default."""
-        return self.default is inspect.Parameter.empty
-
-    def convert(self, text: str) -> object:
-        """The value of ``-p name=text``, or an error saying what was expected."""
-        return _convert(text, self.hint, self.name)
-
-    def __str__(self) -> str:
-        kind = _hint_name(self.hint)
-        shown = self.name + (f": {kind}" if kind else "")
-        return shown if self.required else f"{shown} = {show(self.default, 40)}"
-
-
-def _hints(factory: Callable[..., object]) -> dict[str, object]:
-    """The factory's resolved annotations (a class: its ``__init__``'s, else its fields')."""
-    targets: list[object] = [factory]
-    if isinstance(factory, type):
-        targets = [vars(factory).get("__init__", factory), factory]
-    for target in targets:
-        try:
-            return typing.get_type_hints(target)
-        except Exception:  # unresolvable names (TYPE_CHECKING imports, typos): try the next
-            continue
-    return {}
-
-
-_BY_NAME: dict[str, object] = {"int": int, "bool": bool, "str": str, "float": float,
-                                "Fraction": Fraction, "fractions.Fraction": Fraction}
-
-
-def _annotation(note: object, default: object) -> object:
-    """The type of a parameter that ``typing.get_type_hints`` did not resolve: a plain name
-    (``"int"``), else the type of a default of a type the command line builds."""
-    if isinstance(note, str):
-        note = _BY_NAME.get(note.strip(), inspect.Parameter.empty)
-    if note is inspect.Parameter.empty and type(default) in (bool, int, float, str, Fraction):
-        return type(default)
-    return note
 
 
 @dataclass(frozen=True)
@@ -272,67 +97,23 @@ class GameSpec:
 
     def parameters(self) -> tuple[Parameter, ...]:
         """The keyword parameters the factory accepts (none for a game object)."""
-        if self.factory is None:
-            return ()
-        try:
-            sig = inspect.signature(self.factory)
-        except (TypeError, ValueError):  # a builtin without a signature: no parameters known
-            return ()
-        hints = _hints(self.factory)
-        return tuple(Parameter(p.name, hints.get(p.name, _annotation(p.annotation, p.default)), p.default)
-                     for p in sig.parameters.values()
-                     if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
-
-    def _takes_any_keyword(self) -> bool:
-        try:
-            sig = inspect.signature(self.factory)  # type: ignore[arg-type]
-        except (TypeError, ValueError):
-            return True
-        return any(p.kind is p.VAR_KEYWORD for p in sig.parameters.values())
+        return () if self.factory is None else parameters_of(self.factory)
 
     def describe(self) -> str:
         """``"name: kind = default, ..."`` for messages and ``tbsg list``."""
-        params = self.parameters()
-        return ", ".join(map(str, params)) if params else "no parameters"
+        return describe(self.parameters())
 
     def arguments(self, texts: Mapping[str, str]) -> dict[str, object]:
-        """The keyword arguments of ``-p`` texts: names checked, values converted."""
+        """The keyword arguments of ``-p`` texts: names checked, values converted, declared
+        ranges checked (:func:`tbsg._util.parameters.keyword_arguments`)."""
         if self.factory is None:
             if texts:
                 raise InvalidArgumentError(
                     f"{self.label} is a game object, not a factory: it takes no parameters "
                     f"(got {', '.join(texts)})")
             return {}
-        params = {p.name: p for p in self.parameters()}
-        unknown = [name for name in texts if name not in params]
-        if unknown and not self._takes_any_keyword():
-            raise InvalidArgumentError(
-                f"{self.label} has no parameter {', '.join(unknown)}; its parameters are "
-                f"{self.describe()}")
-        missing = [p.name for p in params.values() if p.required and p.name not in texts]
-        if missing:
-            raise InvalidArgumentError(
-                f"{self.label} needs {', '.join(missing)}; its parameters are {self.describe()} "
-                f"(give each with -p NAME=VALUE)")
-        try:
-            sig = inspect.signature(self.factory)
-            required_positional = [p.name for p in sig.parameters.values()
-                                   if p.kind is p.POSITIONAL_ONLY and p.default is p.empty]
-        except (TypeError, ValueError):
-            required_positional = []
-        if required_positional:
-            raise InvalidArgumentError(
-                f"{self.label} has positional-only parameters ({', '.join(required_positional)}) "
-                "that the command line cannot give; wrap it in a function with keyword parameters")
-        values = {name: (params[name].convert(text) if name in params
-                         else convert_text(text, f"parameter {name}"))
-                  for name, text in texts.items()}
-        for name, value in values.items():
-            bounds = self.bounds.get(name)
-            if bounds is not None and bounds.problem(value) is not None:
-                raise InvalidArgumentError(f"parameter {name} of {self.label} must be {bounds}, got "
-                                           f"{show(value, 40)}")
-        return values
+        return keyword_arguments(self.label, self.factory, texts, self.bounds,
+                                 how=" (give each with -p NAME=VALUE)")
 
     def build(self, texts: Mapping[str, str]) -> object:
         """Call the factory with the ``-p`` texts and check that the result is a game.

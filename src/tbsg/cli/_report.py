@@ -21,7 +21,7 @@ from tbsg.model.protocol import Game
 from tbsg.model.steps import StepFunction
 from tbsg.outputs.formats import Fmt, csv_table, latex_escape, latex_table, markdown_table
 from tbsg.outputs.tables import state_table
-from tbsg.play.chain import chain
+from tbsg.play.chain import Chain, chain
 from tbsg.results import FloatSolution, Solution
 
 __all__ = ["play_summary", "solve_report", "table_report"]
@@ -60,9 +60,13 @@ def _game_text(game: object, label: str, parameters: Mapping[str, object]) -> st
 _WHO = {Fraction(1): "player 0 wins", Fraction(1, 2): "draw", Fraction(0): "player 1 wins"}
 
 
+Part = tuple[Rows, dict[str, object]]
+"""Rows of the printed summary, and the JSON fields that say the same."""
+
+
 def play_summary(sol: Solution[Any, Any] | FloatSolution[Any, Any], game: Game[Any, Any],
                  count: StepFunction | None, unit: str, fmt: str, digits: int, full: bool,
-                 short: int = 60) -> tuple[Rows, dict[str, object]]:
+                 short: int = 60) -> Part:
     """Rows and JSON fields of ``tbsg solve --play``: play under the solution's strategy.
 
     The outcome split, the expected length (in ``unit``: what ``count`` counts) and its
@@ -70,98 +74,116 @@ def play_summary(sol: Solution[Any, Any] | FloatSolution[Any, Any], game: Game[A
     optimal play (:mod:`tbsg.play.chain`, :mod:`tbsg.engine.tiebreak`).
     """
     c = chain(game, sol)
-    rows: Rows = []
-    record: dict[str, object] = {"states_reached": c.n_states, "unit": unit}
     if isinstance(sol, Solution):
-        split = c.outcome_probabilities()
-        rows.append(("outcomes", "; ".join(
-            f"{_WHO.get(r, f'payoff {fraction_text(r)}')} {_value_text(q, fmt, digits, full, short)}"
-            for r, q in split.items())))
-        record["outcomes"] = {fraction_text(r): fraction_text(q) for r, q in split.items()}
-        try:
-            mean = c.expected_steps(count)
-            var = c.variance_of_steps(count)
-        except InfiniteExpectationError as exc:
-            rows.append((f"expected {unit}", f"infinite ({exc})"))
-            record["expected"] = None
-        else:
-            rows.append((f"expected {unit}", f"{_value_text(mean, fmt, digits, full, short)} "
-                         f"(variance {_value_text(var, fmt, digits, full, short)})"))
-            record |= {"expected": fraction_text(mean), "variance": fraction_text(var)}
-            try:
-                fast, slow = sol.fastest(count), sol.slowest(count)
-            except UnsupportedError:
-                pass
-            else:
-                shown = [_value_text(x.expected, fmt, digits, full, short) for x in (fast, slow)]
-                rows.append((f"optimal play, {unit}", f"fastest {shown[0]}, slowest {shown[1]}"))
-                record |= {"fastest": fraction_text(fast.expected), "slowest": fraction_text(slow.expected)}
+        rows, record = _exact_play(c, sol, count, unit, fmt, digits, full, short)
     else:
-        bounds = c.outcome_probabilities(exact=False)
-        rows.append(("outcomes", "; ".join(
-            f"{_WHO.get(r, f'payoff {fraction_text(r)}')} in {_interval(lo, hi, digits)}"
-            for r, (lo, hi) in bounds.items())))
-        record["outcomes"] = {fraction_text(r): [lo, hi] for r, (lo, hi) in bounds.items()}
-        try:
-            lo, hi = c.expected_steps(count, exact=False)
-        except InfiniteExpectationError as exc:
-            rows.append((f"expected {unit}", f"infinite ({exc})"))
-            record["expected"] = None
-        else:
-            rows.append((f"expected {unit}", f"in {_interval(lo, hi, digits)} (proven bounds)"))
-            record["expected"] = [lo, hi]
+        rows, record = _float_play(c, count, unit, digits)
     rows.append(("states reached", f"{c.n_states} under the solution's strategy"))
-    return [(f"play: {k}", v) for k, v in rows], record
+    return [(f"play: {k}", v) for k, v in rows], {"states_reached": c.n_states, "unit": unit, **record}
+
+
+def _exact_play(c: Chain[Any, Any], sol: Solution[Any, Any], count: StepFunction | None, unit: str,
+                fmt: str, digits: int, full: bool, short: int) -> Part:
+    """The exact outcome split, expected length and variance, fastest and slowest optimal play."""
+    def text(x: Fraction) -> str:
+        return _value_text(x, fmt, digits, full, short)
+
+    split = c.outcome_probabilities()
+    rows: Rows = [("outcomes", "; ".join(f"{_WHO.get(r, f'payoff {fraction_text(r)}')} {text(q)}"
+                                         for r, q in split.items()))]
+    record: dict[str, object] = {"outcomes": {fraction_text(r): fraction_text(q) for r, q in split.items()}}
+    try:
+        mean, var = c.expected_steps(count), c.variance_of_steps(count)
+    except InfiniteExpectationError as exc:
+        rows.append((f"expected {unit}", f"infinite ({exc})"))
+        return rows, record | {"expected": None}
+    rows.append((f"expected {unit}", f"{text(mean)} (variance {text(var)})"))
+    record |= {"expected": fraction_text(mean), "variance": fraction_text(var)}
+    try:
+        fast, slow = sol.fastest(count), sol.slowest(count)
+    except UnsupportedError:  # not a stopping game: no fastest and slowest play
+        return rows, record
+    rows.append((f"optimal play, {unit}", f"fastest {text(fast.expected)}, slowest {text(slow.expected)}"))
+    return rows, record | {"fastest": fraction_text(fast.expected), "slowest": fraction_text(slow.expected)}
+
+
+def _float_play(c: Chain[Any, Any], count: StepFunction | None, unit: str, digits: int) -> Part:
+    """Proven bounds on the outcome split and on the expected length."""
+    bounds = c.outcome_probabilities(exact=False)
+    rows: Rows = [("outcomes", "; ".join(f"{_WHO.get(r, f'payoff {fraction_text(r)}')} in "
+                                         f"{_interval(lo, hi, digits)}" for r, (lo, hi) in bounds.items()))]
+    record: dict[str, object] = {"outcomes": {fraction_text(r): [lo, hi] for r, (lo, hi) in bounds.items()}}
+    try:
+        lo, hi = c.expected_steps(count, exact=False)
+    except InfiniteExpectationError as exc:
+        rows.append((f"expected {unit}", f"infinite ({exc})"))
+        return rows, record | {"expected": None}
+    rows.append((f"expected {unit}", f"in {_interval(lo, hi, digits)} (proven bounds)"))
+    return rows, record | {"expected": [lo, hi]}
 
 
 def _interval(lo: float, hi: float, digits: int) -> str:
     return f"[{exact_decimal(lo, digits, 'down')}, {exact_decimal(hi, digits, 'up')}]"
 
 
+def _value_part(sol: Solution[Any, Any] | FloatSolution[Any, Any], fmt: str, digits: int, full: bool,
+                short: int) -> Part:
+    """The value to player 0: exact, or proven bounds and their gap."""
+    if isinstance(sol, Solution):
+        v = sol.value()
+        return ([("value to player 0", _value_text(v, fmt, digits, full, short))],
+                {"value": fraction_text(v), "value_decimal": exact_decimal(v, digits)})
+    lo, hi = sol.bounds()
+    shown_lo, shown_hi = exact_decimal(lo, digits, "down"), exact_decimal(hi, digits, "up")
+    gap = hi - lo
+    return ([("value to player 0", f"in [{shown_lo}, {shown_hi}] (proven bounds)"),
+             ("gap", f"{gap:.3g} at the initial state, {sol.max_gap:.3g} at most over all states "
+                     f"(--tol {sol.tol:g}{'' if sol.converged else ': NOT reached'})")],
+            {"lower": lo, "upper": hi, "gap": gap, "value": sol.value(), "tol": sol.tol,
+             "max_gap": sol.max_gap, "converged": sol.converged,
+             "lower_decimal": shown_lo, "upper_decimal": shown_hi})
+
+
+def _play_part(sol: Solution[Any, Any] | FloatSolution[Any, Any], certificate: object | None) -> Part:
+    """The initial state, its optimal actions, the size of the solve and (exact) the certificate."""
+    s0 = sol.initial
+    optimal = sol.optimal_actions(s0)
+    certain = sol.optimal_actions_certain(s0)
+    rows: Rows = [
+        ("initial state", f"{show(s0, 200)}, player {sol.player(s0)} to move"),
+        ("optimal actions", _actions(optimal) + (
+            "" if isinstance(sol, Solution) else
+            " (certain: the bounds rule out every other action)" if certain else
+            " (not certain: the bounds rule out none of these; an exact solve tells ties apart)")),
+        ("states", f"{sol.n_states}"),
+        ("components", f"{sol.n_components} strongly connected (largest {sol.largest_component})"),
+        ("time", f"{sol.seconds:.3g} s ({sol.method})")]
+    record: dict[str, object] = {
+        "optimal_actions": [_json(a) for a in optimal], "optimal_actions_certain": certain,
+        "states": sol.n_states, "components": sol.n_components,
+        "largest_component": sol.largest_component, "seconds": sol.seconds, "method": sol.method}
+    if isinstance(sol, Solution):
+        rows.append(("certificate", "not re-checked (--no-verify)" if certificate is None
+                     else str(certificate)))
+        record |= {"verified": certificate is not None,
+                   "certificate": None if certificate is None else str(certificate)}
+    return rows, record
+
+
 def solve_report(sol: Solution[Any, Any] | FloatSolution[Any, Any], label: str, game: object,
                  parameters: Mapping[str, object], certificate: object | None, fmt: str, digits: int,
                  full: bool, provenance: bool, short: int = 60,
-                 play: tuple[Rows, dict[str, object]] | None = None) -> str:
+                 play: Part | None = None) -> str:
     """The summary ``tbsg solve`` prints (see the module docstring); ends with a newline."""
-    s0 = sol.initial
-    mover = sol.player(s0)
-    optimal = sol.optimal_actions(s0)
-    certain = sol.optimal_actions_certain(s0)
+    shown_game = _game_text(game, label, parameters)
     record: dict[str, object] = {
         "game": label, "parameters": {k: _json(v) for k, v in parameters.items()},
-        "game_repr": _game_text(game, label, parameters), "exact": isinstance(sol, Solution),
-        "initial_state": show(s0, 10**6), "player_to_move": mover}
-    rows: Rows = [("game", shorten(_game_text(game, label, parameters), 200))]
-    if isinstance(sol, Solution):
-        v = sol.value()
-        record |= {"value": fraction_text(v), "value_decimal": exact_decimal(v, digits)}
-        rows.append(("value to player 0", _value_text(v, fmt, digits, full, short)))
-    else:
-        lo, hi = sol.bounds()
-        shown_lo, shown_hi = exact_decimal(lo, digits, "down"), exact_decimal(hi, digits, "up")
-        gap = hi - lo
-        record |= {"lower": lo, "upper": hi, "gap": gap, "value": sol.value(), "tol": sol.tol,
-                   "max_gap": sol.max_gap, "converged": sol.converged,
-                   "lower_decimal": shown_lo, "upper_decimal": shown_hi}
-        rows += [("value to player 0", f"in [{shown_lo}, {shown_hi}] (proven bounds)"),
-                 ("gap", f"{gap:.3g} at the initial state, {sol.max_gap:.3g} at most over all states "
-                         f"(--tol {sol.tol:g}{'' if sol.converged else ': NOT reached'})")]
-    record |= {"optimal_actions": [_json(a) for a in optimal], "optimal_actions_certain": certain}
-    rows += [("initial state", f"{show(s0, 200)}, player {mover} to move"),
-             ("optimal actions", _actions(optimal) + (
-                 "" if isinstance(sol, Solution) else
-                 " (certain: the bounds rule out every other action)" if certain else
-                 " (not certain: the bounds rule out none of these; an exact solve tells ties apart)"))]
-    record |= {"states": sol.n_states, "components": sol.n_components,
-               "largest_component": sol.largest_component, "seconds": sol.seconds, "method": sol.method}
-    rows += [("states", f"{sol.n_states}"),
-             ("components", f"{sol.n_components} strongly connected (largest {sol.largest_component})"),
-             ("time", f"{sol.seconds:.3g} s ({sol.method})")]
-    if isinstance(sol, Solution):
-        record |= {"verified": certificate is not None,
-                   "certificate": None if certificate is None else str(certificate)}
-        rows.append(("certificate", "not re-checked (--no-verify)" if certificate is None
-                     else str(certificate)))
+        "game_repr": shown_game, "exact": isinstance(sol, Solution),
+        "initial_state": show(sol.initial, 10**6), "player_to_move": sol.player(sol.initial)}
+    rows: Rows = [("game", shorten(shown_game, 200))]
+    for part_rows, part_record in (_value_part(sol, fmt, digits, full, short), _play_part(sol, certificate)):
+        rows += part_rows
+        record |= part_record
     if play is not None:
         rows += play[0]
         record["play"] = play[1]

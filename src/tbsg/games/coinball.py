@@ -8,9 +8,10 @@ After the last toss the player with more points wins; equal points are a draw (h
 win). The coin is fair, so the heads/tails call is irrelevant: on each toss the caller
 gains 1 (rush) or 2 (pass) points with probability 1/2, else the opponent gains them.
 
-Only the difference of the scores matters, so a state is the number of completed
-tosses ``t`` and player 0's lead (19,899 states for 100 tosses; an exact solve takes
-about a second). The source writes a state as ``(t, m, y)``: ``t`` tosses done, the
+Only the difference of the scores matters, so a state is a :class:`CoinballState`
+``(toss, lead)``: the number of completed tosses ``t`` and player 0's lead (19,899
+reachable states for 100 tosses); player ``toss % 2`` calls next, choosing ``"rush"`` or
+``"pass"``. The source writes a state as ``(t, m, y)``: ``t`` tosses done, the
 caller ("I") has ``m`` points and the opponent ``y``; :meth:`Coinball.position` maps
 that to a state, and ``solution.value_to_move(game.position(t, m, y))`` is the
 source's ``E(t, m, y)``.
@@ -53,6 +54,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, NamedTuple
 
+from tbsg._util.checks import int_at_least
 from tbsg.errors import InvalidGameError
 from tbsg.model.protocol import DRAW, Terminal, win
 
@@ -96,8 +98,7 @@ class Coinball:
     tosses: int = 100
 
     def __post_init__(self) -> None:
-        if isinstance(self.tosses, bool) or not isinstance(self.tosses, int) or self.tosses < 1:
-            raise InvalidGameError(f"tosses must be a positive int, got {self.tosses!r}")
+        int_at_least("tosses", self.tosses, 1, error=InvalidGameError)
 
     @property
     def initial(self) -> CoinballState:
@@ -257,7 +258,7 @@ def coinball_summary_check(tosses: int = 100, *,
         examples={k: tuple(v) for k, v in examples.items()})
 
 
-# -- how games end: draws and passes (issue 15) ----------------------------------------------
+# -- how games end: draws and passes ---------------------------------------------------------
 
 Opponent = Literal["optimal", "rush", "pass"]
 """Player 1's play in :func:`coinball_outcomes`: optimal, or always that call (seed 001)."""

@@ -26,11 +26,13 @@ Two rule details are fixed as the paper's equations fix them (p. 26, and p. 28 f
   stopping and changes no value (the tests check it for small goals with
   ``tbsg.solve(..., infinite_play=0)`` and ``infinite_play=1``).
 
-Notation: the paper writes ``P(i, j, k)`` for the mover's chance to win with score ``i``,
-opponent's score ``j`` and turn total ``k``. In tbsg this is a :class:`PigState`
-``(mover, score, other, turn_total)``; :meth:`Pig.position` builds ``(0, i, j, k)`` and
-``solution.value_to_move(game.position(i, j, k))`` is ``P(i, j, k)``. A strategy is a plain
-function of a :class:`PigState` returning ``"roll"`` or ``"hold"`` (see :func:`pig_hold_at`).
+State: the paper writes ``P(i, j, k)`` for the mover's chance to win with score ``i``,
+opponent's score ``j`` and turn total ``k``. In tbsg a state is a :class:`PigState`
+``(mover, score, other, turn_total)``, the player to move included;
+:meth:`Pig.position` builds ``(0, i, j, k)`` and
+``solution.value_to_move(game.position(i, j, k))`` is ``P(i, j, k)``. The actions are
+``"roll"`` and ``"hold"``; a strategy is a plain function of a :class:`PigState`
+returning one of them (see :func:`pig_hold_at`).
 
 Mathematics
 -----------
@@ -80,34 +82,31 @@ Neither rule detail above could break the equality: requiring an explicit hold o
 goal is reached only adds states whose value is 1 (holding then wins surely, which is why
 the paper sets ``P = 1``), and the paper's hold at turn total 0 changes no value.
 
-Size, time and exactness
-------------------------
+Size and exactness
+------------------
 Pig to 100 with a six-sided die has 960,894 reachable states: the paper's 505,000
 equations (p. 31) count the triples ``(i, j, k)`` with ``0 <= i, j < 100`` and
 ``k < 100 - i``; tbsg keeps both players to move (the paper uses the symmetry above
 instead) and drops the triples that are never reached (a score or a turn total of 1
-cannot occur when every gain is at least 2). Measured on the development machine (2
-cores, shared): the float path ``tbsg.solve(pig(), exact=False)`` takes about 8 s, with
-certified bounds of width below ``1e-12``; the game is compiled in about 2 s through its
-array form (:mod:`tbsg.model.arrays`: every state of a batch at once, with numpy), against
-about 14 s through ``player``, ``actions`` and ``outcomes``.
+cannot occur when every gain is at least 2). Pig and Piglet have an array form
+(:mod:`tbsg.model.arrays`): the compiler takes every state of a batch at once, with
+numpy, instead of one ``outcomes`` call per state and action. The float path
+(``tbsg.solve(pig(), exact=False)``) proves bounds of width below ``1e-12``.
 
 Exact solving goes much further than for most games, because the state graph splits
 into small strongly connected components (the scores ``{i, j}`` of one pair, at most
 ``4 * goal`` states each, solved from the highest score sum down, as the paper does in
-its "stages", p. 31). Exact Pig (six-sided die): goal 20 in 1 s (8-digit denominator of
-the first player's value), 40 in 4 s (138 digits), 50 in 11 s (391 digits), 60 in 17 s
-(1,266 digits), 80 in about 2 minutes (487,114 states, 1.2 GB, about 10,300 digits),
-100 in about 9 minutes (3 GB, about 20,900 digits; its value lies inside the float
-path's certified interval). Exact Piglet: goal 20 in 0.5 s (75 digits), 40 in 5 s,
-60 in 22 s, 100 in about 35 s (1,010,000 states, 1,435 digits).
+its "stages", p. 31). What grows is the size of the numbers: the denominator of the
+first player's value has 8 digits for a goal of 20, 138 for 40, 391 for 50, 1,266 for
+60, 2,964 for 65, 5,393 for 70, about 10,300 for 80 and about 20,900 for 100 (that
+value lies inside the float path's certified interval); Piglet's, 75 digits for 20 and
+1,435 for 100. Time and memory grow with those digits (``docs/performance.md``).
 
-Where exact ends: for Pig it stays practical (seconds, well under a gigabyte) up to a
-goal of about 70 (65: 2,964 digits; 70: 5,393 digits, both under 20 s with the latest
-engine). From 70 on the first player's value has more than 4300 digits, which Python
-will not turn into a string by default: the solution is fine, but
-``repr`` of a ``tbsg.Solution`` and :func:`tbsg.save` then raise ``ValueError``. Goal 100
-is still solvable exactly, in minutes and gigabytes; use the float path there.
+Where exact ends: from a goal of about 70 on, the first player's value has more than
+4300 digits, which Python will not turn into a string by default: the solution is fine,
+but ``repr`` of a ``tbsg.Solution`` and :func:`tbsg.save` then raise ``ValueError``.
+Goal 100 is still solvable exactly, at a cost in time and memory that makes the float
+path the practical one there.
 
 Findings
 --------
@@ -150,6 +149,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from tbsg._util.checks import int_at_least
 from tbsg.errors import InvalidGameError, InvalidStrategyError
 from tbsg.model.arrays import ArrayAction, ArrayOutcome, ArrayTransitions, rules_kept
 from tbsg.model.protocol import Terminal, win
@@ -205,12 +205,6 @@ class PigState(NamedTuple):
     score: int
     other: int
     turn_total: int
-
-
-def _check_int(name: str, value: object, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise InvalidGameError(f"{name} must be an int >= {least}, got {value!r}")
-    return value
 
 
 class _Jeopardy:
@@ -316,8 +310,8 @@ class Pig(_FairJeopardy):
     die: int = 6
 
     def __post_init__(self) -> None:
-        _check_int("goal", self.goal, 1)
-        _check_int("die", self.die, 2)
+        int_at_least("goal", self.goal, 1, error=InvalidGameError)
+        int_at_least("die", self.die, 2, error=InvalidGameError)
         object.__setattr__(self, "_bust", Fraction(1, self.die))
         object.__setattr__(self, "_gains", tuple(range(2, self.die + 1)))
 
@@ -329,7 +323,7 @@ class Piglet(_FairJeopardy):
     goal: int
 
     def __post_init__(self) -> None:
-        _check_int("goal", self.goal, 1)
+        int_at_least("goal", self.goal, 1, error=InvalidGameError)
         object.__setattr__(self, "_bust", Fraction(1, 2))
         object.__setattr__(self, "_gains", (1,))
 
@@ -353,8 +347,8 @@ class BiasedPig(_Jeopardy):
     bust: Any = None
 
     def __post_init__(self) -> None:
-        _check_int("goal", self.goal, 1)
-        _check_int("die", self.die, 2)
+        int_at_least("goal", self.goal, 1, error=InvalidGameError)
+        int_at_least("die", self.die, 2, error=InvalidGameError)
         b = Fraction(1, self.die) if self.bust is None else self.bust
         if isinstance(b, (bool, float)):
             raise InvalidGameError(f"bust must be a Fraction in (0, 1) or a sympy expression, got {b!r}")
@@ -411,7 +405,7 @@ def pig_hold_at(n: int) -> Strategy:
     >>> s(PigState(0, 50, 60, 19)), s(PigState(1, 50, 60, 20))
     ('roll', 'hold')
     """
-    _check_int("n", n, 1)
+    int_at_least("n", n, 1, error=InvalidGameError)
 
     def strategy(s: PigState) -> PigAction:
         return "roll" if s.turn_total < n else "hold"
@@ -532,7 +526,7 @@ def pig_versus(game: Pig | Piglet, first: StrategyLike, second: StrategyLike, *,
     return solve(game, exact=False, tol=tol).bounds()
 
 
-# -- how long a game lasts (issue 15) ------------------------------------------------------
+# -- how long a game lasts ------------------------------------------------------------------
 
 
 def _turns(s: PigState, a: PigAction) -> int:
@@ -602,10 +596,6 @@ class PigTurnBounds:
     uncertain: int
 
 
-def _check_hold(hold_at: int) -> None:
-    _check_int("hold_at", hold_at, 1)
-
-
 def pig_turns(goal: int, die: int = 6, *, hold_at: int = 20) -> PigTurns:
     """Expected number of turns under optimal play and under "hold at ``hold_at``", exactly.
 
@@ -636,7 +626,7 @@ def pig_turns(goal: int, die: int = 6, *, hold_at: int = 20) -> PigTurns:
     from tbsg.api.solving import solve
     from tbsg.play.chain import chain
 
-    _check_hold(hold_at)
+    int_at_least("hold_at", hold_at, 1, error=InvalidGameError)
     game: Pig | Piglet = piglet(goal) if die == 2 else pig(goal, die)
     sol = solve(game)
     return PigTurns(
@@ -651,8 +641,8 @@ def pig_turn_bounds(goal: int = 100, die: int = 6, *, hold_at: int = 20,
                     tol: float = 1e-12) -> PigTurnBounds:
     """Proven bounds on the expected number of turns, optimal play and "hold at ``hold_at``".
 
-    The exact solve of Pig to 100 takes minutes and gigabytes, so the game is solved in
-    floats with proven bounds (``tbsg.solve(pig(goal), exact=False, tol=tol)``) and the
+    The exact values of Pig to 100 have tens of thousands of digits, so the game is solved
+    in floats with proven bounds (``tbsg.solve(pig(goal), exact=False, tol=tol)``) and the
     **float solution's strategy** is the profile: its greedy action against the midpoint
     values (:meth:`tbsg.FloatSolution.action`). Its expected number of turns is then
     bounded by :meth:`tbsg.Chain.expected_steps` with ``exact=False`` (interval
@@ -672,7 +662,7 @@ def pig_turn_bounds(goal: int = 100, die: int = 6, *, hold_at: int = 20,
     from tbsg.api.solving import solve
     from tbsg.play.chain import chain
 
-    _check_hold(hold_at)
+    int_at_least("hold_at", hold_at, 1, error=InvalidGameError)
     game: Pig | Piglet = piglet(goal) if die == 2 else pig(goal, die)
     sol = solve(game, exact=False, tol=tol)
     c = chain(game, sol)

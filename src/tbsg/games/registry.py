@@ -6,7 +6,8 @@ games here. Modules are imported only when an entry is used, so listing the cata
 cheap. (Saved solutions record a game by its class and fields, and need no registry.)
 
 Parameters are read from the constructor's signature (names, annotations, defaults), so
-there is one place where a game's parameters are defined: its constructor.
+there is one place where a game's parameters are defined: its constructor. Texts are
+converted and checked by the rules of :mod:`tbsg._util.parameters`, the command line's.
 
 Where tbsg builds one of its games from values it did not choose itself (the recorded
 fields of a saved file, :func:`tbsg.load`; ``-p`` values on the command line), each
@@ -17,8 +18,8 @@ numeric parameter must lie in the range :data:`GAME_BOUNDS` declares for it (def
 Examples
 --------
 >>> entry = CATALOG["risk_or_safety"]
->>> [(p.name, p.kind.__name__, p.default) for p in entry.parameters()]
-[('target', 'int', None)]
+>>> [str(p) for p in entry.parameters()], [str(p) for p in CATALOG["pig"].parameters()]
+(['target: int'], ['goal: int = 100', 'die: int = 6'])
 >>> entry.make({"target": "3"})
 RiskOrSafety(target=3)
 >>> CATALOG["piglet"].source_module          # Piglet's source is the Pig paper
@@ -31,58 +32,15 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tbsg._util.bounds import GAME_BOUNDS, Bounds, bounds_of, number_from_text
-from tbsg.errors import InvalidArgumentError, InvalidGameError, show
+from tbsg._util.bounds import GAME_BOUNDS, Bounds, bounds_of
+from tbsg._util.parameters import Parameter, keyword_arguments, parameters_of
+from tbsg.errors import InvalidArgumentError, InvalidGameError
 
 __all__ = ["CATALOG", "GAME_BOUNDS", "Bounds", "CatalogEntry", "Parameter", "bounds_of"]
-
-
-@dataclass(frozen=True)
-class Parameter:
-    """One constructor parameter of a catalog game.
-
-    Attributes
-    ----------
-    name : str
-        Keyword name.
-    kind : type
-        ``int`` or ``str`` (values given on the command line are converted to it).
-    default : int, str or None
-        Default value; ``None`` when the parameter is required.
-    choices : tuple
-        Allowed values for a ``Literal`` parameter, else empty.
-    """
-
-    name: str
-    kind: type
-    default: int | str | None
-    choices: tuple[str, ...] = ()
-
-    def __str__(self) -> str:
-        kind = "|".join(self.choices) if self.choices else self.kind.__name__
-        return f"{self.name}: {kind}" + ("" if self.default is None else f" = {self.default!r}")
-
-    def convert(self, text: str) -> int | str:
-        """Parse a command-line value, with an error naming the parameter on failure."""
-        if self.choices:
-            if text not in self.choices:
-                raise InvalidGameError(f"parameter {self.name} must be one of "
-                                       f"{', '.join(self.choices)}; got {show(text, 60)}")
-            return text
-        if self.kind is int:
-            try:
-                value = number_from_text(text, f"parameter {self.name}", "an integer", fractions=False)
-            except InvalidArgumentError as exc:
-                raise InvalidGameError(str(exc)) from None
-            if not isinstance(value, int):
-                raise InvalidGameError(f"parameter {self.name} must be an integer, got {show(text, 60)}")
-            return value
-        return text
 
 
 @dataclass(frozen=True)
@@ -132,18 +90,8 @@ class CatalogEntry:
         return fn
 
     def parameters(self) -> tuple[Parameter, ...]:
-        """The constructor's parameters, from its signature."""
-        fn = self.make_function()
-        hints = typing.get_type_hints(fn, globalns=vars(self.load_module()))
-        params = []
-        for p in inspect.signature(fn).parameters.values():
-            hint = hints.get(p.name, int)
-            choices = tuple(str(c) for c in typing.get_args(hint)) \
-                if typing.get_origin(hint) is typing.Literal else ()
-            kind = str if choices or hint is str else int
-            default = None if p.default is inspect.Parameter.empty else p.default
-            params.append(Parameter(p.name, kind, default, choices))
-        return tuple(params)
+        """The constructor's parameters, from its signature and annotations."""
+        return parameters_of(self.make_function())
 
     def bounds(self) -> dict[str, Bounds]:
         """The declared range of each numeric constructor parameter (:data:`GAME_BOUNDS`),
@@ -155,25 +103,20 @@ class CatalogEntry:
 
     def make(self, values: Mapping[str, str]) -> Any:
         """Build the game from ``{parameter: text}`` (command-line values), checking names
-        and the declared ranges."""
-        params = {p.name: p for p in self.parameters()}
-        unknown = sorted(set(values) - set(params))
-        if unknown:
-            raise InvalidGameError(
-                f"{self.name} has no parameter {', '.join(unknown)}; its parameters are "
-                f"{', '.join(map(str, params.values()))}")
-        missing = [p.name for p in params.values() if p.default is None and p.name not in values]
-        if missing:
-            raise InvalidGameError(
-                f"{self.name} needs {', '.join(missing)}; its parameters are "
-                f"{', '.join(map(str, params.values()))}")
-        kwargs = {k: params[k].convert(v) for k, v in values.items()}
-        for k, bounds in self.bounds().items():
-            problem = bounds.problem(kwargs[k]) if k in kwargs else None
-            if problem is not None:
-                raise InvalidGameError(f"parameter {k} of {self.name} must be {bounds}, got "
-                                       f"{show(kwargs[k], 40)}")
-        return self.make_function()(**kwargs)
+        and the declared ranges as the command line does (:mod:`tbsg._util.parameters`).
+
+        Raises
+        ------
+        InvalidGameError
+            For an unknown, missing or unconvertible parameter, or a value outside its
+            declared range.
+        """
+        fn = self.make_function()
+        try:
+            kwargs = keyword_arguments(self.name, fn, values, self.bounds())
+        except InvalidArgumentError as exc:
+            raise InvalidGameError(str(exc)) from None
+        return fn(**kwargs)
 
 
 def _entry(name: str, cls: str, source: str, module: str | None = None,

@@ -5,11 +5,13 @@ point; the player may then stop, saving the open points and passing the coin, or
 risk and toss again. Tails loses all open points and passes the coin. Whoever has
 ``target`` points (open plus saved) first wins at once.
 
-The paper writes a position as ``(a0, a1, b)``: open and saved points of the player to
-move and saved points of the opponent; :meth:`RiskOrSafety.position` builds that state
-with player 0 to move, and ``solution.value_to_move(position)`` is the paper's
-``P(a0, a1, b)``. Logically the same game is "choose ``x`` coins, win ``x`` points if all
-are heads" (section 1) and Neller and Presser's Piglet (Pig with a coin).
+State: a :class:`RoSState` ``(mover, open, saved, other)``, the player holding the coin,
+their open and saved points and the opponent's saved points. The paper writes a position
+as ``(a0, a1, b)``, the last three with the mover implied; :meth:`RiskOrSafety.position`
+builds that state with player 0 to move, and ``solution.value_to_move(position)`` is the
+paper's ``P(a0, a1, b)``. The actions are ``"toss"`` and, with open points, ``"stop"``.
+Logically the same game is "choose ``x`` coins, win ``x`` points if all are heads"
+(section 1) and Neller and Presser's Piglet (Pig with a coin).
 
 Examples
 --------
@@ -31,6 +33,7 @@ from typing import Any, ClassVar, Literal, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
+from tbsg._util.checks import int_at_least
 from tbsg.errors import InvalidGameError
 from tbsg.model.arrays import ArrayAction, ArrayOutcome, ArrayTransitions, rules_kept
 from tbsg.model.protocol import Terminal, win
@@ -85,8 +88,7 @@ class RiskOrSafety:
     _tails: ClassVar[Any] = _HALF
 
     def __post_init__(self) -> None:
-        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
-            raise InvalidGameError(f"target must be a positive int, got {self.target!r}")
+        int_at_least("target", self.target, 1, error=InvalidGameError)
 
     @property
     def initial(self) -> RoSState:
@@ -108,8 +110,8 @@ class RiskOrSafety:
 
     def outcomes(self, s: RoSState, a: Action) -> list[tuple[Fraction, RoSState | Terminal]]:
         # (states are built with tuple.__new__: the same RoSState, without the
-        # NamedTuple constructor's Python-level call, which is a third of this game's
-        # cost when a million states are enumerated)
+        # NamedTuple constructor's Python-level call, a large part of this method's cost
+        # when a million states are enumerated)
         mover, open_, saved, other = s
         if a == "stop":
             return [(_ONE, _new(RoSState, (1 - mover, 0, other, saved + open_)))]
@@ -199,8 +201,7 @@ def risk_or_safety_coin_table(max_points: int) -> dict[tuple[int, int], int]:
     """
     from tbsg.api.solving import solve
 
-    if isinstance(max_points, bool) or not isinstance(max_points, int) or max_points < 2:
-        raise InvalidGameError(f"max_points must be an int >= 2, got {max_points!r}")
+    int_at_least("max_points", max_points, 2, error=InvalidGameError)
     game = RiskOrSafety(max_points)
     sol = solve(game)
     table: dict[tuple[int, int], int] = {}
@@ -216,7 +217,7 @@ def risk_or_safety_coin_table(max_points: int) -> dict[tuple[int, int], int]:
     return table
 
 
-# -- how long a game lasts (issue 15) ------------------------------------------------------
+# -- how long a game lasts ------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -317,10 +318,10 @@ def risk_or_safety_lengths(max_target: int) -> list[RoSLengthRow]:
     tests compare with a separate solve per target). The paper (seed 000) reports no game
     length: these numbers are tbsg's own.
 
-    Cost (``benchmarks/bench_lengths.py``): to 50 about half a minute of CPU time; the
-    expected tosses to 50 have a numerator and denominator of about 380 digits, the
-    variance a denominator of about 750. Float bounds, when exact numbers are too
-    large: ``tbsg.chain(game, solution).expected_steps(count, exact=False)``.
+    The numbers grow: the expected tosses to 50 have a numerator and denominator of about
+    380 digits, the variance a denominator of about 750 (``benchmarks/bench_lengths.py``
+    measures the cost). Float bounds, when exact numbers are too large:
+    ``tbsg.chain(game, solution).expected_steps(count, exact=False)``.
 
     Parameters
     ----------
@@ -347,8 +348,7 @@ def risk_or_safety_lengths(max_target: int) -> list[RoSLengthRow]:
     from tbsg.api.solving import solve
     from tbsg.play.chain import chain
 
-    if isinstance(max_target, bool) or not isinstance(max_target, int) or max_target < 1:
-        raise InvalidGameError(f"max_target must be an int >= 1, got {max_target!r}")
+    int_at_least("max_target", max_target, 1, error=InvalidGameError)
     big = RiskOrSafety(max_target)
     sol = solve(big)
     fast, slow = sol.fastest(_tosses), sol.slowest(_tosses)

@@ -10,8 +10,10 @@ probability 1/6, another free hole with probability ``(5 - j)/6`` and an occupie
 with probability ``j/6``.
 
 Situations. The paper writes ``(j/k/l)``: ``j`` sticks on the lid, ``k`` in the hand of
-the player to move, ``l`` in the opponent's; ``i = j + k + l`` sticks are in play.
-:meth:`SuperSix.situation` builds it with player 0 to move: ``situation(j, k, l)`` is
+the player to move, ``l`` in the opponent's; ``i = j + k + l`` sticks are in play. A
+state is a :class:`SuperSixState` ``(mover, lid, hand, other, decision)``: the player to
+move, ``j``, ``k``, ``l``, and whether the mover may now ``"stop"`` (else ``"roll"`` is
+the only action). :meth:`SuperSix.situation` builds it with player 0 to move: ``situation(j, k, l)`` is
 the position where the die must be rolled (the paper's pyramids, Figures 1 to 4, give
 ``P(j/k/l)``, the mover's winning probability there) and ``situation(j, k, l,
 decision=True)`` the moment just after a stick was placed (in a hole or through hole 6),
@@ -73,9 +75,9 @@ With 3 on the lid, continuing is optimal exactly when ``min(k, l) <= m``, where 
 unbounded up to 12 sticks, 3 for 13, 2 for 14 to 19 and 1 from 20 on (to 60): from 20
 sticks on, stop with 3 on the lid unless one player holds a single stick. Figure 5's
 thresholds for ``l = 3 .. 6`` stay right for every ``k``, but its implicit "never stop
-when the opponent holds 2" fails from ``(3/15/2)`` (20 sticks) on. Cost: the paper's
-``S_15`` took more than 24 hours and 16 sticks ran out of memory; here ``S_15`` takes
-about 0.2 s and ``S_40`` about 5 s (exact, with gmpy2).
+when the opponent holds 2" fails from ``(3/15/2)`` (20 sticks) on. The paper's brute
+force over every strategy profile stopped at 15 sticks; one exact solve per number of
+sticks (the components above) reaches these totals.
 
 Examples
 --------
@@ -102,6 +104,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
+from tbsg._util.checks import int_at_least
 from tbsg.errors import InvalidGameError
 from tbsg.model.protocol import Terminal, win
 
@@ -155,12 +158,6 @@ class SuperSixState(NamedTuple):
     decision: bool
 
 
-def _check_int(name: str, x: object, low: int) -> int:
-    if isinstance(x, bool) or not isinstance(x, int) or x < low:
-        raise InvalidGameError(f"{name} must be an int >= {low}, got {x!r}")
-    return x
-
-
 @dataclass(frozen=True)
 class SuperSix:
     """Super Six from ``(lid/hand/other)``, player 0 to move (holding ``hand`` sticks).
@@ -180,9 +177,9 @@ class SuperSix:
     lid: int = 0
 
     def __post_init__(self) -> None:
-        _check_int("hand", self.hand, 1)
-        _check_int("other", self.other, 1)
-        _check_int("lid", self.lid, 0)
+        int_at_least("hand", self.hand, 1, error=InvalidGameError)
+        int_at_least("other", self.other, 1, error=InvalidGameError)
+        int_at_least("lid", self.lid, 0, error=InvalidGameError)
         if self.lid > _HOLES:
             raise InvalidGameError(f"lid holds at most {_HOLES} sticks, got {self.lid}")
 
@@ -201,9 +198,9 @@ class SuperSix:
         ``decision=True``: the mover has just placed a stick and may stop (needs ``j >= 1``:
         on an empty lid the paper's players always roll on).
         """
-        _check_int("j", j, 0)
-        _check_int("k", k, 1)
-        _check_int("l", l, 1)
+        int_at_least("j", j, 0, error=InvalidGameError)
+        int_at_least("k", k, 1, error=InvalidGameError)
+        int_at_least("l", l, 1, error=InvalidGameError)
         if j > _HOLES:
             raise InvalidGameError(f"the lid holds at most {_HOLES} sticks, got j={j}")
         if j + k + l > self.total:
@@ -253,11 +250,8 @@ _CACHE: dict[int, Solution[SuperSixState, Action]] = {}
 
 
 def _check_total(total_sticks: object, low: int) -> int:
-    if isinstance(total_sticks, bool) or not isinstance(total_sticks, int) or total_sticks < low:
-        raise InvalidGameError(
-            f"total_sticks must be an int >= {low} (sticks in play: lid plus both hands), "
-            f"got {total_sticks!r}")
-    return total_sticks
+    return int_at_least("total_sticks", total_sticks, low, error=InvalidGameError,
+                        what="sticks in play: lid plus both hands")
 
 
 def _solution(total: int) -> Solution[SuperSixState, Action]:
@@ -298,12 +292,7 @@ def super_six_decision_situations(total_sticks: int) -> list[Situation]:
     Parameters
     ----------
     total_sticks : int
-        Sticks in play, ``i = j + k + l``, at least 4.
-
-    Raises
-    ------
-    InvalidGameError
-        If ``total_sticks`` is not an int >= 4.
+        Sticks in play, ``i = j + k + l``, at least 4 (else :class:`~tbsg.errors.InvalidGameError`).
 
     Examples
     --------
@@ -327,12 +316,7 @@ def super_six_strategy(total_sticks: int) -> str:
     Parameters
     ----------
     total_sticks : int
-        Sticks in play, at least 4.
-
-    Raises
-    ------
-    InvalidGameError
-        If ``total_sticks`` is not an int >= 4.
+        Sticks in play, at least 4 (else :class:`~tbsg.errors.InvalidGameError`).
 
     Examples
     --------
@@ -365,12 +349,7 @@ def super_six_pyramid(total_sticks: int) -> dict[Situation, Fraction]:
     Parameters
     ----------
     total_sticks : int
-        Sticks in play, at least 2.
-
-    Raises
-    ------
-    InvalidGameError
-        If ``total_sticks`` is not an int >= 2.
+        Sticks in play, at least 2 (else :class:`~tbsg.errors.InvalidGameError`).
 
     Examples
     --------
@@ -396,12 +375,7 @@ def super_six_continue_gain(total_sticks: int) -> dict[Situation, Fraction]:
     Parameters
     ----------
     total_sticks : int
-        Sticks in play, at least 3.
-
-    Raises
-    ------
-    InvalidGameError
-        If ``total_sticks`` is not an int >= 3.
+        Sticks in play, at least 3 (else :class:`~tbsg.errors.InvalidGameError`).
 
     Examples
     --------
@@ -574,12 +548,8 @@ def super_six_summary_check(max_total: int = 15) -> SuperSixSummaryCheck:
     Parameters
     ----------
     max_total : int
-        Largest number of sticks (15 in the paper), at least 4.
-
-    Raises
-    ------
-    InvalidGameError
-        If ``max_total`` is not an int >= 4.
+        Largest number of sticks (15 in the paper), at least 4 (else
+        :class:`~tbsg.errors.InvalidGameError`).
 
     Examples
     --------

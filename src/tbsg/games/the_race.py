@@ -21,9 +21,9 @@ value of any state, ``T*`` weakly dominates every ``T > T*``, and strictly when
 player 1 can still win (always, as he needs at most ``goal`` points). The tests
 check this with the solver by allowing larger ``T``.
 
-A state is the player to move and both scores: 2 * goal**2 states (20,000 for the
-problem; the exact solve takes a few seconds, the value having a 480-digit
-denominator).
+A state is a :class:`RaceState` ``(mover, score1, score2)``: the tbsg player to move and
+both scores, 2 * goal**2 states (20,000 for the problem; the exact value has a 480-digit
+denominator). Actions are integers: player 1's single toss ``1``, player 2's ``T``.
 
 Examples
 --------
@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal, NamedTuple
 
+from tbsg._util.checks import int_at_least
 from tbsg.errors import InvalidGameError
 from tbsg.model.protocol import Terminal, win
 
@@ -99,8 +100,7 @@ class TheRace:
     goal: int = 100
 
     def __post_init__(self) -> None:
-        if isinstance(self.goal, bool) or not isinstance(self.goal, int) or self.goal < 1:
-            raise InvalidGameError(f"goal must be a positive int, got {self.goal!r}")
+        int_at_least("goal", self.goal, 1, error=InvalidGameError)
 
     @property
     def initial(self) -> RaceState:
@@ -127,8 +127,7 @@ class TheRace:
             heads = (win(PLAYER_1) if s.score1 + 1 >= self.goal
                      else RaceState(PLAYER_2, s.score1 + 1, s.score2))
             return [(_HALF, heads), (_HALF, RaceState(PLAYER_2, s.score1, s.score2))]
-        if isinstance(a, bool) or not isinstance(a, int) or a < 1:
-            raise InvalidGameError(f"T must be a positive int, got {a!r}")
+        int_at_least("T", a, 1, error=InvalidGameError)
         p = Fraction(1, 2**a)
         gained = s.score2 + 2 ** (a - 1)
         success = win(PLAYER_2) if gained >= self.goal else RaceState(PLAYER_1, s.score1, gained)
@@ -171,7 +170,7 @@ def the_race_strategy(goal: int = 100) -> dict[tuple[int, int], int]:
     return {k: v[0] for k, v in the_race_ties(goal).items()}
 
 
-# -- how long a game lasts (issue 15) ------------------------------------------------------
+# -- how long a game lasts ------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -227,8 +226,7 @@ def the_race_length(goal: int = 100) -> RaceLength:
     (:func:`tbsg.solve`). The game is then a Markov chain (:func:`tbsg.chain`) and the
     expected number of rounds solves ``R_s = [player 1 moves at s] + sum_{s'} P(s' | s)
     R_{s'}`` (0 once the game is over). Project Euler 232 asks only for the winning
-    chance: these lengths are tbsg's own numbers. The exact solve to 100 takes a few
-    seconds.
+    chance: these lengths are tbsg's own numbers.
 
     Examples
     --------

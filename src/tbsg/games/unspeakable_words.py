@@ -11,6 +11,9 @@ also mentions a variant, ``bust="less_than"``: bust only if the roll is *less* t
 bet, so a bet of 1 never busts (its code's ``bustFn = min(1, (m - 1)/n)``). The post
 works with a d6; the real game uses a d20.
 
+State: a :class:`UWState` ``(mover, a, b)``, the player to move (0 for a, 1 for b) and
+both players' remaining points; an action is the bet, an int.
+
 The post's code lets a player bet anything from 1 to their points, a bet above ``die``
 busting surely (``bustFn`` is capped at 1). Such bets are never better than a bet of 1
 and are left out here, as the post's rules say; they only exist when the points exceed
@@ -60,6 +63,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal, NamedTuple
 
+from tbsg._util.checks import int_at_least
 from tbsg.errors import InvalidGameError
 from tbsg.model.protocol import Terminal, win
 
@@ -93,11 +97,6 @@ class UWState(NamedTuple):
     b: int
 
 
-def _check_int(name: str, value: object, least: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise InvalidGameError(f"{name} must be an int >= {least}, got {value!r}")
-
-
 @dataclass(frozen=True)
 class UnspeakableWords:
     """The end game from ``a`` points against ``b``, player a (tbsg player 0) to move."""
@@ -108,9 +107,9 @@ class UnspeakableWords:
     bust: Bust = "at_most"
 
     def __post_init__(self) -> None:
-        _check_int("a", self.a, 1)
-        _check_int("b", self.b, 1)
-        _check_int("die", self.die, 1)
+        int_at_least("a", self.a, 1, error=InvalidGameError)
+        int_at_least("b", self.b, 1, error=InvalidGameError)
+        int_at_least("die", self.die, 1, error=InvalidGameError)
         if self.bust not in _BUSTS:
             raise InvalidGameError(f"bust must be 'at_most' or 'less_than', got {self.bust!r}")
 
@@ -203,7 +202,7 @@ def unspeakable_words_tables(
     """
     from tbsg.api.solving import solve
 
-    _check_int("n", n, 1)
+    int_at_least("n", n, 1, error=InvalidGameError)
     game = UnspeakableWords(1, 1, die, bust)
     sol = solve(_EveryPosition(game, n))
     moves: dict[tuple[int, int], int] = {}

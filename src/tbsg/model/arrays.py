@@ -1,4 +1,4 @@
-"""The array form of a game: many states' transitions at once, as numpy arrays (issue 13).
+"""The array form of a game: many states' transitions at once, as numpy arrays.
 
 A game whose states are tuples of ``d`` small non-negative ints may offer, besides the
 four members of :class:`tbsg.Game`, two more:

@@ -107,8 +107,8 @@ write it exactly, e.g. Fraction(1, 2) or Fraction('0.5')
     """
 
     payoff: Fraction
-    # hashing a Fraction costs a modular inverse (about 1 microsecond): terminals are looked
-    # up once per outcome that ends play, so the hash is computed once, here
+    # hashing a Fraction costs a modular inverse: terminals are looked up once per outcome
+    # that ends play, so the hash is computed once, here
     _hash: int = field(init=False, repr=False, compare=False)
 
     def __init__(self, payoff: Fraction | int) -> None:

@@ -33,6 +33,7 @@ from tbsg._util.digits import fraction_text, short_fraction
 
 __all__ = [
     "Check",
+    "Citation",
     "KnownDiscrepancy",
     "Value",
     "decimal_check",
@@ -178,6 +179,49 @@ def text_check(game: str, source: str, quantity: str, printed: str, computed: st
                note: str = "") -> Check:
     """Row for a printed string or table written out: match character for character."""
     return Check(game, source, quantity, printed, computed, printed == computed, computed, note)
+
+
+@dataclass(frozen=True)
+class Citation:
+    """The rows of one source: its game and citation, with ``where`` (section, table,
+    figure, page) added per row.
+
+    Examples
+    --------
+    >>> paper = Citation("super_six", "seed 002")
+    >>> row = paper.fraction("section 3", "P(0/2/1)", "31/36", Fraction(31, 36))
+    >>> row.source, row.match
+    ('seed 002, section 3', True)
+    >>> paper.claim("section 4", "P(3/1/1) > 0.5", "> 0.5", "0.6 > 0.5", True).value
+    '0.6 > 0.5'
+    """
+
+    game: str
+    citation: str
+
+    def at(self, where: str) -> str:
+        """The row's source: the citation, then ``where`` (if any)."""
+        return f"{self.citation}, {where}" if where else self.citation
+
+    def fraction(self, where: str, quantity: str, printed: str, computed: Fraction) -> Check:
+        """:func:`fraction_check` of the fraction printed as ``printed`` (``"p/q"``)."""
+        return fraction_check(self.game, self.at(where), quantity, Fraction(printed), computed)
+
+    def decimal(self, where: str, quantity: str, printed: str, computed: Fraction) -> Check:
+        """:func:`decimal_check`: a printed decimal, matched to every printed digit."""
+        return decimal_check(self.game, self.at(where), quantity, printed, computed)
+
+    def text(self, where: str, quantity: str, printed: str, computed: str, note: str = "") -> Check:
+        """:func:`text_check`: a printed string or table, matched character for character."""
+        return text_check(self.game, self.at(where), quantity, printed, computed, note)
+
+    def claim(self, where: str, quantity: str, printed: str, computed: str, ok: bool,
+              value: Value | None = None, note: str = "") -> Check:
+        """A statement of the source (an inequality, a count, a rule), checked: ``ok`` is
+        whether it holds; ``value`` (default: the ``computed`` text) is what a declared
+        discrepancy is compared with."""
+        return Check(self.game, self.at(where), quantity, printed, computed, ok,
+                     computed if value is None else value, note)
 
 
 def decimal_string(x: Fraction, places: int) -> str:

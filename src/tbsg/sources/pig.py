@@ -11,8 +11,8 @@ player" against "hold at 20": 58.74% when the optimal player starts, 47.76% for 
 (p. 34).
 
 Everything reproduces. Piglet's values are exact (:func:`tbsg.solve`). Pig to 100 is
-solved on the float path with certified bounds (an exact solve takes minutes and
-gigabytes): the first player wins ``0.530592725273...`` (certified interval
+solved on the float path with certified bounds (its exact values have tens of thousands
+of digits): the first player wins ``0.530592725273...`` (certified interval
 ``[0.530592725273577, 0.530592725273912]``), and both ends of each interval round to
 the printed digits. The 505,000 equations are the triples ``(i, j, k)`` with ``0 <= i,
 j < 100`` and ``k < 100 - i``; tbsg solves 960,894 reachable states instead (both players
@@ -26,8 +26,8 @@ The minimax-optimal policy of the game, which does not exploit the opponent, win
 against "hold at 20": about ``0.5715``, ``0.4917`` and ``0.5399`` (the tests check
 this). Two "hold at 20" players: the first wins ``0.5347``. No known discrepancy.
 
-Cost: one float solve of Pig to 100 and two best responses against "hold at 20" (about
-40 s in all when last measured); the Piglet rows take milliseconds.
+Cost: one float solve of Pig to 100 and two float best responses against "hold at 20",
+the slowest rows of ``tbsg reproduce``; the Piglet rows are a small exact solve.
 
 Examples
 --------
@@ -40,7 +40,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from tbsg.games.pig import Pig, Piglet, pig_hold_at, pig_hold_boundary, pig_versus
-from tbsg.sources.check import Check, KnownDiscrepancy, decimal_match, fraction_check
+from tbsg.sources.check import Check, Citation, KnownDiscrepancy, decimal_match
 
 __all__ = [
     "CITATION",
@@ -80,6 +80,7 @@ HOLD_AT_20: dict[str, tuple[str, str]] = {
 #: Every row reproduces.
 KNOWN_DISCREPANCIES: tuple[KnownDiscrepancy, ...] = ()
 
+_PAPER = Citation(GAME, CITATION)
 _INTERVAL_NOTE = "both ends of the certified float interval round to the printed digits"
 _BR_NOTE = ("the optimal player is the best response to 'hold at 20' (computed with that "
             "policy fixed); " + _INTERVAL_NOTE)
@@ -90,26 +91,24 @@ def _interval_check(where: str, quantity: str, printed: str, lo: float | Fractio
     """Row for a printed decimal against a certified interval: both ends must round to it."""
     low, high = Fraction(lo), Fraction(hi)
     ok = decimal_match(printed, low) and decimal_match(printed, high)
-    return Check(GAME, f"{CITATION}, {where}", quantity, printed,
-                 f"in [{float(lo):.12f}, {float(hi):.12f}] (certified)", ok, (low, high), note)
+    return _PAPER.claim(where, quantity, printed, f"in [{float(lo):.12f}, {float(hi):.12f}] (certified)",
+                        ok, (low, high), note)
 
 
 def piglet_checks() -> list[Check]:
     """The rows about Piglet to 2 (pp. 30-31), exact; fast."""
     from tbsg.api.solving import solve
 
-    rows: list[Check] = []
     g2 = Piglet(2)
     s2 = solve(g2)
-    for (i, j, k), printed in PIGLET_2.items():
-        rows.append(fraction_check(GAME, f"{CITATION}, p. 30", f"Piglet to 2: P({i},{j},{k})",
-                                   Fraction(printed), s2.value_to_move(g2.position(i, j, k))))
+    rows = [_PAPER.fraction("p. 30", f"Piglet to 2: P({i},{j},{k})", printed,
+                            s2.value_to_move(g2.position(i, j, k)))
+            for (i, j, k), printed in PIGLET_2.items()]
     choices = {s: s2.optimal_actions(s) for s in s2.states if s.turn_total > 0}
     always = all(a == ("roll",) for a in choices.values())
     shown = (f"flip (roll) is the only optimal action in all {len(choices)} states with a choice"
              if always else f"hold is optimal somewhere: {choices}")
-    rows.append(Check(GAME, f"{CITATION}, p. 31", "Piglet to 2: optimal policy", PIGLET_2_POLICY,
-                      shown, always, shown))
+    rows.append(_PAPER.claim("p. 31", "Piglet to 2: optimal policy", PIGLET_2_POLICY, shown, always))
     return rows
 
 
@@ -125,17 +124,16 @@ def pig_checks() -> list[Check]:
                                 lo, hi))
 
     triples = sum(game.goal - i for i in range(game.goal)) * game.goal
-    rows.append(Check(GAME, f"{CITATION}, p. 31", "number of equations (states (i, j, k))",
-                      EQUATIONS, f"{triples:,}", f"{triples:,}" == EQUATIONS, triples,
-                      note=f"triples 0 <= i, j < 100, k < 100 - i; tbsg solves {sol.n_states:,} "
-                           "reachable states (both players to move; no score or turn total 1)"))
+    rows.append(_PAPER.claim("p. 31", "number of equations (states (i, j, k))",
+                             EQUATIONS, f"{triples:,}", f"{triples:,}" == EQUATIONS, triples,
+                             note=f"triples 0 <= i, j < 100, k < 100 - i; tbsg solves {sol.n_states:,} "
+                                  "reachable states (both players to move; no score or turn total 1)"))
 
     boundary = pig_hold_boundary(sol)
     first_hold = min(k for (i, _), k in boundary.items() if i == 0)
-    rows.append(Check(GAME, f"{CITATION}, p. 34",
-                      "score 0: smallest turn total at which an optimal player holds",
-                      FIRST_HOLD, f"{first_hold} (smallest over all opponent scores)",
-                      first_hold >= 21, first_hold))
+    rows.append(_PAPER.claim("p. 34", "score 0: smallest turn total at which an optimal player holds",
+                             FIRST_HOLD, f"{first_hold} (smallest over all opponent scores)",
+                             first_hold >= 21, first_hold))
 
     # The paper's "optimal player" is the best response to "hold at 20" (see the docstring).
     hold20 = pig_hold_at(20)

@@ -23,11 +23,10 @@ Examples
 from __future__ import annotations
 
 from collections.abc import Callable
-from fractions import Fraction
 from typing import Literal
 
 from tbsg.games.risk_or_safety import RiskOrSafety, RoSState, risk_or_safety_coin_table
-from tbsg.sources.check import Check, KnownDiscrepancy, fraction_check, text_check
+from tbsg.sources.check import Check, Citation, KnownDiscrepancy
 
 __all__ = [
     "CITATION",
@@ -126,6 +125,8 @@ TABLE_1: dict[int, str] = {
 #: Every row reproduces.
 KNOWN_DISCREPANCIES: tuple[KnownDiscrepancy, ...] = ()
 
+_PAPER = Citation(GAME, CITATION)
+
 
 def _stop_at(stops: frozenset[Position]) -> Callable[[RoSState], Literal["toss", "stop"]]:
     """The symmetric profile that stops exactly at the paper's positions ``stops``."""
@@ -144,40 +145,33 @@ def checks() -> list[Check]:
     """
     from tbsg.api.solving import evaluate, solve
 
-    rows: list[Check] = []
-
-    def frac(where: str, quantity: str, printed: str, computed: Fraction) -> None:
-        rows.append(fraction_check(GAME, f"{CITATION}, {where}", quantity, Fraction(printed),
-                                   computed))
-
+    frac = _PAPER.fraction
     sols = {n: solve(RiskOrSafety(n)) for n in range(1, 7)}
-    for n, (where, printed) in P000.items():
-        frac(where, f"P(0,0,0), n = {n}", printed, sols[n].value())
+    rows = [frac(where, f"P(0,0,0), n = {n}", printed, sols[n].value())
+            for n, (where, printed) in P000.items()]
 
     g3, s3 = RiskOrSafety(3), sols[3]
-    for pos, printed in SECTION_2_N3.items():
-        frac("section 2", f"P{pos}, n = 3", printed, s3.value_to_move(g3.position(*pos)))
+    rows += [frac("section 2", f"P{pos}, n = 3", printed, s3.value_to_move(g3.position(*pos)))
+             for pos, printed in SECTION_2_N3.items()]
     for k, (x, y) in SECTION_2_XY.items():
-        frac("section 2", f"x{k}, n = 3", x, s3.value(RoSState(0, 0, k, 0)))
-        frac("section 2", f"y{k}, n = 3", y, s3.value(RoSState(1, 0, 0, k)))
+        rows.append(frac("section 2", f"x{k}, n = 3", x, s3.value(RoSState(0, 0, k, 0))))
+        rows.append(frac("section 2", f"y{k}, n = 3", y, s3.value(RoSState(1, 0, 0, k))))
 
     g2 = RiskOrSafety(2)
-    for quantity, stops, pos, printed in SECTION_3_1:
-        frac("section 3.1", quantity, printed,
-             evaluate(g2, _stop_at(stops), reach="game").value_to_move(g2.position(*pos)))
+    rows += [frac("section 3.1", quantity, printed,
+                  evaluate(g2, _stop_at(stops), reach="game").value_to_move(g2.position(*pos)))
+             for quantity, stops, pos, printed in SECTION_3_1]
 
     # the paper reads positions its strategies need not reach from the start: reach="game"
     n3 = {k: evaluate(g3, _stop_at(stops), reach="game") for k, stops in SECTION_3_2_STRATEGIES.items()}
-    for k, pos, printed in SECTION_3_2:
-        frac("section 3.2", f"P{pos}, n = 3, strategy {k}", printed,
-             n3[k].value_to_move(g3.position(*pos)))
-    for where, quantity, n, stops, printed in STATED_OPTIMA:
-        frac(where, quantity, printed, evaluate(RiskOrSafety(n), _stop_at(stops)).value())
+    rows += [frac("section 3.2", f"P{pos}, n = 3, strategy {k}", printed,
+                  n3[k].value_to_move(g3.position(*pos)))
+             for k, pos, printed in SECTION_3_2]
+    rows += [frac(where, quantity, printed, evaluate(RiskOrSafety(n), _stop_at(stops)).value())
+             for where, quantity, n, stops, printed in STATED_OPTIMA]
 
     table = risk_or_safety_coin_table(20)
-    for need, printed_row in TABLE_1.items():
-        computed_row = " ".join(str(table[need, opp]) for opp in range(2, 21))
-        rows.append(text_check(GAME, f"{CITATION}, Table 1",
-                               f"coins to toss, I need {need}, opponent needs 2..20",
-                               printed_row, computed_row))
+    rows += [_PAPER.text("Table 1", f"coins to toss, I need {need}, opponent needs 2..20", printed_row,
+                         " ".join(str(table[need, opp]) for opp in range(2, 21)))
+             for need, printed_row in TABLE_1.items()]
     return rows

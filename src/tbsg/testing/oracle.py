@@ -25,9 +25,8 @@ terminal can be reached is worth ``c``.
 Cost: ``P`` linear systems of ``n`` unknowns, ``O(P * n**3)`` exact operations, where
 ``n`` is the number of reachable states and ``P`` the number of pure stationary profiles,
 the product of the action counts over the states (those pinned by ``fixed=`` count 1).
-Measured on the 2-core reference machine, 1024 profiles take about 0.5 s with 12 states
-and 3 s with 30 states. The default limits, ``max_states=32`` and ``max_profiles=1024``,
-keep a call to a few seconds; above them the oracle raises :class:`tbsg.StateLimitError`
+The default limits, ``max_states=32`` and ``max_profiles=1024``, keep a call short
+enough for a test suite; above them the oracle raises :class:`tbsg.StateLimitError`
 before solving anything (raise them knowingly: the time grows with ``P * n**3``). Use it
 on small variants of your game (a small target score, a die with few faces).
 """

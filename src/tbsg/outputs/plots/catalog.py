@@ -21,7 +21,9 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
+from tbsg._util.checks import int_at_least
 from tbsg.api.solving import solve
+from tbsg.errors import InvalidArgumentError
 from tbsg.games.coinball import coinball
 from tbsg.games.pig import pig, pig_hold_boundary
 from tbsg.games.risk_or_safety import RoSLengthRow, risk_or_safety_coin_table, risk_or_safety_lengths
@@ -210,8 +212,7 @@ def plot_super_six_figure5(total: int = 15, others: Iterable[int] = range(1, 7),
     Figure
         A new figure (its panels are ``fig.axes``).
     """
-    if isinstance(total, bool) or not isinstance(total, int) or total < 5:
-        raise ValueError(f"total must be an int >= 5 (sticks in play), got {total!r}")
+    int_at_least("total", total, 5, what="sticks in play")
     wanted = list(others)
     sol = solve(SuperSix(total - 1, 1))  # reaches every situation with <= total sticks
     table = state_table(sol, where=lambda s: s.mover == 0 and s.decision and s.lid == 3
@@ -323,7 +324,7 @@ def plot_risk_or_safety_lengths(max_target: int = 50, *,
     """
     data = list(rows) if rows is not None else risk_or_safety_lengths(max_target)
     if not data:
-        raise ValueError("rows must hold at least one target")
+        raise InvalidArgumentError("rows must hold at least one target")
     n = [r.target for r in data]
     tosses = [float(r.tosses) for r in data]
     sd = [math.sqrt(float(r.toss_variance)) for r in data]

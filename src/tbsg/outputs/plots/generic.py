@@ -40,10 +40,12 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
+import numpy.typing as npt
 
 from tbsg._util.optional import optional_import
 from tbsg.errors import InvalidArgumentError, show
@@ -229,73 +231,123 @@ def heatmap(pivot: Pivot, ax: Axes | None = None, *, annotate: bool | None = Non
         cell's value is not among ``categories``.
     """
     plt = _pyplot("tbsg.plots.heatmap")
-    import matplotlib as mpl
-
     nr, nc = pivot.shape
     values = [v for row in pivot.cells for v in row if v is not None]
     if not values and categorical is not False and (categories is None or len(categories) == 0):
-        # no value to choose a colour scale by and no category to colour: refuse by name (an
-        # explicit continuous scale, or given categories, draw the empty grid, every cell grey)
-        raise InvalidArgumentError(
-            f"heatmap: no cell of the pivot {pivot.name!r} ({nr} row{'' if nr == 1 else 's'} of "
-            f"{pivot.row_name!r} by {nc} column{'' if nc == 1 else 's'} of {pivot.col_name!r}) "
-            "has a value: every cell is empty (None), e.g. no row of the table fell in a cell or "
-            "each one's cell value was None; pass categorical=False (or categories=) to draw the "
-            "grid of empty, grey cells anyway")
+        raise _empty_pivot(pivot)
     if ax is None:
         if figsize is None:
             figsize = (min(max(0.42 * nc + 2.2, 4.5), 16.0), min(max(0.36 * nr + 1.6, 3.2), 12.0))
         ax = _new_axes(plt, figsize)
     fig = figure_of(ax)
     if categorical is None:
-        numeric = bool(values) and all(_is_number(v) for v in values)
-        ints = numeric and all(isinstance(v, numbers.Integral)
-                               or (isinstance(v, Fraction) and v.denominator == 1) for v in values)
-        categorical = not numeric or (ints and len(set(values)) <= 12) or categories is not None
-    grid = np.full((nr, nc), np.nan)
+        categorical = _looks_categorical(values, categories)
+    scale = (_category_scale(pivot, values, categories, cmap, colors) if categorical
+             else _continuous_scale(pivot, cmap, vmin, vmax, log))
+    image = ax.imshow(np.ma.masked_invalid(scale.grid), cmap=scale.cmap.with_extremes(bad=_MISSING),
+                      norm=scale.norm, origin=origin, aspect="auto", interpolation="nearest")
+    _label_grid(ax, pivot, columns_on_top, max_ticks)
+    shown_title = title if title is not None else (pivot.name if pivot.name != "cell" else None)
+    if shown_title:
+        ax.set_title(shown_title, pad=10 if columns_on_top else 6)
+    if colorbar:
+        _colorbar(fig, ax, image, scale, pivot)
+    if annotate is None:
+        annotate = nr * nc <= 900
+    if annotate:
+        _annotate(ax, pivot, scale, _formatter(fmt), fontsize)
+    return fig
+
+
+def _empty_pivot(pivot: Pivot) -> InvalidArgumentError:
+    """No value to choose a colour scale by and no category to colour: refused by name (an
+    explicit continuous scale, or given categories, draw the empty grid, every cell grey)."""
+    nr, nc = pivot.shape
+    return InvalidArgumentError(
+        f"heatmap: no cell of the pivot {pivot.name!r} ({nr} row{'' if nr == 1 else 's'} of "
+        f"{pivot.row_name!r} by {nc} column{'' if nc == 1 else 's'} of {pivot.col_name!r}) "
+        "has a value: every cell is empty (None), e.g. no row of the table fell in a cell or "
+        "each one's cell value was None; pass categorical=False (or categories=) to draw the "
+        "grid of empty, grey cells anyway")
+
+
+def _looks_categorical(values: Sequence[Any], categories: Sequence[Hashable] | None) -> bool:
+    """One colour per value: cells that are not all numbers, integers with at most 12
+    distinct values, or categories given."""
+    numeric = bool(values) and all(_is_number(v) for v in values)
+    ints = numeric and all(isinstance(v, numbers.Integral)
+                           or (isinstance(v, Fraction) and v.denominator == 1) for v in values)
+    return not numeric or (ints and len(set(values)) <= 12) or categories is not None
+
+
+@dataclass(frozen=True)
+class _Scale:
+    """How cells are coloured: the grid of numbers drawn (NaN: no value), the colour map
+    and norm, the colour of a cell value, and the categories (empty for a continuous scale)."""
+
+    grid: npt.NDArray[np.float64]
+    cmap: Colormap
+    norm: Any
     face: Callable[[Any], Any]
-    cm: Colormap
-    if categorical:
-        cats = list(ordered_labels(values) if categories is None else categories)
-        where = {c: i for i, c in enumerate(cats)}
-        palette = _category_colors(cats, cmap, colors)
-        cm = mpl.colors.ListedColormap(palette)
-        norm: Any = mpl.colors.BoundaryNorm(np.arange(-0.5, len(cats) + 0.5), len(cats))
-        for i, row in enumerate(pivot.cells):
-            for j, v in enumerate(row):
-                if v is not None:
-                    if v not in where:
-                        raise InvalidArgumentError(
-                            f"heatmap: cell ({show(pivot.row_labels[i])}, {show(pivot.col_labels[j])}) "
-                            f"of the pivot {pivot.name!r} holds {show(v)}, which is not among "
-                            f"categories {show(cats)}")
-                    grid[i, j] = where[v]
+    categories: list[Hashable]
 
-        def face(v: Any) -> Any:
-            return palette[where[v]]
+
+def _category_scale(pivot: Pivot, values: Sequence[Any], categories: Sequence[Hashable] | None,
+                    cmap: str | Colormap | None,
+                    colors: Mapping[Hashable, Any] | Sequence[Any] | None) -> _Scale:
+    """One colour per category; each cell holds its category's index."""
+    import matplotlib as mpl
+
+    cats = list(ordered_labels(values) if categories is None else categories)
+    where = {c: i for i, c in enumerate(cats)}
+    palette = _category_colors(cats, cmap, colors)
+    grid = np.full(pivot.shape, np.nan)
+    for i, row in enumerate(pivot.cells):
+        for j, v in enumerate(row):
+            if v is None:
+                continue
+            if v not in where:
+                raise InvalidArgumentError(
+                    f"heatmap: cell ({show(pivot.row_labels[i])}, {show(pivot.col_labels[j])}) "
+                    f"of the pivot {pivot.name!r} holds {show(v)}, which is not among "
+                    f"categories {show(cats)}")
+            grid[i, j] = where[v]
+    norm = mpl.colors.BoundaryNorm(np.arange(-0.5, len(cats) + 0.5), len(cats))
+    return _Scale(grid, mpl.colors.ListedColormap(palette), norm, lambda v: palette[where[v]], cats)
+
+
+def _continuous_scale(pivot: Pivot, cmap: str | Colormap | None, vmin: float | None,
+                      vmax: float | None, log: bool) -> _Scale:
+    """A linear (or logarithmic) scale from ``vmin`` to ``vmax``, by default the cells'
+    range; on a log scale cells ``<= 0`` are drawn as missing."""
+    import matplotlib as mpl
+
+    grid = np.full(pivot.shape, np.nan)
+    for i, row in enumerate(pivot.cells):
+        for j, v in enumerate(row):
+            if v is not None:
+                grid[i, j] = float(v)
+    cm = mpl.colormaps[cmap] if isinstance(cmap, str) else (cmap or mpl.colormaps["viridis"])
+    if log:
+        grid[grid <= 0] = np.nan
+    finite = grid[np.isfinite(grid)]
+    lo = vmin if vmin is not None else (float(finite.min()) if finite.size else 0.0)
+    hi = vmax if vmax is not None else (float(finite.max()) if finite.size else 1.0)
+    if log:
+        lo = lo if lo > 0 else 1e-300
+        norm: Any = mpl.colors.LogNorm(lo, hi if hi > lo else lo * 10)
     else:
-        for i, row in enumerate(pivot.cells):
-            for j, v in enumerate(row):
-                if v is not None:
-                    grid[i, j] = float(v)
-        cm = mpl.colormaps[cmap] if isinstance(cmap, str) else (cmap or mpl.colormaps["viridis"])
-        if log:
-            grid[grid <= 0] = np.nan
-        finite = grid[np.isfinite(grid)]
-        lo = vmin if vmin is not None else (float(finite.min()) if finite.size else 0.0)
-        hi = vmax if vmax is not None else (float(finite.max()) if finite.size else 1.0)
-        if log:
-            lo = lo if lo > 0 else 1e-300
-            norm = mpl.colors.LogNorm(lo, hi if hi > lo else lo * 10)
-        else:
-            norm = mpl.colors.Normalize(lo, hi if hi > lo else lo + 1)
+        norm = mpl.colors.Normalize(lo, hi if hi > lo else lo + 1)
 
-        def face(v: Any) -> Any:
-            x = float(v)
-            return cm(norm(x)) if x > 0 or not log else _MISSING_RGBA
-    cm = cm.with_extremes(bad=_MISSING)
-    image = ax.imshow(np.ma.masked_invalid(grid), cmap=cm, norm=norm, origin=origin,
-                      aspect="auto", interpolation="nearest")
+    def face(v: Any) -> Any:
+        x = float(v)
+        return cm(norm(x)) if x > 0 or not log else _MISSING_RGBA
+    return _Scale(grid, cm, norm, face, [])
+
+
+def _label_grid(ax: Axes, pivot: Pivot, columns_on_top: bool, max_ticks: int) -> None:
+    """Tick labels and axis names; white lines between cells where they are big enough."""
+    nr, nc = pivot.shape
     xpos, xlab = _ticks(pivot.col_labels, max_ticks)
     ypos, ylab = _ticks(pivot.row_labels, max_ticks)
     ax.set_xticks(xpos, xlab)
@@ -308,34 +360,34 @@ def heatmap(pivot: Pivot, ax: Axes | None = None, *, annotate: bool | None = Non
     ax.tick_params(length=0)
     ax.set_xticks(np.arange(-0.5, nc), minor=True)
     ax.set_yticks(np.arange(-0.5, nr), minor=True)
-    cell_w, cell_h = _cell_size(ax, nr, nc)
-    if min(cell_w, cell_h) >= 9:  # separate cells only where they are big enough
+    if min(_cell_size(ax, nr, nc)) >= 9:
         ax.grid(which="minor", color="white", linewidth=0.6)
     ax.tick_params(which="minor", length=0)
     for spine in ax.spines.values():
         spine.set_visible(False)
-    shown_title = title if title is not None else (pivot.name if pivot.name != "cell" else None)
-    if shown_title:
-        ax.set_title(shown_title, pad=10 if columns_on_top else 6)
-    if colorbar:
-        bar = fig.colorbar(image, ax=ax, shrink=0.9, pad=0.02)
-        if categorical:
-            bar.set_ticks(list(range(len(cats))), labels=[_default_text(c) for c in cats])
-            bar.ax.tick_params(length=0)
-        elif pivot.name != "cell":  # categories are named by their tick labels
-            bar.set_label(pivot.name)
-    if annotate is None:
-        annotate = nr * nc <= 900
-    if annotate:
-        text = _formatter(fmt)
-        size = fontsize if fontsize is not None else _cell_fontsize(ax, nr, nc, pivot, text)
-        for i, row in enumerate(pivot.cells):
-            for j, v in enumerate(row):
-                if v is None:
-                    continue
-                colour = "white" if _luminance(face(v)) < 0.5 else "black"
+
+
+def _colorbar(fig: Figure, ax: Axes, image: Any, scale: _Scale, pivot: Pivot) -> None:
+    """The colour bar: the categories as its tick labels, or the pivot's name as its label."""
+    bar = fig.colorbar(image, ax=ax, shrink=0.9, pad=0.02)
+    if scale.categories:
+        bar.set_ticks(list(range(len(scale.categories))),
+                      labels=[_default_text(c) for c in scale.categories])
+        bar.ax.tick_params(length=0)
+    elif pivot.name != "cell":
+        bar.set_label(pivot.name)
+
+
+def _annotate(ax: Axes, pivot: Pivot, scale: _Scale, text: Callable[[Any], str],
+              fontsize: float | None) -> None:
+    """Each cell's value written in it, white on dark cells and black on light ones."""
+    nr, nc = pivot.shape
+    size = fontsize if fontsize is not None else _cell_fontsize(ax, nr, nc, pivot, text)
+    for i, row in enumerate(pivot.cells):
+        for j, v in enumerate(row):
+            if v is not None:
+                colour = "white" if _luminance(scale.face(v)) < 0.5 else "black"
                 ax.text(j, i, text(v), ha="center", va="center", fontsize=size, color=colour)
-    return fig
 
 
 def _cell_size(ax: Axes, nr: int, nc: int) -> tuple[float, float]:
@@ -411,17 +463,7 @@ def margin_curves(table: StateTable[Any, Any], *, x: RowKey, curve: RowKey,
     plt = _pyplot("tbsg.plots.margin_curves")
     import matplotlib as mpl
 
-    xkey, xname = row_key(x, "x")
-    ckey, cname = row_key(curve, "curve")
-    ykey, yname = row_key(y, "y")
-    groups: dict[Hashable, list[tuple[Any, float]]] = {}
-    for r in table.rows:
-        if where is not None and not where(r):
-            continue
-        yv = ykey(r)
-        if yv is None:
-            continue
-        groups.setdefault(ckey(r), []).append((xkey(r), float(yv)))
+    groups, xname, cname, yname = _curve_points(table, x, curve, y, where)
     order = list(curves) if curves is not None else list(ordered_labels(groups))
     if ax is None:
         ax = _new_axes(plt, figsize)
@@ -432,17 +474,10 @@ def margin_curves(table: StateTable[Any, Any], *, x: RowKey, curve: RowKey,
         mpl.colormaps["viridis"] if len(order) > 10 else None)
     for n, c in enumerate(order):
         pts = sorted(groups.get(c, []), key=lambda p: p[0])
-        if not pts:
-            continue
-        colour: Any = None
-        if isinstance(colors, Mapping):
-            colour = colors.get(c)
-        elif colors is not None:
-            colour = list(colors)[n % len(colors)]
-        elif cm is not None:
-            colour = cm(n / max(len(order) - 1, 1))
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, markersize=4,
-                linewidth=1.5, label=label.format(c), color=colour, zorder=2)
+        if pts:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker=marker, markersize=4,
+                    linewidth=1.5, label=label.format(c), color=_curve_colour(n, c, order, colors, cm),
+                    zorder=2)
     if yscale == "symlog":
         ax.set_yscale("symlog", linthresh=linthresh if linthresh is not None else 1e-3)
     elif yscale is not None:
@@ -458,6 +493,35 @@ def margin_curves(table: StateTable[Any, Any], *, x: RowKey, curve: RowKey,
         ax.legend(title=legend_title if legend_title is not None else cname, fontsize="small",
                   title_fontsize="small", **placement)
     return figure_of(ax)
+
+
+def _curve_points(table: StateTable[Any, Any], x: RowKey, curve: RowKey, y: RowKey,
+                  where: Callable[[Row[Any, Any]], bool] | None
+                  ) -> tuple[dict[Hashable, list[tuple[Any, float]]], str, str, str]:
+    """The points ``(x, y)`` of each curve (rows failing ``where``, or with ``y`` None, left
+    out), and the names of ``x``, ``curve`` and ``y``."""
+    xkey, xname = row_key(x, "x")
+    ckey, cname = row_key(curve, "curve")
+    ykey, yname = row_key(y, "y")
+    groups: dict[Hashable, list[tuple[Any, float]]] = {}
+    for r in table.rows:
+        yv = ykey(r) if where is None or where(r) else None
+        if yv is not None:
+            groups.setdefault(ckey(r), []).append((xkey(r), float(yv)))
+    return groups, xname, cname, yname
+
+
+def _curve_colour(n: int, c: Hashable, order: Sequence[Hashable],
+                  colors: Mapping[Hashable, Any] | Sequence[Any] | None, cm: Colormap | None) -> Any:
+    """The colour of the ``n``-th curve ``c``: given by curve value or in order, else from
+    the colour map, else None (matplotlib's colour cycle)."""
+    if isinstance(colors, Mapping):
+        return colors.get(c)
+    if colors is not None:
+        return list(colors)[n % len(colors)]
+    if cm is not None:
+        return cm(n / max(len(order) - 1, 1))
+    return None
 
 
 def new_figure(what: str, ncols: int, figsize: tuple[float, float]) -> tuple[Figure, list[Axes]]:
