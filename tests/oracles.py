@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import tbsg
 from tbsg.testing import TableGame, oracle
@@ -53,7 +53,7 @@ class Wait:
     def actions(self, s: str) -> tuple[str, ...]:
         return ("go",) if s == "start" else ("wait", "leave")
 
-    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, object]]:
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | tbsg.Terminal]]:
         half = Fraction(1, 2)
         if s == "start":
             return [(half, "lobby"), (half, tbsg.win(1))]
@@ -82,5 +82,6 @@ def float_solution(solver: Callable[..., Any], *args: Any, **kwargs: Any) -> Any
     try:
         return solver(*args, exact=False, **kwargs)
     except tbsg.ToleranceError as exc:
-        assert not exc.solution.converged and exc.reachable == exc.solution.max_gap
-        return exc.solution
+        found = cast("tbsg.FloatSolution[Any, Any]", exc.solution)
+        assert not found.converged and exc.reachable == found.max_gap
+        return found
