@@ -15,33 +15,16 @@ from typing import Any
 import numpy as np
 import pytest
 
+from oracles import PassTheCoin
 from tbsg import Terminal, win
 from tbsg.engine.compile import compile_game
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.fingerprint import graph_hash
 
-H = Fraction(1, 2)
-
-
-class Toss:
-    """The holder of a coin (state 0 or 1, who also moves) tosses it: heads wins for the
-    holder, tails passes the coin."""
-
-    initial = 0
-
-    def player(self, s: int) -> int:
-        return s
-
-    def actions(self, s: int) -> tuple[str, ...]:
-        return ("toss",)
-
-    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, int | Terminal]]:
-        return [(H, win(0) if s == 0 else win(1)), (H, 1 - s)]
-
 
 @pytest.fixture(scope="module")
 def toss() -> CompiledGame[Any, Any]:
-    return compile_game(Toss())
+    return compile_game(PassTheCoin())
 
 
 def test_the_canonical_text_is_the_documented_one(toss: CompiledGame[Any, Any]) -> None:

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import tbsg
+from oracles import PassTheCoin
 from tbsg.errors import ExactnessError, InvalidGameError
 from tbsg.model.protocol import DRAW, Game, Terminal, exact, infinite_play_payoff, win
 
@@ -118,22 +119,6 @@ def test_infinite_play_payoff() -> None:
         infinite_play_payoff(0.5)
 
 
-class _Coin:
-    """The holder tosses a coin: heads wins for the holder, tails passes it (v0 = 2/3:
-    v0 = 1/2 + 1/2 v1 and v1 = 1/2 v0)."""
-
-    initial = 0
-
-    def player(self, s: int) -> int:
-        return s
-
-    def actions(self, s: int) -> tuple[str, ...]:
-        return ("toss",)
-
-    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, int | Terminal]]:
-        return [(Fraction(1, 2), win(0) if s == 0 else win(1)), (Fraction(1, 2), 1 - s)]
-
-
 class _NoOutcomes:
     initial = 0
 
@@ -145,7 +130,7 @@ class _NoOutcomes:
 
 
 def test_the_protocol_is_the_four_members() -> None:
-    assert isinstance(_Coin(), Game)
+    assert isinstance(PassTheCoin(), Game)
     assert not isinstance(_NoOutcomes(), Game)
-    assert tbsg.solve(_Coin()).value() == Fraction(2, 3)
+    assert tbsg.solve(PassTheCoin()).value() == Fraction(2, 3)  # solved by hand in its docstring
     assert tbsg.Game is Game and tbsg.DRAW is DRAW
