@@ -13,13 +13,13 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import tbsg
 from tbsg.testing import TableGame, oracle
 from tbsg.testing import solve_linear_system as gauss_jordan
 
-__all__ = ["PingPong", "Profile", "Wait", "all_profiles", "gauss_jordan", "max_min"]
+__all__ = ["PassTheCoin", "PingPong", "Profile", "Wait", "all_profiles", "gauss_jordan", "max_min"]
 
 Profile = dict[int, Hashable]
 
@@ -53,11 +53,29 @@ class Wait:
     def actions(self, s: str) -> tuple[str, ...]:
         return ("go",) if s == "start" else ("wait", "leave")
 
-    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, object]]:
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | tbsg.Terminal]]:
         half = Fraction(1, 2)
         if s == "start":
             return [(half, "lobby"), (half, tbsg.win(1))]
         return [(Fraction(1), "lobby")] if a == "wait" else [(Fraction(1), tbsg.DRAW)]
+
+
+class PassTheCoin:
+    """The holder of a coin (state 0 or 1, who also moves) tosses it: heads wins for the
+    holder, tails passes the coin. By hand: ``v0 = 1/2 + 1/2 v1`` and ``v1 = 1/2 v0``
+    (values to player 0), so ``v0 = 2/3`` and ``v1 = 1/3``."""
+
+    initial = 0
+
+    def player(self, s: int) -> int:
+        return s
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("toss",)
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, int | tbsg.Terminal]]:
+        half = Fraction(1, 2)
+        return [(half, tbsg.win(0) if s == 0 else tbsg.win(1)), (half, 1 - s)]
 
 
 @dataclass(frozen=True)
@@ -82,5 +100,6 @@ def float_solution(solver: Callable[..., Any], *args: Any, **kwargs: Any) -> Any
     try:
         return solver(*args, exact=False, **kwargs)
     except tbsg.ToleranceError as exc:
-        assert not exc.solution.converged and exc.reachable == exc.solution.max_gap
-        return exc.solution
+        found = cast("tbsg.FloatSolution[Any, Any]", exc.solution)
+        assert not found.converged and exc.reachable == found.max_gap
+        return found

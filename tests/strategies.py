@@ -128,7 +128,7 @@ def wrong_sums(draw: st.DrawFn, game: TableGame
     broken = (*outs[:j], (p * factor, nxt), *outs[j + 1:])
     acts = (*game.moves[s][:i], (label, broken), *game.moves[s][i + 1:])
     moves = (*game.moves[:s], acts, *game.moves[s + 1:])
-    total = sum((q for q, _ in broken), Fraction(0))
+    total = sum((Fraction(q) for q, _ in broken), Fraction(0))
     return TableGame(game.players, moves, game.initial), s, label, total
 
 
@@ -141,12 +141,13 @@ def numpy_numbers(game: TableGame) -> TableGame:
 
     limit = 2**62
 
-    def num(x: Fraction) -> Any:
+    def num(x: Fraction | int) -> Any:
         if abs(x.numerator) >= limit or x.denominator >= limit:
             return x
         if x.denominator == 1:
             return np.int64(x.numerator)
-        return Fraction(np.int64(x.numerator), np.int64(x.denominator))
+        # numpy parts on purpose (numbers.Rational at run time, not to the type checker)
+        return Fraction(np.int64(x.numerator), np.int64(x.denominator))  # type: ignore[call-overload]
 
     def succ(x: Successor) -> Successor:
         return Terminal(num(x.payoff)) if isinstance(x, Terminal) else x
@@ -343,7 +344,7 @@ def skewed(draw: st.DrawFn, game: ArrayTableGame, reachable: list[Cell]) -> Skew
     for label, outs in game.moves[cell[0] * w + cell[1]]:
         for o, (p, target) in enumerate(outs):
             if p > 0:
-                others = [t for t in ARRAY_TERMINALS if t != target]
+                others: list[Terminal | Cell] = [t for t in ARRAY_TERMINALS if t != target]
                 others += [c for c in itertools.product(range(h), range(w)) if c != target]
                 changes.append(("outcome", label, o, draw(st.sampled_from(others))))
     return SkewedArrayGame(game.shape, game.players, game.moves, game.initial, wrong=cell,

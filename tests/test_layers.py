@@ -69,6 +69,7 @@ def _imports(name: str, path: Path, modules: set[str], *, shims: bool) -> set[st
     package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
     tree = ast.parse(path.read_text(encoding="utf-8"))
     skip: set[int] = set()
+    node: ast.AST
     if not shims:
         for node in tree.body:
             if isinstance(node, ast.FunctionDef) and node.name == "__getattr__":

@@ -80,7 +80,7 @@ def test_float_probability_is_a_runtime_type_error() -> None:
             return [(0.5, tbsg.win(0)), (0.5, tbsg.win(1))]
 
     with pytest.raises(TypeError, match=r"Fraction\(1, 2\)"):
-        tbsg.solve(Coin())  # type: ignore[arg-type]
+        tbsg.solve(Coin())  # type: ignore[call-overload]
 
 
 @dataclass
@@ -110,7 +110,7 @@ class Interrupting:
 def test_ctrl_c_during_enumeration_propagates_unwrapped() -> None:
     # Ctrl-C is not a game error: it must reach the user as KeyboardInterrupt
     with pytest.raises(KeyboardInterrupt):
-        tbsg.solve(Interrupting(after=50))  # type: ignore[arg-type]
+        tbsg.solve(Interrupting(after=50))  # type: ignore[call-overload]
     # nothing is left half-done: the next solve works and is exact
     # seed 000 (Jehn 2026), section 3.3: n = 6 gives 275848876/521145625
     assert tbsg.solve(risk_or_safety(6)).value() == Fraction(275848876, 521145625)

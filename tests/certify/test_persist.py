@@ -261,7 +261,7 @@ def test_own_game_needs_the_game_to_load(tmp_path: Path) -> None:
     assert load(path, import_game=True).value() == Fraction(1, 2)
     # another game, or the same class with other fields, is refused by name
     with pytest.raises(tbsg.SolutionFileError, match="the game given is"):
-        load(path, game=Lobby())  # type: ignore[arg-type]
+        load(path, game=Lobby())
     with pytest.raises(tbsg.SolutionFileError, match="with fields"):
         load(path, game=Duel(initial="other"))
 
@@ -398,7 +398,8 @@ def test_every_recordable_tbsg_game_declares_the_range_of_its_numbers() -> None:
 
 
 def test_biased_games_round_trip_with_their_fractions(tmp_path: Path) -> None:
-    games = (tbsg.games.biased_pig(3, 4, Fraction(1, 3)), tbsg.games.biased_risk_or_safety(3, Fraction(2, 5)))
+    games: tuple[tbsg.Game[Any, Any], ...] = (tbsg.games.biased_pig(3, 4, Fraction(1, 3)),
+                                              tbsg.games.biased_risk_or_safety(3, Fraction(2, 5)))
     for game in games:
         path = tmp_path / "biased.json"
         save(tbsg.solve(game), path)
@@ -424,9 +425,10 @@ def test_biased_games_round_trip_with_their_fractions(tmp_path: Path) -> None:
 ])
 def test_recorded_fields_are_checked_before_the_game_is_built(tmp_path: Path, game: str, edit: dict[str, Any],
                                                              error: type[Exception], message: str) -> None:
-    games = {"pig": tbsg.games.pig(3), "super_six": tbsg.games.super_six(1, 1),
-             "biased_pig": tbsg.games.biased_pig(3, 4, Fraction(1, 3)),
-             "unspeakable_words": tbsg.games.unspeakable_words(2, 2)}
+    games: dict[str, tbsg.Game[Any, Any]] = {
+        "pig": tbsg.games.pig(3), "super_six": tbsg.games.super_six(1, 1),
+        "biased_pig": tbsg.games.biased_pig(3, 4, Fraction(1, 3)),
+        "unspeakable_words": tbsg.games.unspeakable_words(2, 2)}
     path = tmp_path / "edited.json"
     save(tbsg.solve(games[game]), path)
     _edit(path, lambda d: d["game"]["fields"].update(edit))

@@ -7,8 +7,9 @@ import dataclasses
 import itertools
 import math
 import random
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -21,6 +22,7 @@ from tbsg.engine.compile import compile_game
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.graph import decompose, end_components
 from tbsg.games import RoSState, pig, risk_or_safety, risk_or_safety_coin_table
+from tbsg.games.risk_or_safety import Action as RoSAction
 
 H = Fraction(1, 2)
 
@@ -56,8 +58,8 @@ def test_risk_or_safety_section2_intermediate_values() -> None:
     assert 1 - sol.value() == Fraction(5, 11)
 
 
-def _stop_at(stops: set[tuple[int, int, int]]) -> object:
-    def strategy(s: RoSState) -> str:
+def _stop_at(stops: set[tuple[int, int, int]]) -> Callable[[RoSState], RoSAction]:
+    def strategy(s: RoSState) -> RoSAction:
         return "stop" if (s.open, s.saved, s.other) in stops else "toss"
     return strategy
 
@@ -66,9 +68,9 @@ def test_risk_or_safety_section31_strategy_comparison() -> None:
     # seed 000, section 3.1 (n = 2): continue at (1,0,0) gives 4/7; stop there and continue
     # at (1,0,1) gives 8/15; at (0,0,1): 2/5 (continue at (1,0,1)) against 2/9 (stop)
     game = risk_or_safety(2)
-    assert tbsg.evaluate(game, _stop_at(set())).value() == Fraction(4, 7)  # type: ignore[arg-type]
-    s2 = tbsg.evaluate(game, _stop_at({(1, 0, 0)}))  # type: ignore[arg-type]
-    s3 = tbsg.evaluate(game, _stop_at({(1, 0, 0), (1, 0, 1)}))  # type: ignore[arg-type]
+    assert tbsg.evaluate(game, _stop_at(set())).value() == Fraction(4, 7)
+    s2 = tbsg.evaluate(game, _stop_at({(1, 0, 0)}))
+    s3 = tbsg.evaluate(game, _stop_at({(1, 0, 0), (1, 0, 1)}))
     assert s2.value() == Fraction(8, 15)
     assert s2.value_to_move(game.position(0, 0, 1)) == Fraction(2, 5)
     assert s3.value_to_move(game.position(0, 0, 1)) == Fraction(2, 9)
@@ -88,7 +90,8 @@ def test_risk_or_safety_section33_n4_strategy() -> None:
             assert sol.optimal_actions(s) == (expected,), s
 
 
-def _reached_under(game: tbsg.Game[RoSState, str], sol: tbsg.Solution[RoSState, str]) -> set[RoSState]:
+def _reached_under(game: tbsg.Game[RoSState, RoSAction], sol: tbsg.Solution[RoSState, RoSAction]
+                   ) -> set[RoSState]:
     reached, todo = {game.initial}, [game.initial]
     while todo:
         s = todo.pop()
@@ -176,7 +179,7 @@ def test_evaluate_reproduces_solution_values() -> None:
 @dataclasses.dataclass(frozen=True)
 class TableGame:
     players: tuple[int, ...]
-    moves: tuple[tuple[tuple[tuple[Fraction, object], ...], ...], ...]
+    moves: tuple[tuple[tuple[tuple[Fraction, int | tbsg.Terminal], ...], ...], ...]
     initial: int = 0
 
     def player(self, s: int) -> int:
@@ -185,7 +188,7 @@ class TableGame:
     def actions(self, s: int) -> tuple[int, ...]:
         return tuple(range(len(self.moves[s])))
 
-    def outcomes(self, s: int, a: int) -> list[tuple[Fraction, object]]:
+    def outcomes(self, s: int, a: int) -> list[tuple[Fraction, int | tbsg.Terminal]]:
         return list(self.moves[s][a])
 
 
@@ -200,7 +203,8 @@ def random_game(rng: random.Random) -> TableGame:
             weights = [rng.randint(1, 4) for _ in range(k + 1)]
             total = sum(weights)
             # the first outcome is always terminal: every action stops with positive probability
-            outs: list[tuple[Fraction, object]] = [(Fraction(weights[0], total), rng.choice(terminals))]
+            outs: list[tuple[Fraction, int | tbsg.Terminal]] = [(Fraction(weights[0], total),
+                                                                 rng.choice(terminals))]
             for w in weights[1:]:
                 outs.append((Fraction(w, total), rng.randrange(n)))
             acts.append(tuple(outs))
@@ -216,7 +220,7 @@ def _exact_profile_values(game: TableGame, profile: tuple[int, ...]) -> list[Fra
             if isinstance(nxt, tbsg.Terminal):
                 mat[i][n] += p * nxt.payoff
             else:
-                mat[i][int(nxt)] -= p  # type: ignore[call-overload]
+                mat[i][int(nxt)] -= p
     for c in range(n):
         piv = next(r for r in range(c, n) if mat[r][c] != 0)
         mat[c], mat[piv] = mat[piv], mat[c]
@@ -333,7 +337,7 @@ def test_non_stopping_names_trap_states() -> None:
         def actions(self, s: int) -> tuple[str, ...]:
             return ("wait", "end")
 
-        def outcomes(self, s: int, a: str) -> list[tuple[int, object]]:
+        def outcomes(self, s: int, a: str) -> list[tuple[int, int | tbsg.Terminal]]:
             return [(1, 1 - s)] if a == "wait" else [(1, tbsg.DRAW)]
     with pytest.raises(tbsg.NonStoppingGameError) as info:
         tbsg.solve(Wait())
@@ -393,7 +397,8 @@ def test_rounding_counts_from_the_rational_table_match_a_direct_count() -> None:
          ("b", ((Fraction(1, 4), tbsg.DRAW), (Fraction(3, 4), 1)))),
         (("c", ((third, 0), (third, tbsg.win(1)), (third, tbsg.Terminal(Fraction(1, 7))))),),
     ))
-    for game in (risk_or_safety(6), pig(8), thirds):
+    games: tuple[tbsg.Game[Any, Any], ...] = (risk_or_safety(6), pig(8), thirds)
+    for game in games:
         g = compile_game(game)
         rel, absolute = rounding_counts(g)
         want_rel, want_abs = _direct_rounding_counts(g)
@@ -482,7 +487,7 @@ class _Stubborn:
 
     def outcomes(self, s: int, a: str) -> list[tuple[Fraction, Any]]:
         e = Fraction(1, 10**6)
-        return [(e, tbsg.win(s % 2)), (1 - e, 1 - s)]
+        return [(e, tbsg.win(s % 2)), (1 - e, 1 - s)]  # type: ignore[arg-type]  # win() takes Literal[0, 1]
 
 
 def test_slow_contraction_reports_an_unreachable_tol_at_once() -> None:
@@ -492,7 +497,7 @@ def test_slow_contraction_reports_an_unreachable_tol_at_once() -> None:
     with pytest.raises(tbsg.ToleranceError) as info:
         tbsg.solve(_Stubborn(), exact=False, tol=1e-12)
     exact = tbsg.solve(_Stubborn()).value()
-    lo, hi = info.value.solution.bounds()
+    lo, hi = cast("tbsg.FloatSolution[int, str]", info.value.solution).bounds()
     assert Fraction(lo) <= exact <= Fraction(hi)
     suggested = float(str(info.value).split("try tol=")[1].split(",")[0])
     lo, hi = tbsg.solve(_Stubborn(), exact=False, tol=suggested).bounds()
@@ -546,12 +551,12 @@ class _Walk:
     def actions(self, s: int) -> tuple[str, ...]:
         return ("a", "b")
 
-    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, object]]:
+    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, int | tbsg.Terminal]]:
         k = 1 + (s + (a == "b")) % 3
         p, q = (Fraction(k, 4), Fraction(4 - k, 4)) if self.fresh else self.shared[k]
         if s >= self.n - 3:
             p, q = (Fraction(1, 7), Fraction(6, 7)) if self.fresh else self.late
-        nxt: object = tbsg.win(s % 2) if s + 1 == self.n else s + 1
+        nxt: int | tbsg.Terminal = tbsg.win(s % 2) if s + 1 == self.n else s + 1  # type: ignore[arg-type]
         return [(p, nxt), (q, tbsg.DRAW if s % 5 else tbsg.Terminal(Fraction(1, 3)))]
 
 
@@ -584,12 +589,13 @@ class _Twins:
     def outcomes(self, s: int, a: str) -> list[tuple[Fraction, Any]]:
         p = Fraction(1, 3) if a == "safe" else Fraction(2, 3)
         n = self.n
+        nxt: list[int | tbsg.Terminal]
         if s < n:  # the ring; its last state may also leave to the tail
             nxt = [(s + 1) % n] if s < n - 1 else [0, n]
         else:
             nxt = [s + 1] if s < 2 * n - 1 else [tbsg.win(1)]
         share = (1 - p) / len(nxt)
-        return [(p, tbsg.win(s % 2))] + [(share, t) for t in nxt]
+        return [(p, tbsg.win(s % 2))] + [(share, t) for t in nxt]  # type: ignore[arg-type]  # win() takes Literal[0, 1]
 
 
 def test_decompose_merges_repeated_edges_without_touching_the_game() -> None:

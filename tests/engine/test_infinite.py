@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -28,6 +29,9 @@ from tbsg.engine.compile import compile_game
 from tbsg.engine.graph import end_components as maximal_end_components
 from tbsg.engine.infinite import solve_infinite_play
 from tbsg.errors import InfinitePlayError
+
+Named = list[tuple[Fraction, str | tbsg.Terminal]]
+"""Outcomes of a game whose states are named by strings."""
 
 EXAMPLES = int(os.environ.get("TBSG_EXAMPLES", "40"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None,
@@ -133,12 +137,13 @@ class Cash:
     def actions(self, s: str) -> tuple[str, ...]:
         return ("loop", "cash", "coin") if s == "m" else ("flip",)
 
-    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, object]]:
+    def outcomes(self, s: str, a: str) -> Named:
         third = F(1, 3)
         if s == "x":
             return [(third, tbsg.win(0)), (third, tbsg.win(1)), (third, "m")]
-        return {"loop": [(F(1), "m")], "cash": [(F(1), tbsg.Terminal(F(2, 5)))],
-                "coin": [(F(1), "x")]}[a]
+        moves: dict[str, Named] = {"loop": [(F(1), "m")], "cash": [(F(1), tbsg.Terminal(F(2, 5)))],
+                                   "coin": [(F(1), "x")]}
+        return moves[a]
 
 
 def test_least_fixed_point_for_infinite_play_worth_zero() -> None:
@@ -199,12 +204,14 @@ class Stall:
     def actions(self, s: str) -> tuple[str, ...]:
         return {"A": ("exit", "play"), "B": ("roll",), "C": ("stall", "back", "concede")}[s]
 
-    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, object]]:
+    def outcomes(self, s: str, a: str) -> Named:
         if s == "A":
             return [(F(1), tbsg.Terminal(F(3, 5)))] if a == "exit" else [(F(1), "B")]
         if s == "B":
             return [(H, "C"), (F(1, 4), "A"), (F(1, 4), tbsg.win(0))]
-        return {"stall": [(F(1), "C")], "back": [(F(1), "A")], "concede": [(F(1), tbsg.DRAW)]}[a]
+        moves: dict[str, Named] = {"stall": [(F(1), "C")], "back": [(F(1), "A")],
+                                   "concede": [(F(1), tbsg.DRAW)]}
+        return moves[a]
 
 
 @pytest.mark.parametrize(("c", "a", "b", "cc", "at_a", "at_c"), [
@@ -257,13 +264,14 @@ class Standoff:
     def actions(self, s: str) -> tuple[str, ...]:
         return {"A": ("exit", "play"), "B": ("roll",), "C": ("stall", "back", "concede")}[s]
 
-    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, object]]:
+    def outcomes(self, s: str, a: str) -> Named:
         if s == "A":
             return [(F(1), tbsg.Terminal(F(3, 5)))] if a == "exit" else [(F(1), "B")]
         if s == "B":
             return [(H, "A"), (H, "C")]
-        return {"stall": [(F(1), "C")], "back": [(F(1), "A")],
-                "concede": [(F(1), tbsg.Terminal(F(9, 10)))]}[a]
+        moves: dict[str, Named] = {"stall": [(F(1), "C")], "back": [(F(1), "A")],
+                                   "concede": [(F(1), tbsg.Terminal(F(9, 10)))]}
+        return moves[a]
 
 
 @pytest.mark.parametrize(("c", "a", "cc", "at_a", "at_c"), [
@@ -304,7 +312,7 @@ def test_standoff(c: Fraction, a: Fraction, cc: Fraction,
     for state, listed in (("A", at_a), ("C", at_c)):
         for act in game.actions(state):
             profile = {**{s: sol.action(s) for s in "AC"}, state: act}
-            numbered = {0: profile["A"], 1: "roll", 2: profile["C"]}
+            numbered: dict[int, Hashable] = {0: profile["A"], 1: "roll", 2: profile["C"]}
             assert is_optimal_profile(table, numbered, brute_force(table, c), c) == (act in listed)
 
 
@@ -340,7 +348,7 @@ def test_default_still_refuses_non_stopping_games_and_names_end_components() -> 
 @pytest.mark.parametrize("bad", [0.5, 0.0, "1/2", True, 1j])
 def test_infinite_play_must_be_exact(bad: object) -> None:
     with pytest.raises(tbsg.ExactnessError, match="infinite_play") as info:
-        tbsg.solve(Wait(), infinite_play=bad)  # type: ignore[arg-type]
+        tbsg.solve(Wait(), infinite_play=bad)  # type: ignore[call-overload]
     assert isinstance(info.value, TypeError)
 
 
@@ -422,7 +430,7 @@ def test_best_response_attractor_inside_end_component() -> None:
     assert br.optimal_actions(0) == ("step", "jump") and br.optimal_actions(2) == ("exit",)
 
 
-def _bare(sol: tbsg.Solution[object, object]) -> tbsg.Solution[object, object]:
+def _bare(sol: tbsg.Solution[Any, Any]) -> tbsg.Solution[Any, Any]:
     """A copy of ``sol`` that does not record its rule for infinite play."""
     return tbsg.Solution(
         graph=sol.graph, method=sol.method, seconds=sol.seconds, n_components=sol.n_components,
@@ -458,19 +466,19 @@ def test_verify_rejects_tampering() -> None:
     # preserving, but player 0 then keeps play going for ever and gets 1
     for act in ("stall", "back"):
         choice = sol.choice.copy()
-        choice[g.index["C"]] = g.action_index(g.index["C"], act)
+        choice[g.index["C"]] = g.action_index(g.index["C"], act)  # type: ignore[assignment]  # not None
         with pytest.raises(tbsg.TamperedSolutionError, match=r"\(c'\) fails at state"):
             tbsg.verify(game, dataclasses.replace(sol, choice=choice), infinite_play=1)
     # player 0 exits at A: worse than the value
     choice = sol.choice.copy()
-    choice[g.index["A"]] = g.action_index(g.index["A"], "exit")
+    choice[g.index["A"]] = g.action_index(g.index["A"], "exit")  # type: ignore[assignment]  # not None
     with pytest.raises(tbsg.TamperedSolutionError, match=r"\(a\) fails at state 'A'"):
         tbsg.verify(game, dataclasses.replace(sol, choice=choice), infinite_play=1)
 
 
 def test_solution_records_the_rule_and_method() -> None:
     sol = tbsg.solve(Cash(), infinite_play=F(1, 3))
-    assert sol.infinite_play == F(1, 3)  # type: ignore[attr-defined]
+    assert sol.infinite_play == F(1, 3)
     assert "infinite play worth 1/3" in sol.method
     assert getattr(tbsg.solve(Cash(), infinite_play=0), "infinite_play", None) == 0
 
@@ -625,15 +633,16 @@ class PassingRace:
     def actions(self, s: tuple[int, int, int]) -> tuple[str, ...]:
         return ("roll", "pass")
 
-    def outcomes(self, s: tuple[int, int, int], a: str) -> list[tuple[Fraction, object]]:
+    def outcomes(self, s: tuple[int, int, int], a: str
+                 ) -> list[tuple[Fraction, tuple[int, int, int] | tbsg.Terminal]]:
         mover, mine, theirs = s
         turn = (1 - mover, theirs, mine)
         if a == "pass":
             return [(F(1), turn)]
         sixth = F(1, 6)
-        out: list[tuple[Fraction, object]] = [(sixth, turn)]
+        out: list[tuple[Fraction, tuple[int, int, int] | tbsg.Terminal]] = [(sixth, turn)]
         for k in range(1, 6):
-            out.append((sixth, tbsg.win(mover) if mine - k <= 0 else (mover, mine - k, theirs)))
+            out.append((sixth, tbsg.win(mover) if mine - k <= 0 else (mover, mine - k, theirs)))  # type: ignore[arg-type]
         return out
 
 
@@ -675,7 +684,7 @@ class Line:
     def actions(self, s: int) -> tuple[str, ...]:
         return ("on",)
 
-    def outcomes(self, s: int, a: str) -> list[tuple[int, object]]:
+    def outcomes(self, s: int, a: str) -> list[tuple[int, int | tbsg.Terminal]]:
         return [(1, s + 1 if s + 1 < self.n else tbsg.DRAW)]
 
 

@@ -39,7 +39,7 @@ class Many:
     def outcomes(self, s: int, a: Act) -> list[tuple[Fraction, Any]]:
         if a.name == "stop" or s == self.n:
             return [(Fraction(1), tbsg.DRAW)]
-        return [(Fraction(1, 2), s + 1), (Fraction(1, 2), tbsg.win(s % 2))]
+        return [(Fraction(1, 2), s + 1), (Fraction(1, 2), tbsg.win(s % 2))]  # type: ignore[arg-type]
 
 
 def test_the_chosen_action_is_found_by_equality_and_its_tuple_is_reused() -> None:
@@ -74,9 +74,9 @@ def test_one_player_fixed_keeps_the_other_players_actions() -> None:
 def test_illegal_and_failing_strategies_are_named() -> None:
     game = risk_or_safety(2)
     with pytest.raises(InvalidStrategyError, match="not a legal action"):
-        tbsg.evaluate(game, lambda s: "fly")
+        tbsg.evaluate(game, lambda s: "fly")  # type: ignore[arg-type]  # an illegal action, on purpose
     with pytest.raises(InvalidStrategyError, match="ZeroDivisionError"):
-        tbsg.evaluate(game, lambda s: 1 // 0)
+        tbsg.evaluate(game, lambda s: 1 // 0)  # type: ignore[arg-type]  # a strategy that raises
 
 
 def test_best_response_to_hold_at_20_in_small_pig_equals_reach_game() -> None:
@@ -128,4 +128,4 @@ def test_a_fixed_game_without_an_array_form_offers_none_and_errors_name_the_stat
         tbsg.evaluate(game, pig_hold_at(2))
     # a strategy error keeps its plain-protocol message
     with pytest.raises(InvalidStrategyError, match="not a legal action"):
-        tbsg.evaluate(pig(6), lambda s: "jump")
+        tbsg.evaluate(pig(6), lambda s: "jump")  # type: ignore[arg-type]  # an illegal action

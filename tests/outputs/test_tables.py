@@ -30,7 +30,7 @@ from tbsg.sources.risk_or_safety import TABLE_1 as _TABLE1_PRINTED
 
 
 @pytest.fixture(scope="module")
-def ros4() -> tbsg.Solution[RoSState, str]:
+def ros4() -> tbsg.Solution[RoSState, Any]:
     return tbsg.solve(risk_or_safety(4))
 
 
@@ -39,7 +39,7 @@ def ros4_table(ros4: tbsg.Solution[RoSState, str]) -> StateTable[RoSState, str]:
     return state_table(ros4)
 
 
-def coins_pivot(table: StateTable[RoSState, str], n: int) -> Pivot:
+def coins_pivot(table: StateTable[RoSState, Any], n: int) -> Pivot:
     """Table 1 from a state table: the first open count where stopping is optimal."""
     return table.pivot(
         rows=lambda r: n - r.saved, columns=lambda r: n - r.other,
@@ -56,7 +56,7 @@ def test_rows_are_keyed_by_the_states_fields(ros4_table: StateTable[RoSState, st
     row = ros4_table.row(RoSState(0, 2, 1, 3))
     assert (row.mover, row.open, row["saved"], row["other"]) == (0, 2, 1, 3)
     assert row.state == RoSState(0, 2, 1, 3)
-    assert ros4_table.row((0, 2, 1, 3)) is row  # plain tuples find NamedTuple states
+    assert ros4_table.row((0, 2, 1, 3)) is row  # type: ignore[arg-type]  # plain tuples find NamedTuple states
     assert RoSState(0, 2, 1, 3) in ros4_table and (9, 9, 9, 9) not in ros4_table
     with pytest.raises(KeyError, match="no column 'nope'"):
         row["nope"]
@@ -136,7 +136,7 @@ def test_non_namedtuple_states_get_one_state_column() -> None:
 
         def outcomes(self, s: int, a: str) -> list[tuple[Fraction, Any]]:
             half = Fraction(1, 2)
-            return [(half, tbsg.win(s)), (half, 1 - s)]
+            return [(half, tbsg.win(s)), (half, 1 - s)]  # type: ignore[arg-type]
 
     t = state_table(tbsg.solve(Toss()))
     assert t.fields == ("state",)
@@ -367,7 +367,8 @@ def test_float_action_bounds_contain_the_exact_action_values() -> None:
     # player 0 lies in [lower[k], upper[k]], and the rows are built from those bounds
     from tbsg.outputs.tables import _float_action_bounds
 
-    for game in (risk_or_safety(5), coinball(6)):
+    catalog: tuple[tbsg.Game[Any, Any], ...] = (risk_or_safety(5), coinball(6))
+    for game in catalog:
         exact = tbsg.solve(game)
         approx = tbsg.solve(game, exact=False, tol=1e-12)
         lower, upper = _float_action_bounds(approx)

@@ -225,7 +225,7 @@ def test_bad_intervals(interval: Any, error: type[Exception]) -> None:
 
 def test_parameter_must_be_a_symbol() -> None:
     with pytest.raises(tbsg.InvalidArgumentError, match=r"sympy\.Symbol"):
-        solve_parametric(OneState(), "p")  # type: ignore[arg-type]
+        solve_parametric(OneState(), "p")
 
 
 # -- the certificate catches tampering -------------------------------------------------------
@@ -296,17 +296,17 @@ def test_verify_reports_malformed_records_instead_of_raising() -> None:
     left, right = sol.regions
     (b,) = sol.breakpoints
     cases = [
-        (dataclasses.replace(sol, regions=(dataclasses.replace(left, _choice=("safe",)), right)),
+        (dataclasses.replace(sol, regions=(dataclasses.replace(left, _choice=("safe",)), right)),  # type: ignore[arg-type]
          "region 0: the profile plays 'safe' at state 0, not one of that state's actions"),
         (dataclasses.replace(sol, regions=(dataclasses.replace(left, _choice=(-1,)), right)),
          "region 0: the profile plays -1"),
-        (dataclasses.replace(sol, regions=(dataclasses.replace(left, _zero=None), right)),
+        (dataclasses.replace(sol, regions=(dataclasses.replace(left, _zero=None), right)),  # type: ignore[arg-type]
          "region 0: its record of tied actions is malformed"),
-        (dataclasses.replace(sol, regions=(dataclasses.replace(left, sample=0.5), right)),
+        (dataclasses.replace(sol, regions=(dataclasses.replace(left, sample=0.5), right)),  # type: ignore[arg-type]
          "region 0: its sample point 0.5 is not a rational inside it"),
-        (dataclasses.replace(sol, breakpoints=(dataclasses.replace(b, ties=[(0, ("safe",))]),)),
+        (dataclasses.replace(sol, breakpoints=(dataclasses.replace(b, ties=[(0, ("safe",))]),)),  # type: ignore[arg-type]
          "breakpoint 0: its ties are not a mapping"),
-        (dataclasses.replace(sol, compiled=None), "sol.compiled) is not a compiled parametric game"),
+        (dataclasses.replace(sol, compiled=None), "sol.compiled) is not a compiled parametric game"),  # type: ignore[arg-type]
         (dataclasses.replace(sol, regions=(dataclasses.replace(left, _pc=dataclasses.replace(
             left._pc, index={})), right)), "region 0's compiled game: its index numbers state 0"),
     ]
@@ -379,8 +379,8 @@ def test_regions_agree_with_the_numeric_solver_inside(game: Any, ts: list[Fracti
     assert verify_parametric(sol).ok
     states = sol.compiled.states
     for r in sol.regions:
-        lo = r.lo.tight[1]  # rationals just inside the region's ends
-        hi = r.hi.tight[0]
+        lo = r.lo.tight[1]  # type: ignore[index]  # rationals just inside the region's ends
+        hi = r.hi.tight[0]  # type: ignore[index]
         points = [r.sample] + [lo + t * (hi - lo) for t in ts if lo < lo + t * (hi - lo) < hi]
         for x in points:
             numeric = tbsg.solve(substituted(game, P, x))

@@ -236,7 +236,7 @@ def test_zero_count_cycle_where_play_never_ends_is_fine() -> None:
 def test_bad_arguments() -> None:
     c = tbsg.chain(two_state(), lambda s: "go")
     with pytest.raises(tbsg.ExactnessError, match=r"count at state 0, action 'go'"):
-        c.expected_steps(lambda s, a: 0.5)
+        c.expected_steps(lambda s, a: 0.5)  # type: ignore[arg-type, return-value]  # a float, on purpose
     with pytest.raises(tbsg.InvalidArgumentError, match=r"count must be >= 0, got -1 at state 0"):
         c.expected_steps(lambda s, a: -1)
     with pytest.raises(tbsg.InvalidArgumentError, match=r"whole number"):

@@ -508,7 +508,7 @@ def test_evaluate_callable_that_raises() -> None:
 
 def test_strategy_of_wrong_type() -> None:
     with pytest.raises(tbsg.InvalidStrategyError, match="mapping or a callable"):
-        tbsg.evaluate(risk_or_safety(2), "toss")  # type: ignore[arg-type]
+        tbsg.evaluate(risk_or_safety(2), "toss")  # type: ignore[call-overload]
 
 
 def test_best_response_bad_player_and_bad_opponent() -> None:
@@ -727,7 +727,7 @@ def test_terminal_whose_payoff_changes_after_use() -> None:
         def actions(self, s: int) -> tuple[str, ...]:
             return ("a",)
 
-        def outcomes(self, s: int, a: str) -> list[tuple[Fraction, object]]:
+        def outcomes(self, s: int, a: str) -> list[tuple[Fraction, int | tbsg.Terminal]]:
             if s < 3:
                 if s == 2:
                     object.__setattr__(shared, "payoff", Fraction(1, 3))

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Iterator
 from decimal import Decimal, localcontext
 from fractions import Fraction
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 import pytest
 
@@ -81,7 +81,9 @@ def table() -> StateTable[int, str]:
 
 
 def exact_cells(t: StateTable[int, str]) -> list[Fraction]:
-    return [x for r in t for x in (r.value, r.value_to_move, r.margin) if x is not None]
+    cells = [x for r in t for x in (r.value, r.value_to_move, r.margin) if x is not None]
+    assert all(type(x) is Fraction for x in cells)  # an exact solution's table
+    return cast("list[Fraction]", cells)
 
 
 def test_the_values_are_beyond_the_limit(table: StateTable[int, str]) -> None:

@@ -65,7 +65,7 @@ class Thirds:
         counts = np.array([1, 2], dtype=np.int64)
         return Fraction(counts[0], counts.sum()) if self.numpy else Fraction(1, 3)
 
-    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, object]]:
+    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, int | tbsg.Terminal]]:
         p = self.p()
         return [(p, tbsg.win(0)), (1 - p, s + 1 if s + 1 < self.n else tbsg.win(1))]
 
@@ -82,11 +82,11 @@ def test_1_numpy_integer_fractions_are_converted_exactly() -> None:
 
 
 def test_1_numpy_payoffs_and_infinite_play_are_converted_exactly() -> None:
-    third = Fraction(np.int64(1), np.int64(3))
+    third = Fraction(np.int64(1), np.int64(3))  # type: ignore[call-overload]  # numpy parts, on purpose
     t = tbsg.Terminal(third)
     assert t.payoff == Fraction(1, 3) and type(t.payoff.numerator) is int
-    assert tbsg.Terminal(np.int64(1)).payoff == 1
-    sol = tbsg.solve(Wait(), infinite_play=Fraction(np.int64(3), np.int64(4)))
+    assert tbsg.Terminal(np.int64(1)).payoff == 1  # type: ignore[arg-type]  # a numpy int, on purpose
+    sol = tbsg.solve(Wait(), infinite_play=Fraction(np.int64(3), np.int64(4)))  # type: ignore[call-overload]  # numpy parts, on purpose
     assert sol.infinite_play == Fraction(3, 4) and type(sol.infinite_play.denominator) is int
     # the lobby is worth max(3/4, 1/2): wait forever; the start is worth half of that
     assert sol.value() == Fraction(3, 8)
@@ -98,7 +98,7 @@ def test_1_verify_rejects_values_with_numpy_parts() -> None:
     game = risk_or_safety(2)
     sol = tbsg.solve(game)
     v0 = sol.value()
-    corrupt = Fraction(np.int64(v0.numerator), np.int64(v0.denominator))
+    corrupt = Fraction(np.int64(v0.numerator), np.int64(v0.denominator))  # type: ignore[call-overload]  # numpy parts, on purpose
     assert type(corrupt.numerator) is not int
     values = list(sol.values_exact)
     values[0] = corrupt
@@ -127,7 +127,7 @@ class Dust:
     def actions(self, s: int) -> tuple[str, ...]:
         return ("go",)
 
-    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, object]]:
+    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, int | tbsg.Terminal]]:
         if s >= 0:
             return [(Fraction(1), tbsg.win(0))]
         return [*((self.p, i) for i in range(self.n)), (1 - self.n * self.p, tbsg.win(1))]
@@ -241,7 +241,7 @@ class BetGame:
     def actions(self, s: str) -> tuple[Any, ...]:
         return (self.cls(1), self.cls(2))
 
-    def outcomes(self, s: str, a: Any) -> list[tuple[Fraction, object]]:
+    def outcomes(self, s: str, a: Any) -> list[tuple[Fraction, tbsg.Terminal]]:
         return [(Fraction(1, 1 + a.size), tbsg.win(0)), (Fraction(a.size, 1 + a.size), tbsg.win(1))]
 
 
@@ -330,7 +330,7 @@ class NoOutcomes:
 
 def test_7_game_without_outcomes() -> None:
     with pytest.raises(TypeError, match=r"does not implement the tbsg\.Game protocol: no outcomes"):
-        tbsg.solve(NoOutcomes())  # type: ignore[arg-type]
+        tbsg.solve(NoOutcomes())  # type: ignore[call-overload]
 
 
 @dataclass(frozen=True)
@@ -462,7 +462,7 @@ class Shuffled:
     def actions(self, s: str) -> tuple[str, ...]:
         return ("b", "a") if Shuffled.reverse else ("a", "b")
 
-    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, object]]:
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, tbsg.Terminal]]:
         return [(Fraction(1, 3) if a == "a" else H, tbsg.win(0)),
                 (Fraction(2, 3) if a == "a" else H, tbsg.win(1))]
 
@@ -488,7 +488,7 @@ def test_review_verify_rejects_unnormalised_values() -> None:
     sol = tbsg.solve(game)
     values = list(sol.values_exact)
     v = sol.value()
-    values[0] = Fraction(2 * v.numerator, 2 * v.denominator, _normalize=False)
+    values[0] = Fraction(2 * v.numerator, 2 * v.denominator, _normalize=False)  # type: ignore[call-overload]  # an unnormalised Fraction, on purpose
     with pytest.raises(tbsg.TamperedSolutionError, match="not in lowest terms"):
         tbsg.verify(game, dataclasses.replace(sol, values_exact=values))
 
@@ -503,7 +503,7 @@ def test_review_verify_checks_the_solutions_own_graph_numbers() -> None:
                                                    for x in sol.graph.rationals])
     with pytest.raises(tbsg.TamperedSolutionError, match="probabilities or terminal payoffs"):
         tbsg.verify(game, dataclasses.replace(sol, graph=g2))
-    labels = [*sol.graph.act_labels]
+    labels: list[Any] = [*sol.graph.act_labels]
     labels[-1] = "jump"
     with pytest.raises(tbsg.TamperedSolutionError, match="actions are not the game's"):
         tbsg.verify(game, dataclasses.replace(sol, graph=dataclasses.replace(sol.graph, act_labels=labels)))
@@ -517,7 +517,7 @@ def test_review_malformed_solutions_are_named(field: str) -> None:
     game = risk_or_safety(2)
     sol = tbsg.solve(game)
     n = sol.n_states
-    change: dict[str, Any] = {
+    changes: dict[str, dict[str, Any]] = {
         "values_exact_floats": {"values_exact": [0.5] * n},
         "values_exact_short": {"values_exact": list(sol.values_exact)[:-1]},
         "values_none": {"values_exact": None},
@@ -526,9 +526,9 @@ def test_review_malformed_solutions_are_named(field: str) -> None:
         "optimal_short": {"optimal": sol.optimal[:-1]},
         "optimal_none": {"optimal": None},
         "graph_none": {"graph": None},
-    }[field]
+    }
     with pytest.raises(tbsg.TamperedSolutionError):
-        tbsg.verify(game, dataclasses.replace(sol, **change))
+        tbsg.verify(game, dataclasses.replace(sol, **changes[field]))
 
 
 @dataclass(frozen=True)
@@ -544,7 +544,7 @@ class Tiny:
     def actions(self, s: str) -> tuple[str, ...]:
         return ("go",)
 
-    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, object]]:
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, tbsg.Terminal]]:
         return [(Fraction(1, 3**5000), tbsg.Terminal(Fraction(1, 3**9000))),
                 (1 - Fraction(1, 3**5000), tbsg.DRAW)]
 
@@ -559,7 +559,7 @@ def test_review_rejections_of_huge_numbers_are_named() -> None:
 
     @dataclass(frozen=True)
     class BadSum(Tiny):
-        def outcomes(self, s: str, a: str) -> list[tuple[Fraction, object]]:
+        def outcomes(self, s: str, a: str) -> list[tuple[Fraction, tbsg.Terminal]]:
             return [(Fraction(1, 3**5000), tbsg.DRAW), (Fraction(1, 3**5001), tbsg.DRAW)]
 
     with pytest.raises(tbsg.InvalidGameError, match="probabilities sum to"):
@@ -601,18 +601,19 @@ def test_review_reprs_that_raise_never_escape() -> None:
 
 def test_review_bad_player_arguments() -> None:
     sol = tbsg.solve(risk_or_safety(2))
+    bad: Any  # wrong types, on purpose
     for bad in (2, -1, 0.0, True, np.array([0, 1]), "0"):
         with pytest.raises(tbsg.InvalidArgumentError, match="player must be 0 or 1"):
             sol.value(player=bad)
         with pytest.raises(tbsg.InvalidArgumentError, match="player must be 0 or 1"):
             tbsg.best_response(risk_or_safety(2), bad, lambda s: "toss")
-    assert sol.value(player=np.int64(1)) == 1 - sol.value()
+    assert sol.value(player=np.int64(1)) == 1 - sol.value()  # type: ignore[arg-type]  # a numpy int, on purpose
 
 
 def test_review_number_types_whose_parts_raise() -> None:
     class Bad(Fraction):
         @property
-        def numerator(self) -> int:  # type: ignore[override]
+        def numerator(self) -> int:
             raise RuntimeError("no numerator")
 
     with pytest.raises(tbsg.ExactnessError):
@@ -639,7 +640,7 @@ def test_review_paths_and_files(tmp_path: Path) -> None:
     with pytest.raises(tbsg.SolutionFileError, match="not a regular file"):
         tbsg.load("/dev/zero")
     with pytest.raises(tbsg.InvalidArgumentError, match="check and import_game"):
-        tbsg.load(tmp_path / "x.json", check="no")  # type: ignore[arg-type]
+        tbsg.load(tmp_path / "x.json", check="no")  # type: ignore[call-overload]
 
 
 def test_review_state_table_arguments_and_named_tuple_outcomes() -> None:

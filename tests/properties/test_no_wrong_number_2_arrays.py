@@ -48,7 +48,7 @@ SLIPPERY = PigState(0, 0, 0, 12)  # not among the 32 states the solver samples i
 def slippery(s: PigState, a: object, outs: list[Any]) -> list[Any]:
     """Pig with one rule changed: a bust at ``SLIPPERY`` loses the game."""
     if a == "roll" and s == SLIPPERY:
-        return [(outs[0][0], tbsg.win(1 - s.mover)), *outs[1:]]
+        return [(outs[0][0], tbsg.win(1 - s.mover)), *outs[1:]]  # type: ignore[arg-type]  # win() takes Literal[0, 1]
     return outs
 
 
@@ -222,7 +222,8 @@ def test_an_array_form_set_on_the_instance_is_not_used() -> None:
 def test_the_catalog_and_a_right_array_form_keep_it_and_verify() -> None:
     from tbsg.games import piglet, risk_or_safety
 
-    for game in (pig(10), piglet(5), risk_or_safety(5), Right()):
+    games: tuple[tbsg.Game[Any, Any], ...] = (pig(10), piglet(5), risk_or_safety(5), Right())
+    for game in games:
         assert compile_arrays.offers_arrays(game)
         tbsg.verify(game, tbsg.solve(game))
 
@@ -247,7 +248,7 @@ class Quarter:
         return ("toss",)
 
     def outcomes(self, s: tuple[int], a: str) -> Sequence[tuple[Fraction, Any]]:
-        return [(Fraction(3, 4), tbsg.win(s[0])), (Fraction(1, 4), (1 - s[0],))]
+        return [(Fraction(3, 4), tbsg.win(s[0])), (Fraction(1, 4), (1 - s[0],))]  # type: ignore[arg-type]
 
     def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
         m = states[:, 0]

@@ -13,6 +13,7 @@ import dataclasses
 import os
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
+from typing import Any, cast
 
 import numpy as np
 import pytest
@@ -221,7 +222,7 @@ def test_float_path_is_honest_when_value_iteration_cannot_converge() -> None:
     unreached = r"tol=1e-12 cannot be reached: the smallest gap proven is"
     with pytest.raises(tbsg.ToleranceError, match=unreached) as info:
         tbsg.solve(game, exact=False)
-    approx = info.value.solution
+    approx = cast("tbsg.FloatSolution[int, Any]", info.value.solution)
     lo, hi = approx.bounds()
     assert lo <= 1 <= hi
     assert not approx.converged
@@ -231,7 +232,7 @@ def test_float_path_is_honest_when_value_iteration_cannot_converge() -> None:
 
 
 @pytest.mark.parametrize("game", [risk_or_safety(3), piglet(6)], ids=["ros3", "piglet6"])
-def test_the_tolerance_a_tolerance_error_suggests_is_reached(game: object) -> None:
+def test_the_tolerance_a_tolerance_error_suggests_is_reached(game: tbsg.Game[Any, Any]) -> None:
     # a tol far below the rounding floor fails; the tol the error suggests then works (a
     # larger tol leaves lower levels looser, so the suggestion leaves room: found by review)
     with pytest.raises(tbsg.ToleranceError) as info:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Hashable
+from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
@@ -23,8 +23,9 @@ from tbsg.engine import _backend as bk
 from tbsg.games import RoSState, coinball, piglet, risk_or_safety
 from tbsg.results import _down, _up
 
-GAMES = {"risk_or_safety": lambda: risk_or_safety(5), "coinball": lambda: coinball(6),
-         "piglet": lambda: piglet(4)}
+GAMES: dict[str, Callable[[], tbsg.Game[Any, Any]]] = {
+    "risk_or_safety": lambda: risk_or_safety(5), "coinball": lambda: coinball(6),
+    "piglet": lambda: piglet(4)}
 
 
 @pytest.fixture(scope="module", params=sorted(GAMES))
@@ -173,7 +174,7 @@ def test_values_users_receive_are_fractions_whatever_the_backend() -> None:
 def test_every_query_names_an_unknown_state() -> None:
     exact = tbsg.solve(risk_or_safety(2))
     approx = tbsg.solve(risk_or_safety(2), exact=False)
-    bad = (9, 9, 9, 9)
+    bad: Any = (9, 9, 9, 9)  # not a state
     for sol in (exact, approx):
         for query in ("value", "value_to_move", "bounds", "action", "optimal_actions",
                       "optimal_actions_certain", "action_values", "action_bounds"):
@@ -189,8 +190,7 @@ def test_every_query_names_an_unknown_state() -> None:
 
 def test_generic_code_runs_on_both_kinds() -> None:
     # what a user writes once for exact=True and keeps for exact=False
-    def summary(sol: tbsg.Solution[Hashable, Hashable] | tbsg.FloatSolution[Hashable, Hashable]
-                ) -> tuple[object, ...]:
+    def summary(sol: tbsg.Solution[Any, Any] | tbsg.FloatSolution[Any, Any]) -> tuple[object, ...]:
         lo, hi = sol.bounds()
         return (sol.optimal_actions(), sol.optimal_actions_certain(), sol.action(),
                 float(lo) <= float(hi), sorted(sol.action_bounds()), len(sol.values),

@@ -16,6 +16,7 @@ import subprocess
 import sys
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, find, given, settings
@@ -148,7 +149,7 @@ def test_games_have_the_requested_shape(data: st.DataObject) -> None:
     players = data.draw(st.sampled_from([(0,), (1,), (0, 1)]), label="players")
     payoffs = data.draw(st.sampled_from(["win-lose", "draws", "rational"]), label="payoffs")
     game = data.draw(games(states=(lo_s, hi_s), actions=(lo_a, hi_a), outcomes=k, players=players,
-                           payoffs=payoffs, ties=False))
+                           payoffs=payoffs, ties=False))  # type: ignore[arg-type]  # one of Payoffs
     _table_facts(game)
     assert lo_s <= game.n <= hi_s
     assert set(game.players) <= set(players)
@@ -158,7 +159,7 @@ def test_games_have_the_requested_shape(data: st.DataObject) -> None:
         for _, outs in game.moves[s]:
             assert len(outs) == k
             if allowed is not None:
-                assert {x.payoff for _, x in outs if isinstance(x, tbsg.Terminal)} <= allowed
+                assert {x.payoff for _, x in outs if isinstance(x, tbsg.Terminal)} <= allowed  # type: ignore[operator]
     tbsg.verify(game, tbsg.solve(game))  # stopping: solve accepts it, and its certificate holds
 
 
@@ -286,11 +287,13 @@ class Dare:
     def actions(self, s: str) -> tuple[str, ...]:
         return ("safe", "dare") if s == "me" else ("draw", "back")
 
-    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, object]]:
-        return {"safe": [(F(1, 3), tbsg.win(0)), (F(2, 3), tbsg.win(1))],
-                "dare": [(H, tbsg.win(0)), (H, "you")],
-                "draw": [(F(1), tbsg.DRAW)],
-                "back": [(H, "me"), (H, tbsg.win(1))]}[a]
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | tbsg.Terminal]]:
+        moves: dict[str, list[tuple[Fraction, str | tbsg.Terminal]]] = {
+            "safe": [(F(1, 3), tbsg.win(0)), (F(2, 3), tbsg.win(1))],
+            "dare": [(H, tbsg.win(0)), (H, "you")],
+            "draw": [(F(1), tbsg.DRAW)],
+            "back": [(H, "me"), (H, tbsg.win(1))]}
+        return moves[a]
 
 
 def test_oracle_on_a_hand_solved_game() -> None:
@@ -308,7 +311,8 @@ def test_oracle_on_a_hand_solved_game() -> None:
 def test_oracle_reproduces_published_fractions() -> None:
     # Jehn 2026, section 3.1: P(0,0,0) = 4/7 for n = 2; Neller and Presser 2004, p. 30:
     # Piglet to 2, P(0,0,0) = 4/7
-    for game in (risk_or_safety(2), piglet(2)):
+    catalog: tuple[tbsg.Game[Any, Any], ...] = (risk_or_safety(2), piglet(2))
+    for game in catalog:
         oracle = brute_force(game)
         assert_reproduces(oracle.value(), F(4, 7))
         assert tbsg.solve(game).values == oracle.values
