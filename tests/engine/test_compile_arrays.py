@@ -194,7 +194,7 @@ class Walk:
 
     def outcomes(self, s: tuple[int, ...], a: str) -> list[tuple[Fraction, Any]]:
         half = Fraction(1, 2)
-        return [(half, tbsg.win(s[0] % 2) if s[0] == 3 else (s[0] + 1,)), (half, (0,))]  # type: ignore[arg-type]
+        return [(half, tbsg.win(s[0] % 2) if s[0] == 3 else (s[0] + 1,)), (half, (0,))]
 
     def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
         i = states[:, 0]

@@ -487,7 +487,7 @@ class _Stubborn:
 
     def outcomes(self, s: int, a: str) -> list[tuple[Fraction, Any]]:
         e = Fraction(1, 10**6)
-        return [(e, tbsg.win(s % 2)), (1 - e, 1 - s)]  # type: ignore[arg-type]  # win() takes Literal[0, 1]
+        return [(e, tbsg.win(s % 2)), (1 - e, 1 - s)]
 
 
 def test_slow_contraction_reports_an_unreachable_tol_at_once() -> None:
@@ -556,7 +556,7 @@ class _Walk:
         p, q = (Fraction(k, 4), Fraction(4 - k, 4)) if self.fresh else self.shared[k]
         if s >= self.n - 3:
             p, q = (Fraction(1, 7), Fraction(6, 7)) if self.fresh else self.late
-        nxt: int | tbsg.Terminal = tbsg.win(s % 2) if s + 1 == self.n else s + 1  # type: ignore[arg-type]
+        nxt: int | tbsg.Terminal = tbsg.win(s % 2) if s + 1 == self.n else s + 1
         return [(p, nxt), (q, tbsg.DRAW if s % 5 else tbsg.Terminal(Fraction(1, 3)))]
 
 
@@ -595,7 +595,7 @@ class _Twins:
         else:
             nxt = [s + 1] if s < 2 * n - 1 else [tbsg.win(1)]
         share = (1 - p) / len(nxt)
-        return [(p, tbsg.win(s % 2))] + [(share, t) for t in nxt]  # type: ignore[arg-type]  # win() takes Literal[0, 1]
+        return [(p, tbsg.win(s % 2))] + [(share, t) for t in nxt]
 
 
 def test_decompose_merges_repeated_edges_without_touching_the_game() -> None:

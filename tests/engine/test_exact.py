@@ -230,7 +230,7 @@ class Ladder:
         pay = tbsg.Terminal(Fraction(1, r + 2))
         if a == "safe":
             return [(Fraction(1, 3), (r, 1 - who)), (Fraction(1, 3), down), (Fraction(1, 3), pay)]
-        return [(Fraction(1, 2), (r, 1 - who)), (Fraction(1, 4), tbsg.win(who)), (Fraction(1, 4), down)]  # type: ignore[arg-type]
+        return [(Fraction(1, 2), (r, 1 - who)), (Fraction(1, 4), tbsg.win(who)), (Fraction(1, 4), down)]
 
 
 @pytest.mark.parametrize("scale_bits", [0, 1 << 30])

@@ -642,7 +642,7 @@ class PassingRace:
         sixth = F(1, 6)
         out: list[tuple[Fraction, tuple[int, int, int] | tbsg.Terminal]] = [(sixth, turn)]
         for k in range(1, 6):
-            out.append((sixth, tbsg.win(mover) if mine - k <= 0 else (mover, mine - k, theirs)))  # type: ignore[arg-type]
+            out.append((sixth, tbsg.win(mover) if mine - k <= 0 else (mover, mine - k, theirs)))
         return out
 
 

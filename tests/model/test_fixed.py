@@ -39,7 +39,7 @@ class Many:
     def outcomes(self, s: int, a: Act) -> list[tuple[Fraction, Any]]:
         if a.name == "stop" or s == self.n:
             return [(Fraction(1), tbsg.DRAW)]
-        return [(Fraction(1, 2), s + 1), (Fraction(1, 2), tbsg.win(s % 2))]  # type: ignore[arg-type]
+        return [(Fraction(1, 2), s + 1), (Fraction(1, 2), tbsg.win(s % 2))]
 
 
 def test_the_chosen_action_is_found_by_equality_and_its_tuple_is_reused() -> None:

@@ -134,3 +134,14 @@ def test_the_protocol_is_the_four_members() -> None:
     assert not isinstance(_NoOutcomes(), Game)
     assert tbsg.solve(PassTheCoin()).value() == Fraction(2, 3)  # solved by hand in its docstring
     assert tbsg.Game is Game and tbsg.DRAW is DRAW
+
+
+@pytest.mark.parametrize("bad", [0.0, 1.0, True, False, "0", Fraction(0)])
+def test_win_takes_an_int_player_only(bad: object) -> None:
+    # a float or a bool is not read as a player (0.0 == 0 must not pass)
+    with pytest.raises(tbsg.InvalidGameError, match="win\\(\\) takes player 0 or 1"):
+        tbsg.win(bad)  # type: ignore[arg-type]
+
+
+def test_win_takes_numpy_integers() -> None:
+    assert tbsg.win(np.int64(1)) is tbsg.win(1)  # type: ignore[arg-type]  # numpy ints are ints here

@@ -136,7 +136,7 @@ def test_non_namedtuple_states_get_one_state_column() -> None:
 
         def outcomes(self, s: int, a: str) -> list[tuple[Fraction, Any]]:
             half = Fraction(1, 2)
-            return [(half, tbsg.win(s)), (half, 1 - s)]  # type: ignore[arg-type]
+            return [(half, tbsg.win(s)), (half, 1 - s)]
 
     t = state_table(tbsg.solve(Toss()))
     assert t.fields == ("state",)

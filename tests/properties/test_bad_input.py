@@ -318,7 +318,7 @@ def test_float_payoff_suggests_fraction() -> None:
 
 def test_win_of_a_bad_player() -> None:
     with pytest.raises(tbsg.InvalidGameError, match="got 2"):
-        tbsg.win(2)  # type: ignore[arg-type]
+        tbsg.win(2)
 
 
 class _TerminalInOutcomes:

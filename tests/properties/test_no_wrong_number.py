@@ -446,7 +446,7 @@ def test_8_zero_probability_outcomes_are_still_checked() -> None:
 
 def test_8_win_of_a_bool() -> None:
     with pytest.raises(tbsg.InvalidGameError, match="win\\(\\) takes player 0 or 1, got True"):
-        tbsg.win(True)  # type: ignore[arg-type]
+        tbsg.win(True)
 
 
 @dataclass(frozen=True)

@@ -48,7 +48,7 @@ SLIPPERY = PigState(0, 0, 0, 12)  # not among the 32 states the solver samples i
 def slippery(s: PigState, a: object, outs: list[Any]) -> list[Any]:
     """Pig with one rule changed: a bust at ``SLIPPERY`` loses the game."""
     if a == "roll" and s == SLIPPERY:
-        return [(outs[0][0], tbsg.win(1 - s.mover)), *outs[1:]]  # type: ignore[arg-type]  # win() takes Literal[0, 1]
+        return [(outs[0][0], tbsg.win(1 - s.mover)), *outs[1:]]
     return outs
 
 
@@ -248,7 +248,7 @@ class Quarter:
         return ("toss",)
 
     def outcomes(self, s: tuple[int], a: str) -> Sequence[tuple[Fraction, Any]]:
-        return [(Fraction(3, 4), tbsg.win(s[0])), (Fraction(1, 4), (1 - s[0],))]  # type: ignore[arg-type]
+        return [(Fraction(3, 4), tbsg.win(s[0])), (Fraction(1, 4), (1 - s[0],))]
 
     def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
         m = states[:, 0]

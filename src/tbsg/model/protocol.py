@@ -122,18 +122,26 @@ write it exactly, e.g. Fraction(1, 2) or Fraction('0.5')
         return self._hash
 
 
-def win(player: Player) -> Terminal:
+def win(player: int) -> Terminal:
     """Terminal in which ``player`` wins (payoff 1 to player 0 if ``player == 0``).
+
+    ``player`` is an ``int`` (or numpy integer) 0 or 1, typically computed from a state
+    (``win(s.mover)``, ``win(1 - mover)``); a float, a bool or any other value is an
+    error rather than read as a player.
 
     >>> win(0), win(1)
     (Terminal(payoff=Fraction(1, 1)), Terminal(payoff=Fraction(0, 1)))
+    >>> win(0.0)
+    Traceback (most recent call last):
+    ...
+    tbsg.errors.InvalidGameError: win() takes player 0 or 1 (an int), got 0.0
     """
-    if not isinstance(player, bool):
+    if isinstance(player, numbers.Integral) and not isinstance(player, bool):
         if player == 0:
             return _WIN0
         if player == 1:
             return _WIN1
-    raise InvalidGameError(f"win() takes player 0 or 1, got {player!r}")
+    raise InvalidGameError(f"win() takes player 0 or 1 (an int), got {player!r}")
 
 
 def exact(x: object, what: str) -> Fraction:
