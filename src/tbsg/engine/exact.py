@@ -41,7 +41,6 @@ probability one copy a value instead of computing it).
 
 from __future__ import annotations
 
-import heapq
 import time
 import warnings
 from collections.abc import Callable, Hashable
@@ -68,8 +67,9 @@ from tbsg.engine.bellman import (
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.floating import float_profile
 from tbsg.engine.graph import Components, trivial_states
+from tbsg.engine.linalg import Plan, plan
 
-__all__ = ["ExactResult", "Plan", "eliminate", "optimal_mask", "plan", "solve_exact"]
+__all__ = ["ExactResult", "optimal_mask", "solve_exact"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -102,7 +102,7 @@ class _Engine:
     def __init__(self, g: CompiledGame[S, A], allowed: BoolArray | None) -> None:
         self.g = g
         n = g.n_states
-        self.values: list[Rational] = [None] * n
+        self.values: list[Rational] = [bk.ZERO] * n  # each state's entry is set when it is solved
         self.vf: list[float] = [0.0] * n
         self.vf_np = np.zeros(n)
         self.const_np, self.prob_np = g.float_arrays()
@@ -124,7 +124,7 @@ class _Engine:
         self.adic_ok = False  # did the last acyclic level go the integer way?
         # elimination plans by system shape: components of the same shape (common in games
         # built from repeated rules) redo only the right-hand side
-        self.plans: dict[tuple[tuple[tuple[int, int], ...], ...], Plan] = {}
+        self.plans: dict[tuple[tuple[tuple[int, int], ...], ...], Plan[Rational]] = {}
 
     # built on first use: a game settled by integer levels (:meth:`_adic_level`) needs none
     @cached_property
@@ -553,97 +553,6 @@ class _Component:
         if not np.all(np.isfinite(x)):
             return None
         return x
-
-
-def eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],
-              users: list[set[int]]) -> list[Rational]:
-    """Solve ``v = rhs + R v`` (R given by sparse rows) exactly by state elimination.
-
-    Pivot order: smallest Markowitz product ``|users| * |row|`` first (lazy heap). The
-    work on ``R`` is :func:`plan`, the work on ``rhs`` :meth:`Plan.run`.
-    """
-    return plan(rows, users).run(rhs)
-
-
-@dataclass(frozen=True, eq=False)
-class Plan:
-    """The operations state elimination applies to the right-hand side of one system.
-
-    ``steps``: ``(r, s, c)`` is ``rhs[r] += c * rhs[s]``, or ``rhs[r] *= c`` when ``s``
-    is -1 (a self-loop); then ``back`` computes the values in reverse pivot order:
-    ``v[s] = rhs[s] + sum(c * v[j] for j, c in terms)`` for ``(s, terms)``. They depend on
-    ``R`` only, so systems with the same ``R`` share one plan.
-    """
-
-    m: int
-    steps: list[tuple[int, int, Rational]]
-    back: list[tuple[int, list[tuple[int, Rational]]]]
-
-    def run(self, rhs: list[Rational]) -> list[Rational]:
-        """The solution ``v`` for the right-hand side ``rhs`` (modified in place)."""
-        for r, s, c in self.steps:
-            if s < 0:
-                rhs[r] = rhs[r] * c
-                continue
-            x = rhs[s]
-            if x:  # skip exact zeros: big-rational additions dominate the cost
-                y = rhs[r]
-                rhs[r] = y + c * x if y else c * x
-        values: list[Rational] = [None] * self.m
-        for s, terms in self.back:
-            v = rhs[s]
-            for j, c in terms:
-                x = values[j]
-                if x:
-                    v = v + c * x if v else c * x
-            values[s] = v
-        return values
-
-
-def plan(rows: list[dict[int, Rational]], users: list[set[int]]) -> Plan:
-    """State elimination on ``R`` (``rows``, ``users``: modified), recorded as a :class:`Plan`.
-
-    Pivot order: smallest Markowitz product ``|users| * |row|`` first (lazy heap).
-    """
-    m = len(rows)
-    done = [False] * m
-    order: list[int] = []
-    steps: list[tuple[int, int, Rational]] = []
-    heap = [(len(users[r]) * len(rows[r]), r) for r in range(m)]
-    heapq.heapify(heap)
-    one = bk.ONE
-    while heap:
-        cost, s = heapq.heappop(heap)
-        if done[s]:
-            continue
-        now = len(users[s]) * len(rows[s])
-        if now != cost:
-            heapq.heappush(heap, (now, s))
-            continue
-        done[s] = True
-        order.append(s)
-        row_s = rows[s]
-        self_p = row_s.pop(s, None)
-        if self_p is not None:
-            f = one / (one - self_p)
-            steps.append((s, -1, f))
-            for j in row_s:
-                row_s[j] = row_s[j] * f
-        for r in users[s]:
-            row_r = rows[r]
-            coef = row_r.pop(s)
-            steps.append((r, s, coef))
-            for j, c in row_s.items():
-                prev = row_r.get(j)
-                row_r[j] = coef * c if prev is None else prev + coef * c
-                if j != r:
-                    users[j].add(r)
-            heapq.heappush(heap, (len(users[r]) * len(row_r), r))
-        for j in row_s:
-            users[j].discard(s)
-        users[s] = set()
-    back = [(s, list(rows[s].items())) for s in reversed(order)]
-    return Plan(m, steps, back)
 
 
 def optimal_mask(g: CompiledGame[S, A], values: list[Rational], vf: npt.NDArray[np.float64],

@@ -30,7 +30,7 @@ expected visits to ``j`` (``b = 1_{i = j}``), and the second moment of the lengt
 ``M = 2 c T - c^2 + P M`` with ``T`` the expected length). :func:`solve_chain` solves such
 a system exactly, component by component in solving order (sinks first,
 :func:`tbsg.engine.graph.decompose`): a state alone in its component by one substitution,
-a larger component by state elimination (:func:`tbsg.engine.exact.eliminate`).
+a larger component by state elimination (:func:`tbsg.engine.linalg.solve_block`).
 
 *Length distribution.* :func:`length_pmf` pushes probability mass forward over (state,
 steps counted so far); a step that counts 0 keeps its mass on the same count, so those
@@ -77,8 +77,8 @@ from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
 from tbsg.engine.bellman import ETA, U
 from tbsg.engine.compiled import CompiledGame
-from tbsg.engine.exact import eliminate
 from tbsg.engine.graph import Components, decompose, end_components
+from tbsg.engine.linalg import solve_block
 
 __all__ = [
     "ChainStructure",
@@ -171,12 +171,10 @@ def solve_chain(g: CompiledGame[Any, Any], comps: Components, rhs: Sequence[Rati
     """Exact ``x = rhs + P x`` on the states not in ``given``, ``x = given`` on the others.
 
     ``g`` has one action per state; every state of a closed class must be ``given``
-    (module docstring). ``rhs`` holds backend rationals (or ints).
+    (module docstring). ``rhs`` holds backend rationals. Each component's states not
+    ``given`` form one block of :func:`tbsg.engine.linalg.solve_block`.
     """
-    n = g.n_states
-    zero = bk.ZERO
-    one = bk.ONE
-    x: list[Rational] = [zero] * n
+    x: list[Rational] = [bk.ZERO] * g.n_states
     for i, v in given.items():
         x[i] = v
     act_ptr: list[int] = g.act_ptr.tolist()
@@ -187,51 +185,10 @@ def solve_chain(g: CompiledGame[Any, Any], comps: Components, rhs: Sequence[Rati
     members: list[int] = comps.members.tolist()
     for c in range(comps.count):
         states = [i for i in members[ptr[c] : ptr[c + 1]] if i not in given]
-        if not states:
-            continue
-        if len(states) == 1:  # one substitution (a self-loop divides)
-            i = states[0]
-            k = act_ptr[i]
-            b = rhs[i]
-            loop = None
-            for o in range(out_ptr[k], out_ptr[k + 1]):
-                j = target[o]
-                if j == i:
-                    loop = probs[o]
-                elif x[j]:
-                    b = b + probs[o] * x[j]
-            x[i] = b if loop is None else b / (one - loop)
-            continue
-        acts = [act_ptr[i] for i in states]
-        _solve_block(states, acts, [rhs[i] for i in states], x, out_ptr, target, probs)
+        if states:
+            solve_block(states, [act_ptr[i] for i in states], [rhs[i] for i in states], x, out_ptr,
+                        target, probs)
     return x
-
-
-def _solve_block(states: list[int], acts: list[int], consts: list[Rational], x: list[Rational],
-                 out_ptr: list[int], target: list[int], probs: list[Rational]) -> None:
-    """Exact ``x_i = const_i + sum_o p_o x(t_o)`` on the block ``states`` (action ``acts[r]``
-    at ``states[r]``), the values outside the block known; written into ``x``."""
-    local = {s: r for r, s in enumerate(states)}
-    rows: list[dict[int, Rational]] = []
-    col: list[Rational] = []
-    users: list[set[int]] = [set() for _ in states]
-    for r, k in enumerate(acts):
-        b = consts[r]
-        row: dict[int, Rational] = {}
-        for o in range(out_ptr[k], out_ptr[k + 1]):
-            j = target[o]
-            q = local.get(j)
-            if q is None:
-                if x[j]:
-                    b = b + probs[o] * x[j]
-            else:
-                row[q] = row[q] + probs[o] if q in row else probs[o]
-                if q != r:
-                    users[q].add(r)
-        rows.append(row)
-        col.append(b)
-    for r, v in enumerate(eliminate(rows, col, users)):
-        x[states[r]] = v
 
 
 # --- length distribution ---------------------------------------------------------------------
@@ -613,52 +570,68 @@ def extreme_profile(g: CompiledGame[Any, Any], cost: Sequence[Rational], minimis
     docstring).
     """
     comps = decompose(g)
-    n = g.n_states
-    act_ptr: list[int] = g.act_ptr.tolist()
-    out_ptr: list[int] = g.out_ptr.tolist()
-    target: list[int] = g.out_target.tolist()
-    probs = _probs(g)
-    x: list[Rational] = [bk.ZERO] * n
-    choice = list(act_ptr[:-1])
+    pi = _PolicyIteration(g, cost, minimise)
+    ptr: list[int] = comps.ptr.tolist()
+    members: list[int] = comps.members.tolist()
+    for c in range(comps.count):
+        pi.solve(members[ptr[c] : ptr[c + 1]])
+    return pi.x, np.array(pi.choice, dtype=np.int64)
 
-    def q(k: int) -> Rational:
-        v = cost[k]
-        for o in range(out_ptr[k], out_ptr[k + 1]):
+
+class _PolicyIteration:
+    """:func:`extreme_profile`'s working data: totals ``x`` and the policy ``choice``."""
+
+    def __init__(self, g: CompiledGame[Any, Any], cost: Sequence[Rational], minimise: bool) -> None:
+        self.cost = cost
+        self.minimise = minimise
+        self.act_ptr: list[int] = g.act_ptr.tolist()
+        self.out_ptr: list[int] = g.out_ptr.tolist()
+        self.target: list[int] = g.out_target.tolist()
+        self.probs = _probs(g)
+        self.x: list[Rational] = [bk.ZERO] * g.n_states
+        self.choice = list(self.act_ptr[:-1])
+
+    def q(self, k: int) -> Rational:
+        """Expected total of action ``k`` from the current totals."""
+        v = self.cost[k]
+        x, target, probs = self.x, self.target, self.probs
+        for o in range(self.out_ptr[k], self.out_ptr[k + 1]):
             xv = x[target[o]]
             if xv:
                 v = v + probs[o] * xv
         return v
 
-    def better(a: Rational, b: Rational) -> bool:
-        return bool(a < b) if minimise else bool(a > b)
+    def better(self, a: Rational, b: Rational) -> bool:
+        return bool(a < b) if self.minimise else bool(a > b)
 
-    ptr: list[int] = comps.ptr.tolist()
-    members: list[int] = comps.members.tolist()
-    for c in range(comps.count):
-        states = members[ptr[c] : ptr[c + 1]]
-        local = {s: r for r, s in enumerate(states)}
-        loops = any(target[o] in local for i in states
-                    for o in range(out_ptr[act_ptr[i]], out_ptr[act_ptr[i + 1]]))
-        if not loops:  # one state, no self-loop: the best action, directly
-            i = states[0]
-            best_k, best = act_ptr[i], q(act_ptr[i])
-            for k in range(act_ptr[i] + 1, act_ptr[i + 1]):
-                v = q(k)
-                if better(v, best):
-                    best_k, best = k, v
-            choice[i], x[i] = best_k, best
-            continue
+    def solve(self, states: list[int]) -> None:
+        """Optimal totals and actions of one component (successors' totals final)."""
+        act_ptr, out_ptr, target = self.act_ptr, self.out_ptr, self.target
+        local = set(states)
+        if not any(target[o] in local for i in states
+                   for o in range(out_ptr[act_ptr[i]], out_ptr[act_ptr[i + 1]])):
+            i = states[0]  # one state, no self-loop: the best action, directly
+            self.choice[i], self.x[i] = self.best(i, self.q(self.choice[i]))
+            return
         while True:  # policy iteration on the component
-            acts = [choice[i] for i in states]
-            _solve_block(states, acts, [cost[k] for k in acts], x, out_ptr, target, probs)
+            acts = [self.choice[i] for i in states]
+            solve_block(states, acts, [self.cost[k] for k in acts], self.x, out_ptr, target, self.probs)
             switched = False
             for i in states:
-                cur = x[i]
-                for k in range(act_ptr[i], act_ptr[i + 1]):
-                    if k != choice[i]:
-                        v = q(k)
-                        if better(v, cur):
-                            choice[i], cur, switched = k, v, True
+                k = self.best(i, self.x[i])[0]
+                if k != self.choice[i]:
+                    self.choice[i], switched = k, True
             if not switched:
-                break
-    return x, np.array(choice, dtype=np.int64)
+                return
+
+    def best(self, i: int, cur: Rational) -> tuple[int, Rational]:
+        """State ``i``'s best action against the current totals and its total: the chosen
+        action (total ``cur``) unless another is strictly better."""
+        choice = self.choice[i]
+        best_k, best = choice, cur
+        for k in range(self.act_ptr[i], self.act_ptr[i + 1]):
+            if k != choice:
+                v = self.q(k)
+                if self.better(v, best):
+                    best_k, best = k, v
+        return best_k, best
