@@ -99,7 +99,7 @@ class AdicValues:
             k, power = k + 1, power * self.base
         return k
 
-    def exponent(self, d: Any) -> int:
+    def exponent(self, d: int) -> int:
         """Some ``k`` with ``d | B^k`` found by removing ``B``'s factors, else ``_NOT``."""
         if d.bit_length() > _MAX_BITS:
             return _NOT

@@ -15,8 +15,11 @@ so inside component ``C`` every successor outside ``C`` already has its exact va
 
 for a fixed strategy profile ``sigma``. Because the game is stopping, ``I - P_CC`` is
 non-singular for every profile. The system is solved exactly by *state elimination*
-(Gaussian elimination in the form ``v = b + P v``, eliminating the state with the
-smallest Markowitz product first; Daws 2004), in exact rationals.
+(:mod:`tbsg.engine.linalg`: Gaussian elimination in the form ``v = b + P v``, the state
+with the smallest Markowitz product first), in exact rationals. Components of one
+*shape* (the same probabilities, as codes into the compiled game's table of rationals, at the
+same places) have the same ``P_CC``: the elimination of the first is kept as a plan and
+replayed on the right-hand sides of the others.
 
 Inside a component the profile is improved by the Hoffman–Karp scheme (Hoffman and Karp
 1966, "On nonterminating stochastic games"): for the current strategy of player 0,
@@ -134,11 +137,13 @@ class _Engine:
 
     @cached_property
     def act_ptr(self) -> list[int]:
-        return self.g.act_ptr.tolist()  # type: ignore[no-any-return]
+        out: list[int] = self.g.act_ptr.tolist()
+        return out
 
     @cached_property
     def player(self) -> list[int]:
-        return self.g.player.tolist()  # type: ignore[no-any-return]
+        out: list[int] = self.g.player.tolist()
+        return out
 
     @property
     def out_ptr(self) -> list[int]:
@@ -159,7 +164,8 @@ class _Engine:
     @cached_property
     def out_code(self) -> list[int]:
         """Per outcome: the code of its probability in ``g.rationals``."""
-        return self.g.out_code.tolist()  # type: ignore[no-any-return]
+        out: list[int] = self.g.out_code.tolist()
+        return out
 
     @cached_property
     def table(self) -> list[Rational]:
@@ -443,13 +449,7 @@ class _Engine:
         pl = self.plans.get(key)
         if pl is None:  # a system of a new shape: eliminate, and keep the plan if small
             table = self.table
-            rows = [{c: table[x] for c, x in part} for part in shape]
-            users: list[set[int]] = [set() for _ in range(m)]
-            for r, part in enumerate(shape):
-                for c, _ in part:
-                    if c != r:
-                        users[c].add(r)
-            pl = plan(rows, users)
+            pl = plan([{c: table[x] for c, x in part} for part in shape])
             if m <= _PLAN_STATES and len(self.plans) < _PLANS:
                 self.plans[key] = pl
         values = pl.run(rhs)
@@ -472,10 +472,9 @@ def _scaled_outside(values: list[Rational], outside: list[int]
     """``(L, {j: L * v(j)})`` for the outside states ``j``, ``L`` the lcm of their denominators.
 
     ``(None, {j: v(j)})`` when the denominators are small, or when the outside values are
-    read less than twice each on average (scaling would not pay: it saves the gcds of
-    adding big fractions, which a row reading one outside value does not do, and costs
-    one big division per state; Risk or Safety's components read each outside value once,
-    and solved twice as slowly scaled).
+    read less than twice each on average: scaling saves the gcds of adding big fractions,
+    which a row reading one outside value does not do, and costs one big division per
+    state (components that read each outside value once, as Risk or Safety's do, lose).
     """
     ds = {j: values[j].denominator for j in outside}
     if len(outside) < _SCALE_READS * len(ds):

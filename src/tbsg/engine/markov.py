@@ -62,10 +62,10 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -94,6 +94,9 @@ __all__ = [
     "zero_count_cycle",
 ]
 
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -103,7 +106,7 @@ _MAX_DOUBLINGS = 80  # candidate widenings tried by chain_bounds before giving u
 
 # --- structure -----------------------------------------------------------------------------
 
-def restrict(g: CompiledGame[Any, Any], keep: BoolArray) -> CompiledGame[Any, Any]:
+def restrict(g: CompiledGame[S, A], keep: BoolArray) -> CompiledGame[S, A]:
     """``g`` with only the flat actions in ``keep`` (at least one per state), same states.
 
     The arrays are sliced, not rebuilt: the table of rationals is shared.
@@ -151,14 +154,14 @@ class ChainStructure:
         return mask
 
 
-def structure(g: CompiledGame[Any, Any]) -> ChainStructure:
+def structure(g: CompiledGame[S, A]) -> ChainStructure:
     """Components and closed classes of a chain (one action per state)."""
     comps = decompose(g)
     ec = end_components(g, scc=comps.label)
     return ChainStructure(comps=comps, trap=ec.label, n_traps=ec.count)
 
 
-def _probs(g: CompiledGame[Any, Any]) -> list[Rational]:
+def _probs(g: CompiledGame[S, A]) -> list[Rational]:
     """Every outcome's probability in the backend type (converted once per distinct value)."""
     table = [bk.from_fraction(x) for x in g.rationals]
     return [table[c] for c in g.out_code.tolist()]
@@ -166,7 +169,7 @@ def _probs(g: CompiledGame[Any, Any]) -> list[Rational]:
 
 # --- exact linear systems --------------------------------------------------------------------
 
-def solve_chain(g: CompiledGame[Any, Any], comps: Components, rhs: Sequence[Rational],
+def solve_chain(g: CompiledGame[S, A], comps: Components, rhs: Sequence[Rational],
                 given: dict[int, Rational]) -> list[Rational]:
     """Exact ``x = rhs + P x`` on the states not in ``given``, ``x = given`` on the others.
 
@@ -193,7 +196,7 @@ def solve_chain(g: CompiledGame[Any, Any], comps: Components, rhs: Sequence[Rati
 
 # --- length distribution ---------------------------------------------------------------------
 
-def _zero_count_ranks(g: CompiledGame[Any, Any], counts: list[int], dead: list[bool]) -> list[int]:
+def _zero_count_ranks(g: CompiledGame[S, A], counts: list[int], dead: list[bool]) -> list[int]:
     """Topological ranks of the states along steps that count 0 from states not ``dead``
     (Kahn's algorithm)."""
     n = g.n_states
@@ -225,7 +228,7 @@ def _zero_count_ranks(g: CompiledGame[Any, Any], counts: list[int], dead: list[b
     return rank
 
 
-def length_pmf(g: CompiledGame[Any, Any], counts: list[int], horizon: int, start: int,
+def length_pmf(g: CompiledGame[S, A], counts: list[int], horizon: int, start: int,
                dead: list[bool]) -> list[Rational]:
     """Exact ``P(L = k)`` for ``k = 0 .. horizon``: ``L`` the total count when play ends.
 
@@ -301,7 +304,7 @@ def _dot_bounds(lo: FloatArray, hi: FloatArray, positive: bool) -> tuple[float, 
     return low, high
 
 
-def zero_count_cycle(g: CompiledGame[Any, Any], counts: Sequence[int], dead: BoolArray) -> int | None:
+def zero_count_cycle(g: CompiledGame[S, A], counts: Sequence[int], dead: BoolArray) -> int | None:
     """A state on a cycle of steps counting 0 outside the ``dead`` states, or ``None``.
 
     Such a cycle would let play go round without counting, so the length distribution is
@@ -326,7 +329,7 @@ def zero_count_cycle(g: CompiledGame[Any, Any], counts: Sequence[int], dead: Boo
 class _Spread:
     """Outward-rounded pushes of probability mass along the outcomes of some states."""
 
-    def __init__(self, g: CompiledGame[Any, Any], dead: BoolArray) -> None:
+    def __init__(self, g: CompiledGame[S, A], dead: BoolArray) -> None:
         self.n = g.n_states
         self.dead = dead
         self.out_ptr = g.out_ptr
@@ -355,7 +358,7 @@ class _Spread:
         return touched, _down(lo[touched], self.d), _up(hi[touched], self.d)
 
 
-def length_bounds(g: CompiledGame[Any, Any], counts: list[int], horizon: int, start: int,
+def length_bounds(g: CompiledGame[S, A], counts: list[int], horizon: int, start: int,
                   dead: BoolArray) -> tuple[FloatArray, FloatArray]:
     """Proven float bounds of :func:`length_pmf`'s ``P(L = k)``, ``k = 0 .. horizon``.
 
@@ -449,7 +452,7 @@ def enclose_all(xs: Sequence[Fraction]) -> tuple[FloatArray, FloatArray]:
     return lo, hi
 
 
-def chain_bounds(g: CompiledGame[Any, Any], rhs: Sequence[Fraction], given: dict[int, Fraction]
+def chain_bounds(g: CompiledGame[S, A], rhs: Sequence[Fraction], given: dict[int, Fraction]
                  ) -> tuple[FloatArray, FloatArray] | None:
     """Proven float bounds ``lo <= x <= hi`` of :func:`solve_chain`'s ``x``, or ``None``.
 
@@ -462,7 +465,7 @@ def chain_bounds(g: CompiledGame[Any, Any], rhs: Sequence[Fraction], given: dict
     return interval_bounds(g, b_lo, b_hi, fixed, g_lo, g_hi)
 
 
-def interval_bounds(g: CompiledGame[Any, Any], b_lo: FloatArray, b_hi: FloatArray, fixed: IntArray,
+def interval_bounds(g: CompiledGame[S, A], b_lo: FloatArray, b_hi: FloatArray, fixed: IntArray,
                     g_lo: FloatArray, g_hi: FloatArray) -> tuple[FloatArray, FloatArray] | None:
     """Proven bounds of ``x = b + P x`` (free states) for every ``b`` in ``[b_lo, b_hi]``,
     with ``x`` in ``[g_lo, g_hi]`` given on the states ``fixed``; ``None`` if none found.
@@ -482,7 +485,7 @@ def interval_bounds(g: CompiledGame[Any, Any], b_lo: FloatArray, b_hi: FloatArra
         return _interval_bounds(g, b_lo, b_hi, fixed, g_lo, g_hi, free)
 
 
-def _interval_bounds(g: CompiledGame[Any, Any], b_lo: FloatArray, b_hi: FloatArray, fixed: IntArray,
+def _interval_bounds(g: CompiledGame[S, A], b_lo: FloatArray, b_hi: FloatArray, fixed: IntArray,
                      g_lo: FloatArray, g_hi: FloatArray, free: BoolArray
                      ) -> tuple[FloatArray, FloatArray] | None:
     n = g.n_states
@@ -560,7 +563,7 @@ def _is_lower(low: FloatArray, b_lo: FloatArray, lo_m: sp.csr_matrix, hi_m: sp.c
 
 # --- tie-breaking among optimal actions ---------------------------------------------------------
 
-def extreme_profile(g: CompiledGame[Any, Any], cost: Sequence[Rational], minimise: bool
+def extreme_profile(g: CompiledGame[S, A], cost: Sequence[Rational], minimise: bool
                     ) -> tuple[list[Rational], IntArray]:
     """Exact optimum of the expected total ``cost`` over stationary policies of ``g``.
 
@@ -581,7 +584,7 @@ def extreme_profile(g: CompiledGame[Any, Any], cost: Sequence[Rational], minimis
 class _PolicyIteration:
     """:func:`extreme_profile`'s working data: totals ``x`` and the policy ``choice``."""
 
-    def __init__(self, g: CompiledGame[Any, Any], cost: Sequence[Rational], minimise: bool) -> None:
+    def __init__(self, g: CompiledGame[S, A], cost: Sequence[Rational], minimise: bool) -> None:
         self.cost = cost
         self.minimise = minimise
         self.act_ptr: list[int] = g.act_ptr.tolist()
