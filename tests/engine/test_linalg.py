@@ -197,9 +197,10 @@ def test_solve_block_reads_outside_values_and_adds_repeated_targets() -> None:
     target = [1, 1, 3, 0, 1, 2]
     prob = [F(1, 4), F(1, 4), F(1, 2), F(1, 2), F(1, 4), F(1, 2)]
     x = [F(0), F(0), F(0), F(2, 3)]
-    solve_block([0, 1], [0, 1], [F(0), F(1, 8)], x, out_ptr, target, prob)
+    choice, const = [0, 1, 2], [F(0), F(1, 8), F(1, 5)]
+    solve_block([0, 1], choice, const, x, out_ptr, target, prob)
     assert x[:2] == [F(5, 8), F(7, 12)]
-    solve_block([2], [2], [F(1, 5)], x, out_ptr, target, prob)
+    solve_block([2], choice, const, x, out_ptr, target, prob)
     assert x == [F(5, 8), F(7, 12), F(2, 5), F(2, 3)]
 
 

@@ -385,9 +385,9 @@ class _SweepPlan:
     after 1, 2, 4, ... levels (a game where sweeps do not pay spends a few levels'
     sweeps in all); if this level had fewer, the next one gets the cap. The first level
     gets the cap. Levels of fewer than :data:`_SWEEP_MIN` states get no sweeps and do not
-    count: their factorisations cost little more than the fixed cost of a few sweeps. The rule only chooses the starting
-    profile of policy iteration, never a bound: every bound is still a checked
-    certificate.
+    count: their factorisations cost little more than the fixed cost of a few sweeps.
+    The rule only chooses the starting profile of policy iteration, never a bound: every
+    bound is still a checked certificate.
     """
 
     def __init__(self) -> None:

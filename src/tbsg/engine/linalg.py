@@ -200,25 +200,29 @@ def eliminate(rows: Rows[F], rhs: list[F], users: list[set[int]] | None = None) 
     return plan(rows, users).run(rhs)
 
 
-def solve_block(states: Sequence[int], acts: Sequence[int], const: Sequence[F], x: list[F],
+def solve_block(states: Sequence[int], choice: Sequence[int], const: Sequence[F], x: list[F],
                 out_ptr: Sequence[int], target: Sequence[int], prob: Sequence[F]) -> None:
-    """Exact ``x_i = const[r] + sum_o prob[o] x(target[o])`` on the block ``states``.
+    """Exact ``x_i = const[k] + sum_o prob[o] x(target[o])``, ``k = choice[i]``, on the block ``states``.
 
-    State ``states[r]`` plays action ``acts[r]``, whose outcomes are ``o`` in
-    ``out_ptr[k]:out_ptr[k+1]`` (a compiled game's arrays). The values of states outside
-    the block are read from ``x`` (they must be final: blocks are solved in the order of
-    :func:`tbsg.engine.graph.decompose`); the block's values are written into ``x``. A
-    block of one state is one substitution (a division when it has a self-loop).
-    Outcomes repeating a target are added up.
+    State ``i`` plays action ``choice[i]``, whose outcomes are ``o`` in
+    ``out_ptr[k]:out_ptr[k+1]`` (a compiled game's arrays); ``const`` is indexed by action.
+    The values of states outside the block are read from ``x`` (they must be final: blocks
+    are solved in the order of :func:`tbsg.engine.graph.decompose`); the block's values
+    are written into ``x``. A block of one state is one substitution (a division when it
+    has a self-loop). Outcomes repeating a target are added up.
     """
     if len(states) == 1:
-        _solve_one(states[0], acts[0], const[0], x, out_ptr, target, prob)
+        i = states[0]
+        k = choice[i]
+        _solve_one(i, const[k], x, range(out_ptr[k], out_ptr[k + 1]), target, prob)
         return
     local = {s: r for r, s in enumerate(states)}
     rows: Rows[F] = []
     rhs: list[F] = []
-    for r, k in enumerate(acts):
-        b = const[r]
+    users: list[set[int]] = [set() for _ in states]
+    for r, i in enumerate(states):
+        k = choice[i]
+        b = const[k]
         row: dict[int, F] = {}
         for o in range(out_ptr[k], out_ptr[k + 1]):
             j = target[o]
@@ -230,17 +234,18 @@ def solve_block(states: Sequence[int], acts: Sequence[int], const: Sequence[F], 
             else:
                 prev = row.get(q)
                 row[q] = prob[o] if prev is None else prev + prob[o]
+                if q != r:
+                    users[q].add(r)
         rows.append(row)
         rhs.append(b)
-    for r, v in enumerate(eliminate(rows, rhs)):
+    for r, v in enumerate(eliminate(rows, rhs, users)):
         x[states[r]] = v
 
 
-def _solve_one(i: int, k: int, b: F, x: list[F], out_ptr: Sequence[int], target: Sequence[int],
-               prob: Sequence[F]) -> None:
-    """:func:`solve_block` for the block ``[i]`` (action ``k``, constant ``b``)."""
+def _solve_one(i: int, b: F, x: list[F], outs: range, target: Sequence[int], prob: Sequence[F]) -> None:
+    """:func:`solve_block` for the block ``[i]`` (outcomes ``outs``, constant ``b``)."""
     loop: F | None = None
-    for o in range(out_ptr[k], out_ptr[k + 1]):
+    for o in outs:
         j = target[o]
         if j == i:
             loop = prob[o] if loop is None else loop + prob[o]

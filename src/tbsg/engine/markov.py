@@ -174,23 +174,25 @@ def solve_chain(g: CompiledGame[S, A], comps: Components, rhs: Sequence[Rational
     """Exact ``x = rhs + P x`` on the states not in ``given``, ``x = given`` on the others.
 
     ``g`` has one action per state; every state of a closed class must be ``given``
-    (module docstring). ``rhs`` holds backend rationals. Each component's states not
-    ``given`` form one block of :func:`tbsg.engine.linalg.solve_block`.
+    (module docstring). ``rhs`` holds backend rationals, indexed by state (or by action:
+    the same). Each component's states not ``given`` form one block of
+    :func:`tbsg.engine.linalg.solve_block`.
     """
     x: list[Rational] = [bk.ZERO] * g.n_states
     for i, v in given.items():
         x[i] = v
-    act_ptr: list[int] = g.act_ptr.tolist()
+    choice: list[int] = g.act_ptr[:-1].tolist()
     out_ptr: list[int] = g.out_ptr.tolist()
     target: list[int] = g.out_target.tolist()
     probs = _probs(g)
     ptr: list[int] = comps.ptr.tolist()
     members: list[int] = comps.members.tolist()
     for c in range(comps.count):
-        states = [i for i in members[ptr[c] : ptr[c + 1]] if i not in given]
+        states = members[ptr[c] : ptr[c + 1]]
+        if given:
+            states = [i for i in states if i not in given]
         if states:
-            solve_block(states, [act_ptr[i] for i in states], [rhs[i] for i in states], x, out_ptr,
-                        target, probs)
+            solve_block(states, choice, rhs, x, out_ptr, target, probs)
     return x
 
 
@@ -617,8 +619,7 @@ class _PolicyIteration:
             self.choice[i], self.x[i] = self.best(i, self.q(self.choice[i]))
             return
         while True:  # policy iteration on the component
-            acts = [self.choice[i] for i in states]
-            solve_block(states, acts, [self.cost[k] for k in acts], self.x, out_ptr, target, self.probs)
+            solve_block(states, self.choice, self.cost, self.x, out_ptr, target, self.probs)
             switched = False
             for i in states:
                 k = self.best(i, self.x[i])[0]

@@ -42,15 +42,11 @@ def _profile_values(n: int, choice: Sequence[int], const: Sequence[F], out_ptr: 
     dst = [target[o] for i in range(n) for o in range(out_ptr[choice[i]], out_ptr[choice[i] + 1])]
     src = np.repeat(np.arange(n, dtype=np.int64), deg)
     comps = decompose_edges(n, src, np.array(dst, dtype=np.int64))
-    acts = list(choice)
-    consts = [const[k] for k in acts]
-    values = list(consts)  # each state's entry is set when its component is solved
+    values = [const[k] for k in choice]  # each state's entry is set when its component is solved
     ptr: list[int] = comps.ptr.tolist()
     members: list[int] = comps.members.tolist()
     for c in range(comps.count):
-        states = members[ptr[c] : ptr[c + 1]]
-        solve_block(states, [acts[i] for i in states], [consts[i] for i in states], values, out_ptr,
-                    target, prob)
+        solve_block(members[ptr[c] : ptr[c + 1]], choice, const, values, out_ptr, target, prob)
     return values
 
 
