@@ -121,7 +121,8 @@ class AdicValues:
     def _convert(self, states: IntArray) -> None:
         """Record the B-adic form of already solved states (or mark them not B-adic)."""
         values, num, exp, base = self.values, self.num, self.exp, self.base
-        for j in states.tolist():
+        solved: list[int] = states.tolist()
+        for j in solved:
             v = values[j]
             d = v.denominator
             k = self.exponent(d)

@@ -111,7 +111,7 @@ class _Engine:
         self.const_np, self.prob_np = g.float_arrays()
         self.loc_np = np.full(n, -1, dtype=np.int64)
         self.allowed_np = allowed
-        self.allowed_l = allowed.tolist() if allowed is not None else None
+        self.allowed_l: list[bool] | None = allowed.tolist() if allowed is not None else None
         if allowed is None:
             first = g.act_ptr[:-1]
         else:
@@ -240,12 +240,13 @@ class _Engine:
         cand = key >= best - (bound + widest)
         if self._adic_level(states, acts[cand], owner[cand]):
             return
-        ks, who = acts[cand].tolist(), owner[cand].tolist()
-        maxi = (g.player[states] == 0).tolist()
+        ks: list[int] = acts[cand].tolist()
+        who: list[int] = owner[cand].tolist()
+        maxi: list[bool] = (g.player[states] == 0).tolist()
         kernel = self.kernel
         qs_all = list(map(kernel.qx, ks))  # every candidate's exact value, one call each
         values, vf, choice = self.values, self.vf, self.choice
-        states_l = states.tolist()
+        states_l: list[int] = states.tolist()
         out_f: list[float] = []
         to_float = bk.to_float
         n_c, c = len(ks), 0
@@ -597,13 +598,13 @@ def solve_exact(g: CompiledGame[S, A], comps: Components, allowed: BoolArray | N
     # a starting profile for the components with cycles (a chain has only one)
     if not trivial.all() and (allowed is not None or g.n_actions > g.n_states):
         eng.choice = float_profile(g, comps, allowed).tolist()
-    ptr = comps.ptr.tolist()
-    members = comps.members.tolist()
-    trivial_l = trivial.tolist()
+    ptr: list[int] = comps.ptr.tolist()
+    members: list[int] = comps.members.tolist()
+    trivial_l: list[bool] = trivial.tolist()
     c = 0
     count = comps.count
     narrow = _NARROW_ADIC
-    ends = np.append(np.flatnonzero(np.diff(comps.level)) + 1, count).tolist()  # (levels are runs)
+    ends: list[int] = np.append(np.flatnonzero(np.diff(comps.level)) + 1, count).tolist()  # (levels are runs)
     for c_end in ends:
         wide = c_end - c >= _VECTOR_MIN
         # narrow levels too while the integer path works (a few: each costs array overhead,

@@ -245,7 +245,7 @@ def length_pmf(g: CompiledGame[S, A], counts: list[int], horizon: int, start: in
     target: list[int] = g.out_target.tolist()
     probs = _probs(g)
     table = [bk.from_fraction(x) for x in g.rationals]
-    stop = [table[c] for c in g.stop_code.tolist()]
+    stop: list[Rational] = [table[c] for c in g.stop_code.tolist()]
     ended: list[Rational] = [bk.ZERO] * (horizon + 1)
     pending: dict[int, dict[int, Rational]] = {0: {start: bk.ONE}}
     for k in range(horizon + 1):
