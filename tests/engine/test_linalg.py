@@ -213,3 +213,37 @@ def test_field_protocol_is_met_by_each_number_type() -> None:
                                              "__rsub__", "__rtruediv__"))
         assert (1 - x) * (1 / (1 - x)) == x / x
     assert linalg.__all__ == sorted(linalg.__all__)
+
+
+@SETTINGS
+@given(st.integers(2, 8), st.data())
+def test_blocks_in_decompose_order_solve_the_whole_profile(n: int, data: st.DataObject) -> None:
+    """A random profile (each state plays one of its two actions) solved block by block in
+    the order of :func:`tbsg.engine.graph.decompose_edges` (the path of
+    :mod:`tbsg.parametric.linear`, here over Fractions) equals the whole system solved at once."""
+    pytest.importorskip("flint")
+    from tbsg.parametric.linear import _profile_values
+
+    frac = st.fractions(min_value=0, max_value=1, max_denominator=6)
+    out_ptr, target, prob, const = [0], [], [], []
+    for _ in range(2 * n):  # actions 2i and 2i + 1 belong to state i
+        succ = data.draw(st.lists(st.integers(0, n - 1), max_size=3))
+        weights = [data.draw(frac) for _ in succ]
+        total = sum(weights, F(0))
+        if total > F(1, 2):
+            weights = [w / (2 * total) for w in weights]
+        for j, w in zip(succ, weights, strict=True):
+            if w:
+                target.append(j)
+                prob.append(w)
+        out_ptr.append(len(target))
+        const.append(data.draw(frac))
+    choice = [2 * i + data.draw(st.integers(0, 1)) for i in range(n)]
+    rows: list[dict[int, Fraction]] = []
+    for i in range(n):
+        row: dict[int, Fraction] = {}
+        for o in range(out_ptr[choice[i]], out_ptr[choice[i] + 1]):
+            row[target[o]] = row.get(target[o], F(0)) + prob[o]
+        rows.append(row)
+    expected = dense_gauss_jordan(rows, [const[k] for k in choice])
+    assert _profile_values(n, choice, const, out_ptr, target, prob) == expected
