@@ -32,8 +32,9 @@ already known. Only ``+``, ``-``, ``*`` and ``/`` of the field are used, and the
 leaves the chain watched on the other states (the censored chain): its entries are the
 probabilities of reaching ``j`` from ``t`` without visiting another remaining state, so
 they stay non-negative, rows keep their stopping mass, and each pivot ``1 - r`` is the
-probability of leaving ``s`` for good, positive because the system stops (for every
-parameter value: a non-zero rational function). So every order is feasible and no
+probability of moving on from ``s`` (to another remaining state, or to the end of play)
+before returning to it, positive because the system stops (for every parameter value:
+a non-zero rational function). So every order is feasible and no
 entry grows beyond a probability: exact arithmetic has no rounding, and the pivots
 need no search for size, only for sparsity.
 
@@ -94,7 +95,7 @@ class Field(Protocol):
 
 F = TypeVar("F", bound=Field)
 
-Rows = list[dict[int, F]]
+SparseRows = list[dict[int, F]]
 """Sparse rows of ``R``: ``rows[s][j] = R_sj`` (entries absent are zero)."""
 
 
@@ -136,7 +137,7 @@ class Plan(Generic[F]):
         return rhs
 
 
-def users_of(rows: Rows[F]) -> list[set[int]]:
+def users_of(rows: SparseRows[F]) -> list[set[int]]:
     """Column structure of ``R``: ``users[j]`` is the set of rows ``t != j`` that read ``j``."""
     users: list[set[int]] = [set() for _ in rows]
     for t, row in enumerate(rows):
@@ -146,7 +147,7 @@ def users_of(rows: Rows[F]) -> list[set[int]]:
     return users
 
 
-def plan(rows: Rows[F], users: list[set[int]] | None = None) -> Plan[F]:
+def plan(rows: SparseRows[F], users: list[set[int]] | None = None) -> Plan[F]:
     """State elimination on ``R`` (``rows``; ``users`` from :func:`users_of`, both
     consumed), recorded as a :class:`Plan`.
 
@@ -194,7 +195,7 @@ def plan(rows: Rows[F], users: list[set[int]] | None = None) -> Plan[F]:
     return Plan(m, steps, back)
 
 
-def eliminate(rows: Rows[F], rhs: list[F], users: list[set[int]] | None = None) -> list[F]:
+def eliminate(rows: SparseRows[F], rhs: list[F], users: list[set[int]] | None = None) -> list[F]:
     """Exact solution of ``v = rhs + R v`` (``R`` given by sparse ``rows``): the plan of
     ``R`` (:func:`plan`) run on ``rhs``. ``rows``, ``users`` and ``rhs`` are consumed."""
     return plan(rows, users).run(rhs)
@@ -217,7 +218,7 @@ def solve_block(states: Sequence[int], choice: Sequence[int], const: Sequence[F]
         _solve_one(i, const[k], x, range(out_ptr[k], out_ptr[k + 1]), target, prob)
         return
     local = {s: r for r, s in enumerate(states)}
-    rows: Rows[F] = []
+    rows: SparseRows[F] = []
     rhs: list[F] = []
     users: list[set[int]] = [set() for _ in states]
     for r, i in enumerate(states):
