@@ -26,7 +26,7 @@ import math
 import time
 from collections.abc import Callable, Hashable
 from fractions import Fraction
-from typing import Any, Literal, TypeVar, overload
+from typing import Any, Literal, TypeVar, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -246,8 +246,9 @@ def _run(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | N
             return fs
         r = solve_exact(g, comps, allowed, callback)
         how = _EXACT_METHOD if optimizing else "state elimination per SCC"
+        # Solution stores the backend values and reads them as Fractions (results._ExactValues)
         return Solution(method=who + how, seconds=time.perf_counter() - t0,
-                        values_exact=r.values, choice=r.choice, optimal=r.optimal,
+                        values_exact=cast("list[Fraction]", r.values), choice=r.choice, optimal=r.optimal,
                         improvements=r.improvements, exact_solves=r.exact_solves, **common)
     finally:
         close()
@@ -294,7 +295,9 @@ def _infinite(g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
         values, choice, optimal = b.values, b.choice, b.optimal
         improvements, solves = b.improvements, b.exact_solves
         method = f"{who}exact, end-component quotient (infinite play worth {c}"
-    return Solution(method=method + ")", seconds=time.perf_counter() - t0, values_exact=values,
+    # Solution stores the backend values and reads them as Fractions (results._ExactValues)
+    return Solution(method=method + ")", seconds=time.perf_counter() - t0,
+                    values_exact=cast("list[Fraction]", values),
                     choice=choice, optimal=optimal, improvements=improvements,
                     exact_solves=solves, **common)
 

@@ -645,7 +645,9 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
     method = f"{_METHOD[kind]} (loaded from {os.fspath(path)})"
     sol: Solution[Any, Any] = Solution(
         graph=g, method=method, seconds=time.perf_counter() - t0, n_components=comps.count,
-        largest_component=comps.largest, values_exact=[bk.from_fraction(v) for v in values],
+        largest_component=comps.largest,
+        # stored in the backend type (the certificate's fast path), read as Fractions
+        values_exact=typing.cast("list[Fraction]", [bk.from_fraction(v) for v in values]),
         choice=choice, optimal=optimal, improvements=0, exact_solves=0, game=the_game,
         infinite_play=c, optimizing=optimizing)
     if check:

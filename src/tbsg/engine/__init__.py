@@ -9,7 +9,8 @@ In pipeline order:
   components, the stopping check;
 * :mod:`~tbsg.engine.bellman`: the Bellman step (action values, segment max/min), its
   float filter and rounding bound; :mod:`~tbsg.engine.adic` values wide acyclic levels in
-  integers over one base;
+  integers over one base; :mod:`~tbsg.engine.linalg`: exact sparse elimination over any
+  field (the linear systems of every exact solver, the parametric one included);
 * the solvers: :mod:`~tbsg.engine.floating` (proven float bounds),
   :mod:`~tbsg.engine.exact` (strategy iteration per component),
   :mod:`~tbsg.engine.infinite` (games that need not stop), :mod:`~tbsg.engine.markov`

@@ -6,6 +6,12 @@ thousand-digit numbers large games produce), else :class:`fractions.Fraction`. S
 environment variable ``TBSG_BACKEND=fraction`` to force the pure-Python backend.
 Values leave the library only as :class:`fractions.Fraction` (see :func:`to_fraction`),
 so the backend never leaks into user code.
+
+Both types are typed as :class:`Rational`, the protocol of what the solvers do with an
+exact number: the field operations of :class:`tbsg.engine.linalg.Field`, mixed with
+``int`` too, the order, and ``numerator`` / ``denominator``. ``mpq``'s numerator is a
+GMP integer (``mpz``), typed as ``int``: the solvers use only the integer operations the
+two share (arithmetic, ``//``, ``%``, ``bit_length``, ``int()``).
 """
 
 from __future__ import annotations
@@ -14,14 +20,55 @@ import math
 import os
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, TypeAlias
+from typing import Protocol, Self
 
-__all__ = ["BACKEND", "ONE", "ZERO", "Q", "fraction_from_text", "from_fraction", "is_canonical", "lcm",
-           "remove", "to_float", "to_fraction"]
+from tbsg.engine.linalg import Field
 
-# ``Q`` is typed as Any-free callable producing an opaque rational; the solver modules
-# only use +, -, *, /, comparisons and the helpers below on it.
-Rational: TypeAlias = Any
+__all__ = ["BACKEND", "ONE", "ZERO", "Q", "Rational", "fraction_from_text", "from_fraction", "is_canonical",
+           "lcm", "remove", "to_float", "to_fraction"]
+
+
+class Rational(Field, Protocol):
+    """An exact rational of the backend (``Fraction`` or ``gmpy2.mpq``): an ordered field.
+
+    Arithmetic with another rational of the same backend or an ``int`` gives a rational
+    of the backend; values leave the library through :func:`to_fraction`.
+    """
+
+    def __add__(self, other: Self | int, /) -> Self: ...
+
+    def __radd__(self, other: int, /) -> Self: ...
+
+    def __sub__(self, other: Self | int, /) -> Self: ...
+
+    def __mul__(self, other: Self | int, /) -> Self: ...
+
+    def __rmul__(self, other: int, /) -> Self: ...
+
+    def __truediv__(self, other: Self | int, /) -> Self: ...
+
+    def __neg__(self) -> Self: ...
+
+    def __lt__(self, other: Self | int, /) -> bool: ...
+
+    def __le__(self, other: Self | int, /) -> bool: ...
+
+    def __gt__(self, other: Self | int, /) -> bool: ...
+
+    def __ge__(self, other: Self | int, /) -> bool: ...
+
+    def __eq__(self, other: object, /) -> bool: ...
+
+    def __hash__(self) -> int: ...
+
+    def __float__(self) -> float: ...
+
+    @property
+    def numerator(self) -> int: ...
+
+    @property
+    def denominator(self) -> int: ...
+
 
 _choice = os.environ.get("TBSG_BACKEND", "auto").lower()
 _mpq: Callable[..., Rational] | None = None
@@ -54,7 +101,7 @@ else:
         return x
 
 
-def lcm(ints: list[Any]) -> Any:
+def lcm(ints: list[int]) -> int:
     """Least common multiple of positive integers (``int`` or the backend's integers)."""
     if _mpq is not None:
         from gmpy2 import lcm as _lcm
@@ -66,7 +113,7 @@ def lcm(ints: list[Any]) -> Any:
     return math.lcm(*ints)
 
 
-def remove(x: Any, p: int) -> tuple[Any, int]:
+def remove(x: int, p: int) -> tuple[int, int]:
     """``(y, m)`` with ``x = y * p**m`` and ``p`` not dividing ``y`` (``x >= 1``, ``p >= 2``)."""
     if _mpq is not None:
         from gmpy2 import remove as _remove

@@ -99,7 +99,7 @@ class AdicValues:
             k, power = k + 1, power * self.base
         return k
 
-    def exponent(self, d: Any) -> int:
+    def exponent(self, d: int) -> int:
         """Some ``k`` with ``d | B^k`` found by removing ``B``'s factors, else ``_NOT``."""
         if d.bit_length() > _MAX_BITS:
             return _NOT
@@ -121,7 +121,8 @@ class AdicValues:
     def _convert(self, states: IntArray) -> None:
         """Record the B-adic form of already solved states (or mark them not B-adic)."""
         values, num, exp, base = self.values, self.num, self.exp, self.base
-        for j in states.tolist():
+        solved: list[int] = states.tolist()
+        for j in solved:
             v = values[j]
             d = v.denominator
             k = self.exponent(d)

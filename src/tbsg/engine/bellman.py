@@ -316,7 +316,7 @@ def action_signs(g: CompiledGame[Any, Any], values: Sequence[Rational], vf: Floa
     if len(unsure):
         if exact_q is None:
             table = [bk.from_fraction(x) for x in g.rationals]
-            const = g.act_code.tolist()
+            const: list[int] = g.act_code.tolist()
             code = g.out_code
             out_ptr = g.out_ptr
             target = g.out_target

@@ -15,8 +15,11 @@ so inside component ``C`` every successor outside ``C`` already has its exact va
 
 for a fixed strategy profile ``sigma``. Because the game is stopping, ``I - P_CC`` is
 non-singular for every profile. The system is solved exactly by *state elimination*
-(Gaussian elimination in the form ``v = b + P v``, eliminating the state with the
-smallest Markowitz product first; Daws 2004), in exact rationals.
+(:mod:`tbsg.engine.linalg`: Gaussian elimination in the form ``v = b + P v``, the state
+with the smallest Markowitz product first), in exact rationals. Components of one
+*shape* (the same probabilities, as codes into the compiled game's table of rationals, at the
+same places) have the same ``P_CC``: the elimination of the first is kept as a plan and
+replayed on the right-hand sides of the others.
 
 Inside a component the profile is improved by the Hoffman–Karp scheme (Hoffman and Karp
 1966, "On nonterminating stochastic games"): for the current strategy of player 0,
@@ -41,7 +44,6 @@ probability one copy a value instead of computing it).
 
 from __future__ import annotations
 
-import heapq
 import time
 import warnings
 from collections.abc import Callable, Hashable
@@ -68,8 +70,9 @@ from tbsg.engine.bellman import (
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.floating import float_profile
 from tbsg.engine.graph import Components, trivial_states
+from tbsg.engine.linalg import Plan, plan
 
-__all__ = ["ExactResult", "Plan", "eliminate", "optimal_mask", "plan", "solve_exact"]
+__all__ = ["ExactResult", "optimal_mask", "solve_exact"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -102,13 +105,13 @@ class _Engine:
     def __init__(self, g: CompiledGame[S, A], allowed: BoolArray | None) -> None:
         self.g = g
         n = g.n_states
-        self.values: list[Rational] = [None] * n
+        self.values: list[Rational] = [bk.ZERO] * n  # each state's entry is set when it is solved
         self.vf: list[float] = [0.0] * n
         self.vf_np = np.zeros(n)
         self.const_np, self.prob_np = g.float_arrays()
         self.loc_np = np.full(n, -1, dtype=np.int64)
         self.allowed_np = allowed
-        self.allowed_l = allowed.tolist() if allowed is not None else None
+        self.allowed_l: list[bool] | None = allowed.tolist() if allowed is not None else None
         if allowed is None:
             first = g.act_ptr[:-1]
         else:
@@ -124,7 +127,7 @@ class _Engine:
         self.adic_ok = False  # did the last acyclic level go the integer way?
         # elimination plans by system shape: components of the same shape (common in games
         # built from repeated rules) redo only the right-hand side
-        self.plans: dict[tuple[tuple[tuple[int, int], ...], ...], Plan] = {}
+        self.plans: dict[tuple[tuple[tuple[int, int], ...], ...], Plan[Rational]] = {}
 
     # built on first use: a game settled by integer levels (:meth:`_adic_level`) needs none
     @cached_property
@@ -134,11 +137,13 @@ class _Engine:
 
     @cached_property
     def act_ptr(self) -> list[int]:
-        return self.g.act_ptr.tolist()  # type: ignore[no-any-return]
+        out: list[int] = self.g.act_ptr.tolist()
+        return out
 
     @cached_property
     def player(self) -> list[int]:
-        return self.g.player.tolist()  # type: ignore[no-any-return]
+        out: list[int] = self.g.player.tolist()
+        return out
 
     @property
     def out_ptr(self) -> list[int]:
@@ -159,7 +164,8 @@ class _Engine:
     @cached_property
     def out_code(self) -> list[int]:
         """Per outcome: the code of its probability in ``g.rationals``."""
-        return self.g.out_code.tolist()  # type: ignore[no-any-return]
+        out: list[int] = self.g.out_code.tolist()
+        return out
 
     @cached_property
     def table(self) -> list[Rational]:
@@ -234,12 +240,13 @@ class _Engine:
         cand = key >= best - (bound + widest)
         if self._adic_level(states, acts[cand], owner[cand]):
             return
-        ks, who = acts[cand].tolist(), owner[cand].tolist()
-        maxi = (g.player[states] == 0).tolist()
+        ks: list[int] = acts[cand].tolist()
+        who: list[int] = owner[cand].tolist()
+        maxi: list[bool] = (g.player[states] == 0).tolist()
         kernel = self.kernel
         qs_all = list(map(kernel.qx, ks))  # every candidate's exact value, one call each
         values, vf, choice = self.values, self.vf, self.choice
-        states_l = states.tolist()
+        states_l: list[int] = states.tolist()
         out_f: list[float] = []
         to_float = bk.to_float
         n_c, c = len(ks), 0
@@ -443,13 +450,7 @@ class _Engine:
         pl = self.plans.get(key)
         if pl is None:  # a system of a new shape: eliminate, and keep the plan if small
             table = self.table
-            rows = [{c: table[x] for c, x in part} for part in shape]
-            users: list[set[int]] = [set() for _ in range(m)]
-            for r, part in enumerate(shape):
-                for c, _ in part:
-                    if c != r:
-                        users[c].add(r)
-            pl = plan(rows, users)
+            pl = plan([{c: table[x] for c, x in part} for part in shape])
             if m <= _PLAN_STATES and len(self.plans) < _PLANS:
                 self.plans[key] = pl
         values = pl.run(rhs)
@@ -472,10 +473,9 @@ def _scaled_outside(values: list[Rational], outside: list[int]
     """``(L, {j: L * v(j)})`` for the outside states ``j``, ``L`` the lcm of their denominators.
 
     ``(None, {j: v(j)})`` when the denominators are small, or when the outside values are
-    read less than twice each on average (scaling would not pay: it saves the gcds of
-    adding big fractions, which a row reading one outside value does not do, and costs
-    one big division per state; Risk or Safety's components read each outside value once,
-    and solved twice as slowly scaled).
+    read less than twice each on average: scaling saves the gcds of adding big fractions,
+    which a row reading one outside value does not do, and costs one big division per
+    state (components that read each outside value once, as Risk or Safety's do, lose).
     """
     ds = {j: values[j].denominator for j in outside}
     if len(outside) < _SCALE_READS * len(ds):
@@ -555,97 +555,6 @@ class _Component:
         return x
 
 
-def eliminate(rows: list[dict[int, Rational]], rhs: list[Rational],
-              users: list[set[int]]) -> list[Rational]:
-    """Solve ``v = rhs + R v`` (R given by sparse rows) exactly by state elimination.
-
-    Pivot order: smallest Markowitz product ``|users| * |row|`` first (lazy heap). The
-    work on ``R`` is :func:`plan`, the work on ``rhs`` :meth:`Plan.run`.
-    """
-    return plan(rows, users).run(rhs)
-
-
-@dataclass(frozen=True, eq=False)
-class Plan:
-    """The operations state elimination applies to the right-hand side of one system.
-
-    ``steps``: ``(r, s, c)`` is ``rhs[r] += c * rhs[s]``, or ``rhs[r] *= c`` when ``s``
-    is -1 (a self-loop); then ``back`` computes the values in reverse pivot order:
-    ``v[s] = rhs[s] + sum(c * v[j] for j, c in terms)`` for ``(s, terms)``. They depend on
-    ``R`` only, so systems with the same ``R`` share one plan.
-    """
-
-    m: int
-    steps: list[tuple[int, int, Rational]]
-    back: list[tuple[int, list[tuple[int, Rational]]]]
-
-    def run(self, rhs: list[Rational]) -> list[Rational]:
-        """The solution ``v`` for the right-hand side ``rhs`` (modified in place)."""
-        for r, s, c in self.steps:
-            if s < 0:
-                rhs[r] = rhs[r] * c
-                continue
-            x = rhs[s]
-            if x:  # skip exact zeros: big-rational additions dominate the cost
-                y = rhs[r]
-                rhs[r] = y + c * x if y else c * x
-        values: list[Rational] = [None] * self.m
-        for s, terms in self.back:
-            v = rhs[s]
-            for j, c in terms:
-                x = values[j]
-                if x:
-                    v = v + c * x if v else c * x
-            values[s] = v
-        return values
-
-
-def plan(rows: list[dict[int, Rational]], users: list[set[int]]) -> Plan:
-    """State elimination on ``R`` (``rows``, ``users``: modified), recorded as a :class:`Plan`.
-
-    Pivot order: smallest Markowitz product ``|users| * |row|`` first (lazy heap).
-    """
-    m = len(rows)
-    done = [False] * m
-    order: list[int] = []
-    steps: list[tuple[int, int, Rational]] = []
-    heap = [(len(users[r]) * len(rows[r]), r) for r in range(m)]
-    heapq.heapify(heap)
-    one = bk.ONE
-    while heap:
-        cost, s = heapq.heappop(heap)
-        if done[s]:
-            continue
-        now = len(users[s]) * len(rows[s])
-        if now != cost:
-            heapq.heappush(heap, (now, s))
-            continue
-        done[s] = True
-        order.append(s)
-        row_s = rows[s]
-        self_p = row_s.pop(s, None)
-        if self_p is not None:
-            f = one / (one - self_p)
-            steps.append((s, -1, f))
-            for j in row_s:
-                row_s[j] = row_s[j] * f
-        for r in users[s]:
-            row_r = rows[r]
-            coef = row_r.pop(s)
-            steps.append((r, s, coef))
-            for j, c in row_s.items():
-                prev = row_r.get(j)
-                row_r[j] = coef * c if prev is None else prev + coef * c
-                if j != r:
-                    users[j].add(r)
-            heapq.heappush(heap, (len(users[r]) * len(row_r), r))
-        for j in row_s:
-            users[j].discard(s)
-        users[s] = set()
-    back = [(s, list(rows[s].items())) for s in reversed(order)]
-    return Plan(m, steps, back)
-
-
 def optimal_mask(g: CompiledGame[S, A], values: list[Rational], vf: npt.NDArray[np.float64],
                  allowed: BoolArray | None, choice: IntArray,
                  exact_q: Callable[[int], Rational] | None = None,
@@ -689,13 +598,13 @@ def solve_exact(g: CompiledGame[S, A], comps: Components, allowed: BoolArray | N
     # a starting profile for the components with cycles (a chain has only one)
     if not trivial.all() and (allowed is not None or g.n_actions > g.n_states):
         eng.choice = float_profile(g, comps, allowed).tolist()
-    ptr = comps.ptr.tolist()
-    members = comps.members.tolist()
-    trivial_l = trivial.tolist()
+    ptr: list[int] = comps.ptr.tolist()
+    members: list[int] = comps.members.tolist()
+    trivial_l: list[bool] = trivial.tolist()
     c = 0
     count = comps.count
     narrow = _NARROW_ADIC
-    ends = np.append(np.flatnonzero(np.diff(comps.level)) + 1, count).tolist()  # (levels are runs)
+    ends: list[int] = np.append(np.flatnonzero(np.diff(comps.level)) + 1, count).tolist()  # (levels are runs)
     for c_end in ends:
         wide = c_end - c >= _VECTOR_MIN
         # narrow levels too while the integer path works (a few: each costs array overhead,

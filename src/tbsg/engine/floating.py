@@ -385,10 +385,9 @@ class _SweepPlan:
     after 1, 2, 4, ... levels (a game where sweeps do not pay spends a few levels'
     sweeps in all); if this level had fewer, the next one gets the cap. The first level
     gets the cap. Levels of fewer than :data:`_SWEEP_MIN` states get no sweeps and do not
-    count: their factorisations cost little more than the fixed cost of a few sweeps
-    (Risk or Safety to 20 was slower with them). The rule only chooses the starting
-    profile of policy iteration, never a bound: every bound is still a checked
-    certificate.
+    count: their factorisations cost little more than the fixed cost of a few sweeps.
+    The rule only chooses the starting profile of policy iteration, never a bound: every
+    bound is still a checked certificate.
     """
 
     def __init__(self) -> None:
@@ -607,7 +606,8 @@ def _acyclic_scalar(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper:
     Each action value is summed term by term (``c_k`` first), one of the orders the
     rounding bound of :mod:`tbsg.engine.bellman` covers; the allowances are those of
     :meth:`~tbsg.engine.bellman.Rows.down` and :meth:`~tbsg.engine.bellman.Rows.up`.
-    Successors before ``s0`` are read once, as arrays.
+    Successors before ``s0`` are read once, as arrays. A hot loop (every outcome of the
+    run, three sums each), kept in one piece so that its inputs stay local variables.
     """
     r0, r1 = int(prep.state_row[s0]), int(prep.state_row[s1])
     indptr, cols_np, data_np = prep.outcomes(r0, r1)

@@ -48,7 +48,7 @@ from scipy.sparse.csgraph import connected_components
 from tbsg.engine.compiled import CompiledGame, IndexArray
 from tbsg.errors import NonStoppingGameError, show
 
-__all__ = ["Components", "EndComponents", "Subgraph", "decompose",
+__all__ = ["Components", "EndComponents", "Subgraph", "decompose", "decompose_edges",
            "end_components", "end_components_of", "raise_non_stopping", "subgraph"]
 
 S = TypeVar("S", bound=Hashable)
@@ -157,8 +157,14 @@ def decompose(g: CompiledGame[Any, Any]) -> Components:
     with array operations: the components whose successors all have levels below ``L``
     form level ``L``.
     """
-    n = g.n_states
-    adj = _adjacency(n, g.out_source(), g.out_target)
+    return decompose_edges(g.n_states, g.out_source(), g.out_target)
+
+
+def decompose_edges(n: int, src: IntArray, dst: IntArray) -> Components:
+    """:func:`decompose` of the graph on states ``0 .. n-1`` with an edge ``src[e] -> dst[e]``
+    per entry (``src`` non-decreasing; repeated edges allowed): for graphs that are not a
+    whole compiled game, such as one strategy profile's."""
+    adj = _adjacency(n, src, dst)
     ncomp, raw = connected_components(adj, directed=True, connection="strong")
     # Condensation edges from the graph's distinct edges, still with repeats (two states
     # of one component reaching one other component): counted consistently, they need

@@ -30,7 +30,7 @@ expected visits to ``j`` (``b = 1_{i = j}``), and the second moment of the lengt
 ``M = 2 c T - c^2 + P M`` with ``T`` the expected length). :func:`solve_chain` solves such
 a system exactly, component by component in solving order (sinks first,
 :func:`tbsg.engine.graph.decompose`): a state alone in its component by one substitution,
-a larger component by state elimination (:func:`tbsg.engine.exact.eliminate`).
+a larger component by state elimination (:func:`tbsg.engine.linalg.solve_block`).
 
 *Length distribution.* :func:`length_pmf` pushes probability mass forward over (state,
 steps counted so far); a step that counts 0 keeps its mass on the same count, so those
@@ -62,10 +62,10 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -77,8 +77,8 @@ from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
 from tbsg.engine.bellman import ETA, U
 from tbsg.engine.compiled import CompiledGame
-from tbsg.engine.exact import eliminate
 from tbsg.engine.graph import Components, decompose, end_components
+from tbsg.engine.linalg import solve_block
 
 __all__ = [
     "ChainStructure",
@@ -94,6 +94,9 @@ __all__ = [
     "zero_count_cycle",
 ]
 
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
 BoolArray = npt.NDArray[np.bool_]
@@ -103,7 +106,7 @@ _MAX_DOUBLINGS = 80  # candidate widenings tried by chain_bounds before giving u
 
 # --- structure -----------------------------------------------------------------------------
 
-def restrict(g: CompiledGame[Any, Any], keep: BoolArray) -> CompiledGame[Any, Any]:
+def restrict(g: CompiledGame[S, A], keep: BoolArray) -> CompiledGame[S, A]:
     """``g`` with only the flat actions in ``keep`` (at least one per state), same states.
 
     The arrays are sliced, not rebuilt: the table of rationals is shared.
@@ -151,14 +154,14 @@ class ChainStructure:
         return mask
 
 
-def structure(g: CompiledGame[Any, Any]) -> ChainStructure:
+def structure(g: CompiledGame[S, A]) -> ChainStructure:
     """Components and closed classes of a chain (one action per state)."""
     comps = decompose(g)
     ec = end_components(g, scc=comps.label)
     return ChainStructure(comps=comps, trap=ec.label, n_traps=ec.count)
 
 
-def _probs(g: CompiledGame[Any, Any]) -> list[Rational]:
+def _probs(g: CompiledGame[S, A]) -> list[Rational]:
     """Every outcome's probability in the backend type (converted once per distinct value)."""
     table = [bk.from_fraction(x) for x in g.rationals]
     return [table[c] for c in g.out_code.tolist()]
@@ -166,77 +169,36 @@ def _probs(g: CompiledGame[Any, Any]) -> list[Rational]:
 
 # --- exact linear systems --------------------------------------------------------------------
 
-def solve_chain(g: CompiledGame[Any, Any], comps: Components, rhs: Sequence[Rational],
+def solve_chain(g: CompiledGame[S, A], comps: Components, rhs: Sequence[Rational],
                 given: dict[int, Rational]) -> list[Rational]:
     """Exact ``x = rhs + P x`` on the states not in ``given``, ``x = given`` on the others.
 
     ``g`` has one action per state; every state of a closed class must be ``given``
-    (module docstring). ``rhs`` holds backend rationals (or ints).
+    (module docstring). ``rhs`` holds backend rationals, indexed by state (or by action:
+    the same). Each component's states not ``given`` form one block of
+    :func:`tbsg.engine.linalg.solve_block`.
     """
-    n = g.n_states
-    zero = bk.ZERO
-    one = bk.ONE
-    x: list[Rational] = [zero] * n
+    x: list[Rational] = [bk.ZERO] * g.n_states
     for i, v in given.items():
         x[i] = v
-    act_ptr: list[int] = g.act_ptr.tolist()
+    choice: list[int] = g.act_ptr[:-1].tolist()
     out_ptr: list[int] = g.out_ptr.tolist()
     target: list[int] = g.out_target.tolist()
     probs = _probs(g)
     ptr: list[int] = comps.ptr.tolist()
     members: list[int] = comps.members.tolist()
     for c in range(comps.count):
-        states = [i for i in members[ptr[c] : ptr[c + 1]] if i not in given]
-        if not states:
-            continue
-        if len(states) == 1:  # one substitution (a self-loop divides)
-            i = states[0]
-            k = act_ptr[i]
-            b = rhs[i]
-            loop = None
-            for o in range(out_ptr[k], out_ptr[k + 1]):
-                j = target[o]
-                if j == i:
-                    loop = probs[o]
-                elif x[j]:
-                    b = b + probs[o] * x[j]
-            x[i] = b if loop is None else b / (one - loop)
-            continue
-        acts = [act_ptr[i] for i in states]
-        _solve_block(states, acts, [rhs[i] for i in states], x, out_ptr, target, probs)
+        states = members[ptr[c] : ptr[c + 1]]
+        if given:
+            states = [i for i in states if i not in given]
+        if states:
+            solve_block(states, choice, rhs, x, out_ptr, target, probs)
     return x
-
-
-def _solve_block(states: list[int], acts: list[int], consts: list[Rational], x: list[Rational],
-                 out_ptr: list[int], target: list[int], probs: list[Rational]) -> None:
-    """Exact ``x_i = const_i + sum_o p_o x(t_o)`` on the block ``states`` (action ``acts[r]``
-    at ``states[r]``), the values outside the block known; written into ``x``."""
-    local = {s: r for r, s in enumerate(states)}
-    rows: list[dict[int, Rational]] = []
-    col: list[Rational] = []
-    users: list[set[int]] = [set() for _ in states]
-    for r, k in enumerate(acts):
-        b = consts[r]
-        row: dict[int, Rational] = {}
-        for o in range(out_ptr[k], out_ptr[k + 1]):
-            j = target[o]
-            q = local.get(j)
-            if q is None:
-                if x[j]:
-                    b = b + probs[o] * x[j]
-            else:
-                row[q] = row[q] + probs[o] if q in row else probs[o]
-                if q != r:
-                    users[q].add(r)
-        rows.append(row)
-        col.append(b)
-    for r, v in enumerate(eliminate(rows, col, users)):
-        x[states[r]] = v
 
 
 # --- length distribution ---------------------------------------------------------------------
 
-def _zero_count_ranks(g: CompiledGame[Any, Any], counts: list[int], dead: list[bool]) -> list[int]:
+def _zero_count_ranks(g: CompiledGame[S, A], counts: list[int], dead: list[bool]) -> list[int]:
     """Topological ranks of the states along steps that count 0 from states not ``dead``
     (Kahn's algorithm)."""
     n = g.n_states
@@ -268,7 +230,7 @@ def _zero_count_ranks(g: CompiledGame[Any, Any], counts: list[int], dead: list[b
     return rank
 
 
-def length_pmf(g: CompiledGame[Any, Any], counts: list[int], horizon: int, start: int,
+def length_pmf(g: CompiledGame[S, A], counts: list[int], horizon: int, start: int,
                dead: list[bool]) -> list[Rational]:
     """Exact ``P(L = k)`` for ``k = 0 .. horizon``: ``L`` the total count when play ends.
 
@@ -283,7 +245,7 @@ def length_pmf(g: CompiledGame[Any, Any], counts: list[int], horizon: int, start
     target: list[int] = g.out_target.tolist()
     probs = _probs(g)
     table = [bk.from_fraction(x) for x in g.rationals]
-    stop = [table[c] for c in g.stop_code.tolist()]
+    stop: list[Rational] = [table[c] for c in g.stop_code.tolist()]
     ended: list[Rational] = [bk.ZERO] * (horizon + 1)
     pending: dict[int, dict[int, Rational]] = {0: {start: bk.ONE}}
     for k in range(horizon + 1):
@@ -344,7 +306,7 @@ def _dot_bounds(lo: FloatArray, hi: FloatArray, positive: bool) -> tuple[float, 
     return low, high
 
 
-def zero_count_cycle(g: CompiledGame[Any, Any], counts: Sequence[int], dead: BoolArray) -> int | None:
+def zero_count_cycle(g: CompiledGame[S, A], counts: Sequence[int], dead: BoolArray) -> int | None:
     """A state on a cycle of steps counting 0 outside the ``dead`` states, or ``None``.
 
     Such a cycle would let play go round without counting, so the length distribution is
@@ -369,7 +331,7 @@ def zero_count_cycle(g: CompiledGame[Any, Any], counts: Sequence[int], dead: Boo
 class _Spread:
     """Outward-rounded pushes of probability mass along the outcomes of some states."""
 
-    def __init__(self, g: CompiledGame[Any, Any], dead: BoolArray) -> None:
+    def __init__(self, g: CompiledGame[S, A], dead: BoolArray) -> None:
         self.n = g.n_states
         self.dead = dead
         self.out_ptr = g.out_ptr
@@ -398,7 +360,7 @@ class _Spread:
         return touched, _down(lo[touched], self.d), _up(hi[touched], self.d)
 
 
-def length_bounds(g: CompiledGame[Any, Any], counts: list[int], horizon: int, start: int,
+def length_bounds(g: CompiledGame[S, A], counts: list[int], horizon: int, start: int,
                   dead: BoolArray) -> tuple[FloatArray, FloatArray]:
     """Proven float bounds of :func:`length_pmf`'s ``P(L = k)``, ``k = 0 .. horizon``.
 
@@ -492,7 +454,7 @@ def enclose_all(xs: Sequence[Fraction]) -> tuple[FloatArray, FloatArray]:
     return lo, hi
 
 
-def chain_bounds(g: CompiledGame[Any, Any], rhs: Sequence[Fraction], given: dict[int, Fraction]
+def chain_bounds(g: CompiledGame[S, A], rhs: Sequence[Fraction], given: dict[int, Fraction]
                  ) -> tuple[FloatArray, FloatArray] | None:
     """Proven float bounds ``lo <= x <= hi`` of :func:`solve_chain`'s ``x``, or ``None``.
 
@@ -505,7 +467,7 @@ def chain_bounds(g: CompiledGame[Any, Any], rhs: Sequence[Fraction], given: dict
     return interval_bounds(g, b_lo, b_hi, fixed, g_lo, g_hi)
 
 
-def interval_bounds(g: CompiledGame[Any, Any], b_lo: FloatArray, b_hi: FloatArray, fixed: IntArray,
+def interval_bounds(g: CompiledGame[S, A], b_lo: FloatArray, b_hi: FloatArray, fixed: IntArray,
                     g_lo: FloatArray, g_hi: FloatArray) -> tuple[FloatArray, FloatArray] | None:
     """Proven bounds of ``x = b + P x`` (free states) for every ``b`` in ``[b_lo, b_hi]``,
     with ``x`` in ``[g_lo, g_hi]`` given on the states ``fixed``; ``None`` if none found.
@@ -525,7 +487,7 @@ def interval_bounds(g: CompiledGame[Any, Any], b_lo: FloatArray, b_hi: FloatArra
         return _interval_bounds(g, b_lo, b_hi, fixed, g_lo, g_hi, free)
 
 
-def _interval_bounds(g: CompiledGame[Any, Any], b_lo: FloatArray, b_hi: FloatArray, fixed: IntArray,
+def _interval_bounds(g: CompiledGame[S, A], b_lo: FloatArray, b_hi: FloatArray, fixed: IntArray,
                      g_lo: FloatArray, g_hi: FloatArray, free: BoolArray
                      ) -> tuple[FloatArray, FloatArray] | None:
     n = g.n_states
@@ -603,7 +565,7 @@ def _is_lower(low: FloatArray, b_lo: FloatArray, lo_m: sp.csr_matrix, hi_m: sp.c
 
 # --- tie-breaking among optimal actions ---------------------------------------------------------
 
-def extreme_profile(g: CompiledGame[Any, Any], cost: Sequence[Rational], minimise: bool
+def extreme_profile(g: CompiledGame[S, A], cost: Sequence[Rational], minimise: bool
                     ) -> tuple[list[Rational], IntArray]:
     """Exact optimum of the expected total ``cost`` over stationary policies of ``g``.
 
@@ -613,52 +575,67 @@ def extreme_profile(g: CompiledGame[Any, Any], cost: Sequence[Rational], minimis
     docstring).
     """
     comps = decompose(g)
-    n = g.n_states
-    act_ptr: list[int] = g.act_ptr.tolist()
-    out_ptr: list[int] = g.out_ptr.tolist()
-    target: list[int] = g.out_target.tolist()
-    probs = _probs(g)
-    x: list[Rational] = [bk.ZERO] * n
-    choice = list(act_ptr[:-1])
+    pi = _PolicyIteration(g, cost, minimise)
+    ptr: list[int] = comps.ptr.tolist()
+    members: list[int] = comps.members.tolist()
+    for c in range(comps.count):
+        pi.solve(members[ptr[c] : ptr[c + 1]])
+    return pi.x, np.array(pi.choice, dtype=np.int64)
 
-    def q(k: int) -> Rational:
-        v = cost[k]
-        for o in range(out_ptr[k], out_ptr[k + 1]):
+
+class _PolicyIteration:
+    """:func:`extreme_profile`'s working data: totals ``x`` and the policy ``choice``."""
+
+    def __init__(self, g: CompiledGame[S, A], cost: Sequence[Rational], minimise: bool) -> None:
+        self.cost = cost
+        self.minimise = minimise
+        self.act_ptr: list[int] = g.act_ptr.tolist()
+        self.out_ptr: list[int] = g.out_ptr.tolist()
+        self.target: list[int] = g.out_target.tolist()
+        self.probs = _probs(g)
+        self.x: list[Rational] = [bk.ZERO] * g.n_states
+        self.choice = list(self.act_ptr[:-1])
+
+    def q(self, k: int) -> Rational:
+        """Expected total of action ``k`` from the current totals."""
+        v = self.cost[k]
+        x, target, probs = self.x, self.target, self.probs
+        for o in range(self.out_ptr[k], self.out_ptr[k + 1]):
             xv = x[target[o]]
             if xv:
                 v = v + probs[o] * xv
         return v
 
-    def better(a: Rational, b: Rational) -> bool:
-        return bool(a < b) if minimise else bool(a > b)
+    def better(self, a: Rational, b: Rational) -> bool:
+        return bool(a < b) if self.minimise else bool(a > b)
 
-    ptr: list[int] = comps.ptr.tolist()
-    members: list[int] = comps.members.tolist()
-    for c in range(comps.count):
-        states = members[ptr[c] : ptr[c + 1]]
-        local = {s: r for r, s in enumerate(states)}
-        loops = any(target[o] in local for i in states
-                    for o in range(out_ptr[act_ptr[i]], out_ptr[act_ptr[i + 1]]))
-        if not loops:  # one state, no self-loop: the best action, directly
-            i = states[0]
-            best_k, best = act_ptr[i], q(act_ptr[i])
-            for k in range(act_ptr[i] + 1, act_ptr[i + 1]):
-                v = q(k)
-                if better(v, best):
-                    best_k, best = k, v
-            choice[i], x[i] = best_k, best
-            continue
+    def solve(self, states: list[int]) -> None:
+        """Optimal totals and actions of one component (successors' totals final)."""
+        act_ptr, out_ptr, target = self.act_ptr, self.out_ptr, self.target
+        local = set(states)
+        if not any(target[o] in local for i in states
+                   for o in range(out_ptr[act_ptr[i]], out_ptr[act_ptr[i + 1]])):
+            i = states[0]  # one state, no self-loop: the best action, directly
+            self.choice[i], self.x[i] = self.best(i, self.q(self.choice[i]))
+            return
         while True:  # policy iteration on the component
-            acts = [choice[i] for i in states]
-            _solve_block(states, acts, [cost[k] for k in acts], x, out_ptr, target, probs)
+            solve_block(states, self.choice, self.cost, self.x, out_ptr, target, self.probs)
             switched = False
             for i in states:
-                cur = x[i]
-                for k in range(act_ptr[i], act_ptr[i + 1]):
-                    if k != choice[i]:
-                        v = q(k)
-                        if better(v, cur):
-                            choice[i], cur, switched = k, v, True
+                k = self.best(i, self.x[i])[0]
+                if k != self.choice[i]:
+                    self.choice[i], switched = k, True
             if not switched:
-                break
-    return x, np.array(choice, dtype=np.int64)
+                return
+
+    def best(self, i: int, cur: Rational) -> tuple[int, Rational]:
+        """State ``i``'s best action against the current totals and its total: the chosen
+        action (total ``cur``) unless another is strictly better."""
+        choice = self.choice[i]
+        best_k, best = choice, cur
+        for k in range(self.act_ptr[i], self.act_ptr[i + 1]):
+            if k != choice:
+                v = self.q(k)
+                if self.better(v, best):
+                    best_k, best = k, v
+        return best_k, best

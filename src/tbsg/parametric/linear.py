@@ -9,26 +9,21 @@ the interval, the graph being the same), so ``I - P_sigma`` is non-singular over
 and the values are rational functions without a pole in the interval.
 
 The system is solved component by component of the profile's Markov chain, sinks first
-(strongly connected components by :func:`scipy.sparse.csgraph.connected_components`, then a
-topological order of the condensation), so each component only needs values already
-known. Inside a component, *state elimination* (Gaussian elimination in the form
-``v = b + P v``, as :mod:`tbsg.engine.exact` does over Q): eliminating state ``i`` with
-self-loop ``P_ii`` gives ``v_i = (b_i + sum_{j != i} P_ij v_j) / (1 - P_ii)``, which is
-substituted into every row that mentions ``i``; states are eliminated in increasing order
-of (row length) x (column length) (Markowitz's rule) and values recovered by back
-substitution. The arithmetic is :class:`~tbsg.parametric.rational.RationalFunction`.
+(:func:`tbsg.engine.graph.decompose_edges` on the profile's edges), so each component only
+needs values already known; inside a component by the engine's exact state elimination
+(:func:`tbsg.engine.linalg.solve_block`: the same elimination as over Q, here over the
+field of :class:`~tbsg.parametric.rational.RationalFunction`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from graphlib import TopologicalSorter
 from typing import Any
 
 import numpy as np
-import scipy.sparse as sp
-from scipy.sparse.csgraph import connected_components
 
+from tbsg.engine.graph import decompose_edges
+from tbsg.engine.linalg import F, solve_block
 from tbsg.parametric.compile import ParametricCompiled
 from tbsg.parametric.rational import RationalFunction
 
@@ -37,90 +32,22 @@ __all__ = ["action_values", "profile_values"]
 
 def profile_values(pc: ParametricCompiled[Any, Any], choice: Sequence[int]) -> list[RationalFunction]:
     """Values of every state when each state ``i`` plays flat action ``choice[i]``."""
-    n = pc.n_states
-    src: list[int] = []
-    dst: list[int] = []
-    for i in range(n):
-        k = choice[i]
-        for o in range(pc.out_ptr[k], pc.out_ptr[k + 1]):
-            src.append(i)
-            dst.append(pc.out_target[o])
-    adj = sp.csr_matrix((np.ones(len(src), dtype=np.int8), (src, dst)), shape=(n, n))
-    ncomp, label = connected_components(adj, directed=True, connection="strong")
-    members: list[list[int]] = [[] for _ in range(ncomp)]
-    for i, c in enumerate(label.tolist()):
-        members[c].append(i)
-    deps: dict[int, set[int]] = {c: set() for c in range(ncomp)}
-    for a, b in zip(src, dst, strict=True):
-        ca, cb = int(label[a]), int(label[b])
-        if ca != cb:
-            deps[ca].add(cb)
-    values: list[RationalFunction | None] = [None] * n
-    for c in TopologicalSorter(deps).static_order():  # successors first
-        _solve_component(pc, choice, members[c], values)
-    return values  # type: ignore[return-value]
+    return _profile_values(pc.n_states, choice, pc.const, pc.out_ptr, pc.out_target, pc.out_prob)
 
 
-def _solve_component(pc: ParametricCompiled[Any, Any], choice: Sequence[int], states: list[int],
-                     values: list[RationalFunction | None]) -> None:
-    inside = set(states)
-    rows: dict[int, dict[int, RationalFunction]] = {}
-    rhs: dict[int, RationalFunction] = {}
-    for i in states:
-        k = choice[i]
-        b = pc.const[k]
-        row: dict[int, RationalFunction] = {}
-        for o in range(pc.out_ptr[k], pc.out_ptr[k + 1]):
-            t, pr = pc.out_target[o], pc.out_prob[o]
-            if t in inside:
-                row[t] = row[t] + pr if t in row else pr
-            else:
-                v = values[t]
-                if v is None:  # pragma: no cover - components are solved successors first
-                    raise RuntimeError("internal error: a successor's value is not known yet")
-                b = b + pr * v
-        rows[i], rhs[i] = row, b
-    if len(states) == 1 and states[0] not in rows[states[0]]:
-        values[states[0]] = rhs[states[0]]
-        return
-    cols: dict[int, set[int]] = {i: set() for i in states}
-    for i, row in rows.items():
-        for j in row:
-            cols[j].add(i)
-    order: list[int] = []
-    eliminated: dict[int, tuple[dict[int, RationalFunction], RationalFunction]] = {}
-    left = set(states)
-    while left:
-        i = min(left, key=lambda s: (len(rows[s]) * len(cols[s]), s))
-        left.discard(i)
-        row = rows.pop(i)
-        b = rhs.pop(i)
-        loop = row.pop(i, None)
-        cols[i].discard(i)
-        if loop is not None:
-            scale = 1 / (1 - loop)
-            row = {j: q * scale for j, q in row.items()}
-            b = b * scale
-        for j in row:
-            cols[j].discard(i)
-        for r in list(cols[i]):
-            rrow = rows[r]
-            f = rrow.pop(i)
-            rhs[r] = rhs[r] + f * b
-            for j, q in row.items():
-                if j in rrow:
-                    rrow[j] = rrow[j] + f * q
-                else:
-                    rrow[j] = f * q
-                    cols[j].add(r)
-        del cols[i]
-        eliminated[i] = (row, b)
-        order.append(i)
-    for i in reversed(order):  # back substitution: later-eliminated states are known
-        row, v = eliminated[i]
-        for j, q in row.items():
-            v = v + q * values[j]
-        values[i] = v
+def _profile_values(n: int, choice: Sequence[int], const: Sequence[F], out_ptr: Sequence[int],
+                    target: Sequence[int], prob: Sequence[F]) -> list[F]:
+    """:func:`profile_values` over any field (the benchmarks run it on sympy's ``QQ(p)``)."""
+    deg = [out_ptr[choice[i] + 1] - out_ptr[choice[i]] for i in range(n)]
+    dst = [target[o] for i in range(n) for o in range(out_ptr[choice[i]], out_ptr[choice[i] + 1])]
+    src = np.repeat(np.arange(n, dtype=np.int64), deg)
+    comps = decompose_edges(n, src, np.array(dst, dtype=np.int64))
+    values = [const[k] for k in choice]  # each state's entry is set when its component is solved
+    ptr: list[int] = comps.ptr.tolist()
+    members: list[int] = comps.members.tolist()
+    for c in range(comps.count):
+        solve_block(members[ptr[c] : ptr[c + 1]], choice, const, values, out_ptr, target, prob)
+    return values
 
 
 def action_values(pc: ParametricCompiled[Any, Any], values: Sequence[RationalFunction],
