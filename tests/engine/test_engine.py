@@ -135,7 +135,7 @@ def test_certificate_accepts_and_rejects_tampering() -> None:
     game = risk_or_safety(4)
     sol = tbsg.solve(game)
     assert tbsg.verify(game, sol).states == sol.n_states
-    bad_values = list(sol.values_exact)
+    bad_values: list[Any] = list(sol.values_exact)  # backend numbers, as the solver stores them
     bad_values[3] = bad_values[3] + bk.from_fraction(Fraction(1, 10**30))
     with pytest.raises(tbsg.TamperedSolutionError, match="fails at state"):
         tbsg.verify(game, dataclasses.replace(sol, values_exact=bad_values))

@@ -155,7 +155,7 @@ def test_verify_accepts_solution_and_rejects_tampered_value(game: TableGame, dat
     assert tbsg.verify(game, sol).states == sol.n_states
     i = data.draw(st.integers(0, sol.n_states - 1), label="tampered state")
     delta = data.draw(st.sampled_from([Fraction(1, 10**40), Fraction(-1, 7), Fraction(1, 3)]))
-    tampered = list(sol.values_exact)
+    tampered: list[Any] = list(sol.values_exact)  # backend numbers, as the solver stores them
     tampered[i] = bk.from_fraction(sol.value(sol.states[i]) + delta)
     bad = dataclasses.replace(sol, values_exact=tampered)
     assert bad.value(sol.states[i]) != sol.value(sol.states[i])
