@@ -75,8 +75,8 @@ Examples
 True
 >>> def summary(result):             # any ProfileQueries
 ...     return result.value(), result.value_to_move(), result.action(), result.n_states
->>> summary(sol)
-(Fraction(4, 7), Fraction(4, 7), 'toss', 18)
+>>> summary(sol), summary(play)     # tossing on is optimal at the start: the same value
+((Fraction(4, 7), Fraction(4, 7), 'toss', 12), (Fraction(4, 7), Fraction(4, 7), 'toss', 4))
 """
 
 from __future__ import annotations
