@@ -3,7 +3,8 @@
 When a query is renamed (:mod:`tbsg.results.query` is the vocabulary), the old name keeps
 answering as before for one release and warns, naming the new one, so that code written
 against the old name runs unchanged while its author is told what to write instead. The
-warning points at the caller's line (``stacklevel``), where the fix goes.
+warning points at the first line outside tbsg on the call stack: the user's line, where
+the fix goes, however deep inside tbsg the old use was noticed.
 
 * :func:`deprecated` wraps an old method or property: it warns, then runs the body, which
   calls the new name.
@@ -33,6 +34,8 @@ Result.value_of(state) is deprecated and will be removed in tbsg 0.3; use Result
 from __future__ import annotations
 
 import functools
+import os
+import sys
 import warnings
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar
@@ -46,14 +49,24 @@ REMOVED_IN = "0.3"
 """The release that removes the names deprecated now."""
 
 
-def warn_deprecated(old: str, new: str, *, stacklevel: int = 1) -> None:
-    """Warn that ``old`` is deprecated in favour of ``new``.
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
 
-    ``stacklevel`` counts from the caller of this function (1: the line that called it;
-    2: its caller, the usual choice inside a deprecated function).
-    """
+
+def _outside_level() -> int:
+    """The ``stacklevel`` of the first frame outside the tbsg package, seen from the caller
+    of :func:`warn_deprecated`."""
+    frame = sys._getframe(2)
+    level = 2
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level
+
+
+def warn_deprecated(old: str, new: str) -> None:
+    """Warn that ``old`` is deprecated in favour of ``new``, at the first line outside tbsg."""
     warnings.warn(f"{old} is deprecated and will be removed in tbsg {REMOVED_IN}; use {new}",
-                  DeprecationWarning, stacklevel=stacklevel + 1)
+                  DeprecationWarning, stacklevel=_outside_level())
 
 
 def deprecated(old: str, new: str) -> Callable[[F], F]:
@@ -64,7 +77,7 @@ def deprecated(old: str, new: str) -> Callable[[F], F]:
     def wrap(fn: F) -> F:
         @functools.wraps(fn)
         def warned(*args: Any, **kwargs: Any) -> Any:
-            warn_deprecated(old, new, stacklevel=2)
+            warn_deprecated(old, new)
             return fn(*args, **kwargs)
 
         warned.__doc__ = f"Deprecated: use {new}.\n\n{fn.__doc__ or ''}".rstrip()
@@ -113,12 +126,12 @@ class _Bound:
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         d = self._d
         if d.legacy_call(self._obj, args, kwargs):
-            warn_deprecated(f"calling {d.old}", d.new, stacklevel=2)
+            warn_deprecated(f"calling {d.old}", d.new)
             return d.old_value(self._obj)(*args, **kwargs)
         return d.method(self._obj, *args, **kwargs)
 
     def _old(self) -> Any:
-        warn_deprecated(self._d.old, self._d.new, stacklevel=3)
+        warn_deprecated(self._d.old, self._d.new)
         return self._d.old_value(self._obj)
 
     def __getattr__(self, name: str) -> Any:
