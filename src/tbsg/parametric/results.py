@@ -43,7 +43,7 @@ from tbsg.parametric.linear import action_values as _q
 from tbsg.parametric.rational import RationalFunction
 from tbsg.results.deprecation import AttributeBecameMethod, deprecated, warn_deprecated
 from tbsg.results.query import INITIAL, Initial, check_player
-from tbsg.results.views import StateMap, state_index
+from tbsg.results.views import StateMap, StatesOf, state_index
 
 if TYPE_CHECKING:
     import sympy
@@ -84,7 +84,7 @@ def _view(f: RationalFunction, player: int) -> RationalFunction:
     return f if check_player(player) == 0 else 1 - f
 
 
-class _OneProfile(Generic[S, A]):
+class _OneProfile(StatesOf[S], Generic[S, A]):
     """The queries of a result with one profile over the states of ``_pc`` (a region, or the
     values of a fixed profile): values are rational functions of the parameter."""
 
@@ -102,19 +102,8 @@ class _OneProfile(Generic[S, A]):
         raise NotImplementedError  # pragma: no cover
 
     @property
-    def initial(self) -> S:
-        """The initial state."""
-        return self._pc.states[0]
-
-    @property
-    def states(self) -> list[S]:
-        """Every state covered, the initial one first (a copy)."""
-        return list(self._pc.states)
-
-    @property
-    def n_states(self) -> int:
-        """Number of states covered."""
-        return self._pc.n_states
+    def _over(self) -> ParametricCompiled[S, A]:
+        return self._pc
 
     def player(self, state: S | Initial = INITIAL) -> int:
         """Who moves at ``state``."""
@@ -143,8 +132,31 @@ class _OneProfile(Generic[S, A]):
         """The profile's action at ``state``."""
         return self._pc.act_labels[self._choice_at(self._i(state))]
 
-    def _action_values(self, i: int, ks: Sequence[int], player: int, at: Point | None) -> dict[A, Any]:
-        fs = {self._pc.act_labels[k]: _view(_q(self._pc, self._values, k), player) for k in ks}
+    def _held(self, i: int) -> Sequence[int]:  # the flat actions held at state i (overridden)
+        raise NotImplementedError  # pragma: no cover
+
+    @overload
+    def action_values(self, state: S | Initial = ..., /, *, player: int = ...,
+                      at: None = ...) -> dict[A, RationalFunction]: ...
+    @overload
+    def action_values(self, state: S | Initial = ..., /, *, player: int = ...,
+                      at: Point) -> dict[A, Fraction]: ...
+    def action_values(self, state: S | Initial = INITIAL, /, *, player: int = 0,
+                      at: Point | None = None) -> dict[A, RationalFunction] | dict[A, Fraction]:
+        """Each action's value at ``state`` to ``player`` (0 by default): play it, then the
+        profile; rational functions of the parameter, or their values at ``at=x``. A region
+        holds every action of the state; the values of a fixed profile only its action."""
+        i = self._i(state)
+        return self._action_values(i, player, at)
+
+    def action_values_to_move(self, state: S | Initial = INITIAL, /, *,
+                              at: Point | None = None) -> dict[A, Any]:
+        """Each action's value at ``state`` to the player who moves there (as :meth:`action_values`)."""
+        i = self._i(state)
+        return self._action_values(i, self._pc.player[i], at)
+
+    def _action_values(self, i: int, player: int, at: Point | None) -> dict[A, Any]:
+        fs = {self._pc.act_labels[k]: _view(_q(self._pc, self._values, k), player) for k in self._held(i)}
         if at is None:
             return fs
         x = _at(at)
@@ -208,6 +220,9 @@ class Region(_OneProfile[S, A]):
     def _choice_at(self, i: int) -> int:
         return self._choice[i]
 
+    def _held(self, i: int) -> Sequence[int]:
+        return self._pc.actions_of(i)
+
     if TYPE_CHECKING:
         @overload
         def value(self, state: S | Initial = ..., /, *, player: int = ...,
@@ -236,25 +251,6 @@ class Region(_OneProfile[S, A]):
         i = self._i(state)
         ks = [self._choice[i], *(k for k in self._zero if self._pc.act_state[k] == i)]
         return tuple(self._pc.act_labels[k] for k in sorted(ks))
-
-    @overload
-    def action_values(self, state: S | Initial = ..., /, *, player: int = ...,
-                      at: None = ...) -> dict[A, RationalFunction]: ...
-    @overload
-    def action_values(self, state: S | Initial = ..., /, *, player: int = ...,
-                      at: Point) -> dict[A, Fraction]: ...
-    def action_values(self, state: S | Initial = INITIAL, /, *, player: int = 0,
-                      at: Point | None = None) -> dict[A, RationalFunction] | dict[A, Fraction]:
-        """Each action's value at ``state`` to ``player`` (0 by default): play it, then the
-        region's profile; rational functions, or their values at ``at=x``."""
-        i = self._i(state)
-        return self._action_values(i, self._pc.actions_of(i), player, at)
-
-    def action_values_to_move(self, state: S | Initial = INITIAL, /, *,
-                              at: Point | None = None) -> dict[A, Any]:
-        """Each action's value at ``state`` to the player who moves there (as :meth:`action_values`)."""
-        i = self._i(state)
-        return self._action_values(i, self._pc.actions_of(i), self._pc.player[i], at)
 
     @deprecated("Region.value_of(state)", "Region.value(state)")
     def value_of(self, state: S | None = None) -> RationalFunction:
@@ -352,7 +348,7 @@ class Piecewise:
 
 
 @dataclass(frozen=True, eq=False)
-class ParametricSolution(Generic[S, A]):
+class ParametricSolution(StatesOf[S], Generic[S, A]):
     """The optimal play of a parametric game over its parameter interval.
 
     It answers the queries of :mod:`tbsg.results.query` (module docstring): ``value(s)`` is
@@ -383,19 +379,8 @@ class ParametricSolution(Generic[S, A]):
     seconds: float = 0.0
 
     @property
-    def n_states(self) -> int:
-        """Number of reachable states."""
-        return self.compiled.n_states
-
-    @property
-    def initial(self) -> S:
-        """The initial state."""
-        return self.compiled.states[0]
-
-    @property
-    def states(self) -> list[S]:
-        """Every reachable state, the initial one first (a copy)."""
-        return list(self.compiled.states)
+    def _over(self) -> ParametricCompiled[S, A]:
+        return self.compiled
 
     def _i(self, state: S | Initial | None) -> int:
         return _lookup(self.compiled, state, "ParametricSolution", "is not a reachable state of the game")
@@ -517,6 +502,9 @@ class ParametricValues(_OneProfile[S, A]):
     def _choice_at(self, i: int) -> int:
         return self._pc.act_ptr[i]  # one action per state: the profile's
 
+    def _held(self, i: int) -> Sequence[int]:
+        return (self._choice_at(i),)
+
     @overload
     def value(self, state: S | Initial = ..., /, *, player: int = ...,
               at: None = ...) -> RationalFunction: ...
@@ -537,25 +525,6 @@ class ParametricValues(_OneProfile[S, A]):
     def optimal_actions(self, state: S | Initial = INITIAL) -> tuple[A, ...]:
         """The profile's action alone: nobody optimises (as in a solution of :func:`tbsg.evaluate`)."""
         return (self.action(state),)
-
-    @overload
-    def action_values(self, state: S | Initial = ..., /, *, player: int = ...,
-                      at: None = ...) -> dict[A, RationalFunction]: ...
-    @overload
-    def action_values(self, state: S | Initial = ..., /, *, player: int = ...,
-                      at: Point) -> dict[A, Fraction]: ...
-    def action_values(self, state: S | Initial = INITIAL, /, *, player: int = 0,
-                      at: Point | None = None) -> dict[A, RationalFunction] | dict[A, Fraction]:
-        """``{action: value}`` at ``state`` for the profile's action (the only one held), to
-        ``player`` (0 by default)."""
-        i = self._i(state)
-        return self._action_values(i, (self._choice_at(i),), player, at)
-
-    def action_values_to_move(self, state: S | Initial = INITIAL, /, *,
-                              at: Point | None = None) -> dict[A, Any]:
-        """``{action: value}`` at ``state`` for the profile's action, to the player who moves."""
-        i = self._i(state)
-        return self._action_values(i, (self._choice_at(i),), self._pc.player[i], at)
 
     @property
     def values(self) -> dict[S, RationalFunction]:

@@ -69,7 +69,7 @@ from tbsg.play.system import Bounds, flag, reaching
 from tbsg.results.floating import FloatSolution
 from tbsg.results.query import INITIAL, Initial, check_player
 from tbsg.results.solution import Solution
-from tbsg.results.views import StateMap, state_index
+from tbsg.results.views import StateMap, StatesOf, state_index
 
 __all__ = ["Chain", "LengthBounds", "LengthDistribution", "chain"]
 
@@ -77,7 +77,7 @@ S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
 
-class Chain(Generic[S, A]):
+class Chain(StatesOf[S], Generic[S, A]):
     """A game under a fixed stationary profile: a Markov chain over the states it reaches.
 
     Built by :func:`chain`. It answers the queries of :mod:`tbsg.results.query` as a
@@ -102,19 +102,8 @@ class Chain(Generic[S, A]):
 
     # -- the queries of every result ---------------------------------------------------
     @property
-    def n_states(self) -> int:
-        """Number of states the profile reaches."""
-        return self.graph.n_states
-
-    @property
-    def initial(self) -> S:
-        """The initial state."""
-        return self.graph.states[0]
-
-    @property
-    def states(self) -> list[S]:
-        """The states the profile reaches, the initial one first (a copy)."""
-        return list(self.graph.states)
+    def _over(self) -> CompiledGame[S, A]:
+        return self.graph
 
     def _index(self, state: S | Initial) -> int:
         return state_index(self.graph.index, state, lambda: (

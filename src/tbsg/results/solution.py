@@ -58,7 +58,7 @@ from tbsg.results.html import exact_html, exact_markdown
 from tbsg.results.kind import SolutionKind
 from tbsg.results.provenance import Checked, Provenance, certificate_line
 from tbsg.results.query import INITIAL, Initial, check_player
-from tbsg.results.views import ExactValues, FractionValues, StateMap, state_index
+from tbsg.results.views import ExactValues, FractionValues, StateMap, StatesOf, state_index
 
 __all__ = ["Solution"]
 
@@ -67,7 +67,7 @@ A = TypeVar("A", bound=Hashable)
 
 
 @dataclass(frozen=True, eq=False)
-class _Base(Generic[S, A]):
+class _Base(StatesOf[S], Generic[S, A]):
     """What exact and float solutions share: the graph, the kind, the state lookup, the
     strategy and the provenance (the queries of :mod:`tbsg.results.query`)."""
 
@@ -91,19 +91,8 @@ class _Base(Generic[S, A]):
         return SolutionKind.of(self.optimizing)
 
     @property
-    def n_states(self) -> int:
-        """Number of reachable non-terminal states."""
-        return self.graph.n_states
-
-    @property
-    def initial(self) -> S:
-        """The initial state of the game."""
-        return self.graph.states[0]
-
-    @property
-    def states(self) -> list[S]:
-        """All reachable states, the initial one first (a copy)."""
-        return list(self.graph.states)
+    def _over(self) -> CompiledGame[S, A]:
+        return self.graph
 
     def _index(self, state: S | Initial) -> int:
         return state_index(self.graph.index, state, lambda: self._unknown(state))

@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, NoReturn, Protocol, TypeVar, overload
+from typing import Any, Generic, NoReturn, Protocol, TypeVar, overload
 
 from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
 from tbsg.errors import InvalidGameError, TbsgError, UnknownStateError, show
 from tbsg.results.query import INITIAL
 
-__all__ = ["ExactValues", "FractionValues", "Getter", "Indexed", "StateMap", "state_index"]
+__all__ = ["ExactValues", "FractionValues", "Getter", "Indexed", "StateMap", "StatesOf", "state_index"]
 
 S = TypeVar("S", bound=Hashable)
 V = TypeVar("V")
@@ -63,6 +63,31 @@ class Indexed(Protocol[S]):
     def states(self) -> Sequence[S]: ...
     @property
     def n_states(self) -> int: ...
+
+
+class StatesOf(Generic[S]):
+    """The state set of a result over the states of an indexed graph (``_over``): the
+    queries ``initial``, ``states`` and ``n_states`` of :mod:`tbsg.results.query`."""
+
+    @property
+    def _over(self) -> Indexed[S]:
+        raise NotImplementedError  # pragma: no cover - every result names its graph
+
+    @property
+    def initial(self) -> S:
+        """The initial state."""
+        return self._over.states[0]
+
+    @property
+    def states(self) -> list[S]:
+        """Every state covered (those reachable from the initial state, or reached by a
+        fixed profile), the initial one first (a copy)."""
+        return list(self._over.states)
+
+    @property
+    def n_states(self) -> int:
+        """Number of states covered (non-terminal)."""
+        return self._over.n_states
 
 
 class StateMap(Mapping[S, V]):
