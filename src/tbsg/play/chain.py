@@ -106,6 +106,14 @@ class Chain(StatesOf[S], Generic[S, A]):
         return self.graph
 
     def _index(self, state: S | Initial) -> int:
+        if state is INITIAL:
+            return 0
+        try:
+            i = self.graph.index.get(state)
+        except Exception:  # unhashable, or a user __hash__ / __eq__ that raises: said below
+            i = None
+        if i is not None:
+            return i
         return state_index(self.graph.index, state, lambda: (
             f"state {show(state)} is not reached by the profile from the initial state "
             f"{show(self.initial)} (the chain has {self.n_states} states)"), unhashable=InvalidArgumentError)

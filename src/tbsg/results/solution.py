@@ -95,7 +95,15 @@ class _Base(StatesOf[S], Generic[S, A]):
         return self.graph
 
     def _index(self, state: S | Initial) -> int:
-        return state_index(self.graph.index, state, lambda: self._unknown(state))
+        if state is INITIAL:
+            return 0
+        try:
+            i = self.graph.index.get(state)
+        except Exception:  # unhashable, or a user __hash__ / __eq__ that raises: said below
+            i = None
+        if i is None:  # state_index raises the error that says why
+            return state_index(self.graph.index, state, lambda: self._unknown(state))
+        return i
 
     def _unknown(self, state: object) -> str:
         where = "from the initial state"
