@@ -1,4 +1,4 @@
-"""Parametric games (issue 16): values as exact rational functions of a bias, exact breakpoints.
+"""Parametric games: values as exact rational functions of a bias, exact breakpoints.
 
 Oracles: the numeric exact solver (tbsg.solve) at rational points, hand derivations in
 the comments, and the printed Risk or Safety values (seed 000) through the numeric solver.
@@ -413,7 +413,7 @@ def test_risk_or_safety_beyond_four_at_a_fair_coin(n: int) -> None:
 
 
 def test_irrational_coefficients_are_refused_by_name() -> None:
-    # found by review: sqrt(2) p / 2 escaped as sympy's CoercionFailed
+    # sqrt(2) p / 2: an irrational coefficient, which sympy reports as CoercionFailed
     import sympy
 
     from tbsg.parametric.rational import RationalFunction
@@ -500,7 +500,7 @@ def test_old_parametric_names_still_answer_and_warn() -> None:
         (lambda: right.value - HALF, p * p - HALF, "Region.value as an attribute"),
         (lambda: right.value.degree(), 2, "Region.value as an attribute"),
         (lambda: repr(right.value), repr(p * p), "Region.value as an attribute"),
-        # None was the default state
+        # None for the initial state (deprecated)
         (lambda: ev.value(None), p * p, r"state=None for the initial state"),
         (lambda: right.optimal_actions(None), ("risky",), r"state=None"),
     ]

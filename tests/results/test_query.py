@@ -157,7 +157,7 @@ def test_fixed_players_have_their_strategy_as_the_only_optimal_action() -> None:
 
 def test_values_users_receive_are_fractions_whatever_the_backend() -> None:
     sol = tbsg.solve(risk_or_safety(3))
-    if bk.BACKEND == "gmpy2":  # the case that leaked mpq before
+    if bk.BACKEND == "gmpy2":  # stored as mpq: users must still receive Fractions
         assert type(sol._raw_values[0]).__name__ == "mpq"
     assert all(type(x) is Fraction for x in sol.values_exact)
     assert type(sol.values_exact[0]) is Fraction and type(sol.values_exact[-1]) is Fraction
