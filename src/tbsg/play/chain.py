@@ -49,9 +49,10 @@ import time
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from functools import cached_property
-from typing import Generic, Literal, TypeVar, overload
+from typing import Literal, TypeVar, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from tbsg._util.progress import make_progress
 from tbsg.engine import _backend as bk
@@ -69,7 +70,7 @@ from tbsg.play.system import Bounds, flag, reaching
 from tbsg.results.floating import FloatSolution
 from tbsg.results.query import INITIAL, Initial, check_player
 from tbsg.results.solution import Solution
-from tbsg.results.views import StateMap, StatesOf, state_index
+from tbsg.results.views import OnGraph, StateMap
 
 __all__ = ["Chain", "LengthBounds", "LengthDistribution", "chain"]
 
@@ -77,7 +78,7 @@ S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
 
-class Chain(StatesOf[S], Generic[S, A]):
+class Chain(OnGraph[S, A]):
     """A game under a fixed stationary profile: a Markov chain over the states it reaches.
 
     Built by :func:`chain`. It answers the queries of :mod:`tbsg.results.query` as a
@@ -101,38 +102,14 @@ class Chain(StatesOf[S], Generic[S, A]):
         self._values: dict[Fraction | None, list[Rational]] = {}
 
     # -- the queries of every result ---------------------------------------------------
-    @property
-    def _over(self) -> CompiledGame[S, A]:
-        return self.graph
+    _unhashable = InvalidArgumentError
 
-    def _index(self, state: S | Initial) -> int:
-        if state is INITIAL:
-            return 0
-        try:
-            i = self.graph.index.get(state)
-        except Exception:  # unhashable, or a user __hash__ / __eq__ that raises: said below
-            i = None
-        if i is not None:
-            return i
-        return state_index(self.graph.index, state, lambda: (
-            f"state {show(state)} is not reached by the profile from the initial state "
-            f"{show(self.initial)} (the chain has {self.n_states} states)"), unhashable=InvalidArgumentError)
+    def _choice(self) -> npt.NDArray[np.int64]:
+        return self.graph.act_ptr  # one action per state: the first of its actions
 
-    def player(self, state: S | Initial = INITIAL) -> int:
-        """Who moves at ``state``."""
-        return int(self.graph.player[self._index(state)])
-
-    def action(self, state: S | Initial = INITIAL) -> A:
-        """The profile's action at ``state``."""
-        g = self.graph
-        return g.act_labels[int(g.act_ptr[self._index(state)])]
-
-    @property
-    def strategy(self) -> Mapping[S, A]:
-        """Every state's action under the profile, :meth:`action`."""
-        g = self.graph
-        labels, first = g.act_labels, g.act_ptr
-        return StateMap(g, lambda i: labels[int(first[i])], "strategy")
+    def _unknown(self, state: object) -> str:
+        return (f"state {show(state)} is not reached by the profile from the initial state "
+                f"{show(self.initial)} (the chain has {self.n_states} states)")
 
     def optimal_actions(self, state: S | Initial = INITIAL) -> tuple[A, ...]:
         """The profile's action alone: nobody optimises in a chain (as in a solution of

@@ -39,7 +39,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Generic, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -58,7 +58,7 @@ from tbsg.results.html import exact_html, exact_markdown
 from tbsg.results.kind import SolutionKind
 from tbsg.results.provenance import Checked, Provenance, certificate_line
 from tbsg.results.query import INITIAL, Initial, check_player
-from tbsg.results.views import ExactValues, FractionValues, StateMap, StatesOf, state_index
+from tbsg.results.views import ExactValues, FractionValues, OnGraph, StateMap
 
 __all__ = ["Solution"]
 
@@ -67,7 +67,7 @@ A = TypeVar("A", bound=Hashable)
 
 
 @dataclass(frozen=True, eq=False)
-class _Base(StatesOf[S], Generic[S, A]):
+class _Base(OnGraph[S, A]):
     """What exact and float solutions share: the graph, the kind, the state lookup, the
     strategy and the provenance (the queries of :mod:`tbsg.results.query`)."""
 
@@ -90,21 +90,6 @@ class _Base(StatesOf[S], Generic[S, A]):
         """What the solution is: ``"solve"``, ``"evaluate"`` or ``"best_response"``."""
         return SolutionKind.of(self.optimizing)
 
-    @property
-    def _over(self) -> CompiledGame[S, A]:
-        return self.graph
-
-    def _index(self, state: S | Initial) -> int:
-        if state is INITIAL:
-            return 0
-        try:
-            i = self.graph.index.get(state)
-        except Exception:  # unhashable, or a user __hash__ / __eq__ that raises: said below
-            i = None
-        if i is None:  # state_index raises the error that says why
-            return state_index(self.graph.index, state, lambda: self._unknown(state))
-        return i
-
     def _unknown(self, state: object) -> str:
         where = "from the initial state"
         if self.optimizing != (0, 1):  # evaluate / best_response build what they reach
@@ -112,23 +97,6 @@ class _Base(StatesOf[S], Generic[S, A]):
                      "every state of the game)")
         return (f"state {show(state)} is not reachable {where} "
                 f"{show(self.graph.states[0])} (the solution covers {self.n_states} states)")
-
-    def player(self, state: S | Initial = INITIAL) -> int:
-        """Who moves at ``state``."""
-        return int(self.graph.player[self._index(state)])
-
-    def _choice(self) -> npt.NDArray[np.int64]:
-        raise NotImplementedError  # pragma: no cover - both subclasses have the field
-
-    def action(self, state: S | Initial = INITIAL) -> A:
-        """The action the solution's strategy plays at ``state``."""
-        return self.graph.act_labels[int(self._choice()[self._index(state)])]
-
-    @property
-    def strategy(self) -> Mapping[S, A]:
-        """Mapping from every non-terminal state to the action played there, :meth:`action`."""
-        labels, choice = self.graph.act_labels, self._choice()
-        return StateMap(self.graph, lambda i: labels[int(choice[i])], "strategy")
 
     def _fixed_at(self, i: int) -> bool:
         """Whether the mover at state ``i`` plays the solution's strategy without optimising."""

@@ -12,16 +12,22 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from fractions import Fraction
-from typing import Any, Generic, NoReturn, Protocol, TypeVar, overload
+from typing import Any, ClassVar, Generic, NoReturn, Protocol, TypeVar, overload
+
+import numpy as np
+import numpy.typing as npt
 
 from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
+from tbsg.engine.compiled import CompiledGame
 from tbsg.errors import InvalidGameError, TbsgError, UnknownStateError, show
-from tbsg.results.query import INITIAL
+from tbsg.results.query import INITIAL, Initial
 
-__all__ = ["ExactValues", "FractionValues", "Getter", "Indexed", "StateMap", "StatesOf", "state_index"]
+__all__ = ["ExactValues", "FractionValues", "Getter", "Indexed", "OnGraph", "StateMap", "StatesOf",
+           "state_index"]
 
 S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
 V = TypeVar("V")
 V_co = TypeVar("V_co", covariant=True)
 
@@ -88,6 +94,51 @@ class StatesOf(Generic[S]):
     def n_states(self) -> int:
         """Number of states covered (non-terminal)."""
         return self._over.n_states
+
+
+class OnGraph(StatesOf[S], Generic[S, A]):
+    """The queries of a result over a compiled game that plays one action per state (a
+    solution's strategy, a chain's profile): the state lookup, who moves, the action played
+    and the strategy. ``_choice()`` holds each state's flat action."""
+
+    graph: CompiledGame[S, A]
+    _unhashable: ClassVar[type[TbsgError]] = InvalidGameError
+
+    @property
+    def _over(self) -> CompiledGame[S, A]:
+        return self.graph
+
+    def _choice(self) -> Sequence[int] | npt.NDArray[np.int64]:
+        raise NotImplementedError  # pragma: no cover - every result names its actions
+
+    def _unknown(self, state: object) -> str:
+        raise NotImplementedError  # pragma: no cover - every result says what it covers
+
+    def _index(self, state: S | Initial) -> int:
+        if state is INITIAL:
+            return 0
+        try:
+            i = self.graph.index.get(state)
+        except Exception:  # unhashable, or a user __hash__ / __eq__ that raises: said below
+            i = None
+        if i is None:  # state_index raises the error that says why
+            return state_index(self.graph.index, state, lambda: self._unknown(state),
+                               unhashable=self._unhashable)
+        return i
+
+    def player(self, state: S | Initial = INITIAL) -> int:
+        """Who moves at ``state``."""
+        return int(self.graph.player[self._index(state)])
+
+    def action(self, state: S | Initial = INITIAL) -> A:
+        """The action played at ``state``."""
+        return self.graph.act_labels[int(self._choice()[self._index(state)])]
+
+    @property
+    def strategy(self) -> Mapping[S, A]:
+        """Mapping from every state to the action played there, :meth:`action`."""
+        labels, choice = self.graph.act_labels, self._choice()
+        return StateMap(self.graph, lambda i: labels[int(choice[i])], "strategy")
 
 
 class StateMap(Mapping[S, V]):
