@@ -117,6 +117,18 @@ class _OneProfile(StatesOf[S], Generic[S, A]):
         self._check_at(x)
         return f(x)
 
+    @overload
+    def value(self, state: S | Initial = ..., /, *, player: int = ...,
+              at: None = ...) -> RationalFunction: ...
+    @overload
+    def value(self, state: S | Initial = ..., /, *, player: int = ..., at: Point) -> Fraction: ...
+    def value(self, state: S | Initial = INITIAL, /, *, player: int = 0,
+              at: Point | None = None) -> RationalFunction | Fraction:
+        """Player 0's value of ``state`` (``player=1``: hers), a rational function of the
+        parameter; ``at=x``: its exact value at ``x`` (in the region, or the interval of a
+        fixed profile's values)."""
+        return self._formula(state, player, at)  # type: ignore[no-any-return]
+
     def value_to_move(self, state: S | Initial = INITIAL, *, at: Point | None = None) -> Any:
         """The value of ``state`` to the player who moves there (a rational function of the
         parameter; ``at=x``: its value at ``x``)."""
@@ -162,13 +174,6 @@ class _OneProfile(StatesOf[S], Generic[S, A]):
         x = _at(at)
         self._check_at(x)
         return {a: f(x) for a, f in fs.items()}
-
-
-def _region_value(region: Region[S, A], state: S | Initial = INITIAL, /, *, player: int = 0,
-                  at: Point | None = None) -> RationalFunction | Fraction:
-    """Player 0's value of ``state`` on this region (``player=1``: hers), a rational
-    function of the parameter; ``at=x``: its exact value at ``x``."""
-    return region._formula(state, player, at)  # type: ignore[no-any-return]
 
 
 def _called_at_a_point(region: Region[Any, Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
@@ -223,7 +228,7 @@ class Region(_OneProfile[S, A]):
     def _held(self, i: int) -> Sequence[int]:
         return self._pc.actions_of(i)
 
-    if TYPE_CHECKING:
+    if TYPE_CHECKING:  # what type checkers and the API pages see: _OneProfile.value
         @overload
         def value(self, state: S | Initial = ..., /, *, player: int = ...,
                   at: None = ...) -> RationalFunction: ...
@@ -232,11 +237,11 @@ class Region(_OneProfile[S, A]):
         def value(self, state: S | Initial = INITIAL, /, *, player: int = 0,
                   at: Point | None = None) -> RationalFunction | Fraction:
             """Player 0's value of ``state`` on this region (``player=1``: hers), a rational
-            function of the parameter; ``at=x``: its exact value at ``x``."""
-            return self._formula(state, player, at)  # type: ignore[no-any-return]
-    else:
+            function of the parameter; ``at=x``: its exact value at ``x`` of the region."""
+            return super().value(state, player=player, at=at)
+    else:  # at run time: _OneProfile.value, which also serves the old attribute (deprecated)
         value = AttributeBecameMethod(
-            _region_value, lambda self: self._values[0],
+            _OneProfile.value, lambda self: self._values[0],
             "Region.value as an attribute (the initial state's formula)",
             "Region.value() (a method: value(state, player=0, at=None))", _called_at_a_point)
 
@@ -504,17 +509,6 @@ class ParametricValues(_OneProfile[S, A]):
 
     def _held(self, i: int) -> Sequence[int]:
         return (self._choice_at(i),)
-
-    @overload
-    def value(self, state: S | Initial = ..., /, *, player: int = ...,
-              at: None = ...) -> RationalFunction: ...
-    @overload
-    def value(self, state: S | Initial = ..., /, *, player: int = ..., at: Point) -> Fraction: ...
-    def value(self, state: S | Initial = INITIAL, /, *, player: int = 0,
-              at: Point | None = None) -> RationalFunction | Fraction:
-        """Player 0's value of ``state`` (``player=1``: hers), a rational function of the
-        parameter; ``at=x``: its exact value at ``x``."""
-        return self._formula(state, player, at)  # type: ignore[no-any-return]
 
     @property
     def strategy(self) -> dict[S, A]:
