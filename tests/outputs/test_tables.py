@@ -376,9 +376,9 @@ def test_float_ties_are_all_listed() -> None:
 
 
 def test_float_action_bounds_contain_the_exact_action_values() -> None:
-    # the contract of the one function float tables read action values from (its body is
-    # to become the engine's rounding-safe kernel): flat action k's exact value to
-    # player 0 lies in [lower[k], upper[k]], and the rows are built from those bounds
+    # the contract of the one function float tables read action values from (the solution's
+    # outward-rounded Bellman bounds): flat action k's exact value to player 0 lies in
+    # [lower[k], upper[k]], and the rows are built from those bounds
     from tbsg.outputs.tables import _float_action_bounds
 
     for game in (risk_or_safety(5), coinball(6)):
