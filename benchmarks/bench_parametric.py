@@ -47,7 +47,7 @@ def advantage_gone(sol: Any) -> list[str]:
     """Roots of v(p) - 1/2 inside each region: where the first player's edge disappears."""
     out = []
     for r in sol.regions:
-        n, _ = (r.value - Fraction(1, 2)).integer_parts()
+        n, _ = (r.value() - Fraction(1, 2)).integer_parts()
         if n.degree() < 1:
             continue
         for x in real_roots(n, r.lo, r.hi):
@@ -66,8 +66,8 @@ def part1(targets: list[int]) -> None:
         ok = verify_parametric(sol).ok
         tv = time.process_time() - t
         mp = max((b.at.degree for b in sol.breakpoints), default=0)
-        deg = max(r.value.degree() for r in sol.regions)
-        bits = max(r.value.coefficient_bits() for r in sol.regions)
+        deg = max(r.value().degree() for r in sol.regions)
+        bits = max(r.value().coefficient_bits() for r in sol.regions)
         gone = advantage_gone(sol)
         print(f"{n:<2} {sol.n_states:>6} {len(sol.regions):>7} {len(sol.breakpoints):>3} {mp:>14} "
               f"{deg:>9} {bits:>10} {ts:>7.2f} {tv:>8.2f}{'' if ok else ' FAILED'}  "

@@ -56,9 +56,10 @@ print(f"{sol}: {len(sol.breakpoints)} breakpoints, certified: {check.ok} ({sol.s
 half = Fraction(1, 2)
 fair = tbsg.solve(risk_or_safety(target))
 for s in fair.states:
-    assert sol.value_at(half, s) == fair.value(s)
-    assert set(sol.optimal_actions_at(half, s)) == set(fair.optimal_actions(s))
-print(f"p = 1/2: value {sol.value_at(half)} (catalog: {fair.value()}), formula {sol.value_formula(half)}")
+    assert sol.value(s, at=half) == fair.value(s)
+    assert set(sol.optimal_actions(s, at=half)) == set(fair.optimal_actions(s))
+print(f"p = 1/2: value {sol.value(at=half)} (catalog: {fair.value()}), "
+      f"formula {sol.region_at(half).value()}")
 
 # %% [markdown]
 # ## 2. The regions
@@ -95,11 +96,11 @@ for b in sol.breakpoints:
 from tbsg.parametric.algebraic import real_roots  # noqa: E402
 
 for r in sol.regions:
-    n, _ = (r.value - half).integer_parts()
-    assert not real_roots(n, r.lo, r.hi) and r.value(r.sample) > half
+    n, _ = (r.value() - half).integer_parts()
+    assert not real_roots(n, r.lo, r.hi) and r.value(at=r.sample) > half
 tiny = Fraction(1, 10**6)
-print(f"v(p) > 1/2 on (0, 1); v({tiny}) = {float(sol.value_at(tiny)):.9f}, "
-      f"v({1 - tiny}) = {float(sol.value_at(1 - tiny)):.9f}")
+print(f"v(p) > 1/2 on (0, 1); v({tiny}) = {float(sol.value(at=tiny)):.9f}, "
+      f"v({1 - tiny}) = {float(sol.value(at=1 - tiny)):.9f}")
 
 # %%
 fig = plot_parametric(sol, title=f"Risk or Safety to {target}, P(heads) = p")
@@ -116,8 +117,8 @@ psol = tbsg.solve_parametric(biased_pig(goal, 6, p), p)
 assert tbsg.verify_parametric(psol).ok
 sixth = Fraction(1, 6)
 fair_pig = tbsg.solve(pig(goal))
-assert all(psol.value_at(sixth, s) == fair_pig.value(s) for s in fair_pig.states)
-print(f"{psol}; p = 1/6: {psol.value_at(sixth)} = catalog Pig to {goal}")
+assert all(psol.value(s, at=sixth) == fair_pig.value(s) for s in fair_pig.states)
+print(f"{psol}; p = 1/6: {psol.value(at=sixth)} = catalog Pig to {goal}")
 for b in psol.breakpoints:
     print(f"p = {b.at.decimal(9)}: {len(b.changes)} state(s) change, e.g. {b.changes[0]}")
 out.save("parametric_pig.png", plot_parametric(psol, title=f"Pig to {goal}, P(1) = p"))

@@ -14,6 +14,10 @@ brute-force oracle and ``assert_reproduces``; the ``testing`` extra) and
 formulas and breakpoints, the ``parametric`` extra; :func:`solve_parametric`,
 :func:`evaluate_parametric` and :func:`verify_parametric` are its front doors).
 
+Every result answers the same queries (``value``, ``value_to_move``, ``action``,
+``optimal_actions``, ``action_values``, ...: :mod:`tbsg.results.query`), stated by the
+protocols :class:`tbsg.results.StateQueries` and :class:`tbsg.results.ProfileQueries`.
+
 >>> import tbsg
 >>> tbsg.solve(tbsg.games.piglet(2)).value()
 Fraction(4, 7)

@@ -67,7 +67,7 @@ def test_rows_are_keyed_by_the_states_fields(ros4_table: StateTable[RoSState, st
 def test_margin_is_exact_ros4(ros4_table: StateTable[RoSState, str]) -> None:
     # seed 000, section 3.3 (n = 4): at (3, 0, 0) tossing wins 3047/4165, stopping 15/17
     row = ros4_table.row(RoSState(0, 3, 0, 0))
-    assert row.action_values == {"toss": Fraction(3047, 4165), "stop": Fraction(15, 17)}
+    assert row.action_values_to_move == {"toss": Fraction(3047, 4165), "stop": Fraction(15, 17)}
     assert row.optimal == ("stop",) and row.action == "stop"
     assert row.margin == Fraction(15, 17) - Fraction(3047, 4165) == Fraction(628, 4165)
     assert row.gain("toss", "stop") == -row.margin
@@ -87,7 +87,7 @@ def test_every_row_agrees_with_the_solution(ros4: tbsg.Solution[RoSState, str],
         assert row.optimal == ros4.optimal_actions(s)
         q = ros4.action_values(s)
         mine = {a: (v if row.player == 0 else 1 - v) for a, v in q.items()}
-        assert row.action_values == mine
+        assert row.action_values_to_move == mine == ros4.action_values_to_move(s)
         assert max(mine.values()) == row.value_to_move
         if len(q) == 1:
             assert row.margin is None
@@ -102,6 +102,20 @@ def test_player_1_rows_use_the_movers_view(ros4_table: StateTable[RoSState, str]
     assert row.player == 1
     assert row.value_to_move == 1 - row.value == Fraction(15, 17)
     assert row.margin == Fraction(628, 4165)
+    # the mirror of (0, 3, 0, 0): her values of the actions, as player 0's there
+    assert row.action_values_to_move == {"toss": Fraction(3047, 4165), "stop": Fraction(15, 17)}
+    assert row["action_values_to_move"] == row.action_values_to_move
+
+
+def test_the_old_row_action_values_warn_and_keep_the_movers_view(
+        ros4_table: StateTable[RoSState, str]) -> None:
+    row = ros4_table.row(RoSState(1, 3, 0, 0))
+    for read in (lambda: row.action_values, lambda: row["action_values"],
+                 lambda: ros4_table.where(lambda r: r is row).records(["action_values"])[0]["action_values"]):
+        with pytest.warns(DeprecationWarning, match=r"Row.action_values .*mover's view.*"
+                          r"use Row.action_values_to_move") as caught:
+            assert read() == row.action_values_to_move
+        assert caught[0].filename == __file__
 
 
 def test_ties_give_margin_zero_and_every_optimal_action() -> None:
@@ -362,9 +376,9 @@ def test_float_ties_are_all_listed() -> None:
 
 
 def test_float_action_bounds_contain_the_exact_action_values() -> None:
-    # the contract of the one function float tables read action values from (its body is
-    # to become the engine's rounding-safe kernel): flat action k's exact value to
-    # player 0 lies in [lower[k], upper[k]], and the rows are built from those bounds
+    # the contract of the one function float tables read action values from (the solution's
+    # outward-rounded Bellman bounds): flat action k's exact value to player 0 lies in
+    # [lower[k], upper[k]], and the rows are built from those bounds
     from tbsg.outputs.tables import _float_action_bounds
 
     catalog: tuple[tbsg.Game[Any, Any], ...] = (risk_or_safety(5), coinball(6))
@@ -384,7 +398,7 @@ def test_float_action_bounds_contain_the_exact_action_values() -> None:
                 a = g.act_labels[k]
                 assert float(lower[k]) <= q[a] <= float(upper[k])
                 mid = (float(lower[k]) + float(upper[k])) / 2
-                assert abs(row.action_values[a] - (mid if row.player == 0 else 1 - mid)) <= 1e-15
+                assert abs(row.action_values_to_move[a] - (mid if row.player == 0 else 1 - mid)) <= 1e-15
 
 
 # --- pandas --------------------------------------------------------------------------------

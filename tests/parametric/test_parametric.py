@@ -1,4 +1,4 @@
-"""Parametric games (issue 16): values as exact rational functions of a bias, exact breakpoints.
+"""Parametric games: values as exact rational functions of a bias, exact breakpoints.
 
 Oracles: the numeric exact solver (tbsg.solve) at rational points, hand derivations in
 the comments, and the printed Risk or Safety values (seed 000) through the numeric solver.
@@ -44,8 +44,8 @@ def _agrees_at(sol: Any, reference: Any, x: Fraction) -> None:
     """Every state's value and set of optimal actions equal the numeric exact solve's."""
     assert sol.n_states == reference.n_states
     for s in reference.states:
-        assert sol.value_at(x, s) == reference.value(s), s
-        assert set(sol.optimal_actions_at(x, s)) == set(reference.optimal_actions(s)), s
+        assert sol.value(s, at=x) == reference.value(s), s
+        assert set(sol.optimal_actions(s, at=x)) == set(reference.optimal_actions(s)), s
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
@@ -54,9 +54,9 @@ def test_risk_or_safety_at_a_fair_coin_is_the_catalog_game(n: int) -> None:
     reference = tbsg.solve(risk_or_safety(n))
     _agrees_at(sol, reference, HALF)
     # and the value formula of the fair coin's region, evaluated there
-    assert sol.value_formula(HALF)(HALF) == reference.value()
+    assert sol.region_at(HALF).value()(HALF) == reference.value()
     # the printed P(0,0,0) (seed 000, Jehn 2026, sections 2 and 3.3), through the formula
-    assert sol.value_formula(HALF)(HALF) == Fraction(P000[n][1])
+    assert sol.region_at(HALF).value()(HALF) == Fraction(P000[n][1])
     assert verify_parametric(sol).ok
 
 
@@ -70,7 +70,7 @@ def test_evaluate_at_half_is_the_numeric_evaluation() -> None:
     game = risk_or_safety(3)
     reference = tbsg.solve(game)
     ev = evaluate_parametric(biased_risk_or_safety(3, P), P, reference.strategy)
-    assert ev.value_at(HALF) == reference.value()
+    assert ev.value(at=HALF) == reference.value()
     for s, v in ev.values.items():
         assert v(HALF) == reference.value(s)
 
@@ -98,8 +98,8 @@ def test_one_state_value_is_the_hand_derived_rational_function() -> None:
     sol = solve_parametric(OneState(), P)
     p = RationalFunction.variable()
     assert len(sol.regions) == 1 and sol.breakpoints == ()
-    assert sol.regions[0].value == 2 * p / (1 + p)
-    assert sol.value_at(Fraction(1, 3)) == Fraction(1, 2)  # 2/3 / (4/3)
+    assert sol.regions[0].value() == 2 * p / (1 + p)
+    assert sol.value(at=Fraction(1, 3)) == Fraction(1, 2)  # 2/3 / (4/3)
     ev = evaluate_parametric(OneState(), P, lambda s: "toss")
     assert ev.value() == 2 * p / (1 + p)
     assert verify_parametric(sol).ok
@@ -133,14 +133,14 @@ def test_two_actions_with_an_irrational_breakpoint() -> None:
     assert 0 <= bp.at.lo < bp.at.hi and bp.at.lo ** 2 < HALF < bp.at.hi ** 2
     assert bp.at.decimal(30) == "0.707106781186547524400844362104"
     p = RationalFunction.variable()
-    assert sol.regions[0].value == RationalFunction.constant(HALF)
-    assert sol.regions[1].value == p * p
+    assert sol.regions[0].value() == RationalFunction.constant(HALF)
+    assert sol.regions[1].value() == p * p
     assert sol.regions[0].action() == "safe" and sol.regions[1].action() == "risky"
     assert bp.changes == ((0, "safe", "risky"),)
     assert set(bp.ties[0]) == {"safe", "risky"}
     assert sol.regions[0].certificate() == ((0, "safe", "profile"), (0, "risky", "below"))
-    assert sol.optimal_actions_at(Fraction(7, 10)) == ("safe",)  # 0.49 < 1/2
-    assert sol.optimal_actions_at(Fraction(71, 100)) == ("risky",)  # 0.5041 > 1/2
+    assert sol.optimal_actions(at=Fraction(7, 10)) == ("safe",)  # 0.49 < 1/2
+    assert sol.optimal_actions(at=Fraction(71, 100)) == ("risky",)  # 0.5041 > 1/2
     assert verify_parametric(sol).ok
 
 
@@ -148,7 +148,7 @@ def test_a_narrower_interval_has_no_breakpoint() -> None:
     sol = solve_parametric(SafeOrRisky(), P, (0, Fraction(7, 10)))
     assert len(sol.regions) == 1 and sol.regions[0].action() == "safe"
     with pytest.raises(tbsg.InvalidArgumentError, match="outside the parameter interval"):
-        sol.value_at(Fraction(8, 10))
+        sol.value(at=Fraction(8, 10))
 
 
 # -- algebraic numbers -------------------------------------------------------------------
@@ -206,13 +206,13 @@ def test_bad_parametric_games_are_refused(outcomes: list[tuple[Any, Any]], error
 def test_an_outcome_of_probability_zero_is_dropped() -> None:
     # as in the numeric compile: the state it names is not reached through it
     sol = solve_parametric(Table([(P, win(0)), (1 - P, win(1)), (0 * P, 7)]), P)
-    assert sol.n_states == 1 and sol.regions[0].value == RationalFunction.variable()
+    assert sol.n_states == 1 and sol.regions[0].value() == RationalFunction.variable()
 
 
 def test_probability_positive_on_a_narrower_interval_is_accepted() -> None:
     game = Table([(2 * P - 1, win(0)), (2 - 2 * P, win(1))])
     sol = solve_parametric(game, P, (HALF, 1))
-    assert sol.regions[0].value == 2 * RationalFunction.variable() - 1
+    assert sol.regions[0].value() == 2 * RationalFunction.variable() - 1
 
 
 @pytest.mark.parametrize(("interval", "error"), [
@@ -245,11 +245,11 @@ def test_verify_rejects_a_wrong_profile_or_formula() -> None:
     no_tie = dataclasses.replace(sol.breakpoints[0], ties={})
     check = verify_parametric(dataclasses.replace(sol, breakpoints=(no_tie,)))
     assert not check.ok and "optimal actions are" in check.problems[0]
-    # found by review: the recorded value and changes are checked, and the game is compiled
-    # afresh (a solution moved onto another game is refused)
-    check = verify_parametric(dataclasses.replace(sol, regions=(dataclasses.replace(
-        left, value=RationalFunction.constant(Fraction(1, 7))), right)))
-    assert not check.ok and "its value is not" in check.problems[0]
+    # a region's value is read from its checked formulas: there is no other record to alter
+    with pytest.raises(TypeError):
+        dataclasses.replace(left, value=RationalFunction.constant(Fraction(1, 7)))  # type: ignore[call-arg]
+    # the recorded changes are checked, and the game is compiled afresh (a solution moved
+    # onto another game is refused)
     no_change = dataclasses.replace(sol.breakpoints[0], changes=())
     check = verify_parametric(dataclasses.replace(sol, breakpoints=(no_change,)))
     assert not check.ok and "recorded changes" in check.problems[0]
@@ -385,7 +385,7 @@ def test_regions_agree_with_the_numeric_solver_inside(game: Any, ts: list[Fracti
         for x in points:
             numeric = tbsg.solve(substituted(game, P, x))
             for s in states:
-                assert r.value_of(s)(x) == numeric.value(s)
+                assert r.value(s, at=x) == numeric.value(s)
                 assert r.action(s) in numeric.optimal_actions(s)
 
 
@@ -398,8 +398,8 @@ def test_breakpoint_ties_are_the_numeric_ties_at_rational_breakpoints(game: Any,
     x = Fraction(1, 1000) + t * Fraction(998, 1000)
     numeric = tbsg.solve(substituted(game, P, x))
     for s in sol.compiled.states:
-        assert set(sol.optimal_actions_at(x, s)) == set(numeric.optimal_actions(s))
-        assert sol.value_at(x, s) == numeric.value(s)
+        assert set(sol.optimal_actions(s, at=x)) == set(numeric.optimal_actions(s))
+        assert sol.value(s, at=x) == numeric.value(s)
 
 
 @pytest.mark.slow
@@ -407,13 +407,13 @@ def test_breakpoint_ties_are_the_numeric_ties_at_rational_breakpoints(game: Any,
 def test_risk_or_safety_beyond_four_at_a_fair_coin(n: int) -> None:
     sol = solve_parametric(biased_risk_or_safety(n, P), P)
     _agrees_at(sol, tbsg.solve(risk_or_safety(n)), HALF)
-    assert sol.value_at(HALF) == Fraction(P000[n][1])  # seed 000, Jehn 2026, section 3.3
+    assert sol.value(at=HALF) == Fraction(P000[n][1])  # seed 000, Jehn 2026, section 3.3
     assert verify_parametric(sol).ok
 
 
 
 def test_irrational_coefficients_are_refused_by_name() -> None:
-    # found by review: sqrt(2) p / 2 escaped as sympy's CoercionFailed
+    # sqrt(2) p / 2: an irrational coefficient, which sympy reports as CoercionFailed
     import sympy
 
     from tbsg.parametric.rational import RationalFunction
@@ -440,3 +440,92 @@ def test_moved_output_names_still_work_and_warn(old: str, new: object) -> None:
 
     with pytest.warns(DeprecationWarning, match=f"tbsg.parametric.{old} is deprecated"):
         assert getattr(parametric, old) is new
+
+
+# -- the query vocabulary ----------------------------------------------------------------------
+
+def test_parametric_results_speak_the_query_vocabulary() -> None:
+    # SafeOrRisky: v = 1/2 on (0, 1/sqrt 2] ("safe"), p^2 beyond ("risky"); one state, player 0's
+    sol = solve_parametric(SafeOrRisky(), P)
+    p = RationalFunction.variable()
+    left, right = sol.regions
+    assert (sol.initial, sol.states, sol.n_states, sol.player()) == (0, [0], 1, 0)
+    assert right.value() == right.value(0) == p * p and right.value(player=1) == 1 - p * p
+    assert right.value(at=Fraction(3, 4)) == Fraction(9, 16) == right.value_to_move(at=Fraction(3, 4))
+    assert right.action_values() == {"safe": RationalFunction.constant(HALF), "risky": p * p}
+    assert right.action_values(at=Fraction(3, 4), player=1) == {"safe": HALF, "risky": Fraction(7, 16)}
+    assert right.action_values_to_move(at=Fraction(3, 4)) == {"safe": HALF, "risky": Fraction(9, 16)}
+    assert dict(right.values) == {0: p * p} and right.strategy == {0: "risky"}
+    with pytest.raises(tbsg.InvalidArgumentError, match="outside the region"):
+        left.value(at=Fraction(3, 4))  # 3/4 > 1/sqrt(2): the right region's
+    # the whole solution: a piecewise value; actions need the point
+    v = sol.value()
+    assert [f for _, _, f in v.pieces] == [RationalFunction.constant(HALF), p * p]
+    assert v(Fraction(3, 4)) == sol.value(at=Fraction(3, 4)) == Fraction(9, 16) and v(HALF) == HALF
+    assert sol.value(player=1)(Fraction(3, 4)) == Fraction(7, 16) == sol.value(0, player=1, at=Fraction(3, 4))
+    assert sol.values[0] == v and v.formula(HALF) == RationalFunction.constant(HALF)
+    assert sol.action(at=Fraction(3, 4)) == "risky" and sol.optimal_actions(at=HALF) == ("safe",)
+    assert sol.action_values(at=Fraction(3, 4)) == {"safe": HALF, "risky": Fraction(9, 16)}
+    assert sol.action_values_to_move(at=HALF) == {"safe": HALF, "risky": Fraction(1, 4)}
+    with pytest.raises(tbsg.InvalidArgumentError, match="outside the parameter interval"):
+        v(Fraction(3, 2))
+    with pytest.raises(tbsg.UnknownStateError, match="not a reachable state"):
+        sol.value(7)
+    # a fixed profile: the same queries, nobody optimises
+    ev = evaluate_parametric(SafeOrRisky(), P, {0: "risky"})
+    assert ev.value() == p * p and ev.value(at=HALF) == Fraction(1, 4) and ev.action() == "risky"
+    assert ev.optimal_actions() == ("risky",) and ev.action_values() == {"risky": p * p}
+    assert ev.action_values_to_move(at=HALF) == {"risky": Fraction(1, 4)} and ev.strategy == {0: "risky"}
+    with pytest.raises(tbsg.InvalidArgumentError, match="outside the parameter interval"):
+        ev.value(at=2)
+
+
+def test_old_parametric_names_still_answer_and_warn() -> None:
+    sol = solve_parametric(SafeOrRisky(), P)
+    ev = evaluate_parametric(SafeOrRisky(), P, {0: "risky"})
+    p = RationalFunction.variable()
+    x = Fraction(3, 4)
+    right = sol.regions[1]
+    cases: list[tuple[Any, object, str]] = [
+        (lambda: sol.value_at(x), Fraction(9, 16), r"value_at\(x, state\) is deprecated.*\(state, at=x\)"),
+        (lambda: sol.value_at(x, 0), Fraction(9, 16), "value_at"),
+        (lambda: sol.value_formula(x), p * p, r"use ParametricSolution.region_at\(x\).value\(state\)"),
+        (lambda: sol.optimal_actions_at(x, 0), ("risky",), r"optimal_actions\(state, at=x\)"),
+        (lambda: ev.value_at(x), Fraction(9, 16), r"ParametricValues.value\(state, at=x\)"),
+        (lambda: right.value_of(), p * p, r"Region.value_of\(state\) is deprecated"),
+        (lambda: right.value_of(0), p * p, "value_of"),
+        # the old attribute: compared, called at a point, used in arithmetic, its methods
+        (lambda: right.value == p * p, True, "Region.value as an attribute"),
+        (lambda: right.value(x), Fraction(9, 16), "calling Region.value as an attribute"),
+        (lambda: right.value - HALF, p * p - HALF, "Region.value as an attribute"),
+        (lambda: right.value.degree(), 2, "Region.value as an attribute"),
+        (lambda: repr(right.value), repr(p * p), "Region.value as an attribute"),
+        # None for the initial state (deprecated)
+        (lambda: ev.value(None), p * p, r"state=None for the initial state"),
+        (lambda: right.optimal_actions(None), ("risky",), r"state=None"),
+    ]
+    for old, want, message in cases:
+        with pytest.warns(DeprecationWarning, match=message) as caught:
+            assert old() == want
+        assert caught[0].filename == __file__  # the warning points at the caller's line
+
+
+def test_none_is_a_state_where_the_game_has_it() -> None:
+    class NoneFirst:  # a game whose initial state is None: None is looked up, no warning
+        initial = None
+
+        def player(self, s: object) -> int:
+            return 0
+
+        def actions(self, s: object) -> tuple[str, ...]:
+            return ("go",)
+
+        def outcomes(self, s: object, a: str) -> list[tuple[Any, Any]]:
+            return [(P, win(0)), (1 - P, win(1))] if s is None else [(1, DRAW)]
+
+    ev = evaluate_parametric(NoneFirst(), P, lambda s: "go")
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert ev.value(None) == RationalFunction.variable() == ev.value()

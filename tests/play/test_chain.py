@@ -179,7 +179,7 @@ def test_float_length_distribution_encloses_the_exact_one() -> None:
 
 
 def test_float_length_bounds_survive_underflow() -> None:
-    # found by review: P(L = 2) = t (1 - t) t ~ 1e-400 underflows in every float product; the
+    # P(L = 2) = t (1 - t) t ~ 1e-400 underflows in every float product; the
     # upper bound must still be positive (it encloses the exact value, not the rounded one)
     t = Fraction(1, 10**200)
     game = TableGame(players=(0, 0), moves=((("go", ((t, 1), (1 - t, win(0)))),),
@@ -216,7 +216,7 @@ def closed_zero_loop() -> TableGame:
 
 
 def test_zero_count_cycle_where_play_never_ends_is_fine() -> None:
-    # found by review: the cycle 2 -> 2 counts 0 but play never ends there, so its mass has
+    # the cycle 2 -> 2 counts 0 but play never ends there, so its mass has
     # L = infinity (never a finite length); from 0, L = 1 + G with G geometric(1/2) on state 1
     c = tbsg.chain(closed_zero_loop(), lambda s: "go" if s != 2 else "wait")
     count = lambda s, a: 0 if s == 2 else 1  # noqa: E731
@@ -307,7 +307,7 @@ def test_fastest_and_slowest_differ() -> None:
 
 
 def test_fastest_of_fixed_strategy_solutions() -> None:
-    # found by review: with reach="game" the opponent's other actions (here one that stays
+    # with reach="game" the opponent's other actions (here one that stays
     # for ever) are not the solution's; the stopping check looks at the actions in play
     game = TableGame(players=(0, 1), moves=(
         (("a", ((HALF, win(0)), (HALF, 1))), ("b", ((HALF, win(0)), (HALF, 1)))),

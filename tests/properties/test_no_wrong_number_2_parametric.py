@@ -110,7 +110,7 @@ def test_an_extra_tie_in_a_region(ros2: Any) -> None:
 
 
 def test_a_changed_constant_payoff(ros2: Any) -> None:
-    # c_k of "stop" at 0-0 (one point open) moved by minus its advantage: optimal_actions_at
+    # c_k of "stop" at 0-0 (one point open) moved by minus its advantage: optimal_actions(at=)
     # now reports a tie the game does not have
     pc = ros2.compiled
     s = _first_choice_state(ros2)
@@ -125,7 +125,7 @@ def test_a_changed_constant_payoff(ros2: Any) -> None:
     const[stop] = pc.const[stop] - (q - values[i])
     bad_pc = dataclasses.replace(pc, const=const)
     bad = dataclasses.replace(ros2, compiled=bad_pc)
-    assert bad.optimal_actions_at(H, s) == ("toss", "stop") and ros2.optimal_actions_at(H, s) == ("toss",)
+    assert bad.optimal_actions(s, at=H) == ("toss", "stop") and ros2.optimal_actions(s, at=H) == ("toss",)
     _refused(bad, "sol.compiled", "constant payoff", repr(s), "'stop'")
     # the same edit in the region's own compiled game
     n = ros2.regions.index(region)

@@ -1,4 +1,5 @@
-"""One query API on exact and float solutions (issue 14, item 2).
+"""One query vocabulary for every result type (tbsg.results.query), and one query API on
+exact and float solutions.
 
 Oracle: the exact solution of the same game. Every float answer must contain the exact
 one (bounds, action intervals, optimal actions) and equal it where the float solution
@@ -12,7 +13,7 @@ import dataclasses
 import math
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from hypothesis import given
@@ -21,7 +22,9 @@ from hypothesis import strategies as st
 import tbsg
 from tbsg.engine import _backend as bk
 from tbsg.games import RoSState, coinball, piglet, risk_or_safety
-from tbsg.results import _down, _up
+from tbsg.results import INITIAL, ProfileQueries, StateQueries, _down, _up
+
+Act = Literal["toss", "stop"]
 
 GAMES: dict[str, Callable[[], tbsg.Game[Any, Any]]] = {
     "risk_or_safety": lambda: risk_or_safety(5), "coinball": lambda: coinball(6),
@@ -155,7 +158,7 @@ def test_fixed_players_have_their_strategy_as_the_only_optimal_action() -> None:
 
 def test_values_users_receive_are_fractions_whatever_the_backend() -> None:
     sol = tbsg.solve(risk_or_safety(3))
-    if bk.BACKEND == "gmpy2":  # the case that leaked mpq before
+    if bk.BACKEND == "gmpy2":  # stored as mpq: users must still receive Fractions
         assert type(sol._raw_values[0]).__name__ == "mpq"
     assert all(type(x) is Fraction for x in sol.values_exact)
     assert type(sol.values_exact[0]) is Fraction and type(sol.values_exact[-1]) is Fraction
@@ -211,3 +214,116 @@ def test_complement_of_a_tiny_bound() -> None:
     # 1 - 1e-20 rounds to 1.0: a lower bound must step below it
     assert _down(1e-20) < 1.0 and _up(1e-20) == 1.0
     assert _down(0.25) == _up(0.25) == 0.75
+
+
+# -- the protocols: every result type speaks the vocabulary ----------------------------------
+
+def test_every_result_type_satisfies_the_query_protocols() -> None:
+    pytest.importorskip("sympy")
+    pytest.importorskip("flint")
+    import sympy
+
+    from tbsg.games import biased_risk_or_safety
+    from tbsg.parametric import (
+        ParametricSolution,
+        ParametricValues,
+        Piecewise,
+        RationalFunction,
+        Region,
+        evaluate_parametric,
+        solve_parametric,
+    )
+
+    game = risk_or_safety(2)
+    p = sympy.Symbol("p")
+    psol: ParametricSolution[RoSState, Act] = solve_parametric(biased_risk_or_safety(2, p), p)
+    # statically: mypy checks each assignment against the protocol (signatures included)
+    exact: ProfileQueries[RoSState, Act, Fraction] = tbsg.solve(game)
+    approx: ProfileQueries[RoSState, Act, float] = tbsg.solve(game, exact=False)
+    played: ProfileQueries[RoSState, Act, Fraction] = tbsg.chain(game, tbsg.solve(game))
+    region: ProfileQueries[RoSState, Act, RationalFunction] = psol.regions[0]
+    fixed: ParametricValues[RoSState, Act] = evaluate_parametric(biased_risk_or_safety(2, p), p,
+                                                                 lambda s: "toss")
+    values: ProfileQueries[RoSState, Act, RationalFunction] = fixed
+    whole: StateQueries[RoSState, Piecewise] = psol
+    profiles: list[ProfileQueries[Any, Any, Any]] = [exact, approx, played, region, values]
+    # at run time: the members exist
+    for result in [*profiles, whole]:
+        assert isinstance(result, StateQueries), type(result)
+    for result in profiles:
+        assert isinstance(result, ProfileQueries), type(result)
+    assert not isinstance(psol, ProfileQueries)  # its actions need a point: at=x
+    assert isinstance(psol.regions[0], Region) and not isinstance(game, StateQueries)
+    # and they agree: the same game at p = 1/2, exactly
+    half = Fraction(1, 2)
+    s = RoSState(0, 1, 0, 0)
+    assert exact.value(s) == played.value(s) == psol.value(s, at=half) == psol.value(s)(half)
+    assert psol.region_at(half).value(s, at=half) == exact.value(s)
+    assert exact.initial == approx.initial == played.initial == region.initial == whole.initial
+
+
+def test_the_views_agree_on_every_result_type() -> None:
+    # player 0's view by default, player=1 its complement, _to_move the mover's; every state
+    # argument defaults to the initial state (INITIAL, never None)
+    game = risk_or_safety(3)
+    exact = tbsg.solve(game)
+    played = tbsg.chain(game, exact)
+    for result in (exact, played):
+        assert result.value() == result.value(INITIAL) == result.value(result.initial)
+        for s in result.states:
+            v = result.value(s)
+            mover = result.player(s)
+            assert result.value(s, player=1) == 1 - v
+            assert result.value_to_move(s) == result.value(s, player=mover)
+            assert result.values[s] == v and result.value_to_move(s) == (v if mover == 0 else 1 - v)
+            q0 = result.action_values(s)
+            assert result.action_values_to_move(s) == result.action_values(s, player=mover)
+            assert result.action_values(s, player=1) == {a: 1 - x for a, x in q0.items()}
+            assert result.strategy[s] == result.action(s) in result.optimal_actions(s)
+            assert q0[result.action(s)] == v  # the action played is worth the state's value
+    assert played.optimal_actions() == (played.action(),) and list(played.action_values()) == ["toss"]
+    approx = tbsg.solve(game, exact=False)
+    for s in approx.states:
+        mover = approx.player(s)
+        assert approx.action_values_to_move(s) == approx.action_bounds(s, player=mover)
+
+
+def test_a_chain_answers_like_the_evaluation_of_its_profile() -> None:
+    # tbsg.evaluate and tbsg.chain of one profile: the same values, actions and strategy
+    game = risk_or_safety(3)
+    profile: dict[RoSState, Act] = {s: "toss" for s in tbsg.solve(game).states}
+    ev = tbsg.evaluate(game, profile)
+    played = tbsg.chain(game, profile)
+    assert ev.n_states == played.n_states and set(ev.states) == set(played.states)
+    for s in ev.states:
+        assert played.value(s) == ev.value(s) and played.value_to_move(s) == ev.value_to_move(s)
+        assert played.action(s) == ev.action(s) and played.optimal_actions(s) == ev.optimal_actions(s)
+        assert played.player(s) == ev.player(s)
+        assert played.action_values(s) == ev.action_values(s)
+    assert dict(played.values) == dict(ev.values) and dict(played.strategy) == dict(ev.strategy)
+    with pytest.raises(tbsg.UnknownStateError, match="not reached by the profile"):
+        played.value_to_move(RoSState(9, 9, 9, 9))
+
+
+def test_a_chain_that_may_never_end_has_values_only_with_a_payoff() -> None:
+    # one state, "stay" forever: the value needs infinite_play; the mapping refuses to guess
+    class Stay:
+        initial = 0
+
+        def player(self, s: int) -> int:
+            return 0
+
+        def actions(self, s: int) -> tuple[str, ...]:
+            return ("stay",)
+
+        def outcomes(self, s: int, a: str) -> list[tuple[int, int]]:
+            return [(1, 0)]
+
+    played = tbsg.chain(Stay(), lambda s: "stay")
+    with pytest.raises(tbsg.NonStoppingGameError, match="never end"):
+        played.values[0]
+    with pytest.raises(tbsg.NonStoppingGameError):
+        played.action_values()
+    assert played.value(infinite_play=Fraction(1, 3)) == Fraction(1, 3)
+    assert played.value(player=1, infinite_play=Fraction(1, 3)) == Fraction(2, 3)
+    assert played.action_values_to_move(infinite_play=1) == {"stay": 1}

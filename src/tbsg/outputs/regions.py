@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from tbsg.errors import show
 from tbsg.parametric.algebraic import RealAlgebraic
+from tbsg.results.query import INITIAL, Initial
 
 if TYPE_CHECKING:
     from tbsg.parametric.solve import ParametricSolution
@@ -38,7 +39,7 @@ def _poly_latex(x: RealAlgebraic, symbol: Any) -> str:
     return str(sympy.latex(expr))
 
 
-def region_rows(sol: ParametricSolution[S, A], *, state: S | None = None,
+def region_rows(sol: ParametricSolution[S, A], *, state: S | Initial = INITIAL,
                 digits: int = 6) -> list[dict[str, str]]:
     """One dict per region: ``from``, ``to``, ``to_exact``, ``value``, ``changes at to``."""
     rows: list[dict[str, str]] = []
@@ -51,7 +52,7 @@ def region_rows(sol: ParametricSolution[S, A], *, state: S | None = None,
             change = "; ".join(f"{show(s, 60)}: {a} -> {c}" for s, a, c in b.changes)
             exact_end = "" if b.at.is_rational() else f"root of {_poly_text(b.at)} in [{b.at.lo}, {b.at.hi}]"
         rows.append({"from": _end(r.lo, digits), "to": _end(r.hi, digits), "to_exact": exact_end,
-                     "value": str(r.value_of(state).to_expr(sym)), "changes at to": change})
+                     "value": str(r.value(state).to_expr(sym)), "changes at to": change})
     return rows
 
 
@@ -59,7 +60,7 @@ def _poly_text(x: RealAlgebraic) -> str:
     return str(x).split(" in [")[0].removeprefix("root of ")
 
 
-def region_table(sol: ParametricSolution[S, A], *, state: S | None = None,
+def region_table(sol: ParametricSolution[S, A], *, state: S | Initial = INITIAL,
                  digits: int = 6, changes: bool = True) -> str:
     """A Markdown table of :func:`region_rows`."""
     rows = region_rows(sol, state=state, digits=digits)
@@ -70,7 +71,7 @@ def region_table(sol: ParametricSolution[S, A], *, state: S | None = None,
     return "\n".join([head, rule, *body])
 
 
-def region_latex(sol: ParametricSolution[S, A], *, state: S | None = None,
+def region_latex(sol: ParametricSolution[S, A], *, state: S | Initial = INITIAL,
                  name: str = "v") -> str:
     """The value at ``state`` as a piecewise LaTeX formula, with the breakpoints' definitions."""
     import sympy
@@ -88,7 +89,7 @@ def region_latex(sol: ParametricSolution[S, A], *, state: S | None = None,
     for n, r in enumerate(sol.regions):
         lo = end(r.lo, n if n else None)
         hi = end(r.hi, n + 1)
-        formula = sympy.latex(r.value_of(state).to_expr(sym))
+        formula = sympy.latex(r.value(state).to_expr(sym))
         lines.append(f"{formula} & {lo} < {p} \\le {hi}" if n + 1 < len(sol.regions)
                      else f"{formula} & {lo} < {p} < {hi}")
     body = f"{name}({p}) = \\begin{{cases}} " + " \\\\ ".join(lines) + " \\end{cases}"

@@ -25,8 +25,9 @@ Columns of a :class:`StateTable`
 * ``margin``: how close the decision is (below); ``None`` with a single action.
 
 Each :class:`Row` also carries ``action`` (the action the solution's strategy plays) and
-``action_values`` (the mover's value of every action), e.g. for signed gains such as
-Super Six's "continue minus stop" (:meth:`Row.gain`).
+``action_values_to_move`` (the mover's value of every action, as
+:meth:`tbsg.Solution.action_values_to_move`), e.g. for signed gains such as Super Six's
+"continue minus stop" (:meth:`Row.gain`).
 
 The margin
 ----------
@@ -59,7 +60,7 @@ Examples
 >>> sol = tbsg.solve(risk_or_safety(4))
 >>> table = state_table(sol, where=lambda s: s.mover == 0)
 >>> row = table.row((0, 3, 0, 0))        # 3 open points, nothing saved, player 0 to move
->>> row.optimal, row.action_values, row.margin
+>>> row.optimal, row.action_values_to_move, row.margin
 (('stop',), {'toss': Fraction(3047, 4165), 'stop': Fraction(15, 17)}, Fraction(628, 4165))
 >>> row.open, row["saved"], row.value_to_move
 (3, 0, Fraction(15, 17))
@@ -115,6 +116,7 @@ from tbsg.outputs.formats import (
 )
 from tbsg.outputs.pivot import Pivot
 from tbsg.results import FloatSolution, Solution
+from tbsg.results.deprecation import deprecated
 
 __all__ = ["NOTEBOOK_EXTRA", "ColumnSpec", "Row", "RowKey", "StateTable", "row_key", "state_table"]
 
@@ -128,7 +130,7 @@ RowKey: TypeAlias = "str | Callable[[Row[Any, Any]], Any]"
 """A column name of the rows, or a function of a :class:`Row`."""
 
 _COMPUTED = ("player", "value", "lower", "upper", "value_to_move", "optimal", "action",
-             "margin", "action_values")
+             "margin", "action_values_to_move", "action_values")
 _EXACT_COLUMNS = ("value", "value_to_move", "margin")
 _REPR_ROWS = 40
 
@@ -166,8 +168,9 @@ class Row(Generic[S, A]):
     margin : Fraction or float or None
         Mover's value of the best action minus that of the best other action; ``None``
         when there is a single action.
-    action_values : dict
-        Mover's value of each action (action, then optimal play), in the game's order.
+    action_values_to_move : dict
+        Mover's value of each action (action, then optimal play), in the game's order
+        (float solutions: midpoints of the proven bounds).
     lower, upper : float or None
         Proven bounds on ``value`` (float solutions only).
     """
@@ -179,9 +182,16 @@ class Row(Generic[S, A]):
     optimal: tuple[A, ...]
     action: A
     margin: Number | None
-    action_values: Mapping[A, Number]
+    action_values_to_move: Mapping[A, Number]
     lower: float | None = None
     upper: float | None = None
+
+    @property
+    @deprecated("Row.action_values (the mover's view, unlike Solution.action_values: player 0's)",
+                "Row.action_values_to_move (the same numbers)")
+    def action_values(self) -> Mapping[A, Number]:
+        """The mover's value of each action: :attr:`action_values_to_move`."""
+        return self.action_values_to_move
 
     def gain(self, action: A, other: A) -> Number:
         """Mover's value of ``action`` minus that of ``other`` (signed).
@@ -194,11 +204,12 @@ class Row(Generic[S, A]):
         >>> row.gain("toss", "stop")
         Fraction(-628, 4165)
         """
+        q = self.action_values_to_move
         for a in (action, other):
-            if a not in self.action_values:
+            if a not in q:
                 raise KeyError(f"{safe_repr(a)} is not an action at {safe_repr(self.state)}; actions: "
-                               f"{', '.join(map(safe_repr, self.action_values))}")
-        return self.action_values[action] - self.action_values[other]
+                               f"{', '.join(map(safe_repr, q))}")
+        return q[action] - q[other]
 
     def __getitem__(self, name: str) -> Any:
         if name in _COMPUTED or name == "state":
@@ -241,14 +252,16 @@ def _key_repr(x: object) -> str:
 
 
 def _exact_row(sol: Solution[S, A], s: S) -> Row[S, A]:
-    player = sol.player(s)
-    v = sol.value(s)
-    q = sol.action_values(s)
-    if player == 1:
-        q = {a: 1 - x for a, x in q.items()}
+    # the solution's queries (value, value_to_move, optimal_actions, action_values_to_move),
+    # read by index once
+    i = sol._index(s)
+    g = sol.graph
+    player = int(g.player[i])
+    v = sol._fraction(i)
+    q = sol._action_values_at(i, player)
     return Row(state=s, player=player, value=v, value_to_move=v if player == 0 else 1 - v,
-               optimal=sol.optimal_actions(s), action=sol.action(s), margin=_margin(q),
-               action_values=q)
+               optimal=sol._optimal_at(i), action=g.act_labels[int(sol.choice[i])], margin=_margin(q),
+               action_values_to_move=q)
 
 
 def _margin(q: Mapping[A, Number]) -> Number | None:
@@ -280,7 +293,7 @@ def _float_row(sol: FloatSolution[S, A], s: S) -> Row[S, A]:
     q = {a: (x + y) / 2 for a, (x, y) in sol._action_bounds_at(i, player).items()}
     return Row(state=s, player=player, value=v, value_to_move=v if player == 0 else 1.0 - v,
                optimal=tuple(g.act_labels[k] for k in sol._kept(i)),
-               action=g.act_labels[int(sol.choice[i])], margin=_margin(q), action_values=q,
+               action=g.act_labels[int(sol.choice[i])], margin=_margin(q), action_values_to_move=q,
                lower=lo, upper=hi)
 
 
@@ -684,7 +697,7 @@ class StateTable(Generic[S, A]):
 
 def _left(column: str, kind: Kind | None) -> bool:
     """Left-align action columns, right-align numbers and the state's fields."""
-    return kind == "actions" or column in ("action", "action_values")
+    return kind == "actions" or column in ("action", "action_values_to_move", "action_values")
 
 
 def _getter(name: str) -> Callable[[Row[Any, Any]], object]:

@@ -15,6 +15,11 @@ which every probability is positive:
 * outputs live with the other outputs: :func:`tbsg.region_table`,
   :func:`tbsg.region_latex` and :func:`tbsg.plots.plot_parametric`.
 
+The results (:mod:`tbsg.parametric.results`: :class:`Region`, :class:`ParametricValues`,
+:class:`ParametricSolution`) answer the query vocabulary of every tbsg result
+(:mod:`tbsg.results.query`): ``value(state)`` is a function of ``p`` and
+``value(state, at=x)`` its exact value at a rational ``x``.
+
 The mathematics is in :mod:`tbsg.parametric.solve`; the representation of rational
 functions (and why) in :mod:`tbsg.parametric.rational`; breakpoints in
 :mod:`tbsg.parametric.algebraic`. Needs the ``parametric`` extra (sympy, python-flint):
@@ -27,9 +32,8 @@ Computed exactly (``benchmarks/bench_parametric.py`` and ``examples/parametric.p
 recompute them; every breakpoint is a proved root, every region certified):
 
 * *Risk or Safety, P(heads) = p* (:func:`~tbsg.games.biased_risk_or_safety`). Targets
-  1 to 5 fully (1, 3, 7, 20, 40 regions; solve 0.04 s to 4 s, certificate up to 20 s);
-  6 (82 regions, breakpoints of degree up to 32, solve 18 s, certificate 92 s) and 7
-  (135 regions, degree 43, 67 s and 5 minutes) by the benchmark. The first player's
+  1 to 5 fully (1, 3, 7, 20, 40 regions); 6 (82 regions, breakpoints of degree up to
+  32) and 7 (135 regions, degree 43) by the benchmark. The first player's
   value exceeds 1/2 for *every* bias in (0, 1): ``v(p) - 1/2`` has no root in any
   region and is positive inside, so her advantage never disappears; it tends to 1/2 as
   ``p -> 0`` (and to 1 as ``p -> 1``). Stopping after the first head, at
@@ -40,7 +44,7 @@ recompute them; every breakpoint is a proved root, every region certified):
   breakpoint, ``1 - 1/sqrt(2) = 0.2928...`` (``2p^2 - 4p + 1``), recurs for every
   target from 2: it is decided where the opponent needs a single point.
 * *Pig with P(1) = p* (:func:`~tbsg.games.biased_pig`, six-sided die, other faces
-  ``(1 - p)/5`` each), goals 3 to 6 (3, 3, 10, 21 regions; goal 8: 73 regions in 40 s).
+  ``(1 - p)/5`` each), goals 3 to 6 (3, 3, 10, 21 regions; goal 8: 73 regions).
   Again the first player's value exceeds 1/2 for every bias (tending to 1/2 as
   ``p -> 1``). At 0-0 with a turn total of 2, rolling on is optimal up to
   ``P(1) = 0.904254124`` to 3, ``0.815611413`` to 4, ``0.753438735`` to 5 and
@@ -55,7 +59,7 @@ Examples
 >>> sol = tbsg.solve_parametric(biased_risk_or_safety(2, p), p)
 >>> len(sol.regions), sol.breakpoints[0].at.decimal(12)
 (3, '0.292893218813')
->>> sol.value_at(Fraction(1, 2)) == tbsg.solve(tbsg.games.risk_or_safety(2)).value()
+>>> sol.value(at=Fraction(1, 2)) == tbsg.solve(tbsg.games.risk_or_safety(2)).value()
 True
 >>> verify_parametric(sol).ok
 True
@@ -67,20 +71,15 @@ import warnings
 from tbsg.parametric.algebraic import RealAlgebraic
 from tbsg.parametric.certificate import ParametricVerification, verify_parametric
 from tbsg.parametric.rational import RationalFunction
-from tbsg.parametric.solve import (
-    Breakpoint,
-    ParametricSolution,
-    ParametricValues,
-    Region,
-    evaluate_parametric,
-    solve_parametric,
-)
+from tbsg.parametric.results import Breakpoint, ParametricSolution, ParametricValues, Piecewise, Region
+from tbsg.parametric.solve import evaluate_parametric, solve_parametric
 
 __all__ = [
     "Breakpoint",
     "ParametricSolution",
     "ParametricValues",
     "ParametricVerification",
+    "Piecewise",
     "RationalFunction",
     "RealAlgebraic",
     "Region",

@@ -6,9 +6,9 @@ on ``sol.game``, ``sol.symbol``, ``sol.interval``: the probabilities and payoffs
 from the game, not from the solver's compiled copy) and checks every field a user reads,
 either against that fresh compile or by deriving it again:
 
-1. *Records*: the solution's compiled game (``sol.compiled``, which ``n_states`` and
-   ``optimal_actions_at`` read) and each region's (which ``action``, ``strategy``,
-   ``value_of``, ``optimal_actions``, ``touch_points`` and ``certificate()`` read) equal
+1. *Records*: the solution's compiled game (``sol.compiled``, which ``n_states``,
+   ``states`` and ``optimal_actions`` read) and each region's (which ``action``,
+   ``strategy``, ``value``, ``optimal_actions``, ``touch_points`` and ``certificate()`` read) equal
    the fresh compile field by field: the states in their order and their numbering, the
    movers, each state's actions and their labels, each action's constant payoff
    ``c_k(p)`` and terminal outcomes, its successors and their probabilities. A region's
@@ -22,8 +22,8 @@ either against that fresh compile or by deriving it again:
    ``v(s) = c_sigma(s) + sum_t p_sigma(s),t v(t)`` identically (as rational functions), and
    the profile stops (from every state its actions reach an outcome that ends play), so
    the equations have one solution: the recorded formulas *are* the profile's values,
-   re-derived without the elimination that produced them. The region's ``value`` is the
-   initial state's formula and its ``sample`` a rational strictly inside it.
+   re-derived without the elimination that produced them (every value query of a region
+   reads them), and the region's ``sample`` is a rational strictly inside it.
 4. *Signs*: every advantage ``d_k = +-(Q_k - v)`` (sign by mover) is ``<= 0`` on the whole
    closed region: its denominator has no real root in the region, no irreducible factor
    of odd multiplicity of its numerator has a root strictly inside, and it is ``<= 0`` at
@@ -51,13 +51,13 @@ Every public field and method of the result types, and what covers it:
 =========================================  ===========================================
 ``ParametricSolution.game``, ``symbol``    the definition: compiled afresh
 ``interval``, ``regions``, ``region_at``   the cover (2)
-``compiled``, ``n_states``                 equal to the fresh compile (1)
-``value_at``, ``value_formula``            the values (3) of the region holding ``x``
-``optimal_actions_at``                     the values (3) and the fresh compile (1)
+``compiled``, ``n_states``, ``states``     equal to the fresh compile (1)
+``value``, ``values``, ``action_values``   the values (3) of the regions (holding ``at``)
+``optimal_actions``, ``action``            the values (3) and the fresh compile (1)
 ``breakpoints``                            the cover (2) and the breakpoints (6)
 ``seconds``                                not checked: a timing
 ``Region.lo``, ``hi``, ``contains``        the cover (2)
-``Region.sample``, ``value``, ``value_of`` the values (3)
+``Region.sample``, ``value``, ``values``  the values (3)
 ``Region.action``, ``strategy``            the profile and the compile (1), signs (4)
 ``Region.optimal_actions``                 the zero set (5)
 ``Region.touch_points``, ``certificate``   the zero set and touch points (5)
@@ -386,8 +386,6 @@ def _check_region(sol: ParametricSolution[Any, Any], pc: ParametricCompiled[Any,
         return problems
     problems += _zero_problems(pc, r, n, zero)
     problems += _touch_problems(pc, r, n, touch)
-    if not isinstance(r.value, RationalFunction) or r.value != values[0]:
-        problems.append(f"region {n}: its value is not the initial state's value formula")
     return problems
 
 

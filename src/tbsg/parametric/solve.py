@@ -45,243 +45,39 @@ The certificate of a region is its profile and the sign pattern of every advanta
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from tbsg.api.solving import solve
 from tbsg.engine.compile import DEFAULT_MAX_STATES
-from tbsg.errors import InvalidArgumentError, UnknownStateError, show
+from tbsg.errors import InvalidArgumentError, show
 from tbsg.model.fixed import FixedStrategyGame
-from tbsg.model.protocol import Game, exact
+from tbsg.model.protocol import Game
 from tbsg.parametric.algebraic import RealAlgebraic, rational_between, real_roots_mult, sign_at
 from tbsg.parametric.compile import ParametricCompiled, compile_parametric
-from tbsg.parametric.linear import action_values, profile_values
+from tbsg.parametric.linear import profile_values
 from tbsg.parametric.rational import RationalFunction
+from tbsg.parametric.results import (
+    Breakpoint,
+    ParametricSolution,
+    ParametricValues,
+    Piecewise,
+    Region,
+    advantage,
+)
 
 if TYPE_CHECKING:
     import sympy
     from flint import fmpz_poly
 
-__all__ = ["Breakpoint", "ParametricSolution", "ParametricValues", "Region", "evaluate_parametric",
-           "solve_parametric"]
+__all__ = ["Breakpoint", "ParametricSolution", "ParametricValues", "Piecewise", "Region",
+           "evaluate_parametric", "solve_parametric"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
 Interval = tuple[Fraction | int, Fraction | int]
-
-
-@dataclass(frozen=True, eq=False)
-class Region(Generic[S, A]):
-    """An interval of the parameter on which one strategy profile is optimal.
-
-    Attributes
-    ----------
-    lo, hi : RealAlgebraic
-        The ends (closed, except the parameter interval's own open ends).
-    sample : Fraction
-        The rational point at which the numeric solve found the profile.
-    value : RationalFunction
-        The value of the game (player 0's) at the initial state on the region.
-    """
-
-    lo: RealAlgebraic
-    hi: RealAlgebraic
-    sample: Fraction
-    value: RationalFunction
-    _pc: ParametricCompiled[S, A] = field(repr=False)
-    _choice: tuple[int, ...] = field(repr=False)
-    _values: tuple[RationalFunction, ...] = field(repr=False)
-    _zero: tuple[int, ...] = field(repr=False)
-    _touch: tuple[tuple[RealAlgebraic, int], ...] = field(repr=False)
-    # the signed advantage numerators of the non-constant constraints (for the ties at the ends)
-    _adv: tuple[tuple[int, fmpz_poly], ...] = field(default=(), repr=False)
-
-    def _i(self, state: S | None) -> int:
-        if state is None:
-            return 0
-        try:
-            return self._pc.index[state]
-        except (KeyError, TypeError):
-            raise UnknownStateError(f"{show(state)} is not a reachable state of the game") from None
-
-    def action(self, state: S | None = None) -> A:
-        """The profile's action at ``state`` (default: the initial state)."""
-        return self._pc.act_labels[self._choice[self._i(state)]]
-
-    @property
-    def strategy(self) -> dict[S, A]:
-        """The profile: every state's action."""
-        labels = self._pc.act_labels
-        return {s: labels[k] for s, k in zip(self._pc.states, self._choice, strict=True)}
-
-    def value_of(self, state: S | None = None) -> RationalFunction:
-        """Player 0's value at ``state`` on this region, as a rational function."""
-        return self._values[self._i(state)]
-
-    def optimal_actions(self, state: S | None = None) -> tuple[A, ...]:
-        """Actions optimal on the whole region at ``state``: the profile's and those tied identically."""
-        i = self._i(state)
-        ks = [self._choice[i], *(k for k in self._zero if self._pc.act_state[k] == i)]
-        return tuple(self._pc.act_labels[k] for k in sorted(ks))
-
-    @property
-    def touch_points(self) -> tuple[tuple[RealAlgebraic, S, A], ...]:
-        """Points inside the region where another action ties with the profile's, but only there."""
-        pc = self._pc
-        return tuple((x, pc.states[pc.act_state[k]], pc.act_labels[k]) for x, k in self._touch)
-
-    def certificate(self) -> tuple[tuple[S, A, str], ...]:
-        """The sign pattern of every action's advantage ``d_k`` on the region (the region's
-        certificate, re-derived by :func:`~tbsg.parametric.certificate.verify_parametric`).
-
-        One ``(state, action, kind)`` per action of a state with several: ``"profile"``
-        (the profile's action, ``d = 0``), ``"tied"`` (``d`` vanishes identically),
-        ``"touches 0 at x, ..."`` (``d < 0`` inside except at those points) or ``"below"``
-        (``d < 0`` everywhere inside).
-        """
-        pc = self._pc
-        touch: dict[int, list[str]] = {}
-        for x, k in self._touch:
-            touch.setdefault(k, []).append(x.decimal(9))
-        zero = set(self._zero)
-        out: list[tuple[S, A, str]] = []
-        for i, s in enumerate(pc.states):
-            ks = pc.actions_of(i)
-            if len(ks) < 2:
-                continue
-            for k in ks:
-                kind = ("profile" if k == self._choice[i] else "tied" if k in zero
-                        else f"touches 0 at {', '.join(touch[k])}" if k in touch else "below")
-                out.append((s, pc.act_labels[k], kind))
-        return tuple(out)
-
-    def contains(self, x: Fraction | RealAlgebraic) -> bool:
-        """Whether ``lo <= x <= hi``."""
-        return bool(self.lo <= x <= self.hi)
-
-
-@dataclass(frozen=True, eq=False)
-class Breakpoint(Generic[S, A]):
-    """Where the optimal profile changes.
-
-    Attributes
-    ----------
-    at : RealAlgebraic
-        The parameter value (exact).
-    changes : tuple
-        ``(state, action on the left, action on the right)`` for each state whose profile
-        action changes.
-    ties : dict
-        For each state with more than one optimal action at ``at``, those actions.
-    """
-
-    at: RealAlgebraic
-    changes: tuple[tuple[S, A, A], ...]
-    ties: Mapping[S, tuple[A, ...]]
-
-
-@dataclass(frozen=True, eq=False)
-class ParametricSolution(Generic[S, A]):
-    """The optimal play of a parametric game over its parameter interval.
-
-    Attributes
-    ----------
-    game : Game
-    symbol : sympy.Symbol
-    interval : (Fraction, Fraction)
-        The open interval of the parameter.
-    regions : tuple of Region
-        In increasing order; consecutive regions share an end, a breakpoint.
-    breakpoints : tuple of Breakpoint
-        ``breakpoints[i]`` separates ``regions[i]`` and ``regions[i + 1]``.
-    seconds : float
-        Process time of the solve.
-    """
-
-    game: Game[S, A]
-    symbol: sympy.Symbol
-    interval: tuple[Fraction, Fraction]
-    regions: tuple[Region[S, A], ...]
-    breakpoints: tuple[Breakpoint[S, A], ...]
-    compiled: ParametricCompiled[S, A] = field(repr=False)
-    seconds: float = 0.0
-
-    @property
-    def n_states(self) -> int:
-        """Number of reachable states."""
-        return self.compiled.n_states
-
-    def region_at(self, x: Fraction | int) -> Region[S, A]:
-        """The region holding the rational ``x`` (at a breakpoint, the one on its left)."""
-        xf = exact(x, "x")
-        lo, hi = self.interval
-        if not lo < xf < hi:
-            raise InvalidArgumentError(f"x = {xf} is outside the parameter interval ({lo}, {hi})")
-        for r in self.regions:
-            if r.contains(xf):
-                return r
-        raise RuntimeError("internal error: the regions do not cover the interval")  # pragma: no cover
-
-    def value_at(self, x: Fraction | int, state: S | None = None) -> Fraction:
-        """Player 0's exact value at ``state`` (default: initial) for the parameter ``x``."""
-        return self.region_at(x).value_of(state)(exact(x, "x"))
-
-    def value_formula(self, x: Fraction | int, state: S | None = None) -> RationalFunction:
-        """Player 0's value at ``state`` as a rational function, on the region holding ``x``."""
-        return self.region_at(x).value_of(state)
-
-    def optimal_actions_at(self, x: Fraction | int, state: S | None = None) -> tuple[A, ...]:
-        """Every optimal action at ``state`` for the parameter ``x`` (exact ties included)."""
-        r = self.region_at(x)
-        xf = exact(x, "x")
-        i = r._i(state)
-        pc = self.compiled
-        return tuple(pc.act_labels[k] for k in pc.actions_of(i)
-                     if _advantage(pc, r._values, k)(xf) == 0)
-
-    def __repr__(self) -> str:
-        return (f"ParametricSolution(game={show(self.game, 60)}, {self.symbol} in "
-                f"({self.interval[0]}, {self.interval[1]}), {len(self.regions)} region(s), "
-                f"{self.n_states} states)")
-
-
-@dataclass(frozen=True, eq=False)
-class ParametricValues(Generic[S, A]):
-    """Values of a fixed strategy profile as rational functions of the parameter.
-
-    Attributes
-    ----------
-    symbol : sympy.Symbol
-    interval : (Fraction, Fraction)
-    compiled : the parametric game restricted to what the profile reaches
-    """
-
-    symbol: sympy.Symbol
-    interval: tuple[Fraction, Fraction]
-    compiled: ParametricCompiled[S, A] = field(repr=False)
-    _values: tuple[RationalFunction, ...] = field(repr=False)
-
-    def value(self, state: S | None = None) -> RationalFunction:
-        """Player 0's value at ``state`` (default: the initial state), a rational function."""
-        if state is None:
-            return self._values[0]
-        try:
-            return self._values[self.compiled.index[state]]
-        except (KeyError, TypeError):
-            raise UnknownStateError(
-                f"{show(state)} is not reached when the profile is played") from None
-
-    def value_at(self, x: Fraction | int, state: S | None = None) -> Fraction:
-        """The exact value at the rational parameter ``x``."""
-        return self.value(state)(exact(x, "x"))
-
-    @property
-    def values(self) -> dict[S, RationalFunction]:
-        """Every reached state's value."""
-        return dict(zip(self.compiled.states, self._values, strict=True))
 
 
 def _symbol(p: object) -> sympy.Symbol:
@@ -308,13 +104,21 @@ def evaluate_parametric(game: Game[S, A], p: sympy.Symbol,
     interval : (lo, hi)
         The open interval of ``p`` on which every probability must be positive.
 
+    Returns
+    -------
+    ParametricValues
+        The profile's values, answering the same queries as a :class:`Region` (a fixed
+        profile has no regions of optimality, so no :class:`ParametricSolution`: see
+        :mod:`tbsg.parametric.results`), as :func:`tbsg.evaluate`'s solution answers those of
+        :func:`tbsg.solve`'s.
+
     Examples
     --------
     >>> import sympy, tbsg
     >>> from tbsg.games import biased_risk_or_safety
     >>> p = sympy.Symbol("p")
     >>> ev = evaluate_parametric(biased_risk_or_safety(2, p), p, lambda s: "toss")
-    >>> ev.value(), ev.value_at(Fraction(1, 2))
+    >>> ev.value(), ev.value(at=Fraction(1, 2))
     (RationalFunction('-1/(p^2 - 2)'), Fraction(4, 7))
     """
     sym = _symbol(p)
@@ -323,14 +127,6 @@ def evaluate_parametric(game: Game[S, A], p: sympy.Symbol,
                                                       max_states=max_states)
     choice = [pc.act_ptr[i] for i in range(pc.n_states)]
     return ParametricValues(sym, pc.interval, pc, tuple(profile_values(pc, choice)))
-
-
-def _advantage(pc: ParametricCompiled[Any, Any], values: Sequence[RationalFunction],
-               k: int) -> RationalFunction:
-    """``d_k``: the gain of action ``k`` over the state's value, for its mover (<= 0 iff no gain)."""
-    i = pc.act_state[k]
-    d = action_values(pc, values, k) - values[i]
-    return d if pc.player[i] == 0 else -d
 
 
 def _signed_numerator(d: RationalFunction, x: Fraction) -> fmpz_poly:
@@ -397,7 +193,7 @@ def _region(pc: ParametricCompiled[S, A], x: Fraction, lo: RealAlgebraic,
     for k in range(pc.n_actions):
         if k in chosen:
             continue
-        d = _advantage(pc, values, k)
+        d = advantage(pc, values, k)
         if d.is_zero():
             zero.append(k)
             continue
@@ -418,7 +214,7 @@ def _region(pc: ParametricCompiled[S, A], x: Fraction, lo: RealAlgebraic,
     touch: list[tuple[RealAlgebraic, int]] = []
     for k, _, inside in constraints:  # roots inside the final region: the region only shrank
         touch += [(r, k) for r in inside if a < r < b]
-    return Region(lo=a, hi=b, sample=x, value=values[0], _pc=pc, _choice=choice,
+    return Region(lo=a, hi=b, sample=x, _pc=pc, _choice=choice,
                   _values=tuple(values), _zero=tuple(zero), _touch=tuple(touch),
                   _adv=tuple((k, poly) for k, poly, _ in constraints))
 
@@ -461,7 +257,7 @@ def solve_parametric(game: Game[S, A], p: sympy.Symbol, interval: Interval = (0,
     ['0.292893218', '0.403031716']
     >>> sol.breakpoints[0].at.minimal_polynomial       # 2p^2 - 4p + 1: p = 1 - 1/sqrt(2)
     (1, -4, 2)
-    >>> sol.regions[-1].value, sol.value_at(Fraction(1, 2))     # toss on, whatever the score
+    >>> sol.regions[-1].value(), sol.value(at=Fraction(1, 2))   # toss on, whatever the score
     (RationalFunction('-1/(p^2 - 2)'), Fraction(4, 7))
     """
     import time
@@ -505,7 +301,7 @@ def _merge(regions: list[Region[S, A]]) -> list[Region[S, A]]:
             prev = out.pop()
             joint = tuple((prev.hi, k) for k, poly in prev._adv if sign_at(poly, prev.hi) == 0)
             touch = sorted(prev._touch + joint + r._touch, key=lambda t: (t[1], t[0]))
-            r = Region(lo=prev.lo, hi=r.hi, sample=prev.sample, value=prev.value, _pc=prev._pc,
+            r = Region(lo=prev.lo, hi=r.hi, sample=prev.sample, _pc=prev._pc,
                        _choice=prev._choice, _values=prev._values,
                        _zero=tuple(sorted(set(prev._zero) & set(r._zero))),
                        _touch=tuple(touch), _adv=prev._adv)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from tbsg._util.optional import optional_import
 from tbsg.errors import show
+from tbsg.results.query import INITIAL, Initial
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -26,7 +27,7 @@ S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
 
-def plot_parametric(sol: ParametricSolution[S, A], *, state: S | None = None,
+def plot_parametric(sol: ParametricSolution[S, A], *, state: S | Initial = INITIAL,
                     label: Callable[[Any], str] | None = None, points: int = 400,
                     title: str | None = None, figsize: tuple[float, float] = (7.0, 5.0)) -> Figure:
     """The value at ``state`` (default: initial) over the parameter, and the strategy regions.
@@ -56,7 +57,7 @@ def plot_parametric(sol: ParametricSolution[S, A], *, state: S | None = None,
     cmap = plt.get_cmap("tab20")
     for n, r in enumerate(sol.regions):
         a, b = float(r.lo), float(r.hi)
-        f = r.value_of(state)
+        f = r.value(state)
         seg = [x for x in xs if a <= x <= b]
         ax.plot([float(x) for x in seg], [float(f(x)) for x in seg], color=cmap(n % 20), linewidth=2)
         bx.axvspan(a, b, color=cmap(n % 20), alpha=0.6)
