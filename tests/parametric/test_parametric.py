@@ -497,8 +497,8 @@ def test_old_parametric_names_still_answer_and_warn() -> None:
         # the old attribute: compared, called at a point, used in arithmetic, its methods
         (lambda: right.value == p * p, True, "Region.value as an attribute"),
         (lambda: right.value(x), Fraction(9, 16), "calling Region.value as an attribute"),
-        (lambda: right.value - HALF, p * p - HALF, "Region.value as an attribute"),
-        (lambda: right.value.degree(), 2, "Region.value as an attribute"),
+        (lambda: right.value - HALF, p * p - HALF, "Region.value as an attribute"),  # type: ignore[operator]  # the deprecated attribute
+        (lambda: right.value.degree(), 2, "Region.value as an attribute"),  # type: ignore[attr-defined]  # the deprecated attribute
         (lambda: repr(right.value), repr(p * p), "Region.value as an attribute"),
         # None for the initial state (deprecated)
         (lambda: ev.value(None), p * p, r"state=None for the initial state"),
