@@ -445,7 +445,7 @@ def test_8_zero_probability_outcomes_are_still_checked() -> None:
 
 
 def test_8_win_of_a_bool() -> None:
-    with pytest.raises(tbsg.InvalidGameError, match="win\\(\\) takes player 0 or 1, got True"):
+    with pytest.raises(tbsg.InvalidGameError, match=r"win\(\) takes player 0 or 1 \(an int\), got True"):
         tbsg.win(True)
 
 
