@@ -92,14 +92,13 @@ import numpy as np
 from tbsg._util.bounds import bounds_of
 from tbsg._util.digits import fraction_text, short_fraction, unlimited_digits
 from tbsg._version import __version__
-from tbsg.certify.certificate import verify
+from tbsg.certify.certificate import check_certificate
 from tbsg.engine import _backend as bk
-from tbsg.engine.bellman import exact_action_values
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.fingerprint import graph_hash
-from tbsg.engine.graph import decompose, end_components
-from tbsg.engine.infinite import switch_safe_actions
+from tbsg.engine.graph import Components, decompose
+from tbsg.engine.optimality import optimal_mask
 from tbsg.errors import (
     GameUnavailableError,
     InvalidArgumentError,
@@ -563,22 +562,59 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
         If the certificate fails (``check=True``).
     """
     t0 = time.perf_counter()
+    r = _Reader(path, _check_load_options(path, check, max_states, max_digits, import_game))
+    doc = _read_json(r, path)
+    the_game = _rebuild_game(r, _game_info(r, doc), game, import_game)
+    graph, counts = _graph_info(r, doc)
+    kind, optimizing = _kind(r, doc)
+    g = _compile_recorded(r, doc, the_game, optimizing, counts, max_states)
+    comps = _check_graph(r, g, graph, counts, doc["states"])
+    c = _rule(r, doc, kind)
+    values, choice = _rows(r, g, doc)
+    # the certificate's checks on this compile (tbsg.verify's, without compiling the game
+    # again), which give the optimal actions; without them, the same mask unchecked
+    optimal = (check_certificate(g, values, choice, optimizing, c) if check else
+               optimal_mask(g, values, choice, optimizing=optimizing, infinite_play=c))
+    return Solution(
+        graph=g, method=f"{_METHOD[kind]} (loaded from {os.fspath(path)})",
+        seconds=time.perf_counter() - t0, n_components=comps.count,
+        largest_component=comps.largest,
+        # stored in the backend type (the certificate's fast path), read as Fractions
+        values_exact=typing.cast("list[Fraction]", [bk.from_fraction(v) for v in values]),
+        choice=choice, optimal=optimal, improvements=0, exact_solves=0, game=the_game,
+        infinite_play=c, optimizing=optimizing)
+
+
+def _check_load_options(path: object, check: object, max_states: int, max_digits: object,
+                        import_game: object) -> int:
+    """Refuse bad arguments of :func:`load`; return ``max_digits``."""
     _check_path(path)
     check_max_states(max_states)
     if not isinstance(check, bool) or not isinstance(import_game, bool):
         raise InvalidArgumentError("check and import_game must be True or False")
     if isinstance(max_digits, bool) or not isinstance(max_digits, int) or max_digits < 1:
         raise InvalidArgumentError(f"max_digits must be an int >= 1, got {shorten(repr(max_digits))}")
-    r = _Reader(path, max_digits)
-    doc = _read_json(r, path)
+    return max_digits
+
+
+def _game_info(r: _Reader, doc: dict[str, Any]) -> dict[str, Any]:
+    """The version that wrote the file (checked for form only) and the record of its game."""
     written = r.get(doc, "tbsg_version", str, "")
     if not _VERSION.fullmatch(written):
         r.fail(f"'tbsg_version' {shorten(repr(written), 40)} is not a version number")
-    info = r.keys(doc["game"], _GAME_KEYS, "'game'")
-    the_game = _rebuild_game(r, info, game, import_game)
+    return r.keys(doc["game"], _GAME_KEYS, "'game'")
+
+
+def _graph_info(r: _Reader, doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:
+    """The record of the state graph, and its five counts."""
     graph = r.keys(doc["graph"], _GRAPH_KEYS, "'graph'")
     counts = {key: r.get(graph, key, int, "graph ") for key in
               ("states", "actions", "outcomes", "components", "largest_component")}
+    return graph, counts
+
+
+def _kind(r: _Reader, doc: dict[str, Any]) -> tuple[SolutionKind, tuple[int, ...]]:
+    """The kind of solution and the players who optimise, which must agree."""
     kind_text = r.get(doc, "kind", str, "")
     try:
         kind = SolutionKind(kind_text)
@@ -592,41 +628,58 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
     optimizing = tuple(raw_players)
     if SolutionKind.of(optimizing) is not kind:
         r.fail(f"'kind' is {kind.value!r} but 'optimizing' is {raw_players!r}")
+    return kind, optimizing
+
+
+def _compile_recorded(r: _Reader, doc: dict[str, Any], game: Game[S, A], optimizing: tuple[int, ...],
+                      counts: dict[str, int], max_states: int) -> CompiledGame[Any, Any]:
+    """The graph the file covers, compiled from the game.
+
+    An evaluation or best response covers the game under the strategy the rows record,
+    reachable states only (``reach="profile"``); if the file counts more states or actions
+    than that, it was written with ``reach="game"`` and covers the whole game.
+    """
     fixed = tuple(p for p in (0, 1) if p not in optimizing)
-    g: CompiledGame[Any, Any] | None = None
     if fixed:
-        # an evaluation or best response: the game under the strategy the rows record,
-        # reachable states only (reach="profile"); if the file covers more states or
-        # actions, it was written with reach="game" and covers the whole game
-        choose = _recorded_strategy(r, doc, the_game)
+        choose = _recorded_strategy(r, doc, game)
         try:
-            g = _compile(r, FixedStrategyGame(the_game, choose, fixed, "the file's strategy"),
-                         counts, max_states)
+            g = _compile(r, FixedStrategyGame(game, choose, fixed, "the file's strategy"), counts,
+                         max_states)
         except InvalidStrategyError as exc:
             r.fail(f"the strategy the file records does not fit the game: {shorten(str(exc), 200)}")
-        if (g.n_states, g.n_actions) != (counts["states"], counts["actions"]):
-            g = None
-    if g is None:
-        g = _compile(r, the_game, counts, max_states)
-    comps = decompose(g)
+        if (g.n_states, g.n_actions) == (counts["states"], counts["actions"]):
+            return g
+    return _compile(r, game, counts, max_states)
+
+
+def _check_graph(r: _Reader, g: CompiledGame[Any, Any], graph: dict[str, Any], counts: dict[str, int],
+                 rows: object) -> Components:
+    """The two hashes and five counts of the file against the compiled game; its components."""
     digest = r.get(graph, "sha256", str, "graph ")
     unordered = r.get(graph, "sha256_unordered", str, "graph ")
+    unordered_now = graph_hash(g, ordered=False)
     if digest != graph_hash(g):
-        if unordered == graph_hash(g, ordered=False) and not _rows_in_game_order(g, doc["states"]):
+        if unordered == unordered_now and not _rows_in_game_order(g, rows):
             r.fail("the game lists its states or actions in another order than when the file was "
                    "written (are actions returned from a set, or does a state's repr change?); "
                    "return actions as a tuple in a fixed order")
-        if unordered == graph_hash(g, ordered=False):
+        if unordered == unordered_now:
             r.fail("graph 'sha256' does not match the game (edited?)")
         r.fail(f"graph hash differs: the file is for another game, other parameters or another "
                f"version of the game's rules ({g.n_states} states now, {counts['states']} in the file)")
-    if unordered != graph_hash(g, ordered=False):
+    if unordered != unordered_now:
         r.fail("graph 'sha256_unordered' does not match the game (edited?)")
+    comps = decompose(g)
     actual = {"states": g.n_states, "actions": g.n_actions, "outcomes": len(g.out_target),
               "components": comps.count, "largest_component": comps.largest}
     for key, value in counts.items():
         if value != actual[key]:
             r.fail(f"graph {key!r} is {value} but the game has {actual[key]}")
+    return comps
+
+
+def _rule(r: _Reader, doc: dict[str, Any], kind: SolutionKind) -> Fraction | None:
+    """The method (fixed text per kind) and the payoff of never-ending play, if any."""
     if r.get(doc, "method", str, "") != _METHOD[kind]:
         r.fail(f"'method' {shorten(repr(doc['method']), 80)} does not describe a {kind.value!r} "
                f"solution (expected {_METHOD[kind]!r})")
@@ -634,6 +687,12 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
     c = None if raw_c is None else r.rational(raw_c, "infinite_play")
     if c is not None and not 0 <= c <= 1:
         r.fail(f"infinite_play {short_fraction(c, 60)} is outside [0, 1]")
+    return c
+
+
+def _rows(r: _Reader, g: CompiledGame[Any, Any], doc: dict[str, Any]
+          ) -> tuple[list[Fraction], np.ndarray[Any, np.dtype[np.int64]]]:
+    """Values and chosen actions of the rows, one per state, and the top-level value."""
     rows = r.get(doc, "states", list, "")
     if len(rows) != g.n_states:
         r.fail(f"{len(rows)} state rows but the game has {g.n_states} states (truncated?)")
@@ -641,18 +700,7 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
     if r.rational(doc["value"], "'value'") != values[0]:
         r.fail(f"'value' {shorten(str(doc['value']), 60)} is not the value of the initial state "
                f"in the rows ({short_fraction(values[0], 60)})")
-    optimal = _optimal_mask(g, values, choice, optimizing, c)
-    method = f"{_METHOD[kind]} (loaded from {os.fspath(path)})"
-    sol: Solution[Any, Any] = Solution(
-        graph=g, method=method, seconds=time.perf_counter() - t0, n_components=comps.count,
-        largest_component=comps.largest,
-        # stored in the backend type (the certificate's fast path), read as Fractions
-        values_exact=typing.cast("list[Fraction]", [bk.from_fraction(v) for v in values]),
-        choice=choice, optimal=optimal, improvements=0, exact_solves=0, game=the_game,
-        infinite_play=c, optimizing=optimizing)
-    if check:
-        verify(the_game, sol, max_states=max_states)
-    return sol
+    return values, choice
 
 
 def _rows_in_game_order(g: CompiledGame[Any, Any], rows: object) -> bool:
@@ -719,18 +767,3 @@ def _read_rows(r: _Reader, g: CompiledGame[Any, Any], rows: list[Any]
                    f"the file says {shorten(repr(row['label']), 60)}")
         choice[i] = k
     return values, choice
-
-
-def _optimal_mask(g: CompiledGame[Any, Any], values: list[Fraction], choice: np.ndarray[Any, Any],
-                  optimizing: tuple[int, ...], c: Fraction | None) -> np.ndarray[Any, Any]:
-    """The optimal actions the solution's kind implies (as the solvers define them)."""
-    allowed = np.isin(g.player[g.act_state], optimizing)
-    allowed[choice] = True
-    q = exact_action_values(g, values)
-    v_at = [values[int(i)] for i in g.act_state.tolist()]
-    optimal = np.array([qk == vk for qk, vk in zip(q, v_at, strict=True)], dtype=bool) & allowed
-    if c is not None and end_components(g, allowed).count:
-        # value-preserving is not enough where play can loop: keep safe switches only
-        optimal = switch_safe_actions(g, [bk.from_fraction(v) for v in values], choice, c, optimal,
-                                      allowed)
-    return optimal
