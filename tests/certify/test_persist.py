@@ -170,6 +170,41 @@ def test_reach_profile_and_game_files_round_trip(tmp_path: Path) -> None:
         assert back.n_states == ev.n_states and back.values == ev.values
 
 
+@pytest.mark.parametrize("kind", ["solve", "evaluate", "best_response", "infinite_play"])
+def test_load_compiles_the_game_once_and_checks_its_certificate(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    import tbsg.certify.certificate
+    import tbsg.certify.persist
+
+    game: Any = tbsg.games.risk_or_safety(3)
+    if kind == "solve":
+        sol = tbsg.solve(game)
+    elif kind == "evaluate":
+        sol = tbsg.evaluate(game, lambda s: "toss")
+    elif kind == "best_response":
+        sol = tbsg.best_response(game, 0, lambda s: "toss")
+    else:
+        game = TableGame(players=(0,), moves=((("wait", ((Fraction(1), 0),)),
+                                               ("leave", ((Fraction(1), tbsg.DRAW),))),))
+        sol = tbsg.solve(game, infinite_play=Fraction(1, 2))
+    path = tmp_path / "sol.json"
+    save(sol, path, game=game)
+    compiled: list[object] = []
+    real = tbsg.certify.persist.compile_game
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        compiled.append(args[0])
+        return real(*args, **kwargs)
+
+    for module in (tbsg.certify.persist, tbsg.certify.certificate):
+        monkeypatch.setattr(module, "compile_game", counting)
+    back = load(path, game=game if kind == "infinite_play" else None)
+    assert len(compiled) == 1
+    # the certificate's mask, derived on that compile, is the solver's
+    assert back.optimal.tolist() == sol.optimal.tolist()
+    assert back.values == sol.values
+
+
 def test_truncated_file_rejected(saved: Path) -> None:
     text = saved.read_text()
     saved.write_text(text[: len(text) // 2])

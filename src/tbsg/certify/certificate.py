@@ -2,10 +2,9 @@
 
 The certificate of a solution is its values ``v`` and strategy profile ``sigma``.
 :func:`verify` recompiles the game from the user's object and checks, in
-``fractions.Fraction`` arithmetic only (no float filter, no optional backend, nothing
-from the solvers: it shares with the solve the compiled graph and the graph analysis,
-which carry no numbers), that the solution is what its :attr:`~tbsg.Solution.kind`
-claims. Let ``F`` be the players who optimise (both for :func:`tbsg.solve`, one for
+``fractions.Fraction`` arithmetic only, that the solution is what its
+:attr:`~tbsg.Solution.kind` claims (what it shares with the solvers, and why that keeps
+it independent of them, is said below). Let ``F`` be the players who optimise (both for :func:`tbsg.solve`, one for
 :func:`tbsg.best_response`, none for :func:`tbsg.evaluate`); the other players'
 states allow only the action the solution plays there. With
 ``Q(s, a) = sum_t p(t|s,a) r(t) + sum_s' p(s'|s,a) v(s')``:
@@ -47,6 +46,36 @@ solution or its graph that is neither a field nor such a cache (it would hide a 
 and a subclass of :class:`~tbsg.Solution` or of the compiled graph are refused. The
 :class:`Verification` records a digest of the solution it checked, so that
 :meth:`tbsg.Solution.provenance` reports it for that solution only.
+
+What it shares with the solvers, and why it stays independent
+-------------------------------------------------------------
+The certificate compiles the game itself, from its plain protocol, and computes in plain
+:class:`~fractions.Fraction` arithmetic. It shares four pieces of the engine with the
+solvers, each the evaluation of a definition, none a solving algorithm:
+
+* *the compiled graph* (:func:`tbsg.engine.compile.compile_game`): the game's reachable
+  states, actions and outcomes as arrays, compiled afresh here with every state of an
+  array form compared with the plain protocol (``check_arrays="all"``);
+* *the graph analysis* (:mod:`tbsg.engine.graph`): strongly connected components (the
+  counts) and maximal end components ((c), (c') and the optimal actions of a
+  non-stopping game): combinatorics on the state graph, no numbers;
+* *the Bellman kernel's exact action values*
+  (:func:`tbsg.engine.bellman.exact_action_values`): ``Q(s, a)`` above, summed in
+  ``Fraction`` arithmetic;
+* *the optimality conditions and the optimal-action mask* (:mod:`tbsg.engine.optimality`):
+  (a), (b), (c') and the optimal actions, evaluated on the claimed ``v`` and ``sigma``,
+  with signs decided in ``Fraction`` arithmetic (:func:`~tbsg.engine.optimality.exact_signs`).
+
+None of them searches for anything: no strategy iteration, no elimination (no linear
+system is solved: ``v`` is given and only checked against its definition), no float
+arithmetic and no float filter, no optional backend (the solution's stored values, which
+may be the backend's rationals, are read into ``Fraction``; the float arrays its graph may
+cache are recomputed only to be compared with that cache). ``tests/certify`` traces a
+verification and fails if it calls anything else of the engine. A value, strategy or optimal-action list that a solver got wrong is therefore
+caught unless one of these shared definitions is itself wrong; they are short, direct
+transcriptions of the definitions, each tested on small hand-built games against answers
+derived by hand (``tests/engine``). Sharing the mask is also what makes a solution, its
+certificate and its saved copy agree on what "optimal action" means.
 """
 
 from __future__ import annotations
