@@ -189,7 +189,7 @@ class Lobby:
     def actions(self, s: str) -> tuple[str, ...]:
         return ("wait", "leave")
 
-    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, object]]:
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | tbsg.Terminal]]:
         return [(Fraction(1), "lobby")] if a == "wait" else [(Fraction(1), tbsg.DRAW)]
 
 

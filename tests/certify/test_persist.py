@@ -175,6 +175,7 @@ def test_load_compiles_the_game_once_and_checks_its_certificate(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
     import tbsg.certify.certificate
     import tbsg.certify.persist
+    from tbsg.engine.compile import compile_game
 
     game: Any = tbsg.games.risk_or_safety(3)
     if kind == "solve":
@@ -190,11 +191,10 @@ def test_load_compiles_the_game_once_and_checks_its_certificate(
     path = tmp_path / "sol.json"
     save(sol, path, game=game)
     compiled: list[object] = []
-    real = tbsg.certify.persist.compile_game
 
     def counting(*args: Any, **kwargs: Any) -> Any:
         compiled.append(args[0])
-        return real(*args, **kwargs)
+        return compile_game(*args, **kwargs)
 
     for module in (tbsg.certify.persist, tbsg.certify.certificate):
         monkeypatch.setattr(module, "compile_game", counting)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -53,13 +54,13 @@ SAFE, PASS, LOW, DRAW_, LOSE, COIN = range(6)
 VALUES = [H, H]
 
 
-def court() -> CompiledGame[int, str]:
+def court() -> CompiledGame[Any, Any]:
     g = compile_game(COURT)
     assert g.states == [0, 1] and g.act_labels == ["safe", "pass", "low", "draw", "lose", "coin"]
     return g
 
 
-def labels(g: CompiledGame[int, str], mask: npt.NDArray[np.bool_]) -> list[list[str]]:
+def labels(g: CompiledGame[Any, Any], mask: npt.NDArray[np.bool_]) -> list[list[str]]:
     """The masked actions' labels, state by state."""
     return [[g.act_labels[k] for k in g.actions_of(i) if mask[k]] for i in range(g.n_states)]
 
@@ -191,10 +192,10 @@ def lobby(owner: int) -> CompiledGame[str, str]:
         def actions(self, s: str) -> tuple[str, ...]:
             return ("wait", "leave")
 
-        def outcomes(self, s: str, a: str) -> list[tuple[Fraction, object]]:
+        def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | Terminal]]:
             return [(F(1), "lobby")] if a == "wait" else [(F(1), Terminal(F(2, 5)))]
 
-    return compile_game(Lobby())  # type: ignore[arg-type]
+    return compile_game(Lobby())
 
 
 WAIT, LEAVE = 0, 1
