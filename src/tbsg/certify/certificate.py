@@ -4,9 +4,9 @@ The certificate of a solution is its values ``v`` and strategy profile ``sigma``
 :func:`verify` recompiles the game from the user's object and checks, in
 ``fractions.Fraction`` arithmetic only, that the solution is what its
 :attr:`~tbsg.Solution.kind` claims (what it shares with the solvers, and why that keeps
-it independent of them, is said below). Let ``F`` be the players who optimise (both for :func:`tbsg.solve`, one for
-:func:`tbsg.best_response`, none for :func:`tbsg.evaluate`); the other players'
-states allow only the action the solution plays there. With
+it independent of them, is said below). Let ``F`` be the players who optimise (both for
+:func:`tbsg.solve`, one for :func:`tbsg.best_response`, none for :func:`tbsg.evaluate`);
+the other players' states allow only the action the solution plays there. With
 ``Q(s, a) = sum_t p(t|s,a) r(t) + sum_s' p(s'|s,a) v(s')``:
 
 (a) *strategy equations*: ``v(s) = Q(s, sigma(s))`` for every state;
@@ -70,12 +70,13 @@ None of them searches for anything: no strategy iteration, no elimination (no li
 system is solved: ``v`` is given and only checked against its definition), no float
 arithmetic and no float filter, no optional backend (the solution's stored values, which
 may be the backend's rationals, are read into ``Fraction``; the float arrays its graph may
-cache are recomputed only to be compared with that cache). ``tests/certify`` traces a
-verification and fails if it calls anything else of the engine. A value, strategy or optimal-action list that a solver got wrong is therefore
-caught unless one of these shared definitions is itself wrong; they are short, direct
-transcriptions of the definitions, each tested on small hand-built games against answers
-derived by hand (``tests/engine``). Sharing the mask is also what makes a solution, its
-certificate and its saved copy agree on what "optimal action" means.
+cache are recomputed only to be compared with that cache); ``tests/certify`` traces a
+verification and fails if it calls anything else of the engine. A value, strategy or
+optimal-action list that a solver got wrong is therefore caught unless one of these
+shared definitions is itself wrong; they are short, direct transcriptions of the
+definitions, each tested on small hand-built games against answers derived by hand
+(``tests/engine``). Sharing the mask is also what makes a solution, its certificate and
+its saved copy agree on what "optimal action" means.
 """
 
 from __future__ import annotations

@@ -301,18 +301,11 @@ def _rebuild_game(r: _Reader, info: dict[str, Any], game: object | None,
     def unavailable(message: str) -> NoReturn:
         raise GameUnavailableError(f"{r.path}: {message}", module, cls_name)
 
-    given: type | None = game if isinstance(game, type) else None
     if game is not None:
-        kind = given if given is not None else type(game)
-        if kind.__qualname__ != cls_name or (kind.__module__ != module
-                                             and "__main__" not in (module, kind.__module__)):
-            unavailable(f"the file is for {module}.{cls_name}, the game given is "
-                        f"{kind.__module__}.{kind.__qualname__}")
-        if given is None:
-            if fields is not None and _game_record(game)["fields"] != fields:
-                unavailable(f"the file is for {cls_name} with fields {shorten(repr(fields), 200)}; "
-                            f"the game given has {shorten(repr(_game_record(game)['fields']), 200)}")
-            return game  # type: ignore[return-value]
+        _check_given_class(game if isinstance(game, type) else type(game), module, cls_name, unavailable)
+        if not isinstance(game, type):
+            _check_given_fields(game, fields, cls_name, unavailable)
+            return game  # type: ignore[return-value]  # checked by compiling
     elif not (import_game or module.startswith(TRUSTED_MODULES)):
         unavailable(f"the game is {module}.{cls_name}, outside tbsg: pass it (load(path, game=...), "
                     "or its class) or, for a file you trust, rebuild it from the file "
@@ -320,20 +313,48 @@ def _rebuild_game(r: _Reader, info: dict[str, Any], game: object | None,
     if fields is None:
         unavailable(f"the game {cls_name} has no fields recorded (not a dataclass of JSON values): "
                     "pass the game itself with game=")
-    cls: object = given
-    if cls is None:
-        try:
-            cls = importlib.import_module(module)
-            for part in cls_name.split("."):
-                cls = getattr(cls, part)
-        except Exception as exc:  # ImportError, or any error raised by the module's code
-            unavailable(f"cannot find the game class {module}.{cls_name}: {type(exc).__name__}: "
-                        f"{shorten(str(exc))}")
+    cls = game if game is not None else _import_class(module, cls_name, unavailable)
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
         unavailable(f"{module}.{cls_name} is not a dataclass: pass the game itself with game=")
-    decoded = _decode_fields(r, cls, fields, cls_name, unavailable)
+    return _construct(r, cls, _decode_fields(r, cls, fields, cls_name, unavailable), fields,
+                      cls_name, unavailable)
+
+
+def _check_given_class(kind: type, module: str, cls_name: str,
+                       unavailable: Callable[[str], NoReturn]) -> None:
+    """The class of the game passed to :func:`load` is the file's (a game run as a script
+    is recorded under ``__main__``)."""
+    if kind.__qualname__ != cls_name or (kind.__module__ != module
+                                         and "__main__" not in (module, kind.__module__)):
+        unavailable(f"the file is for {module}.{cls_name}, the game given is "
+                    f"{kind.__module__}.{kind.__qualname__}")
+
+
+def _check_given_fields(game: object, fields: dict[str, Any] | None, cls_name: str,
+                        unavailable: Callable[[str], NoReturn]) -> None:
+    """The game passed to :func:`load` has the fields the file records (if it records any)."""
+    if fields is not None and _game_record(game)["fields"] != fields:
+        unavailable(f"the file is for {cls_name} with fields {shorten(repr(fields), 200)}; "
+                    f"the game given has {shorten(repr(_game_record(game)['fields']), 200)}")
+
+
+def _import_class(module: str, cls_name: str, unavailable: Callable[[str], NoReturn]) -> object:
+    """The class the file names, imported (running the module's code)."""
     try:
-        rebuilt: Game[Any, Any] = cls(**decoded)  # type: ignore[assignment]  # checked by compiling
+        cls: object = importlib.import_module(module)
+        for part in cls_name.split("."):
+            cls = getattr(cls, part)
+    except Exception as exc:  # ImportError, or any error raised by the module's code
+        unavailable(f"cannot find the game class {module}.{cls_name}: {type(exc).__name__}: "
+                    f"{shorten(str(exc))}")
+    return cls
+
+
+def _construct(r: _Reader, cls: type, decoded: dict[str, object], fields: dict[str, Any],
+               cls_name: str, unavailable: Callable[[str], NoReturn]) -> Game[Any, Any]:
+    """``cls(**decoded)``; a constructor that refuses the fields leaves the game unavailable."""
+    try:
+        rebuilt: Game[Any, Any] = cls(**decoded)
         return rebuilt
     except MemoryError:
         r.fail(f"rebuilding {cls_name} from fields {shorten(repr(fields), 200)} ran out of memory "
@@ -414,17 +435,22 @@ def _fits(value: object, hint: object) -> bool:
         return any(type(value) is type(c) and value == c for c in typing.get_args(hint))
     if origin in (typing.Union, types.UnionType):
         return any(_fits(value, m) for m in typing.get_args(hint))
-    if hint is type(None):
-        return value is None
-    if hint is bool:
-        return isinstance(value, bool)
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if hint is str:
-        return isinstance(value, str)
-    if hint is Fraction:
-        return isinstance(value, dict) or (isinstance(value, int) and not isinstance(value, bool))
-    return True
+    test = _SIMPLE_FITS.get(hint) if isinstance(hint, type) else None
+    return True if test is None else test(value)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_SIMPLE_FITS: dict[type, Callable[[object], bool]] = {
+    type(None): lambda value: value is None,
+    bool: lambda value: isinstance(value, bool),
+    int: _is_int,
+    str: lambda value: isinstance(value, str),
+    Fraction: lambda value: isinstance(value, dict) or _is_int(value),  # {"fraction": "p/q"} or an int
+}
+"""The test of a JSON value against each plain annotation :func:`_fits` knows."""
 
 
 def _hint_text(hint: object) -> str:
@@ -449,16 +475,32 @@ def _where(doc: object, target: object) -> str:
 
 
 def _read_json(r: _Reader, path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The file's top-level object, parsed and checked for format, version and keys."""
+    doc = _parse(r, _read_text(r, path))
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        r.fail(f"not a tbsg solution file (no \"format\": {FORMAT!r})")
+    version = doc.get("format_version")
+    if version != FORMAT_VERSION:
+        r.fail(f"format_version {shorten(repr(version), 40)} is not supported (this tbsg reads "
+               f"{FORMAT_VERSION}; files of version 1 were written by development versions: "
+               "solve and save again)")
+    return r.keys(doc, _TOP_KEYS, "the file")
+
+
+def _read_text(r: _Reader, path: str | os.PathLike[str]) -> str:
     try:
         file = Path(path)
         if not file.is_file():
             r.fail("cannot read: not a regular file" if file.exists() else "cannot read: no such file")
-        text = file.read_text(encoding="utf-8")
+        return file.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         r.fail(f"not a UTF-8 text file ({exc.reason} at byte {exc.start})")
     except (OSError, ValueError) as exc:
         r.fail(f"cannot read: {getattr(exc, 'strerror', None) or exc}")
 
+
+def _parse(r: _Reader, text: str) -> object:
+    """JSON, refusing integers longer than any field needs and keys given twice."""
     def integer(literal: str) -> int:
         if len(literal.lstrip("-")) > _INT_DIGITS:
             r.fail(f"an integer of {len(literal):,} digits, more than the {_INT_DIGITS} any field "
@@ -487,14 +529,7 @@ def _read_json(r: _Reader, path: str | os.PathLike[str]) -> dict[str, Any]:
         key, obj = twice[0]
         r.fail(f"key {shorten(repr(key), 40)} appears twice in {_where(doc, obj)} (edited?): a reader "
                "would see one value and JSON keep the other")
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        r.fail(f"not a tbsg solution file (no \"format\": {FORMAT!r})")
-    version = doc.get("format_version")
-    if version != FORMAT_VERSION:
-        r.fail(f"format_version {shorten(repr(version), 40)} is not supported (this tbsg reads "
-               f"{FORMAT_VERSION}; files of version 1 were written by development versions: "
-               "solve and save again)")
-    return r.keys(doc, _TOP_KEYS, "the file")
+    return doc
 
 
 def _compile(r: _Reader, game: Game[S, A], counts: dict[str, int], max_states: int) -> CompiledGame[S, A]:
