@@ -237,39 +237,16 @@ def test_value_for_player_one_and_to_move(ros3: tbsg.Solution[RoSState, Move]) -
 
 
 def _sccs(game: tbsg.Game[RoSState, Move]) -> list[set[RoSState]]:
-    """Strongly connected components of the state graph (Kosaraju, written here)."""
-    succ: dict[RoSState, set[RoSState]] = {}
-    todo = [game.initial]
-    while todo:
-        s = todo.pop()
-        if s in succ:
-            continue
-        succ[s] = {t for a in game.actions(s) for p, t in game.outcomes(s, a)
-                   if p > 0 and isinstance(t, RoSState)}
-        todo.extend(succ[s])
-    order: list[RoSState] = []
-    seen: set[RoSState] = set()
-    for root in succ:
-        stack = [(root, iter(sorted(succ[root])))]
-        if root in seen:
-            continue
-        seen.add(root)
-        while stack:
-            node, it = stack[-1]
-            nxt = next((t for t in it if t not in seen), None)
-            if nxt is None:
-                order.append(node)
-                stack.pop()
-            else:
-                seen.add(nxt)
-                stack.append((nxt, iter(sorted(succ[nxt]))))
+    """Strongly connected components of the state graph (Kosaraju, written here): depth-first
+    finishing order on the graph, then components collected on the reversed graph."""
+    succ = _successors(game)
     pred: dict[RoSState, set[RoSState]] = {s: set() for s in succ}
     for s, ts in succ.items():
         for t in ts:
             pred[t].add(s)
     comps: list[set[RoSState]] = []
     assigned: set[RoSState] = set()
-    for root in reversed(order):
+    for root in reversed(_finishing_order(succ)):
         if root in assigned:
             continue
         comp, todo = set(), [root]
@@ -281,6 +258,41 @@ def _sccs(game: tbsg.Game[RoSState, Move]) -> list[set[RoSState]]:
                 todo.extend(pred[s] - assigned)
         comps.append(comp)
     return comps
+
+
+def _successors(game: tbsg.Game[RoSState, Move]) -> dict[RoSState, set[RoSState]]:
+    """Each reachable state's successor states (positive probability, not terminals)."""
+    succ: dict[RoSState, set[RoSState]] = {}
+    todo = [game.initial]
+    while todo:
+        s = todo.pop()
+        if s in succ:
+            continue
+        succ[s] = {t for a in game.actions(s) for p, t in game.outcomes(s, a)
+                   if p > 0 and isinstance(t, RoSState)}
+        todo.extend(succ[s])
+    return succ
+
+
+def _finishing_order(succ: dict[RoSState, set[RoSState]]) -> list[RoSState]:
+    """States in the order an iterative depth-first search finishes them."""
+    order: list[RoSState] = []
+    seen: set[RoSState] = set()
+    for root in succ:
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, iter(sorted(succ[root])))]
+        while stack:
+            node, it = stack[-1]
+            nxt = next((t for t in it if t not in seen), None)
+            if nxt is None:
+                order.append(node)
+                stack.pop()
+            else:
+                seen.add(nxt)
+                stack.append((nxt, iter(sorted(succ[nxt]))))
+    return order
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 5])
