@@ -362,7 +362,9 @@ class InfinitePlayResult:
         Flat action chosen at each state (a certified optimal profile, or an optimal
         strategy of the optimising player for :func:`best_response_mdp`).
     optimal : ndarray of bool
-        Value-preserving actions (see the module docstring on why they may loop).
+        The optimal actions: the value-preserving ones whose permanent use keeps
+        condition (c) for the mover (:func:`tbsg.engine.optimality.optimal_mask`; the
+        module docstring says why a value-preserving action may not be optimal).
     epsilon : Fraction or None
         The perturbation whose candidate was certified (``None``: none was needed).
     attempts : int
