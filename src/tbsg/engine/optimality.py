@@ -63,7 +63,7 @@ import numpy.typing as npt
 
 from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import exact_action_values
-from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.compiled import BoolArray, CompiledGame, IntArray
 from tbsg.engine.graph import EndComponents, Subgraph, end_components, end_components_of, subgraph
 
 __all__ = [
@@ -79,8 +79,6 @@ __all__ = [
     "usable_actions",
 ]
 
-IntArray = npt.NDArray[np.int64]
-BoolArray = npt.NDArray[np.bool_]
 SignArray = npt.NDArray[np.int8]
 
 SignFunction = Callable[[IntArray], SignArray]
