@@ -30,11 +30,11 @@ EXPECTED_API = {
     "StateLimitError", "StateTable", "TamperedSolutionError", "TbsgError", "Terminal", "ToleranceError",
     "UnknownStateError", "UnsupportedError", "Verification", "__version__",
     "best_response", "evaluate", "load", "save", "solve", "state_table", "verify", "win",
-    # play under a profile and tie-breaking (issue 15)
+    # play under a profile and tie-breaking
     "Chain", "InfiniteExpectationError", "LengthBounds", "LengthDistribution", "TieBreak", "chain",
-    # issue 16: parametric games, loaded on first use (sympy, python-flint)
+    # parametric games, loaded on first use (sympy, python-flint)
     "evaluate_parametric", "solve_parametric", "verify_parametric",
-    # issue 13: the optional array form of a game
+    # the optional array form of a game
     "ArrayAction", "ArrayOutcome", "ArrayTransitions",
     # a parametric solution's region tables, beside state_table (loaded on first use)
     "region_latex", "region_rows", "region_table",
@@ -94,7 +94,7 @@ def _fresh_python(code: str) -> str:
 
 
 def test_import_tbsg_loads_no_catalog_and_no_matplotlib() -> None:
-    # issue 14, item 1: importing tbsg stays fast; games and plots load on first use
+    # importing tbsg stays light: games and plots load on first use
     out = _fresh_python(
         "import sys, tbsg\n"
         "print(sorted(m for m in sys.modules if m.startswith(('matplotlib', 'pandas', 'tqdm', "
@@ -466,7 +466,7 @@ ANY_ALLOWED = {"Row.__getitem__", "Row.__getattr__", "Pivot.__getitem__", "Pivot
 
 
 def test_no_any_in_public_signatures() -> None:
-    # issue 5: no `Any` leaks through the public API (annotations are strings here)
+    # no `Any` leaks through the public API (annotations are strings here)
     leaks = []
     for name in tbsg.__all__:
         obj = getattr(tbsg, name)

@@ -1,7 +1,11 @@
-"""Trust under adversarial use: static typing of exactness, and clean interruption.
+"""The certificate and trust under adversarial use.
 
-(Validation of bad games is in ``test_bad_input.py``; the fuzz properties in
-``test_properties.py``.)
+* :func:`tbsg.verify` runs only the definitions it shares with the solvers (traced), and
+  reports each condition at the state where it fails;
+* exactness is a static type, and Ctrl-C interrupts cleanly.
+
+(Validation of bad games is in ``tests/properties/test_bad_input.py``; the fuzz
+properties, tampered solutions included, in ``tests/properties/test_properties.py``.)
 """
 
 from __future__ import annotations
@@ -60,7 +64,7 @@ def _mypy(tmp_path: Path, prob: str, half: str) -> tuple[int, str]:
 
 
 def test_float_probability_is_a_static_type_error(tmp_path: Path) -> None:
-    # issue 5: a float probability must be rejected by mypy, not only at run time
+    # a float probability must be rejected by mypy, not only at run time
     status, out = _mypy(tmp_path, "float", "0.5")
     assert status == 1, out
     assert 'No overload variant of "solve" matches argument type "Coin"' in out

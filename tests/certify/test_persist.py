@@ -49,7 +49,7 @@ def test_file_is_plain_json_with_exact_values(saved: Path) -> None:
     assert Fraction(doc["states"][0]["value"]) == Fraction(2236, 4165)
 
 
-# --- every field of a saved file is checked (issue 11, item 4) -------------------------------
+# --- every field of a saved file is checked ---------------------------------------------------
 
 def _set(keys: tuple[Any, ...], value: Any) -> Any:
     def change(d: Any) -> None:
