@@ -40,9 +40,11 @@ also the hash :meth:`tbsg.Solution.provenance` reports.)
 than the state count the file records, and checks **every field**: the keys present (no
 more, no fewer, none twice), the game's class and fields, the two hashes and four counts,
 kind, players and method, the rule for infinite play, the top-level value against the
-first row, and each row's state, value, action and label. Then, by default, it
-re-verifies the certificate (:func:`tbsg.verify`, which recomputes the optimal actions): a
-loaded solution is as trustworthy as a fresh one.
+first row, and each row's state, value, action and label. Then, by default, it checks
+the certificate on that same compile (:func:`tbsg.certify.certificate.check_certificate`,
+the conditions :func:`tbsg.verify` checks, which also give the optimal actions): a loaded
+solution is as trustworthy as a fresh one, and the game is compiled once. With
+``check=False`` the optimal actions are derived by the same definition, unchecked.
 
 Nothing in a file makes :func:`load` do more than the file's size and the game it names
 justify. Integers longer than 100 digits and numbers longer than ``max_digits``
@@ -569,8 +571,9 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
         For a solution of a game outside tbsg (or to override): the game, or its class,
         called with the fields the file records (a dataclass game).
     check : bool
-        Re-verify the certificate exactly (default). ``False`` still checks every field
-        against the rebuilt game (hashes, counts, rows).
+        Check the certificate exactly (default), on the game compiled for the field
+        checks. ``False`` still checks every field against the rebuilt game (hashes,
+        counts, rows).
     max_states : int
         Never enumerate more states than this (nor more than the file records).
     max_digits : int
