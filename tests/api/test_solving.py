@@ -30,11 +30,11 @@ EXPECTED_API = {
     "StateLimitError", "StateTable", "TamperedSolutionError", "TbsgError", "Terminal", "ToleranceError",
     "UnknownStateError", "UnsupportedError", "Verification", "__version__",
     "best_response", "evaluate", "load", "save", "solve", "state_table", "verify", "win",
-    # play under a profile and tie-breaking (issue 15)
+    # play under a profile and tie-breaking
     "Chain", "InfiniteExpectationError", "LengthBounds", "LengthDistribution", "TieBreak", "chain",
-    # issue 16: parametric games, loaded on first use (sympy, python-flint)
+    # parametric games, loaded on first use (sympy, python-flint)
     "evaluate_parametric", "solve_parametric", "verify_parametric",
-    # issue 13: the optional array form of a game
+    # the optional array form of a game
     "ArrayAction", "ArrayOutcome", "ArrayTransitions",
     # a parametric solution's region tables, beside state_table (loaded on first use)
     "region_latex", "region_rows", "region_table",
@@ -94,7 +94,7 @@ def _fresh_python(code: str) -> str:
 
 
 def test_import_tbsg_loads_no_catalog_and_no_matplotlib() -> None:
-    # issue 14, item 1: importing tbsg stays fast; games and plots load on first use
+    # importing tbsg stays light: games and plots load on first use
     out = _fresh_python(
         "import sys, tbsg\n"
         "print(sorted(m for m in sys.modules if m.startswith(('matplotlib', 'pandas', 'tqdm', "
@@ -237,39 +237,16 @@ def test_value_for_player_one_and_to_move(ros3: tbsg.Solution[RoSState, Move]) -
 
 
 def _sccs(game: tbsg.Game[RoSState, Move]) -> list[set[RoSState]]:
-    """Strongly connected components of the state graph (Kosaraju, written here)."""
-    succ: dict[RoSState, set[RoSState]] = {}
-    todo = [game.initial]
-    while todo:
-        s = todo.pop()
-        if s in succ:
-            continue
-        succ[s] = {t for a in game.actions(s) for p, t in game.outcomes(s, a)
-                   if p > 0 and isinstance(t, RoSState)}
-        todo.extend(succ[s])
-    order: list[RoSState] = []
-    seen: set[RoSState] = set()
-    for root in succ:
-        stack = [(root, iter(sorted(succ[root])))]
-        if root in seen:
-            continue
-        seen.add(root)
-        while stack:
-            node, it = stack[-1]
-            nxt = next((t for t in it if t not in seen), None)
-            if nxt is None:
-                order.append(node)
-                stack.pop()
-            else:
-                seen.add(nxt)
-                stack.append((nxt, iter(sorted(succ[nxt]))))
+    """Strongly connected components of the state graph (Kosaraju, written here): depth-first
+    finishing order on the graph, then components collected on the reversed graph."""
+    succ = _successors(game)
     pred: dict[RoSState, set[RoSState]] = {s: set() for s in succ}
     for s, ts in succ.items():
         for t in ts:
             pred[t].add(s)
     comps: list[set[RoSState]] = []
     assigned: set[RoSState] = set()
-    for root in reversed(order):
+    for root in reversed(_finishing_order(succ)):
         if root in assigned:
             continue
         comp, todo = set(), [root]
@@ -281,6 +258,41 @@ def _sccs(game: tbsg.Game[RoSState, Move]) -> list[set[RoSState]]:
                 todo.extend(pred[s] - assigned)
         comps.append(comp)
     return comps
+
+
+def _successors(game: tbsg.Game[RoSState, Move]) -> dict[RoSState, set[RoSState]]:
+    """Each reachable state's successor states (positive probability, not terminals)."""
+    succ: dict[RoSState, set[RoSState]] = {}
+    todo = [game.initial]
+    while todo:
+        s = todo.pop()
+        if s in succ:
+            continue
+        succ[s] = {t for a in game.actions(s) for p, t in game.outcomes(s, a)
+                   if p > 0 and isinstance(t, RoSState)}
+        todo.extend(succ[s])
+    return succ
+
+
+def _finishing_order(succ: dict[RoSState, set[RoSState]]) -> list[RoSState]:
+    """States in the order an iterative depth-first search finishes them."""
+    order: list[RoSState] = []
+    seen: set[RoSState] = set()
+    for root in succ:
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, iter(sorted(succ[root])))]
+        while stack:
+            node, it = stack[-1]
+            nxt = next((t for t in it if t not in seen), None)
+            if nxt is None:
+                order.append(node)
+                stack.pop()
+            else:
+                seen.add(nxt)
+                stack.append((nxt, iter(sorted(succ[nxt]))))
+    return order
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 5])
@@ -454,7 +466,7 @@ ANY_ALLOWED = {"Row.__getitem__", "Row.__getattr__", "Pivot.__getitem__", "Pivot
 
 
 def test_no_any_in_public_signatures() -> None:
-    # issue 5: no `Any` leaks through the public API (annotations are strings here)
+    # no `Any` leaks through the public API (annotations are strings here)
     leaks = []
     for name in tbsg.__all__:
         obj = getattr(tbsg, name)

@@ -1,16 +1,23 @@
-"""Trust under adversarial use: static typing of exactness, and clean interruption.
+"""The certificate and trust under adversarial use.
 
-(Validation of bad games is in ``test_bad_input.py``; the fuzz properties in
-``test_properties.py``.)
+* :func:`tbsg.verify` runs only the definitions it shares with the solvers (traced), and
+  reports each condition at the state where it fails;
+* exactness is a static type, and Ctrl-C interrupts cleanly.
+
+(Validation of bad games is in ``tests/properties/test_bad_input.py``; the fuzz
+properties, tampered solutions included, in ``tests/properties/test_properties.py``.)
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 import tbsg
@@ -57,7 +64,7 @@ def _mypy(tmp_path: Path, prob: str, half: str) -> tuple[int, str]:
 
 
 def test_float_probability_is_a_static_type_error(tmp_path: Path) -> None:
-    # issue 5: a float probability must be rejected by mypy, not only at run time
+    # a float probability must be rejected by mypy, not only at run time
     status, out = _mypy(tmp_path, "float", "0.5")
     assert status == 1, out
     assert 'No overload variant of "solve" matches argument type "Coin"' in out
@@ -131,3 +138,133 @@ def test_ctrl_c_during_the_solve_propagates(monkeypatch: pytest.MonkeyPatch) -> 
             tbsg.solve(risk_or_safety(8), exact=exact)
     monkeypatch.undo()
     assert tbsg.solve(risk_or_safety(3)).value() == Fraction(6, 11)
+
+
+# --- what the certificate runs: no solver, no float, no backend arithmetic ----------------------
+
+ENGINE_ALLOWED = {
+    # the compiled graph, compiled afresh from the plain protocol
+    "engine/compile/", "engine/compiled.py",
+    # the graph analysis: components, end components
+    "engine/graph.py",
+    # the optimality conditions and the optimal-action mask
+    "engine/optimality.py",
+}
+ENGINE_FUNCTIONS_ALLOWED = {
+    ("engine/bellman.py", "exact_action_values"),  # Q in Fraction arithmetic
+    # reading the solution's stored values (which may be the backend's) into Fractions
+    ("engine/_backend.py", "to_fraction"), ("engine/_backend.py", "is_canonical"),
+    ("engine/_backend.py", "_coprime_fraction"),
+}
+
+
+def _engine_calls(run: object) -> set[tuple[str, str]]:
+    """The (module path, function) pairs of tbsg's engine that ``run()`` calls."""
+    import sys
+
+    calls: set[tuple[str, str]] = set()
+
+    def profile(frame: Any, event: str, arg: object) -> None:
+        path = frame.f_code.co_filename.replace(os.sep, "/")
+        if event == "call" and "/tbsg/engine/" in path:
+            calls.add(("engine/" + path.split("/tbsg/engine/")[1], frame.f_code.co_name))
+
+    sys.setprofile(profile)
+    try:
+        run()  # type: ignore[operator]
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+def _outside_the_shared_definitions(calls: set[tuple[str, str]]) -> set[tuple[str, str]]:
+    return {(path, name) for path, name in calls
+            if not path.startswith(tuple(ENGINE_ALLOWED)) and (path, name) not in ENGINE_FUNCTIONS_ALLOWED}
+
+
+class Lobby:
+    """Player 0 may wait for ever or leave for a draw (non-stopping)."""
+
+    initial = "lobby"
+
+    def player(self, s: str) -> int:
+        return 0
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("wait", "leave")
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | tbsg.Terminal]]:
+        return [(Fraction(1), "lobby")] if a == "wait" else [(Fraction(1), tbsg.DRAW)]
+
+
+@pytest.mark.parametrize("case", ["solve", "best_response", "evaluate", "infinite_play"])
+def test_verify_calls_only_the_shared_definitions(case: str) -> None:
+    # the certificate's docstring: it shares the compiled graph, the graph analysis, the
+    # exact action values and the optimality module, and runs no solver and no float filter
+    game: Any = risk_or_safety(4)
+    if case == "solve":
+        sol = tbsg.solve(game)
+    elif case == "best_response":
+        sol = tbsg.best_response(game, 1, lambda s: "toss")
+    elif case == "evaluate":
+        sol = tbsg.evaluate(game, lambda s: "toss", reach="game")
+    else:
+        game = Lobby()
+        sol = tbsg.solve(game, infinite_play=1)
+    calls = _engine_calls(lambda: tbsg.verify(game, sol))
+    assert ("engine/optimality.py", "optimal_mask") in calls  # (the tracing sees the engine)
+    assert _outside_the_shared_definitions(calls) == set()
+
+
+def test_the_solver_calls_more_than_the_certificate() -> None:
+    # the tracing above can fail: a solve runs the exact solver and the float filter
+    calls = _engine_calls(lambda: tbsg.solve(risk_or_safety(4)))
+    outside = {path for path, _ in _outside_the_shared_definitions(calls)}
+    assert {"engine/exact.py", "engine/bellman.py"} <= outside
+
+
+# --- the conditions, as verify reports them ------------------------------------------------------
+
+def _tampered(sol: tbsg.Solution[Any, Any], values: list[Fraction]) -> tbsg.Solution[Any, Any]:
+    return dataclasses.replace(sol, values_exact=values)
+
+
+def test_each_condition_names_the_state() -> None:
+    from tbsg.games import risk_or_safety as ros
+
+    game = ros(2)
+    sol = tbsg.solve(game)
+    values = list(sol.values_exact)
+    # (a): the initial state's value raised, its action still yields the old value
+    raised = [*values]
+    raised[0] = values[0] + Fraction(1, 10**6)
+    with pytest.raises(tbsg.TamperedSolutionError, match=r"^\(a\) fails at state .*yields"):
+        tbsg.verify(game, _tampered(sol, raised))
+    # outside [0, 1]: refused before the conditions
+    high = [*values]
+    high[-1] = Fraction(3, 2)
+    with pytest.raises(tbsg.TamperedSolutionError, match=r"outside \[0, 1\]"):
+        tbsg.verify(game, _tampered(sol, high))
+
+
+def test_a_non_stopping_claim_without_a_rule_fails_c() -> None:
+    # waiting for ever (worth 1) passes (a) and (b); without the rule, (c) fails
+    sol = dataclasses.replace(tbsg.solve(Lobby(), infinite_play=1), infinite_play=None)
+    with pytest.raises(tbsg.NonStoppingGameError, match=r"^\(c\) fails"):
+        tbsg.verify(Lobby(), sol)
+
+
+def test_check_certificate_returns_the_mask_it_implies() -> None:
+    from tbsg.certify.certificate import check_certificate
+    from tbsg.engine.compile import compile_game
+
+    g = compile_game(Lobby())
+    # worth 1 for ever: wait (1); leaving yields 1/2 < 1
+    wait = np.array([0], dtype=np.int64)
+    assert check_certificate(g, [Fraction(1)], wait, (0,), Fraction(1)).tolist() == [True, False]
+    # worth 1/2: both optimal (waiting for ever earns the value)
+    leave = np.array([1], dtype=np.int64)
+    assert check_certificate(g, [Fraction(1, 2)], leave, (0,), Fraction(1, 2)).tolist() == [True, True]
+    # worth 1, claiming 1/2 by leaving: waiting ties, but for ever earns 1 > 1/2: (c') fails
+    with pytest.raises(tbsg.TamperedSolutionError, match=r"^\(c'\) fails at state 'lobby'"):
+        check_certificate(g, [Fraction(1, 2)], leave, (0,), Fraction(1))

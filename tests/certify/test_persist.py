@@ -49,7 +49,7 @@ def test_file_is_plain_json_with_exact_values(saved: Path) -> None:
     assert Fraction(doc["states"][0]["value"]) == Fraction(2236, 4165)
 
 
-# --- every field of a saved file is checked (issue 11, item 4) -------------------------------
+# --- every field of a saved file is checked ---------------------------------------------------
 
 def _set(keys: tuple[Any, ...], value: Any) -> Any:
     def change(d: Any) -> None:
@@ -168,6 +168,41 @@ def test_reach_profile_and_game_files_round_trip(tmp_path: Path) -> None:
         tbsg.save(ev, path)
         back = load(path)
         assert back.n_states == ev.n_states and back.values == ev.values
+
+
+@pytest.mark.parametrize("kind", ["solve", "evaluate", "best_response", "infinite_play"])
+def test_load_compiles_the_game_once_and_checks_its_certificate(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    import tbsg.certify.certificate
+    import tbsg.certify.persist
+    from tbsg.engine.compile import compile_game
+
+    game: Any = tbsg.games.risk_or_safety(3)
+    if kind == "solve":
+        sol = tbsg.solve(game)
+    elif kind == "evaluate":
+        sol = tbsg.evaluate(game, lambda s: "toss")
+    elif kind == "best_response":
+        sol = tbsg.best_response(game, 0, lambda s: "toss")
+    else:
+        game = TableGame(players=(0,), moves=((("wait", ((Fraction(1), 0),)),
+                                               ("leave", ((Fraction(1), tbsg.DRAW),))),))
+        sol = tbsg.solve(game, infinite_play=Fraction(1, 2))
+    path = tmp_path / "sol.json"
+    save(sol, path, game=game)
+    compiled: list[object] = []
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        compiled.append(args[0])
+        return compile_game(*args, **kwargs)
+
+    for module in (tbsg.certify.persist, tbsg.certify.certificate):
+        monkeypatch.setattr(module, "compile_game", counting)
+    back = load(path, game=game if kind == "infinite_play" else None)
+    assert len(compiled) == 1
+    # the certificate's mask, derived on that compile, is the solver's
+    assert back.optimal.tolist() == sol.optimal.tolist()
+    assert back.values == sol.values
 
 
 def test_truncated_file_rejected(saved: Path) -> None:

@@ -546,7 +546,7 @@ def test_value_is_max_min_over_positional_profiles(game: TableGame, c: Fraction,
         tbsg.verify(game, dataclasses.replace(sol, values_exact=vals), infinite_play=c)
     # switch one state's action: verify never accepts a profile that is not optimal; an
     # optimal one is accepted unless the solution's listed optimal actions (which, where
-    # play can loop, depend on the profile: switch-safe actions) no longer fit it
+    # play can loop, depend on the profile: switch-safe actions) do not fit it
     a = data.draw(st.sampled_from(game.actions(s)))
     choice = sol.choice.copy()
     k = g.action_index(g.index[s], a)
@@ -689,10 +689,9 @@ class Line:
 
 
 def test_infinite_play_on_a_stopping_game_costs_no_more(monkeypatch: pytest.MonkeyPatch) -> None:
-    # issue 11: a deterministic stopping line of 8,000 states solved in 2.1 s, but in 3.4 s
-    # with infinite_play=0 (a second, quadratic end-component refinement). The pipeline now
-    # runs the same steps either way: one decomposition, one end-component refinement, one
-    # exact solve and no infinite-play solver. Counted, not timed.
+    # a stopping game runs the same steps with or without infinite_play: one decomposition,
+    # one end-component refinement, one exact solve and no infinite-play solver (counted,
+    # not timed)
     import tbsg.api.solving as api
 
     calls: list[str] = []

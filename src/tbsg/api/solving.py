@@ -37,7 +37,7 @@ from tbsg.engine.compile import DEFAULT_MAX_STATES, compile_game
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.exact import solve_exact
 from tbsg.engine.floating import solve_float
-from tbsg.engine.graph import EndComponents, decompose, end_components, raise_non_stopping
+from tbsg.engine.graph import Components, EndComponents, decompose, end_components, raise_non_stopping
 from tbsg.engine.infinite import best_response_mdp, profile_values, solve_infinite_play
 from tbsg.errors import InvalidArgumentError, ToleranceError, UnsupportedError, show
 from tbsg.model.fixed import FixedStrategyGame, StrategyLike
@@ -219,31 +219,14 @@ def _run(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | N
     common: dict[str, Any] = {"graph": g, "n_components": comps.count,
                               "largest_component": comps.largest, "game": game,
                               "infinite_play": opts.c, "optimizing": optimizing}
-    who = {(0, 1): "", (): "exact evaluation of a fixed strategy profile; ",
-           (0,): "best response of player 0 to a fixed opponent; ",
-           (1,): "best response of player 1 to a fixed opponent; "}[optimizing]
-    label = "exact solve" if opts.exact else "float solve"
-    callback, close = make_progress(opts.progress, label)
+    who = _WHO[optimizing]
+    callback, close = make_progress(opts.progress, "exact solve" if opts.exact else "float solve")
     try:
         if ec.count:
-            if opts.c is None:
-                raise_non_stopping(g, ec)
-            if not opts.exact:
-                raise UnsupportedError(
-                    f"infinite_play with exact=False: the game is not stopping ({ec.count} maximal "
-                    "end component(s)) and the float solver handles stopping games only; use "
-                    "exact=True")
-            return _infinite(g, allowed, optimizing, opts.c, ec, common, who, t0, callback)
+            c = _infinite_play_rule(g, ec, opts)
+            return _infinite(g, allowed, optimizing, c, ec, common, who, t0, callback)
         if not opts.exact:
-            with paused():
-                fr = solve_float(g, comps, tol=opts.tol, allowed=allowed, progress=callback)
-            fs: FloatSolution[S, A] = FloatSolution(
-                method=who + _FLOAT_METHOD, seconds=time.perf_counter() - t0, lower=fr.lower,
-                upper=fr.upper, choice=fr.choice, tol=opts.tol, sweeps=fr.sweeps,
-                converged=fr.converged, **common)
-            if not fr.converged:
-                raise _unreached(fs, opts.tol)
-            return fs
+            return _float(g, comps, allowed, opts, common, who, t0, callback)
         r = solve_exact(g, comps, allowed, callback)
         how = _EXACT_METHOD if optimizing else "state elimination per SCC"
         # Solution stores the backend values and reads them as Fractions (results._ExactValues)
@@ -252,6 +235,41 @@ def _run(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | N
                         improvements=r.improvements, exact_solves=r.exact_solves, **common)
     finally:
         close()
+
+
+_WHO = {(0, 1): "", (): "exact evaluation of a fixed strategy profile; ",
+        (0,): "best response of player 0 to a fixed opponent; ",
+        (1,): "best response of player 1 to a fixed opponent; "}
+"""The start of a solution's ``method``: what was optimised (nothing said for a solve)."""
+
+
+def _infinite_play_rule(g: CompiledGame[S, A], ec: EndComponents, opts: _Options) -> Fraction:
+    """The payoff of never-ending play for a game with end components ``ec``: refused
+    without one (naming the end components), and on the float path."""
+    if opts.c is None:
+        raise_non_stopping(g, ec)
+    if not opts.exact:
+        raise UnsupportedError(
+            f"infinite_play with exact=False: the game is not stopping ({ec.count} maximal "
+            "end component(s)) and the float solver handles stopping games only; use "
+            "exact=True")
+    return opts.c
+
+
+def _float(g: CompiledGame[S, A], comps: Components, allowed: npt.NDArray[np.bool_] | None,
+           opts: _Options, common: dict[str, Any], who: str, t0: float,
+           callback: Callable[[int, int], None] | None) -> FloatSolution[S, A]:
+    """Float bounds of a stopping game, or :class:`~tbsg.errors.ToleranceError` carrying
+    them when the gap ``tol`` is not reached."""
+    with paused():
+        fr = solve_float(g, comps, tol=opts.tol, allowed=allowed, progress=callback)
+    fs: FloatSolution[S, A] = FloatSolution(
+        method=who + _FLOAT_METHOD, seconds=time.perf_counter() - t0, lower=fr.lower,
+        upper=fr.upper, choice=fr.choice, tol=opts.tol, sweeps=fr.sweeps,
+        converged=fr.converged, **common)
+    if not fr.converged:
+        raise _unreached(fs, opts.tol)
+    return fs
 
 
 def _unreached(fs: FloatSolution[Any, Any], tol: float) -> ToleranceError:

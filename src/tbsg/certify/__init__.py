@@ -8,6 +8,7 @@ that re-check on load.
   checked, and whose certificate is re-verified, on load.
 
 Nothing here trusts a solver: the certificate recomputes what it checks in plain
-``Fraction`` arithmetic, sharing with the solvers only the compiled graph and its analysis
+``Fraction`` arithmetic, sharing with the solvers only definitions, not algorithms: the
+compiled graph, its graph analysis, the exact action values and the optimal-action mask
 (see :mod:`tbsg.certify.certificate`).
 """

@@ -2,12 +2,11 @@
 
 The certificate of a solution is its values ``v`` and strategy profile ``sigma``.
 :func:`verify` recompiles the game from the user's object and checks, in
-``fractions.Fraction`` arithmetic only (no float filter, no optional backend, nothing
-from the solvers: it shares with the solve the compiled graph and the graph analysis,
-which carry no numbers), that the solution is what its :attr:`~tbsg.Solution.kind`
-claims. Let ``F`` be the players who optimise (both for :func:`tbsg.solve`, one for
-:func:`tbsg.best_response`, none for :func:`tbsg.evaluate`); the other players'
-states allow only the action the solution plays there. With
+``fractions.Fraction`` arithmetic only, that the solution is what its
+:attr:`~tbsg.Solution.kind` claims (what it shares with the solvers, and why that keeps
+it independent of them, is said below). Let ``F`` be the players who optimise (both for
+:func:`tbsg.solve`, one for :func:`tbsg.best_response`, none for :func:`tbsg.evaluate`);
+the other players' states allow only the action the solution plays there. With
 ``Q(s, a) = sum_t p(t|s,a) r(t) + sum_s' p(s'|s,a) v(s')``:
 
 (a) *strategy equations*: ``v(s) = Q(s, sigma(s))`` for every state;
@@ -47,6 +46,37 @@ solution or its graph that is neither a field nor such a cache (it would hide a 
 and a subclass of :class:`~tbsg.Solution` or of the compiled graph are refused. The
 :class:`Verification` records a digest of the solution it checked, so that
 :meth:`tbsg.Solution.provenance` reports it for that solution only.
+
+What it shares with the solvers, and why it stays independent
+-------------------------------------------------------------
+The certificate compiles the game itself, from its plain protocol, and computes in plain
+:class:`~fractions.Fraction` arithmetic. It shares four pieces of the engine with the
+solvers, each the evaluation of a definition, none a solving algorithm:
+
+* *the compiled graph* (:func:`tbsg.engine.compile.compile_game`): the game's reachable
+  states, actions and outcomes as arrays, compiled afresh here with every state of an
+  array form compared with the plain protocol (``check_arrays="all"``);
+* *the graph analysis* (:mod:`tbsg.engine.graph`): strongly connected components (the
+  counts) and maximal end components ((c), (c') and the optimal actions of a
+  non-stopping game): combinatorics on the state graph, no numbers;
+* *the Bellman kernel's exact action values*
+  (:func:`tbsg.engine.bellman.exact_action_values`): ``Q(s, a)`` above, summed in
+  ``Fraction`` arithmetic;
+* *the optimality conditions and the optimal-action mask* (:mod:`tbsg.engine.optimality`):
+  (a), (b), (c') and the optimal actions, evaluated on the claimed ``v`` and ``sigma``,
+  with signs decided in ``Fraction`` arithmetic (:func:`~tbsg.engine.optimality.exact_signs`).
+
+None of them searches for anything: no strategy iteration, no elimination (no linear
+system is solved: ``v`` is given and only checked against its definition), no float
+arithmetic and no float filter, no optional backend (the solution's stored values, which
+may be the backend's rationals, are read into ``Fraction``; the float arrays its graph may
+cache are recomputed only to be compared with that cache); ``tests/certify`` traces a
+verification and fails if it calls anything else of the engine. A value, strategy or
+optimal-action list that a solver got wrong is therefore caught unless one of these
+shared definitions is itself wrong; they are short, direct transcriptions of the
+definitions, each tested on small hand-built games against answers derived by hand
+(``tests/engine``). Sharing the mask is also what makes a solution, its certificate and
+its saved copy agree on what "optimal action" means.
 """
 
 from __future__ import annotations
@@ -68,13 +98,15 @@ from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import exact_action_values
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
 from tbsg.engine.compiled import CompiledGame, _Decoded
-from tbsg.engine.graph import (
-    EndComponents,
-    decompose,
-    end_components,
-    end_components_of,
-    raise_non_stopping,
-    subgraph,
+from tbsg.engine.graph import decompose, end_components, raise_non_stopping
+from tbsg.engine.optimality import (
+    Failure,
+    directions,
+    end_component_failure,
+    exact_signs,
+    first_failure,
+    optimal_mask,
+    usable_actions,
 )
 from tbsg.errors import (
     InvalidArgumentError,
@@ -90,11 +122,12 @@ from tbsg.model.fixed import FixedStrategyGame
 from tbsg.model.protocol import Game, infinite_play_payoff
 from tbsg.results import Solution, SolutionKind, solution_digest
 
-__all__ = ["Verification", "verify"]
+__all__ = ["Verification", "check_certificate", "verify"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 BoolArray = npt.NDArray[np.bool_]
+IntArray = npt.NDArray[np.int64]
 
 
 @dataclass(frozen=True)
@@ -175,6 +208,61 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
     verified: 36 states, 54 actions: strategy equations, no profitable deviation, optimal actions, ...
     """
     t0 = time.perf_counter()
+    _check_type(solution)
+    check_max_states(max_states)
+    c, optimizing, claimed = _claims(solution, infinite_play)
+    g = _fresh_compile(game, solution, optimizing, claimed, max_states)
+    v, choice = _read_checked(g, solution)
+    expected = check_certificate(g, v, choice, optimizing, c)
+    _check_optimal_actions(g, solution, expected)
+    _check_counts(g, solution)
+    return Verification(states=g.n_states, actions=g.n_actions, seconds=time.perf_counter() - t0,
+                        infinite_play=c, kind=SolutionKind.of(optimizing),
+                        solution_sha256=solution_digest(solution))
+
+
+def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray,
+                      optimizing: tuple[int, ...], c: Fraction | None) -> BoolArray:
+    """Check (a), (b) and (c) or (c') on ``g``, a fresh compile of the game; return the
+    optimal actions they imply (a mask over flat actions).
+
+    ``v`` are the claimed values (``Fraction`` of Python ints, in lowest terms), ``choice``
+    the claimed strategy (one flat action of each state) and ``optimizing`` the players
+    who optimise; ``c`` is the payoff of never-ending play (``None``: the game, restricted
+    to the actions in play, must be stopping).
+
+    Raises
+    ------
+    TamperedSolutionError
+        If a value is outside [0, 1], or (a), (b) or (c') fails.
+    NonStoppingGameError
+        If (c) fails.
+    """
+    _check_range(g, v)
+    sign = exact_signs(g, v)
+    failure = first_failure(g, sign, choice, directions(g, optimizing))
+    if failure is not None:
+        raise TamperedSolutionError(_bellman_failure(g, v, failure))
+    usable = usable_actions(g, choice, optimizing)
+    traps = end_components(g, usable)
+    if c is None and traps.count:
+        try:
+            raise_non_stopping(g, traps)
+        except NonStoppingGameError as exc:
+            raise NonStoppingGameError(f"(c) fails: {exc}", exc.trap_states) from None
+    if c is not None:
+        failure = end_component_failure(g, v, choice, c, usable)
+        if failure is not None:
+            raise TamperedSolutionError(
+                f"(c') fails at state {_show(g.states[failure.state])}: against player "
+                f"{1 - failure.player}'s strategy, player {failure.player} can keep play going "
+                f"forever from there, which is worth {c} to player 0 (infinite_play), but the "
+                f"value is {_show(v[failure.state])}")
+    return optimal_mask(g, v, choice, optimizing=optimizing, sign=sign, infinite_play=c, mecs=traps)
+
+
+def _check_type(solution: object) -> None:
+    """An exact :class:`~tbsg.Solution`, not a subclass (whose methods could answer otherwise)."""
     if not isinstance(solution, Solution):
         raise InvalidArgumentError(
             f"verify() checks exact solutions (tbsg.Solution), got {type(solution).__name__}; "
@@ -184,76 +272,67 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
         raise TamperedSolutionError(
             f"the solution is a {type(solution).__name__}, a subclass of tbsg.Solution: its methods "
             "may answer otherwise than the numbers checked here (verify a tbsg.Solution)")
-    check_max_states(max_states)
+
+
+def _claims(solution: Solution[S, A], infinite_play: Fraction | int | None
+            ) -> tuple[Fraction | None, tuple[int, ...], tuple[int, int, int]]:
+    """The rule for infinite play to check with (the caller's, else the solution's), the
+    players who optimise, and the sizes the solution claims (states, actions, outcomes)."""
     c = infinite_play_payoff(infinite_play)  # the caller's rule, if given
     try:
         if c is None:
             c = infinite_play_payoff(solution.infinite_play)  # the rule the solution records
         optimizing = solution.optimizing
-        kind = SolutionKind.of(optimizing)
+        SolutionKind.of(optimizing)
         claimed = (solution.graph.n_states, solution.graph.n_actions, len(solution.graph.out_target))
     except (TbsgError, AttributeError, TypeError) as exc:
         raise TamperedSolutionError(f"the solution is malformed: {shorten(str(exc))}") from exc
+    return c, optimizing, claimed
+
+
+def _fresh_compile(game: Game[S, A], solution: Solution[S, A], optimizing: tuple[int, ...],
+                   claimed: tuple[int, int, int], max_states: int) -> CompiledGame[S, A]:
+    """The game, compiled afresh from its plain protocol.
+
+    An evaluation or best response whose graph offers the fixed players one action per
+    state covers the game under the strategy it records, reachable states only
+    (``reach="profile"``): that game is compiled; otherwise the whole game.
+    """
     fixed = tuple(p for p in (0, 1) if p not in optimizing)
     try:
-        # an evaluation or best response whose graph offers the fixed players one action
-        # per state covers the game under the strategy it records, reachable states only
-        # (reach="profile"): that game is rebuilt; otherwise it covers the whole game
         target: Game[S, A] = FixedStrategyGame(
             game, _recorded_strategy(solution), fixed, "the solution's recorded strategy") \
             if fixed and _single_actions(solution, fixed) else game
-        g = _compile(target, claimed, max_states)
+        return _compile(target, claimed, max_states)
     except InvalidStrategyError as exc:
         raise TamperedSolutionError(f"the solution's recorded strategy does not fit the game: {exc}") from exc
+
+
+def _read_checked(g: CompiledGame[S, A], solution: Solution[S, A]) -> tuple[list[Fraction], IntArray]:
+    """The solution's values and strategy, after checking that its graph is ``g`` and its
+    arrays and attributes are well formed (anything unreadable is a malformed solution)."""
     try:
         _check_graph(g, solution.graph)
         _check_arrays(g, solution)
         _check_own_attributes(solution, _SOLUTION_FIELDS, "the solution")
-        v, k_of, allowed = _read(g, solution, optimizing)
+        return _read(g, solution), np.asarray(solution.choice, dtype=np.int64)
     except TamperedSolutionError:
         raise
     except (AttributeError, IndexError, KeyError, TypeError, ValueError, ZeroDivisionError) as exc:
         raise TamperedSolutionError(
             f"the solution is malformed: {type(exc).__name__}: {shorten(str(exc))}") from exc
-    q_all = exact_action_values(g, v)
-    owner = g.player[g.act_state]
-    # (a) and (b)
-    for i, s in enumerate(g.states):
-        k = k_of[i]
-        if q_all[k] != v[i]:
-            raise TamperedSolutionError(
-                f"(a) fails at state {_show(s)}: value {_show(v[i])} but action "
-                f"{_show(g.act_labels[k])} yields {_show(q_all[k])}")
-        if int(g.player[i]) not in optimizing:
-            continue
-        maximise = int(g.player[i]) == 0
-        for j in g.actions_of(i):
-            q = q_all[j]
-            if (q > v[i]) if maximise else (q < v[i]):
-                raise TamperedSolutionError(
-                    f"(b) fails at state {_show(s)}: action {_show(g.act_labels[j])} yields "
-                    f"{_show(q)}, strictly {'better' if maximise else 'lower'} than the "
-                    f"value {_show(v[i])} for player {int(g.player[i])}")
-    chosen = np.zeros(g.n_actions, dtype=bool)
-    chosen[k_of] = True
-    # (c) or (c')
-    traps = end_components(g, allowed)
-    if c is None and traps.count:
-        try:
-            raise_non_stopping(g, traps)
-        except NonStoppingGameError as exc:
-            raise NonStoppingGameError(f"(c) fails: {exc}", exc.trap_states) from None
-    if c is not None:
-        _check_end_component_bounds(g, v, chosen, allowed, owner, c)
-    # optimal actions, recomputed
-    expected = np.array([q == v[i] for q, i in zip(q_all, g.act_state.tolist(), strict=True)],
-                        dtype=bool) & allowed
-    if c is not None and traps.count:
-        expected = _safe_switches(g, v, chosen, expected, owner, c, traps)
-    _check_optimal_actions(g, solution, expected)
-    _check_counts(g, solution)
-    return Verification(states=g.n_states, actions=g.n_actions, seconds=time.perf_counter() - t0,
-                        infinite_play=c, kind=kind, solution_sha256=solution_digest(solution))
+
+
+def _bellman_failure(g: CompiledGame[S, A], v: list[Fraction], failure: Failure) -> str:
+    """The message of a failure of (a) or (b), with the action's value."""
+    i, k = failure.state, failure.action
+    q = exact_action_values(g, v, [k])[0]
+    if failure.condition == "a":
+        return (f"(a) fails at state {_show(g.states[i])}: value {_show(v[i])} but action "
+                f"{_show(g.act_labels[k])} yields {_show(q)}")
+    return (f"(b) fails at state {_show(g.states[i])}: action {_show(g.act_labels[k])} yields "
+            f"{_show(q)}, strictly {'better' if failure.player == 0 else 'lower'} than the "
+            f"value {_show(v[i])} for player {failure.player}")
 
 
 def _single_actions(solution: Solution[S, A], fixed: tuple[int, ...]) -> bool:
@@ -428,9 +507,8 @@ def _check_arrays(g: CompiledGame[S, A], solution: Solution[S, A]) -> None:
         raise TamperedSolutionError("the solution's optimal-action flags are not one bool per action")
 
 
-def _read(g: CompiledGame[S, A], solution: Solution[S, A], optimizing: tuple[int, ...]
-          ) -> tuple[list[Fraction], list[int], BoolArray]:
-    """The solution's values and chosen actions, checked, and the actions its kind allows.
+def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> list[Fraction]:
+    """The solution's values, each a ``Fraction`` of Python ints in lowest terms.
 
     Run after :func:`_check_graph` and :func:`_check_arrays`: the solution's graph is the
     game's, so its arrays are read in the game's numbering (as its query methods read them).
@@ -445,61 +523,19 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A], optimizing: tuple[int
             raise TamperedSolutionError(
                 f"value at state {_show(g.states[i])} is a {type(x).__name__}{parts}, not a Fraction "
                 "of Python ints")
-        if not 0 <= n <= d:
-            raise TamperedSolutionError(f"value at state {_show(g.states[i])} is {_show(x)}, outside [0, 1]")
         if not is_canonical(raw) and math.gcd(n, d) != 1:
             raise TamperedSolutionError(
                 f"value at state {_show(g.states[i])} is {_show(n)}/{_show(d)}, not in lowest terms "
                 "(a Fraction built without normalisation)")
         v.append(x)
-    k_of: list[int] = solution.choice.tolist()
-    fixed = ~np.isin(g.player, optimizing)
-    allowed = ~fixed[g.act_state]
-    allowed[np.asarray(k_of, dtype=np.int64)] = True
-    return v, k_of, allowed
+    return v
 
 
-def _check_end_component_bounds(g: CompiledGame[S, A], v: list[Fraction], chosen: BoolArray,
-                                allowed: BoolArray, owner: npt.NDArray[np.int8], c: Fraction) -> None:
-    """(c'): ``v >= c`` where player 0 can loop against player 1's strategy, ``v <= c``
-    where player 1 can loop against player 0's (each within the allowed actions)."""
-    for free in (0, 1):
-        trap = end_components(g, chosen | (allowed & (owner == free))).trapped
-        for j in np.flatnonzero(trap).tolist():
-            if (v[j] < c) if free == 0 else (v[j] > c):
-                raise TamperedSolutionError(
-                    f"(c') fails at state {_show(g.states[j])}: against player {1 - free}'s "
-                    f"strategy, player {free} can keep play going forever from there, which is "
-                    f"worth {c} to player 0 (infinite_play), but the value is {_show(v[j])}")
-
-
-def _safe_switches(g: CompiledGame[S, A], v: list[Fraction], chosen: BoolArray,
-                   preserving: BoolArray, owner: npt.NDArray[np.int8], c: Fraction,
-                   ec: EndComponents) -> BoolArray:
-    """Value-preserving actions whose permanent use keeps (c') for the mover.
-
-    Playing ``a`` at ``s`` (player ``p``) instead of ``sigma(s)`` keeps ``sigma`` optimal
-    unless the other player can then keep play forever, within an end component through
-    ``a``, at a state whose value is on the wrong side of ``c`` for ``p`` (``v > c`` for
-    player 0, ``v < c`` for player 1). Such an end component lies in the maximal one of
-    the allowed actions that contains ``a`` (``ec``: those maximal end components).
-    """
-    out = preserving.copy()
-    members = ec.members()
-    for k in np.flatnonzero(preserving & ~chosen & ec.internal).tolist():
-        i = int(g.act_state[k])
-        p = int(owner[k])
-        sub = subgraph(g, members[int(ec.label[i])], ec.internal)
-        at_i = sub.states[sub.act_state] == i
-        plays = (chosen[sub.acts] & ~at_i) | (sub.acts == k)  # p's strategy, switched at s
-        alive = (sub.owner[sub.act_state] != p) | plays
-        lab = end_components_of(len(sub.states), sub.act_state, sub.out_action, sub.out_target,
-                                alive).label
-        for w in sub.states[lab >= 0].tolist():
-            if (v[w] > c) if p == 0 else (v[w] < c):
-                out[k] = False
-                break
-    return out
+def _check_range(g: CompiledGame[S, A], v: list[Fraction]) -> None:
+    """Every value is a payoff to player 0, in [0, 1]."""
+    for i, x in enumerate(v):
+        if not 0 <= x.numerator <= x.denominator:
+            raise TamperedSolutionError(f"value at state {_show(g.states[i])} is {_show(x)}, outside [0, 1]")
 
 
 def _check_optimal_actions(g: CompiledGame[S, A], solution: Solution[S, A], expected: BoolArray) -> None:

@@ -40,9 +40,11 @@ also the hash :meth:`tbsg.Solution.provenance` reports.)
 than the state count the file records, and checks **every field**: the keys present (no
 more, no fewer, none twice), the game's class and fields, the two hashes and four counts,
 kind, players and method, the rule for infinite play, the top-level value against the
-first row, and each row's state, value, action and label. Then, by default, it
-re-verifies the certificate (:func:`tbsg.verify`, which recomputes the optimal actions): a
-loaded solution is as trustworthy as a fresh one.
+first row, and each row's state, value, action and label. Then, by default, it checks
+the certificate on that same compile (:func:`tbsg.certify.certificate.check_certificate`,
+the conditions :func:`tbsg.verify` checks, which also give the optimal actions): a loaded
+solution is as trustworthy as a fresh one, and the game is compiled once. With
+``check=False`` the optimal actions are derived by the same definition, unchecked.
 
 Nothing in a file makes :func:`load` do more than the file's size and the game it names
 justify. Integers longer than 100 digits and numbers longer than ``max_digits``
@@ -92,14 +94,13 @@ import numpy as np
 from tbsg._util.bounds import bounds_of
 from tbsg._util.digits import fraction_text, short_fraction, unlimited_digits
 from tbsg._version import __version__
-from tbsg.certify.certificate import verify
+from tbsg.certify.certificate import check_certificate
 from tbsg.engine import _backend as bk
-from tbsg.engine.bellman import exact_action_values
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.fingerprint import graph_hash
-from tbsg.engine.graph import decompose, end_components
-from tbsg.engine.infinite import switch_safe_actions
+from tbsg.engine.graph import Components, decompose
+from tbsg.engine.optimality import optimal_mask
 from tbsg.errors import (
     GameUnavailableError,
     InvalidArgumentError,
@@ -302,18 +303,11 @@ def _rebuild_game(r: _Reader, info: dict[str, Any], game: object | None,
     def unavailable(message: str) -> NoReturn:
         raise GameUnavailableError(f"{r.path}: {message}", module, cls_name)
 
-    given: type | None = game if isinstance(game, type) else None
     if game is not None:
-        kind = given if given is not None else type(game)
-        if kind.__qualname__ != cls_name or (kind.__module__ != module
-                                             and "__main__" not in (module, kind.__module__)):
-            unavailable(f"the file is for {module}.{cls_name}, the game given is "
-                        f"{kind.__module__}.{kind.__qualname__}")
-        if given is None:
-            if fields is not None and _game_record(game)["fields"] != fields:
-                unavailable(f"the file is for {cls_name} with fields {shorten(repr(fields), 200)}; "
-                            f"the game given has {shorten(repr(_game_record(game)['fields']), 200)}")
-            return game  # type: ignore[return-value]
+        _check_given_class(game if isinstance(game, type) else type(game), module, cls_name, unavailable)
+        if not isinstance(game, type):
+            _check_given_fields(game, fields, cls_name, unavailable)
+            return game  # type: ignore[return-value]  # checked by compiling
     elif not (import_game or module.startswith(TRUSTED_MODULES)):
         unavailable(f"the game is {module}.{cls_name}, outside tbsg: pass it (load(path, game=...), "
                     "or its class) or, for a file you trust, rebuild it from the file "
@@ -321,20 +315,48 @@ def _rebuild_game(r: _Reader, info: dict[str, Any], game: object | None,
     if fields is None:
         unavailable(f"the game {cls_name} has no fields recorded (not a dataclass of JSON values): "
                     "pass the game itself with game=")
-    cls: object = given
-    if cls is None:
-        try:
-            cls = importlib.import_module(module)
-            for part in cls_name.split("."):
-                cls = getattr(cls, part)
-        except Exception as exc:  # ImportError, or any error raised by the module's code
-            unavailable(f"cannot find the game class {module}.{cls_name}: {type(exc).__name__}: "
-                        f"{shorten(str(exc))}")
+    cls = game if game is not None else _import_class(module, cls_name, unavailable)
     if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
         unavailable(f"{module}.{cls_name} is not a dataclass: pass the game itself with game=")
-    decoded = _decode_fields(r, cls, fields, cls_name, unavailable)
+    return _construct(r, cls, _decode_fields(r, cls, fields, cls_name, unavailable), fields,
+                      cls_name, unavailable)
+
+
+def _check_given_class(kind: type, module: str, cls_name: str,
+                       unavailable: Callable[[str], NoReturn]) -> None:
+    """The class of the game passed to :func:`load` is the file's (a game run as a script
+    is recorded under ``__main__``)."""
+    if kind.__qualname__ != cls_name or (kind.__module__ != module
+                                         and "__main__" not in (module, kind.__module__)):
+        unavailable(f"the file is for {module}.{cls_name}, the game given is "
+                    f"{kind.__module__}.{kind.__qualname__}")
+
+
+def _check_given_fields(game: object, fields: dict[str, Any] | None, cls_name: str,
+                        unavailable: Callable[[str], NoReturn]) -> None:
+    """The game passed to :func:`load` has the fields the file records (if it records any)."""
+    if fields is not None and _game_record(game)["fields"] != fields:
+        unavailable(f"the file is for {cls_name} with fields {shorten(repr(fields), 200)}; "
+                    f"the game given has {shorten(repr(_game_record(game)['fields']), 200)}")
+
+
+def _import_class(module: str, cls_name: str, unavailable: Callable[[str], NoReturn]) -> object:
+    """The class the file names, imported (running the module's code)."""
     try:
-        rebuilt: Game[Any, Any] = cls(**decoded)  # type: ignore[assignment]  # checked by compiling
+        cls: object = importlib.import_module(module)
+        for part in cls_name.split("."):
+            cls = getattr(cls, part)
+    except Exception as exc:  # ImportError, or any error raised by the module's code
+        unavailable(f"cannot find the game class {module}.{cls_name}: {type(exc).__name__}: "
+                    f"{shorten(str(exc))}")
+    return cls
+
+
+def _construct(r: _Reader, cls: type, decoded: dict[str, object], fields: dict[str, Any],
+               cls_name: str, unavailable: Callable[[str], NoReturn]) -> Game[Any, Any]:
+    """``cls(**decoded)``; a constructor that refuses the fields leaves the game unavailable."""
+    try:
+        rebuilt: Game[Any, Any] = cls(**decoded)
         return rebuilt
     except MemoryError:
         r.fail(f"rebuilding {cls_name} from fields {shorten(repr(fields), 200)} ran out of memory "
@@ -415,17 +437,22 @@ def _fits(value: object, hint: object) -> bool:
         return any(type(value) is type(c) and value == c for c in typing.get_args(hint))
     if origin in (typing.Union, types.UnionType):
         return any(_fits(value, m) for m in typing.get_args(hint))
-    if hint is type(None):
-        return value is None
-    if hint is bool:
-        return isinstance(value, bool)
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if hint is str:
-        return isinstance(value, str)
-    if hint is Fraction:
-        return isinstance(value, dict) or (isinstance(value, int) and not isinstance(value, bool))
-    return True
+    test = _SIMPLE_FITS.get(hint) if isinstance(hint, type) else None
+    return True if test is None else test(value)
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+_SIMPLE_FITS: dict[type, Callable[[object], bool]] = {
+    type(None): lambda value: value is None,
+    bool: lambda value: isinstance(value, bool),
+    int: _is_int,
+    str: lambda value: isinstance(value, str),
+    Fraction: lambda value: isinstance(value, dict) or _is_int(value),  # {"fraction": "p/q"} or an int
+}
+"""The test of a JSON value against each plain annotation :func:`_fits` knows."""
 
 
 def _hint_text(hint: object) -> str:
@@ -450,16 +477,32 @@ def _where(doc: object, target: object) -> str:
 
 
 def _read_json(r: _Reader, path: str | os.PathLike[str]) -> dict[str, Any]:
+    """The file's top-level object, parsed and checked for format, version and keys."""
+    doc = _parse(r, _read_text(r, path))
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        r.fail(f"not a tbsg solution file (no \"format\": {FORMAT!r})")
+    version = doc.get("format_version")
+    if version != FORMAT_VERSION:
+        r.fail(f"format_version {shorten(repr(version), 40)} is not supported (this tbsg reads "
+               f"{FORMAT_VERSION}; files of version 1 were written by development versions: "
+               "solve and save again)")
+    return r.keys(doc, _TOP_KEYS, "the file")
+
+
+def _read_text(r: _Reader, path: str | os.PathLike[str]) -> str:
     try:
         file = Path(path)
         if not file.is_file():
             r.fail("cannot read: not a regular file" if file.exists() else "cannot read: no such file")
-        text = file.read_text(encoding="utf-8")
+        return file.read_text(encoding="utf-8")
     except UnicodeDecodeError as exc:
         r.fail(f"not a UTF-8 text file ({exc.reason} at byte {exc.start})")
     except (OSError, ValueError) as exc:
         r.fail(f"cannot read: {getattr(exc, 'strerror', None) or exc}")
 
+
+def _parse(r: _Reader, text: str) -> object:
+    """JSON, refusing integers longer than any field needs and keys given twice."""
     def integer(literal: str) -> int:
         if len(literal.lstrip("-")) > _INT_DIGITS:
             r.fail(f"an integer of {len(literal):,} digits, more than the {_INT_DIGITS} any field "
@@ -488,14 +531,7 @@ def _read_json(r: _Reader, path: str | os.PathLike[str]) -> dict[str, Any]:
         key, obj = twice[0]
         r.fail(f"key {shorten(repr(key), 40)} appears twice in {_where(doc, obj)} (edited?): a reader "
                "would see one value and JSON keep the other")
-    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        r.fail(f"not a tbsg solution file (no \"format\": {FORMAT!r})")
-    version = doc.get("format_version")
-    if version != FORMAT_VERSION:
-        r.fail(f"format_version {shorten(repr(version), 40)} is not supported (this tbsg reads "
-               f"{FORMAT_VERSION}; files of version 1 were written by development versions: "
-               "solve and save again)")
-    return r.keys(doc, _TOP_KEYS, "the file")
+    return doc
 
 
 def _compile(r: _Reader, game: Game[S, A], counts: dict[str, int], max_states: int) -> CompiledGame[S, A]:
@@ -535,8 +571,9 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
         For a solution of a game outside tbsg (or to override): the game, or its class,
         called with the fields the file records (a dataclass game).
     check : bool
-        Re-verify the certificate exactly (default). ``False`` still checks every field
-        against the rebuilt game (hashes, counts, rows).
+        Check the certificate exactly (default), on the game compiled for the field
+        checks. ``False`` still checks every field against the rebuilt game (hashes,
+        counts, rows).
     max_states : int
         Never enumerate more states than this (nor more than the file records).
     max_digits : int
@@ -563,22 +600,59 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
         If the certificate fails (``check=True``).
     """
     t0 = time.perf_counter()
+    r = _Reader(path, _check_load_options(path, check, max_states, max_digits, import_game))
+    doc = _read_json(r, path)
+    the_game = _rebuild_game(r, _game_info(r, doc), game, import_game)
+    graph, counts = _graph_info(r, doc)
+    kind, optimizing = _kind(r, doc)
+    g = _compile_recorded(r, doc, the_game, optimizing, counts, max_states)
+    comps = _check_graph(r, g, graph, counts, doc["states"])
+    c = _rule(r, doc, kind)
+    values, choice = _rows(r, g, doc)
+    # the certificate's checks on this compile (tbsg.verify's, without compiling the game
+    # again), which give the optimal actions; without them, the same mask unchecked
+    optimal = (check_certificate(g, values, choice, optimizing, c) if check else
+               optimal_mask(g, values, choice, optimizing=optimizing, infinite_play=c))
+    return Solution(
+        graph=g, method=f"{_METHOD[kind]} (loaded from {os.fspath(path)})",
+        seconds=time.perf_counter() - t0, n_components=comps.count,
+        largest_component=comps.largest,
+        # stored in the backend type (the certificate's fast path), read as Fractions
+        values_exact=typing.cast("list[Fraction]", [bk.from_fraction(v) for v in values]),
+        choice=choice, optimal=optimal, improvements=0, exact_solves=0, game=the_game,
+        infinite_play=c, optimizing=optimizing)
+
+
+def _check_load_options(path: object, check: object, max_states: int, max_digits: object,
+                        import_game: object) -> int:
+    """Refuse bad arguments of :func:`load`; return ``max_digits``."""
     _check_path(path)
     check_max_states(max_states)
     if not isinstance(check, bool) or not isinstance(import_game, bool):
         raise InvalidArgumentError("check and import_game must be True or False")
     if isinstance(max_digits, bool) or not isinstance(max_digits, int) or max_digits < 1:
         raise InvalidArgumentError(f"max_digits must be an int >= 1, got {shorten(repr(max_digits))}")
-    r = _Reader(path, max_digits)
-    doc = _read_json(r, path)
+    return max_digits
+
+
+def _game_info(r: _Reader, doc: dict[str, Any]) -> dict[str, Any]:
+    """The version that wrote the file (checked for form only) and the record of its game."""
     written = r.get(doc, "tbsg_version", str, "")
     if not _VERSION.fullmatch(written):
         r.fail(f"'tbsg_version' {shorten(repr(written), 40)} is not a version number")
-    info = r.keys(doc["game"], _GAME_KEYS, "'game'")
-    the_game = _rebuild_game(r, info, game, import_game)
+    return r.keys(doc["game"], _GAME_KEYS, "'game'")
+
+
+def _graph_info(r: _Reader, doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:
+    """The record of the state graph, and its five counts."""
     graph = r.keys(doc["graph"], _GRAPH_KEYS, "'graph'")
     counts = {key: r.get(graph, key, int, "graph ") for key in
               ("states", "actions", "outcomes", "components", "largest_component")}
+    return graph, counts
+
+
+def _kind(r: _Reader, doc: dict[str, Any]) -> tuple[SolutionKind, tuple[int, ...]]:
+    """The kind of solution and the players who optimise, which must agree."""
     kind_text = r.get(doc, "kind", str, "")
     try:
         kind = SolutionKind(kind_text)
@@ -592,41 +666,58 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
     optimizing = tuple(raw_players)
     if SolutionKind.of(optimizing) is not kind:
         r.fail(f"'kind' is {kind.value!r} but 'optimizing' is {raw_players!r}")
+    return kind, optimizing
+
+
+def _compile_recorded(r: _Reader, doc: dict[str, Any], game: Game[S, A], optimizing: tuple[int, ...],
+                      counts: dict[str, int], max_states: int) -> CompiledGame[Any, Any]:
+    """The graph the file covers, compiled from the game.
+
+    An evaluation or best response covers the game under the strategy the rows record,
+    reachable states only (``reach="profile"``); if the file counts more states or actions
+    than that, it was written with ``reach="game"`` and covers the whole game.
+    """
     fixed = tuple(p for p in (0, 1) if p not in optimizing)
-    g: CompiledGame[Any, Any] | None = None
     if fixed:
-        # an evaluation or best response: the game under the strategy the rows record,
-        # reachable states only (reach="profile"); if the file covers more states or
-        # actions, it was written with reach="game" and covers the whole game
-        choose = _recorded_strategy(r, doc, the_game)
+        choose = _recorded_strategy(r, doc, game)
         try:
-            g = _compile(r, FixedStrategyGame(the_game, choose, fixed, "the file's strategy"),
-                         counts, max_states)
+            g = _compile(r, FixedStrategyGame(game, choose, fixed, "the file's strategy"), counts,
+                         max_states)
         except InvalidStrategyError as exc:
             r.fail(f"the strategy the file records does not fit the game: {shorten(str(exc), 200)}")
-        if (g.n_states, g.n_actions) != (counts["states"], counts["actions"]):
-            g = None
-    if g is None:
-        g = _compile(r, the_game, counts, max_states)
-    comps = decompose(g)
+        if (g.n_states, g.n_actions) == (counts["states"], counts["actions"]):
+            return g
+    return _compile(r, game, counts, max_states)
+
+
+def _check_graph(r: _Reader, g: CompiledGame[Any, Any], graph: dict[str, Any], counts: dict[str, int],
+                 rows: object) -> Components:
+    """The two hashes and five counts of the file against the compiled game; its components."""
     digest = r.get(graph, "sha256", str, "graph ")
     unordered = r.get(graph, "sha256_unordered", str, "graph ")
+    unordered_now = graph_hash(g, ordered=False)
     if digest != graph_hash(g):
-        if unordered == graph_hash(g, ordered=False) and not _rows_in_game_order(g, doc["states"]):
+        if unordered == unordered_now and not _rows_in_game_order(g, rows):
             r.fail("the game lists its states or actions in another order than when the file was "
                    "written (are actions returned from a set, or does a state's repr change?); "
                    "return actions as a tuple in a fixed order")
-        if unordered == graph_hash(g, ordered=False):
+        if unordered == unordered_now:
             r.fail("graph 'sha256' does not match the game (edited?)")
         r.fail(f"graph hash differs: the file is for another game, other parameters or another "
                f"version of the game's rules ({g.n_states} states now, {counts['states']} in the file)")
-    if unordered != graph_hash(g, ordered=False):
+    if unordered != unordered_now:
         r.fail("graph 'sha256_unordered' does not match the game (edited?)")
+    comps = decompose(g)
     actual = {"states": g.n_states, "actions": g.n_actions, "outcomes": len(g.out_target),
               "components": comps.count, "largest_component": comps.largest}
     for key, value in counts.items():
         if value != actual[key]:
             r.fail(f"graph {key!r} is {value} but the game has {actual[key]}")
+    return comps
+
+
+def _rule(r: _Reader, doc: dict[str, Any], kind: SolutionKind) -> Fraction | None:
+    """The method (fixed text per kind) and the payoff of never-ending play, if any."""
     if r.get(doc, "method", str, "") != _METHOD[kind]:
         r.fail(f"'method' {shorten(repr(doc['method']), 80)} does not describe a {kind.value!r} "
                f"solution (expected {_METHOD[kind]!r})")
@@ -634,6 +725,12 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
     c = None if raw_c is None else r.rational(raw_c, "infinite_play")
     if c is not None and not 0 <= c <= 1:
         r.fail(f"infinite_play {short_fraction(c, 60)} is outside [0, 1]")
+    return c
+
+
+def _rows(r: _Reader, g: CompiledGame[Any, Any], doc: dict[str, Any]
+          ) -> tuple[list[Fraction], np.ndarray[Any, np.dtype[np.int64]]]:
+    """Values and chosen actions of the rows, one per state, and the top-level value."""
     rows = r.get(doc, "states", list, "")
     if len(rows) != g.n_states:
         r.fail(f"{len(rows)} state rows but the game has {g.n_states} states (truncated?)")
@@ -641,18 +738,7 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
     if r.rational(doc["value"], "'value'") != values[0]:
         r.fail(f"'value' {shorten(str(doc['value']), 60)} is not the value of the initial state "
                f"in the rows ({short_fraction(values[0], 60)})")
-    optimal = _optimal_mask(g, values, choice, optimizing, c)
-    method = f"{_METHOD[kind]} (loaded from {os.fspath(path)})"
-    sol: Solution[Any, Any] = Solution(
-        graph=g, method=method, seconds=time.perf_counter() - t0, n_components=comps.count,
-        largest_component=comps.largest,
-        # stored in the backend type (the certificate's fast path), read as Fractions
-        values_exact=typing.cast("list[Fraction]", [bk.from_fraction(v) for v in values]),
-        choice=choice, optimal=optimal, improvements=0, exact_solves=0, game=the_game,
-        infinite_play=c, optimizing=optimizing)
-    if check:
-        verify(the_game, sol, max_states=max_states)
-    return sol
+    return values, choice
 
 
 def _rows_in_game_order(g: CompiledGame[Any, Any], rows: object) -> bool:
@@ -719,18 +805,3 @@ def _read_rows(r: _Reader, g: CompiledGame[Any, Any], rows: list[Any]
                    f"the file says {shorten(repr(row['label']), 60)}")
         choice[i] = k
     return values, choice
-
-
-def _optimal_mask(g: CompiledGame[Any, Any], values: list[Fraction], choice: np.ndarray[Any, Any],
-                  optimizing: tuple[int, ...], c: Fraction | None) -> np.ndarray[Any, Any]:
-    """The optimal actions the solution's kind implies (as the solvers define them)."""
-    allowed = np.isin(g.player[g.act_state], optimizing)
-    allowed[choice] = True
-    q = exact_action_values(g, values)
-    v_at = [values[int(i)] for i in g.act_state.tolist()]
-    optimal = np.array([qk == vk for qk, vk in zip(q, v_at, strict=True)], dtype=bool) & allowed
-    if c is not None and end_components(g, allowed).count:
-        # value-preserving is not enough where play can loop: keep safe switches only
-        optimal = switch_safe_actions(g, [bk.from_fraction(v) for v in values], choice, c, optimal,
-                                      allowed)
-    return optimal

@@ -11,6 +11,8 @@ In pipeline order:
   float filter and rounding bound; :mod:`~tbsg.engine.adic` values wide acyclic levels in
   integers over one base; :mod:`~tbsg.engine.linalg`: exact sparse elimination over any
   field (the linear systems of every exact solver, the parametric one included);
+* :mod:`~tbsg.engine.optimality`: the optimality conditions of exact values and the
+  optimal-action mask, one definition for the solvers, the certificate and saved files;
 * the solvers: :mod:`~tbsg.engine.floating` (proven float bounds),
   :mod:`~tbsg.engine.exact` (strategy iteration per component),
   :mod:`~tbsg.engine.infinite` (games that need not stop), :mod:`~tbsg.engine.markov`

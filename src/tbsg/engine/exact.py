@@ -71,8 +71,9 @@ from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.floating import float_profile
 from tbsg.engine.graph import Components, trivial_states
 from tbsg.engine.linalg import Plan, plan
+from tbsg.engine.optimality import optimal_mask
 
-__all__ = ["ExactResult", "optimal_mask", "solve_exact"]
+__all__ = ["ExactResult", "solve_exact"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -555,28 +556,6 @@ class _Component:
         return x
 
 
-def optimal_mask(g: CompiledGame[S, A], values: list[Rational], vf: npt.NDArray[np.float64],
-                 allowed: BoolArray | None, choice: IntArray,
-                 exact_q: Callable[[int], Rational] | None = None,
-                 decided: BoolArray | None = None, known: BoolArray | None = None) -> BoolArray:
-    """Mask of allowed flat actions whose exact value equals their state's value.
-
-    ``choice`` holds actions known to attain their state's value (the profile that
-    ``values`` solve), marked without recomputation; ties are found by the kernel's
-    filtered signs (:func:`tbsg.engine.bellman.action_signs`). States flagged in
-    ``decided`` have their optimal actions in ``known`` already and are not looked at.
-    """
-    mask = np.zeros(g.n_actions, dtype=bool) if known is None else known.copy()
-    mask[choice] = True
-    cand = ~mask if allowed is None else (~mask & allowed)
-    if decided is not None:
-        cand &= ~decided[g.act_state]
-    acts = np.flatnonzero(cand)
-    if len(acts):
-        mask[acts] = action_signs(g, values, vf, acts, exact_q) == 0
-    return mask
-
-
 def solve_exact(g: CompiledGame[S, A], comps: Components, allowed: BoolArray | None = None,
                 progress: Callable[[int, int], None] | None = None) -> ExactResult:
     """Solve a stopping compiled game exactly.
@@ -636,8 +615,9 @@ def solve_exact(g: CompiledGame[S, A], comps: Components, allowed: BoolArray | N
             progress(ptr[c_end], g.n_states)
         c = c_end
     choice = np.array(eng.choice, dtype=np.int64)
-    opt = optimal_mask(g, eng.values, eng.vf_np, allowed, choice, lambda k: eng.kernel.qx(k), eng.decided,
-                       eng.optimal)
+    opt = optimal_mask(g, eng.values, choice, allowed=allowed, known=eng.optimal, settled=eng.decided,
+                       sign=lambda acts: action_signs(g, eng.values, eng.vf_np, acts,
+                                                      lambda k: eng.kernel.qx(k)))
     return ExactResult(values=eng.values, choice=choice, optimal=opt, components=comps,
                        improvements=eng.improvements, exact_solves=eng.exact_solves,
                        seconds=time.perf_counter() - t0)

@@ -120,7 +120,8 @@ self-loop preserves that value (``Q = v``), yet looping for ever earns 0. So
 with ``a`` played at ``s`` instead is **still optimal** for the player moving at ``s``
 (from every state): ``a`` preserves the value and the switch passes condition (c), i.e.
 the opponent cannot then keep play going forever where that is worse for the mover
-(:func:`switch_safe_actions`; only the MEC containing ``s`` needs searching). The self-loop
+(:func:`tbsg.engine.optimality.switch_safe_actions`; only the MEC containing ``s`` needs
+searching). The self-loop
 above is not listed; a value-preserving action played *once* before returning to an
 optimal strategy is still optimal, but is not listed unless it is safe as a permanent
 choice. Listed actions of *different* states are not always safe together: two player-0
@@ -201,13 +202,14 @@ from tbsg.engine._backend import Rational
 from tbsg.engine.bellman import Segments, action_signs
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.exact import solve_exact
-from tbsg.engine.graph import (
-    EndComponents,
-    Subgraph,
-    decompose,
-    end_components,
-    end_components_of,
-    subgraph,
+from tbsg.engine.graph import EndComponents, decompose, end_components
+from tbsg.engine.optimality import (
+    Failure,
+    SignArray,
+    directions,
+    end_component_failure,
+    first_failure,
+    optimal_mask,
 )
 from tbsg.errors import InfinitePlayError
 
@@ -221,7 +223,6 @@ __all__ = [
     "perturbed_game",
     "profile_values",
     "solve_infinite_play",
-    "switch_safe_actions",
 ]
 
 IntArray = npt.NDArray[np.int64]
@@ -281,13 +282,6 @@ def _solve_stopping(g: CompiledGame[Any, Any], allowed: BoolArray | None = None,
 
 # --- exact evaluation and certification ----------------------------------------------------
 
-def _conv(memo: dict[int, Rational], x: Fraction) -> Rational:
-    y = memo.get(id(x))
-    if y is None:
-        y = memo[id(x)] = bk.from_fraction(x)
-    return y
-
-
 def profile_values(g: CompiledGame[Any, Any], choice: IntArray, c: Fraction,
                    traps: EndComponents | None = None) -> tuple[list[Rational], int]:
     """Exact values in ``g`` of the positional profile ``choice`` with never-ending play worth ``c``.
@@ -318,95 +312,40 @@ def profile_values(g: CompiledGame[Any, Any], choice: IntArray, c: Fraction,
     return values, solves
 
 
-def _action_signs(g: CompiledGame[Any, Any], values: list[Rational]) -> npt.NDArray[np.int8]:
-    """``sign(Q_v(k) - v(s))`` for every flat action ``k`` of state ``s``, decided exactly."""
+def _action_signs(g: CompiledGame[Any, Any], values: list[Rational],
+                  acts: IntArray | None = None) -> SignArray:
+    """``sign(Q_v(k) - v(s))`` for every flat action ``k`` of state ``s`` (or those in
+    ``acts``), decided exactly through the kernel's float filter."""
     vf = np.array([bk.to_float(x) for x in values], dtype=np.float64)
-    return action_signs(g, values, vf)
+    return action_signs(g, values, vf, acts)
 
 
 def certify_profile(g: CompiledGame[Any, Any], values: list[Rational], choice: IntArray,
-                    c: Fraction) -> tuple[str | None, BoolArray]:
-    """Check conditions (a), (b), (c) of the module docstring's theorem, exactly.
+                    c: Fraction) -> tuple[str | None, SignArray]:
+    """Check conditions (a), (b), (c) of the module docstring's theorem, exactly
+    (:mod:`tbsg.engine.optimality`).
 
     Returns
     -------
     failure : str or None
         ``None`` if the certificate holds, else which condition fails where.
-    optimal : ndarray of bool
-        Value-preserving actions, ``Q_v(k) = v(s)``.
+    sign : ndarray of int8
+        ``sign(Q_v(k) - v(s))`` of every flat action (0: value-preserving).
     """
     sign = _action_signs(g, values)
-    optimal = sign == 0
-    owner = g.player[g.act_state]
-    if not optimal[choice].all():
-        i = int(np.flatnonzero(~optimal[choice])[0])
-        return f"(a) fails at state {g.states[i]!r}", optimal
-    bad = np.flatnonzero(((owner == 0) & (sign > 0)) | ((owner == 1) & (sign < 0)))
-    if len(bad):
-        k = int(bad[0])
-        return (f"(b) fails at state {g.states[int(g.act_state[k])]!r}, action "
-                f"{g.act_labels[k]!r}"), optimal
-    chosen = np.zeros(g.n_actions, dtype=bool)
-    chosen[choice] = True
-    cq = bk.from_fraction(c)
-    for fixed, at_least in ((1, True), (0, False)):
-        # player ``fixed`` follows the profile; the other player may keep play going forever
-        mask = chosen | (owner != fixed)
-        ec = end_components(g, mask).trapped
-        for i in np.flatnonzero(ec).tolist():
-            if (values[i] < cq) if at_least else (values[i] > cq):
-                return (f"(c) fails at state {g.states[i]!r}: player {1 - fixed} can keep play "
-                        "going forever there against the other player's strategy"), optimal
-    return None, optimal
+    failure = first_failure(g, sign, choice, directions(g)) or end_component_failure(g, values, choice, c)
+    return (None if failure is None else _describe(g, failure)), sign
 
 
-def switch_safe_actions(g: CompiledGame[Any, Any], values: list[Rational], choice: IntArray,
-                        c: Fraction, value_preserving: BoolArray,
-                        allowed: BoolArray | None = None) -> BoolArray:
-    """Value-preserving actions whose single switch keeps the strategy optimal.
-
-    Action ``a`` of state ``s`` (owned by player ``p``) is kept if the positional strategy
-    of ``p`` in ``choice``, with ``a`` played at ``s`` instead, still guarantees ``values``
-    from every state. Given ``Q_v(a) = v(s)`` this fails only through condition (c) of the
-    module docstring: the other player (restricted to ``allowed``) could then keep play
-    going forever, against the switched strategy, in an end component where ``v`` is on the
-    wrong side of ``c``. Such an end component uses ``a``, so lies in the MEC of ``g`` that
-    contains ``s``; only that MEC is searched (and only if it has such values at all).
-    """
-    mask = value_preserving.copy()
-    mask[choice] = True
-    mecs = end_components(g, allowed)
-    cand = value_preserving & mecs.internal
-    cand[choice] = False
-    if not cand.any():
-        return mask
-    cq = bk.from_fraction(c)
-    owner = g.player.astype(np.int64)
-    label = mecs.label.tolist()
-    members = mecs.members()
-    above = [any(values[i] > cq for i in ms) for ms in members]
-    below = [any(values[i] < cq for i in ms) for ms in members]
-    local: dict[int, Subgraph] = {}
-    for k in np.flatnonzero(cand).tolist():
-        i = int(g.act_state[k])
-        p = int(owner[i])
-        m = label[i]
-        if not (above[m] if p == 0 else below[m]):
-            continue  # no state of this MEC is on the wrong side of c for player p
-        if m not in local:
-            local[m] = subgraph(g, members[m], mecs.internal)
-        lg = local[m]
-        # player p plays its strategy switched to k at i; the other player any internal action
-        plays = choice[lg.states].copy()
-        plays[members[m].index(i)] = k
-        alive = (lg.owner[lg.act_state] != p) | (plays[lg.act_state] == lg.acts)
-        lab = end_components_of(len(lg.states), lg.act_state, lg.out_action, lg.out_target,
-                                alive).label
-        for w in lg.states[lab >= 0].tolist():
-            if (values[w] > cq) if p == 0 else (values[w] < cq):
-                mask[k] = False
-                break
-    return mask
+def _describe(g: CompiledGame[Any, Any], failure: Failure) -> str:
+    """Which condition fails where, in words."""
+    s = g.states[failure.state]
+    if failure.condition == "a":
+        return f"(a) fails at state {s!r}"
+    if failure.condition == "b":
+        return f"(b) fails at state {s!r}, action {g.act_labels[failure.action]!r}"
+    return (f"(c) fails at state {s!r}: player {failure.player} can keep play going forever "
+            "there against the other player's strategy")
 
 
 # --- solving -------------------------------------------------------------------------------
@@ -423,7 +362,9 @@ class InfinitePlayResult:
         Flat action chosen at each state (a certified optimal profile, or an optimal
         strategy of the optimising player for :func:`best_response_mdp`).
     optimal : ndarray of bool
-        Value-preserving actions (see the module docstring on why they may loop).
+        The optimal actions: the value-preserving ones whose permanent use keeps
+        condition (c) for the mover (:func:`tbsg.engine.optimality.optimal_mask`; the
+        module docstring says why a value-preserving action may not be optimal).
     epsilon : Fraction or None
         The perturbation whose candidate was certified (``None``: none was needed).
     attempts : int
@@ -483,10 +424,10 @@ def solve_infinite_play(g: CompiledGame[Any, Any], c: Fraction, *,
         nonlocal solves, failure
         values, n = profile_values(g, choice, c)
         solves += n
-        failure, preserving = certify_profile(g, values, choice, c)
+        failure, sign = certify_profile(g, values, choice, c)
         if failure is not None:
             return None
-        return values, switch_safe_actions(g, values, choice, c, preserving)
+        return values, optimal_mask(g, values, choice, sign=sign, infinite_play=c, mecs=mecs)
 
     if float_candidate and mecs.count:
         choice = _float_candidate(g, c, mecs.internal, FLOAT_EPSILON)
@@ -589,77 +530,106 @@ def best_response_mdp(g: CompiledGame[Any, Any], allowed: BoolArray, player: int
     t0 = time.perf_counter()
     mec = end_components(g, allowed)
     if mec.count == 0:
-        values, choice0, improved, solved = _solve_stopping(g, allowed)
-        sign = _action_signs(g, values)
-        return InfinitePlayResult(values=values, choice=choice0, optimal=(sign == 0) & allowed,
-                                  epsilon=None, attempts=0, improvements=improved,
-                                  exact_solves=solved, seconds=time.perf_counter() - t0)
-    n = g.n_states
-    label = mec.label
-    node = np.empty(n, dtype=np.int64)
-    in_mec = label >= 0
-    node[in_mec] = label[in_mec]
-    outside = np.flatnonzero(~in_mec)
-    node[outside] = mec.count + np.arange(len(outside), dtype=np.int64)
-    n_nodes = mec.count + len(outside)
-    members: list[list[int]] = [[] for _ in range(n_nodes)]
-    for i, j in enumerate(node.tolist()):
-        members[j].append(i)
-    node_l = node.tolist()
-    allowed_l = allowed.tolist()
-    internal_l = mec.internal.tolist()
-    act_ptr, out_ptr, target = g.act_ptr.tolist(), g.out_ptr.tolist(), g.out_target.tolist()
-    q_player: list[int] = []
-    q_act_ptr: list[int] = [0]
-    q_labels: list[int] = []
-    q_const: list[Fraction] = []
-    q_stop: list[Fraction] = []
-    q_out_ptr: list[int] = [0]
-    q_target: list[int] = []
-    q_prob: list[Fraction] = []
-    one = Fraction(1)
-    for j in range(n_nodes):
-        is_mec = j < mec.count
-        q_player.append(player if is_mec else int(g.player[members[j][0]]))
-        for i in members[j]:
-            ks = [k for k in range(act_ptr[i], act_ptr[i + 1]) if allowed_l[k] and not internal_l[k]]
-            if is_mec and ks and int(g.player[i]) != player and sum(allowed_l[act_ptr[i]:act_ptr[i + 1]]) > 1:
-                raise RuntimeError("internal error: best_response_mdp: the other player's actions "
-                                   "are not fixed")
-            for k in ks:
-                merged: dict[int, Fraction] = {}
-                for o in range(out_ptr[k], out_ptr[k + 1]):
-                    t = node_l[target[o]]
-                    merged[t] = merged.get(t, Fraction(0)) + g.out_prob[o]
-                q_labels.append(k)
-                q_const.append(g.act_const[k])
-                q_stop.append(g.act_stop[k])
-                q_target.extend(merged)
-                q_prob.extend(merged.values())
-                q_out_ptr.append(len(q_target))
-        if is_mec:  # stay in the MEC forever
-            q_labels.append(-1)
-            q_const.append(c)
-            q_stop.append(one)
-            q_out_ptr.append(len(q_target))
-        q_act_ptr.append(len(q_labels))
-    quotient: CompiledGame[int, int] = CompiledGame.from_values(
-        list(range(n_nodes)), {j: j for j in range(n_nodes)}, np.array(q_player, dtype=np.int8),
-        np.array(q_act_ptr, dtype=np.int64), q_labels, np.array(q_out_ptr, dtype=np.int64),
-        np.array(q_target, dtype=np.int64), q_const, q_stop, q_prob)
-    q_values, q_choice, improved, solved = _solve_stopping(quotient)
-    values = [q_values[j] for j in node_l]
-    choice = np.empty(n, dtype=np.int64)
-    picked = [q_labels[int(k)] for k in q_choice.tolist()]
-    for j in range(mec.count, n_nodes):
-        choice[members[j][0]] = picked[j]
-    for j in range(mec.count):
-        _lift_mec(g, members[j], internal_l, allowed_l, picked[j], choice)
-    sign = _action_signs(g, values)
-    optimal = switch_safe_actions(g, values, choice, c, (sign == 0) & allowed, allowed)
+        values, choice, improved, solved = _solve_stopping(g, allowed)
+    else:
+        quotient = _MecQuotient(g, allowed, player, c, mec)
+        q_values, q_choice, improved, solved = _solve_stopping(quotient.game())
+        values, choice = quotient.lift(q_values, q_choice)
+    optimal = optimal_mask(g, values, choice, optimizing=(player,), allowed=allowed,
+                           sign=lambda acts: _action_signs(g, values, acts), infinite_play=c,
+                           mecs=mec)
     return InfinitePlayResult(values=values, choice=choice, optimal=optimal,
                               epsilon=None, attempts=0, improvements=improved,
                               exact_solves=solved, seconds=time.perf_counter() - t0)
+
+
+class _MecQuotient:
+    """The MDP ``g`` (restricted to ``allowed``) with each MEC collapsed into one node.
+
+    A node of a MEC belongs to ``player``; its actions are the MEC's allowed actions that
+    are not internal (they stop or leave it), with their outcomes merged by node, and
+    "stay forever", a terminal paying ``c``. A state in no MEC is a node of its own.
+    Quotient action ``q`` stands for the flat action ``labels[q]`` of ``g`` (-1: stay).
+    """
+
+    def __init__(self, g: CompiledGame[Any, Any], allowed: BoolArray, player: int, c: Fraction,
+                 mec: EndComponents) -> None:
+        self.g, self.mec, self.player, self.c = g, mec, player, c
+        outside = np.flatnonzero(mec.label < 0)
+        node = mec.label.copy()
+        node[outside] = mec.count + np.arange(len(outside), dtype=np.int64)
+        self.n_nodes = mec.count + len(outside)
+        self.members: list[list[int]] = [[] for _ in range(self.n_nodes)]
+        for i, j in enumerate(node.tolist()):
+            self.members[j].append(i)
+        self.node: list[int] = node.tolist()
+        self.allowed: list[bool] = allowed.tolist()
+        self.internal: list[bool] = mec.internal.tolist()
+        self.g_act_ptr: list[int] = g.act_ptr.tolist()
+        self.g_out_ptr: list[int] = g.out_ptr.tolist()
+        self.g_target: list[int] = g.out_target.tolist()
+        self.players: list[int] = []
+        self.act_ptr: list[int] = [0]
+        self.labels: list[int] = []
+        self.const: list[Fraction] = []
+        self.stop: list[Fraction] = []
+        self.out_ptr: list[int] = [0]
+        self.target: list[int] = []
+        self.prob: list[Fraction] = []
+        for j in range(self.n_nodes):
+            self._add_node(j)
+
+    def _add_node(self, j: int) -> None:
+        g, act_ptr = self.g, self.g_act_ptr
+        is_mec = j < self.mec.count
+        self.players.append(self.player if is_mec else int(g.player[self.members[j][0]]))
+        for i in self.members[j]:
+            ks = range(act_ptr[i], act_ptr[i + 1])
+            exits = [k for k in ks if self.allowed[k] and not self.internal[k]]
+            if is_mec and exits and int(g.player[i]) != self.player \
+                    and sum(self.allowed[k] for k in ks) > 1:
+                raise RuntimeError("internal error: best_response_mdp: the other player's actions "
+                                   "are not fixed")
+            for k in exits:
+                self._add_action(k)
+        if is_mec:  # stay in the MEC forever
+            self.labels.append(-1)
+            self.const.append(self.c)
+            self.stop.append(Fraction(1))
+            self.out_ptr.append(len(self.target))
+        self.act_ptr.append(len(self.labels))
+
+    def _add_action(self, k: int) -> None:
+        g, node, target = self.g, self.node, self.g_target
+        merged: dict[int, Fraction] = {}
+        for o in range(self.g_out_ptr[k], self.g_out_ptr[k + 1]):
+            t = node[target[o]]
+            merged[t] = merged.get(t, Fraction(0)) + g.out_prob[o]
+        self.labels.append(k)
+        self.const.append(g.act_const[k])
+        self.stop.append(g.act_stop[k])
+        self.target.extend(merged)
+        self.prob.extend(merged.values())
+        self.out_ptr.append(len(self.target))
+
+    def game(self) -> CompiledGame[int, int]:
+        """The quotient as a compiled game (it stops: see the module docstring)."""
+        n = self.n_nodes
+        return CompiledGame.from_values(
+            list(range(n)), {j: j for j in range(n)}, np.array(self.players, dtype=np.int8),
+            np.array(self.act_ptr, dtype=np.int64), self.labels, np.array(self.out_ptr, dtype=np.int64),
+            np.array(self.target, dtype=np.int64), self.const, self.stop, self.prob)
+
+    def lift(self, q_values: list[Rational], q_choice: IntArray) -> tuple[list[Rational], IntArray]:
+        """Values and a positional strategy of ``g`` from the quotient's solution."""
+        values = [q_values[j] for j in self.node]
+        choice = np.empty(self.g.n_states, dtype=np.int64)
+        picked = [self.labels[int(k)] for k in q_choice.tolist()]
+        for j in range(self.mec.count, self.n_nodes):
+            choice[self.members[j][0]] = picked[j]
+        for j in range(self.mec.count):
+            _lift_mec(self.g, self.members[j], self.internal, self.allowed, picked[j], choice)
+        return values, choice
 
 
 def _lift_mec(g: CompiledGame[Any, Any], members: list[int], internal: list[bool],

@@ -210,61 +210,84 @@ def _compiled_problems(fresh: ParametricCompiled[Any, Any], rec: object, what: s
     each message naming the state (and action) concerned."""
     if not isinstance(rec, ParametricCompiled):
         return [f"{what} is not a compiled parametric game: {show(rec)}"]
-    n, m = fresh.n_states, fresh.n_actions
-
-    def state(i: int) -> str:
-        return f"state {show(fresh.states[i], 120)}" if 0 <= i < n else f"state number {i}"
-
-    def action(k: int) -> str:
-        if not 0 <= k < m:
-            return f"action number {k}"
-        return f"action {show(fresh.act_labels[k], 60)} of {state(fresh.act_state[k])}"
-
-    def outcome(o: int) -> str:
-        return f"an outcome of {action(bisect_right(fresh.out_ptr, o) - 1)}"
-
-    where: dict[str, tuple[str, Callable[[int], str]]] = {
-        "states": ("the state numbered", lambda j: str(j)),
-        "player": ("the mover of", state),
-        "act_ptr": ("the actions of", lambda j: state(max(j - 1, 0))),
-        "act_labels": ("the label of", action),
-        "act_state": ("the state of", action),
-        "const": ("the constant payoff c_k of", action),
-        "terminals": ("the terminal outcomes of", action),
-        "out_ptr": ("the outcomes of", lambda j: action(max(j - 1, 0))),
-        "out_target": ("the successor of", outcome),
-        "out_prob": ("the probability of", outcome),
-    }
     problems: list[str] = []
     if not _same(rec.symbol, fresh.symbol):
         problems.append(f"{what}: its parameter is {show(rec.symbol)}, not {fresh.symbol}")
     if _first_difference(fresh.interval, rec.interval) is not None:
         problems.append(f"{what}: its interval is {show(rec.interval)}, not "
                         f"({fresh.interval[0]}, {fresh.interval[1]})")
-    for name, (desc, place) in where.items():
-        a, b = getattr(fresh, name), getattr(rec, name)
-        j = _first_difference(a, b)
-        if j is None:
-            continue
-        if not isinstance(b, (list, tuple)):
-            problems.append(f"{what}: its {name} is not a list: {show(b, 80)}")
-        elif j >= len(a) or j >= len(b):
-            problems.append(f"{what}: {len(b)} entries of {name} recorded, the game has {len(a)} "
-                            f"(the first missing or extra is {desc} {place(j)})")
-        else:
-            problems.append(f"{what}: {desc} {place(j)} is recorded as {show(b[j], 120)}, the "
-                            f"game's is {show(a[j], 120)}")
-    index = rec.index
-    if not isinstance(index, dict) or index != fresh.index:
-        if not isinstance(index, dict):
-            problems.append(f"{what}: its index of states is not a dict: {show(index, 80)}")
-        else:
-            bad = next((i for i, s in enumerate(fresh.states) if index.get(s) != i), None)
-            problems.append(f"{what}: its index numbers {state(bad)} {show(index.get(fresh.states[bad]))}, "
-                            f"the game's enumeration {bad}" if bad is not None else
-                            f"{what}: its index of states has {len(index)} entries, the game "
-                            f"has {n} states")
+    places = _Places(fresh)
+    for name, (desc, place) in places.fields().items():
+        problem = _field_problem(getattr(fresh, name), getattr(rec, name), name, desc, place)
+        if problem is not None:
+            problems.append(f"{what}: {problem}")
+    index_problem = _index_problem(fresh, rec.index, places)
+    if index_problem is not None:
+        problems.append(f"{what}: {index_problem}")
     return problems
+
+
+class _Places:
+    """Names of the states, actions and outcomes of a compiled game, for messages (a
+    number out of range is named as a number)."""
+
+    def __init__(self, pc: ParametricCompiled[Any, Any]) -> None:
+        self.pc = pc
+
+    def state(self, i: int) -> str:
+        pc = self.pc
+        return f"state {show(pc.states[i], 120)}" if 0 <= i < pc.n_states else f"state number {i}"
+
+    def action(self, k: int) -> str:
+        pc = self.pc
+        if not 0 <= k < pc.n_actions:
+            return f"action number {k}"
+        return f"action {show(pc.act_labels[k], 60)} of {self.state(pc.act_state[k])}"
+
+    def outcome(self, o: int) -> str:
+        return f"an outcome of {self.action(bisect_right(self.pc.out_ptr, o) - 1)}"
+
+    def fields(self) -> dict[str, tuple[str, Callable[[int], str]]]:
+        """Each compared field: how to name one of its entries, and what entry ``j`` is."""
+        return {
+            "states": ("the state numbered", str),
+            "player": ("the mover of", self.state),
+            "act_ptr": ("the actions of", lambda j: self.state(max(j - 1, 0))),
+            "act_labels": ("the label of", self.action),
+            "act_state": ("the state of", self.action),
+            "const": ("the constant payoff c_k of", self.action),
+            "terminals": ("the terminal outcomes of", self.action),
+            "out_ptr": ("the outcomes of", lambda j: self.action(max(j - 1, 0))),
+            "out_target": ("the successor of", self.outcome),
+            "out_prob": ("the probability of", self.outcome),
+        }
+
+
+def _field_problem(a: Sequence[Any], b: object, name: str, desc: str,
+                   place: Callable[[int], str]) -> str | None:
+    """How the recorded field ``b`` differs from the fresh ``a`` (its first difference), or None."""
+    j = _first_difference(a, b)
+    if j is None:
+        return None
+    if not isinstance(b, (list, tuple)):
+        return f"its {name} is not a list: {show(b, 80)}"
+    if j >= len(a) or j >= len(b):
+        return (f"{len(b)} entries of {name} recorded, the game has {len(a)} (the first missing "
+                f"or extra is {desc} {place(j)})")
+    return f"{desc} {place(j)} is recorded as {show(b[j], 120)}, the game's is {show(a[j], 120)}"
+
+
+def _index_problem(fresh: ParametricCompiled[Any, Any], index: object, places: _Places) -> str | None:
+    """How the recorded index of states differs from the fresh one, or None."""
+    if isinstance(index, dict) and index == fresh.index:
+        return None
+    if not isinstance(index, dict):
+        return f"its index of states is not a dict: {show(index, 80)}"
+    bad = next((i for i, s in enumerate(fresh.states) if index.get(s) != i), None)
+    if bad is None:
+        return f"its index of states has {len(index)} entries, the game has {fresh.n_states} states"
+    return (f"its index numbers {places.state(bad)} {show(index.get(fresh.states[bad]))}, the "
+            f"game's enumeration {bad}")
 
 
 def _structure_differs(fresh: ParametricCompiled[Any, Any], rec: object) -> bool:
@@ -281,10 +304,17 @@ def _structure_differs(fresh: ParametricCompiled[Any, Any], rec: object) -> bool
 def _algebraic_problem(x: object, sym: Any) -> str | None:
     """Why ``x`` is not a well-formed real algebraic number, or None (sympy's test of
     irreducibility and root count, not the solver's FLINT)."""
-    import sympy
-
     if not isinstance(x, RealAlgebraic):
         return f"is not a RealAlgebraic: {show(x, 80)}"
+    form = _form_problem(x)
+    if form is not None or x.tight is None:  # (a record without a cached interval is malformed)
+        return form
+    return _root_problem(x, x.tight, sym)
+
+
+def _form_problem(x: RealAlgebraic) -> str | None:
+    """Why the record of ``x`` is malformed: its minimal polynomial (integer, primitive,
+    positive leading coefficient, the one it caches) or its intervals; or None."""
     coeffs = x.minimal_polynomial
     if (not isinstance(coeffs, tuple) or len(coeffs) < 2
             or not all(type(c) is int for c in coeffs)):
@@ -297,10 +327,19 @@ def _algebraic_problem(x: object, sym: Any) -> str | None:
         return "has a malformed isolating interval"
     if [int(c) for c in x.poly.coeffs()] != list(coeffs):
         return "caches another polynomial than its minimal polynomial"
+    return None
+
+
+def _root_problem(x: RealAlgebraic, tight: tuple[Fraction, Fraction], sym: Any) -> str | None:
+    """Why the well-formed record ``x`` names no single root: a reducible polynomial, or an
+    interval (isolating or cached) without exactly one root; or None."""
+    import sympy
+
+    coeffs = x.minimal_polynomial
     poly = sympy.Poly(list(reversed(coeffs)), sym, domain="ZZ")
     if not poly.is_irreducible:
         return f"has a reducible minimal polynomial {poly.as_expr()}"
-    tlo, thi = x.tight
+    tlo, thi = tight
     if len(coeffs) == 2:
         root = Fraction(-coeffs[0], coeffs[1])
         if not (x.lo == x.hi == root and tlo <= root <= thi):
@@ -328,10 +367,21 @@ def _is_root(poly: Any, x: RealAlgebraic) -> bool:
 
 def _check_region(sol: ParametricSolution[Any, Any], pc: ParametricCompiled[Any, Any],
                   r: Region[Any, Any], n: int) -> list[str]:
-    import sympy
+    """Checks 3 to 5 of the module docstring on region ``n``."""
+    problems = _profile_problems(pc, r, n)
+    if problems:
+        return problems
+    if type(r.sample) is not Fraction or not r.lo < RealAlgebraic.rational(r.sample) < r.hi:
+        return [f"region {n}: its sample point {show(r.sample)} is not a rational inside it"]
+    zero, touch, problems = _sign_problems(sol.symbol, pc, r, n)
+    if problems:
+        return problems
+    return _zero_problems(pc, r, n, zero) + _touch_problems(pc, r, n, touch)
 
-    sym = sol.symbol
-    problems: list[str] = []
+
+def _profile_problems(pc: ParametricCompiled[Any, Any], r: Region[Any, Any], n: int) -> list[str]:
+    """Check 3: the profile plays an action of each state, the value formulas solve its
+    equations, and it stops."""
     values, choice = r._values, r._choice
     if (not isinstance(values, (list, tuple)) or not isinstance(choice, (list, tuple))
             or len(values) != pc.n_states or len(choice) != pc.n_states):
@@ -340,53 +390,61 @@ def _check_region(sol: ParametricSolution[Any, Any], pc: ParametricCompiled[Any,
         if type(k) is not int or not 0 <= k < pc.n_actions or pc.act_state[k] != i:
             return [f"region {n}: the profile plays {show(k)} at state {show(pc.states[i], 120)}, "
                     "not one of that state's actions"]
-    for i, k in enumerate(choice):
-        if not isinstance(values[i], RationalFunction) or action_values(pc, values, k) != values[i]:
-            problems.append(f"region {n}: the value formula of state {show(pc.states[i], 120)} "
-                            "does not solve the profile's equations")
+    problems = [f"region {n}: the value formula of state {show(pc.states[i], 120)} does not solve "
+                "the profile's equations"
+                for i, k in enumerate(choice)
+                if not isinstance(values[i], RationalFunction) or action_values(pc, values, k) != values[i]]
     if not _stops(pc, tuple(choice)):
         problems.append(f"region {n}: the profile does not stop from every state")
-    if problems:
-        return problems
-    if type(r.sample) is not Fraction or not r.lo < RealAlgebraic.rational(r.sample) < r.hi:
-        problems.append(f"region {n}: its sample point {show(r.sample)} is not a rational inside it")
-        return problems
-    chosen = set(choice)
+    return problems
+
+
+def _sign_problems(sym: Any, pc: ParametricCompiled[Any, Any], r: Region[Any, Any], n: int
+                   ) -> tuple[list[int], list[tuple[RealAlgebraic, int]], list[str]]:
+    """Check 4, and what it implies (5): the actions whose advantage is identically 0, the
+    points where an advantage touches 0 (by action, then by point), and the problems."""
+    chosen = set(r._choice)
     zero: list[int] = []
     touch: list[tuple[RealAlgebraic, int]] = []
+    problems: list[str] = []
     for k in range(pc.n_actions):
-        if k in chosen:  # d_k = 0: the equations above
+        if k in chosen:  # d_k = 0: the equations of check 3
             continue
-        d = _advantage(pc, values, k)
-        s, a = show(pc.states[pc.act_state[k]], 120), show(pc.act_labels[k], 60)
+        d = _advantage(pc, r._values, k)
         if d.is_zero():
             zero.append(k)
             continue
-        num, den = _sympy_poly(d.num, sym), _sympy_poly(d.den, sym)
-        if den.degree() > 0 and (_roots_inside(den, r.lo, r.hi) or _is_root(den, r.lo)
-                                 or _is_root(den, r.hi)):
-            problems.append(f"region {n}: the advantage of {a} at {s} has a pole in the region")
-            continue
-        odd: list[RealAlgebraic] = []
-        even: list[RealAlgebraic] = []
-        for f, e in sympy.factor_list(num)[1]:
-            (odd if e % 2 else even).extend(_roots_of_factor(sympy.Poly(f, sym), r.lo, r.hi))
-        if odd:
-            problems.append(f"region {n}: the advantage of {a} at {s} changes sign at "
-                            f"{min(odd)} inside the region")
-            continue
+        what = f"{show(pc.act_labels[k], 60)} at {show(pc.states[pc.act_state[k]], 120)}"
+        problem, even = _advantage_problem(sym, r, d, what)
+        if problem is not None:
+            problems.append(f"region {n}: {problem}")
         touch += [(x, k) for x in sorted(even)]
-        x = r.sample
-        while d(x) == 0:
-            x = rational_between(RealAlgebraic.rational(x), r.hi)
-        if d(x) > 0:
-            problems.append(f"region {n}: action {a} at {s} is better than the profile's "
-                            f"(by {d(x)} at {sym} = {x})")
-    if problems:
-        return problems
-    problems += _zero_problems(pc, r, n, zero)
-    problems += _touch_problems(pc, r, n, touch)
-    return problems
+    return zero, touch, problems
+
+
+def _advantage_problem(sym: Any, r: Region[Any, Any], d: RationalFunction, what: str
+                       ) -> tuple[str | None, list[RealAlgebraic]]:
+    """Whether the non-zero advantage ``d`` of ``what`` (an action at a state) is ``<= 0``
+    on the closed region: the problem or None, and the roots of the even-multiplicity
+    factors of its numerator strictly inside (where it touches 0)."""
+    import sympy
+
+    num, den = _sympy_poly(d.num, sym), _sympy_poly(d.den, sym)
+    if den.degree() > 0 and (_roots_inside(den, r.lo, r.hi) or _is_root(den, r.lo)
+                             or _is_root(den, r.hi)):
+        return f"the advantage of {what} has a pole in the region", []
+    odd: list[RealAlgebraic] = []
+    even: list[RealAlgebraic] = []
+    for f, e in sympy.factor_list(num)[1]:
+        (odd if e % 2 else even).extend(_roots_of_factor(sympy.Poly(f, sym), r.lo, r.hi))
+    if odd:
+        return f"the advantage of {what} changes sign at {min(odd)} inside the region", []
+    x = r.sample
+    while d(x) == 0:
+        x = rational_between(RealAlgebraic.rational(x), r.hi)
+    if d(x) > 0:
+        return f"action {what} is better than the profile's (by {d(x)} at {sym} = {x})", even
+    return None, even
 
 
 def _zero_problems(pc: ParametricCompiled[Any, Any], r: Region[Any, Any], n: int,
@@ -570,17 +628,15 @@ def _guarded(what: str, check: Callable[[], list[str]]) -> list[str]:
 
 def _cover_problems(pc: ParametricCompiled[Any, Any], regions: Sequence[Region[Any, Any]],
                     breakpoints: Sequence[Breakpoint[Any, Any]]) -> list[str]:
-    problems: list[str] = []
-    lo, hi = (RealAlgebraic.rational(e) for e in pc.interval)
+    """Check 2: well-formed ends, regions that tile the interval, a breakpoint between each two."""
     if not regions:
         return ["no regions"]
-    for n, r in enumerate(regions):
-        for end, name in ((r.lo, "lower"), (r.hi, "upper")):
-            why = _algebraic_problem(end, pc.symbol)
-            if why is not None:
-                problems.append(f"region {n}: its {name} end {why}")
+    problems = [f"region {n}: its {name} end {why}" for n, r in enumerate(regions)
+                for end, name in ((r.lo, "lower"), (r.hi, "upper"))
+                if (why := _algebraic_problem(end, pc.symbol)) is not None]
     if problems:
         return problems
+    lo, hi = (RealAlgebraic.rational(e) for e in pc.interval)
     if regions[0].lo != lo or regions[-1].hi != hi:
         problems.append("the regions do not run from one end of the interval to the other")
     for n, r in enumerate(regions):
@@ -590,8 +646,6 @@ def _cover_problems(pc: ParametricCompiled[Any, Any], regions: Sequence[Region[A
             problems.append(f"region {n} does not end where region {n + 1} begins")
     if len(breakpoints) != len(regions) - 1:
         problems.append("there is not one breakpoint between each two regions")
-    for n, b in enumerate(breakpoints):
-        why = _algebraic_problem(b.at, pc.symbol)
-        if why is not None:
-            problems.append(f"breakpoint {n} {why}")
+    problems += [f"breakpoint {n} {why}" for n, b in enumerate(breakpoints)
+                 if (why := _algebraic_problem(b.at, pc.symbol)) is not None]
     return problems
