@@ -293,7 +293,12 @@ def _numerators(x: object, n: int, where: str, state: Callable[[int], object]) -
         if a.dtype.itemsize < 8 or n == 0 or int(a.max()) <= _INT64_MAX:
             return a.astype(np.int64)
         return a.astype(object)  # uint64 -> Python ints, exactly
-    values = a.tolist()
+    return _object_numerators(a.tolist(), where, state)
+
+
+def _object_numerators(values: list[object], where: str, state: Callable[[int], object]) -> npt.NDArray[Any]:
+    """The numerators of an object array (``values``), checked one by one: int64 when
+    every one fits, else an object array of Python ints."""
     ints: list[int] = []
     for r, v in enumerate(values):
         if type(v) is not int:
@@ -304,11 +309,11 @@ def _numerators(x: object, n: int, where: str, state: Callable[[int], object]) -
                 raise InvalidGameError(f"probability numerator {_show(v)} ({type(v).__name__}) "
                                        f"{at(state(r))} {where} is not an int; numerators are ints "
                                        "over the one denominator of the pair")
-            v = int(v)
+            v = int(cast("int", v))
         ints.append(v)
     if not ints or (min(ints) >= -_INT64_MAX and max(ints) <= _INT64_MAX):
         return np.array(ints, dtype=np.int64)
-    out = np.empty(n, dtype=object)
+    out = np.empty(len(ints), dtype=object)
     out[:] = ints
     return out
 
@@ -503,39 +508,16 @@ def _intern(cols: list[_Column], target: npt.NDArray[np.int64] | None, interner:
             n: int) -> list[npt.NDArray[np.int32]]:
     """Probability codes of every column's entries, interned in the plain compiler's order:
     each new value at its first entry, each merged sum at the entry that completes it."""
-    n_cols = len(cols)
     events: list[tuple[int, int, Fraction]] = []  # (flat position, 0 value / 1 sum, value)
     values: list[list[Fraction]] = []  # per column, its distinct values
     uniq: list[npt.NDArray[Any]] = []  # and their numerators
-    by_value = interner.by_value
     for c, col in enumerate(cols):
-        if col.num is None:
-            const = cast("Fraction", col.const)
-            first = int(np.argmax(col.valid)) if const > 0 else -1
-            vals = [const] if first >= 0 and col.valid[first] else []
-            firsts = [first] if vals else []
-            u: npt.NDArray[Any] = np.zeros(0, dtype=np.int64)
-        else:
-            rv = np.flatnonzero(col.valid)
-            u, fi = np.unique(col.num[rv], return_index=True)
-            vals = [Fraction(int(x), col.den) for x in u.tolist()]
-            firsts = rv[fi].tolist()
+        vals, firsts, u = _distinct_values(col)
         values.append(vals)
         uniq.append(u)
-        for v, r in zip(vals, firsts, strict=True):
-            if (v.numerator, v.denominator) not in by_value:
-                events.append((r * n_cols + c, 0, v))
-    merged: dict[tuple[int, int], Fraction] = {}
-    if target is not None:
-        for r in np.flatnonzero((target >= 0).any(axis=1)).tolist():
-            cum: dict[int, Fraction] = {}
-            for c in np.flatnonzero(target[r] >= 0).tolist():
-                a = int(target[r, c])
-                total = cum.get(a, _prob(cols[a], r)) + _prob(cols[c], r)
-                cum[a] = total
-                events.append((r * n_cols + c, 1, total))
-            for a, total in cum.items():
-                merged[r, a] = total
+        events.extend((r * len(cols) + c, 0, v) for v, r in zip(vals, firsts, strict=True)
+                      if (v.numerator, v.denominator) not in interner.by_value)
+    merged = {} if target is None else _merged_sums(cols, target, events)
     events.sort(key=lambda e: (e[0], e[1]))
     for _, _, v in events:
         interner.code(v)
@@ -553,6 +535,36 @@ def _intern(cols: list[_Column], target: npt.NDArray[np.int64] | None, interner:
     for (r, a), total in merged.items():
         codes[a][r] = interner.code(total)
     return codes
+
+
+def _distinct_values(col: _Column) -> tuple[list[Fraction], list[int], npt.NDArray[Any]]:
+    """The distinct probabilities of a column's valid entries, ascending, with the row of
+    each one's first entry and their numerators."""
+    if col.num is None:
+        const = cast("Fraction", col.const)
+        first = int(np.argmax(col.valid)) if const > 0 else -1
+        vals = [const] if first >= 0 and col.valid[first] else []
+        return vals, [first] if vals else [], np.zeros(0, dtype=np.int64)
+    rv = np.flatnonzero(col.valid)
+    u, fi = np.unique(col.num[rv], return_index=True)
+    return [Fraction(int(x), col.den) for x in u.tolist()], rv[fi].tolist(), u
+
+
+def _merged_sums(cols: list[_Column], target: npt.NDArray[np.int64], events: list[tuple[int, int, Fraction]]
+                 ) -> dict[tuple[int, int], Fraction]:
+    """The probability of each repeated successor, ``(row, first column) -> sum``, with
+    an event for each partial sum at the entry that completes it (appended to ``events``)."""
+    merged: dict[tuple[int, int], Fraction] = {}
+    for r in np.flatnonzero((target >= 0).any(axis=1)).tolist():
+        cum: dict[int, Fraction] = {}
+        for c in np.flatnonzero(target[r] >= 0).tolist():
+            a = int(target[r, c])
+            total = cum.get(a, _prob(cols[a], r)) + _prob(cols[c], r)
+            cum[a] = total
+            events.append((r * len(cols) + c, 1, total))
+        for a, total in cum.items():
+            merged[r, a] = total
+    return merged
 
 
 def _outcome_tuple(act: ArrayAction, where: str) -> tuple[ArrayOutcome, ...]:
@@ -575,29 +587,13 @@ def _column(j: int, action: object, o: int, out: ArrayOutcome, allowed: Bools, n
     """Check one outcome of one action over the batch and compute its entries."""
     label = f"outcome {o} of action {_show(action)}"
     here = f"({label}) {where}"
-    p = out.probability
-    const: Fraction | None = None
-    num: npt.NDArray[Any] | None = None
-    if isinstance(p, tuple):
-        if len(p) != 2:
-            raise InvalidGameError(f"the probability of {label} {where} must be a Fraction, an int or "
-                                   "(numerators, denominator)")
-        num = _numerators(p[0], n, here, lambda r: keys.state(rows[r]))
-        d = p[1]
-        if isinstance(d, (float, np.floating)):
-            raise ExactnessError(f"probability denominator {_show(d)} {here} is a float; use an int")
-        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or int(d) < 1:
-            raise InvalidGameError(f"probability denominator {here} must be an int >= 1, got {_show(d)}")
-        den = int(d)
-        if den >= INT64_SAFE:
-            num = num.astype(object)
+    num, den, const = _probabilities(out.probability, n, label, where, lambda r: keys.state(rows[r]))
+    if num is None:
+        valid = allowed if cast("Fraction", const) > 0 else np.zeros(n, dtype=bool)
+        negative = np.flatnonzero(allowed) if cast("Fraction", const) < 0 else np.zeros(0, dtype=np.int64)
+    else:
         valid = allowed & (num > 0)
         negative = np.flatnonzero(allowed & (num < 0))
-    else:
-        const = EXACT.read(p, f"probability of {label} {where}")
-        den = const.denominator
-        valid = allowed if const > 0 else np.zeros(n, dtype=bool)
-        negative = np.flatnonzero(allowed) if const < 0 else np.zeros(0, dtype=np.int64)
     if negative.size:
         r = int(negative[0])
         raise negative_probability(_show(_prob_of(num, den, const, r)), label, at(keys.state(rows[r])))
@@ -612,7 +608,37 @@ def _column(j: int, action: object, o: int, out: ArrayOutcome, allowed: Bools, n
                                    f"is not -1 or one of the {n_terms} ArrayTransitions.terminals")
         ends = valid & (terminal >= 0)
     leads = valid & ~ends
-    key = None
+    key = _successor_keys(out, leads, label, where, keys, rows)
+    return _Column(action=j, num=num, den=den, const=const, valid=valid, ends=ends, leads=leads,
+                   terminal=terminal, key=key)
+
+
+def _probabilities(p: object, n: int, label: str, where: str, state: Callable[[int], object]
+                   ) -> tuple[npt.NDArray[Any] | None, int, Fraction | None]:
+    """An outcome's probability over the batch, read exactly: ``(numerators, denominator,
+    None)`` for a pair of numerators and their denominator, ``(None, denominator, value)``
+    for one number that holds for every row."""
+    if not isinstance(p, tuple):
+        const = EXACT.read(p, f"probability of {label} {where}")
+        return None, const.denominator, const
+    here = f"({label}) {where}"
+    if len(p) != 2:
+        raise InvalidGameError(f"the probability of {label} {where} must be a Fraction, an int or "
+                               "(numerators, denominator)")
+    num = _numerators(p[0], n, here, state)
+    d = p[1]
+    if isinstance(d, (float, np.floating)):
+        raise ExactnessError(f"probability denominator {_show(d)} {here} is a float; use an int")
+    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or int(d) < 1:
+        raise InvalidGameError(f"probability denominator {here} must be an int >= 1, got {_show(d)}")
+    den = int(d)
+    return (num.astype(object) if den >= INT64_SAFE else num), den, None
+
+
+def _successor_keys(out: ArrayOutcome, leads: Bools, label: str, where: str, keys: _Keys, rows: I64
+                    ) -> I64 | None:
+    """The keys of an outcome's successors (meaningful where it ``leads`` to a state), or
+    None if it has no successor array; checked to lie within ``array_shape``."""
     if out.successor is None:
         if out.terminal is None:
             raise InvalidGameError(f"{label} {where} has neither a successor nor a terminal array")
@@ -620,16 +646,14 @@ def _column(j: int, action: object, o: int, out: ArrayOutcome, allowed: Bools, n
         if bad.size:
             raise InvalidGameError(f"{label} {at(keys.state(rows[int(bad[0])]))} goes on (terminal -1) "
                                    "but has no successor array")
-    else:
-        succ = _int_array(out.successor, (n, keys.d), "ArrayOutcome.successor", here)
-        bad = np.flatnonzero(leads & keys.outside(succ))
-        if bad.size:
-            r = int(bad[0])
-            raise InvalidGameError(f"successor {_show(tuple(int(x) for x in succ[r]))} of {label} "
-                                   f"{at(keys.state(rows[r]))} lies outside array_shape {_show(keys.shape)}")
-        key = keys.encode(succ)
-    return _Column(action=j, num=num, den=den, const=const, valid=valid, ends=ends, leads=leads,
-                   terminal=terminal, key=key)
+        return None
+    succ = _int_array(out.successor, (len(rows), keys.d), "ArrayOutcome.successor", f"({label}) {where}")
+    bad = np.flatnonzero(leads & keys.outside(succ))
+    if bad.size:
+        r = int(bad[0])
+        raise InvalidGameError(f"successor {_show(tuple(int(x) for x in succ[r]))} of {label} "
+                               f"{at(keys.state(rows[r]))} lies outside array_shape {_show(keys.shape)}")
+    return keys.encode(succ)
 
 
 def _prob(col: _Column, r: int) -> Fraction:
