@@ -69,7 +69,7 @@ R = TypeVar("R")
 DEFAULT_MAX_STATES = 5_000_000
 """Default bound on the number of reachable states before compilation stops.
 
-Memory per state, on a game with about 2 actions and 6.6 outcomes per state (Pig to 100):
+Memory per state, on a game with about 2 actions and 6.6 outcomes per state (as Pig):
 
 * the state object and its entries in ``states`` and ``index``: about 125 bytes for a
   tuple of four small ints (72 for the tuple, 8 for the list, about 45 for the dict);
@@ -77,10 +77,9 @@ Memory per state, on a game with about 2 actions and 6.6 outcomes per state (Pig
   ``out_ptr``, ``act_code`` and ``stop_code`` (int32 while the numbers fit): 28 bytes;
 * per outcome, 4 bytes in each of ``out_target`` and ``out_code``: 8 bytes.
 
-That is about 270 bytes per compiled state. Solving adds its working arrays: the float
-path peaks near 480 bytes per state in all; the exact path adds a rational per state,
-whose size grows with its digits. The default keeps a runaway game's compilation near
-1.5 GB; pass ``max_states`` to go further.
+That is about 270 bytes per compiled state, before the solvers' working arrays (and, on
+the exact path, a rational per state). The default keeps a runaway game's compilation
+near 1.5 GB; pass ``max_states`` to go further.
 """
 
 INT64_SAFE = 2**62
