@@ -26,10 +26,9 @@ does; terminal outcomes are folded into ``c_k(p) = sum p(t) r(t)`` per action.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tbsg.engine.compile import compile_game
@@ -39,7 +38,6 @@ from tbsg.engine.compile.checks import (
     at,
     at_action,
     bad_sum,
-    call,
     check_actions,
     check_actions_again,
     check_max_states,
@@ -52,6 +50,7 @@ from tbsg.engine.compile.checks import (
     player_of,
     probability,
     state_limit,
+    user_error,
 )
 from tbsg.engine.graph import decompose, end_components
 from tbsg.errors import InvalidArgumentError, InvalidGameError, NonStoppingGameError, show
@@ -192,7 +191,7 @@ class _Probabilities:
     def __init__(self, symbol: sympy.Symbol, interval: tuple[Fraction, Fraction]) -> None:
         self.symbol, self.interval = symbol, interval
         self.by_expr: dict[object, RationalFunction] = {}
-        self.positive: set[RationalFunction] = set()
+        self.positive: dict[int, RationalFunction] = {}  # id -> a function checked positive
         self.mid = (interval[0] + interval[1]) / 2
 
     def read(self, prob: object, what: str) -> RationalFunction:
@@ -210,10 +209,10 @@ class _Probabilities:
     def sign(self, rf: RationalFunction, what: Callable[[], str]) -> int:
         """0 for the zero function, else its sign on the interval, where its numerator
         and denominator must have no root (exact root isolation)."""
+        if self.positive.get(id(rf)) is rf:  # the read cache hands out one object per value
+            return 1
         if rf.is_zero():
             return 0
-        if rf in self.positive:
-            return 1
         lo, hi = self.interval
         n, d = rf.integer_parts()
         for poly, part in ((n, "numerator"), (d, "denominator")):
@@ -227,7 +226,7 @@ class _Probabilities:
                         "probability must be positive on the whole interval (narrow it)")
         if not rf(self.mid) > 0:
             return -1
-        self.positive.add(rf)
+        self.positive[id(rf)] = rf  # (kept alive here, so its id is not reused)
         return 1
 
     def show(self, rf: RationalFunction) -> str:
@@ -293,31 +292,43 @@ class _Build:
         self.out_target: list[int] = []
         self.out_prob: list[RationalFunction] = []
         self.next_check, self.checked, self.plain = _FIRST_CHECK, 0, True
+        self.payoffs: dict[int, tuple[Terminal, Fraction]] = {}  # id of a terminal -> (it, its payoff)
+        self.zero, self.one = RationalFunction.constant(0), RationalFunction.constant(1)
 
     def expand(self, s: Any, i: int) -> None:
         """Enumerate the actions and outcomes of state ``s``, number ``i``."""
         game = self.game
-        who = call("game.player()", at(s), lambda: game.player(s))
+        try:  # (the place is written only when user code raises)
+            who = game.player(s)
+        except Exception as exc:
+            user_error("game.player()", at(s), exc)
         self.player.append(who if type(who) is int and who in (0, 1) else player_of(who, s))
-        acts = action_sequence(call("game.actions()", at(s), lambda: game.actions(s)), s)
+        try:
+            listed = game.actions(s)
+        except Exception as exc:
+            user_error("game.actions()", at(s), exc)
+        acts = action_sequence(listed, s)
         check_actions(acts, s)
         for a in acts:
-            outs = call("game.outcomes()", at_action(s, a), partial(_listed, game.outcomes, s, a))
+            try:
+                outs = list(game.outcomes(s, a))
+            except Exception as exc:
+                user_error("game.outcomes()", at_action(s, a), exc)
             merged, terms = self._outcomes(outs, s, a, acts)
             self.act_labels.append(a)
             self.act_state.append(i)
-            self.const.append(sum((rf * r for rf, r in terms), RationalFunction.constant(0)))
+            self.const.append(sum((rf * r for rf, r in terms), self.zero))
             self.terminals.append(tuple(terms))
             self.out_target.extend(merged)
             self.out_prob.extend(merged.values())
             self.out_ptr.append(len(self.out_target))
         self.act_ptr.append(len(self.act_labels))
 
-    def _outcomes(self, outs: list[object], s: Any, a: Any, acts: Sequence[Any]
+    def _outcomes(self, outs: Sequence[object], s: Any, a: Any, acts: Sequence[Any]
                   ) -> tuple[dict[int, RationalFunction], list[tuple[RationalFunction, Fraction]]]:
         """The outcomes of action ``a`` at ``s``: the probability of each successor's
         number (repeated successors merged) and the terminal outcomes ``(p, payoff)``."""
-        total = RationalFunction.constant(0)
+        total = self.zero
         merged: dict[int, RationalFunction] = {}
         terms: list[tuple[RationalFunction, Fraction]] = []
         for item in outs:
@@ -329,13 +340,22 @@ class _Build:
                 continue
             total = total + rf
             if isinstance(nxt, Terminal):
-                terms.append((rf, check_terminal(nxt, at_action(s, a))))
+                terms.append((rf, self._payoff(nxt, s, a)))
             else:
                 j = self._number(nxt, s, a, acts)
                 merged[j] = merged[j] + rf if j in merged else rf
-        if total != RationalFunction.constant(1):
+        if total != self.one:
             raise bad_sum(self.probs.show(total), s, a, self.probs.one)
         return merged, terms
+
+    def _payoff(self, t: Terminal, s: Any, a: Any) -> Fraction:
+        """The payoff of the terminal ``t``, checked once per terminal object."""
+        hit = self.payoffs.get(id(t))
+        if hit is None or hit[0] is not t:
+            if len(self.payoffs) > 4096:  # terminals built afresh in every call: keep it small
+                self.payoffs.clear()
+            hit = self.payoffs[id(t)] = (t, check_terminal(t, at_action(s, a)))
+        return hit[1]
 
     def _number(self, nxt: Any, s: Any, a: Any, acts: Sequence[Any]) -> int:
         """The number of the successor ``nxt`` of ``a`` at ``s``, numbering it if new, with
@@ -356,10 +376,6 @@ class _Build:
             check_actions_again(self.game.actions, s, acts)
             self.checked, self.next_check = j + 1, 2 * self.next_check
         return j
-
-
-def _listed(outcomes: Callable[[Any, Any], Iterable[object]], s: object, a: object) -> list[object]:
-    return list(outcomes(s, a))
 
 
 def _check_stopping(pc: ParametricCompiled[Any, Any]) -> None:
