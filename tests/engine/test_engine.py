@@ -508,7 +508,7 @@ def test_compiled_index_arrays_are_int32_while_the_numbers_fit() -> None:
     # issue 13 (memory): 4 bytes per entry of the largest arrays; derived games may be int64
     from array import array
 
-    from tbsg.engine.compile import _narrow
+    from tbsg.engine.compile.plain import _narrow
 
     g = compile_game(pig(10))
     for name in ("act_ptr", "act_state", "out_ptr", "out_target", "act_code", "stop_code",

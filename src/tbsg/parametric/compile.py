@@ -5,15 +5,17 @@ sympy expressions in one symbol ``p`` (e.g. ``p`` for heads and ``1 - p`` for ta
 terminal payoffs stay rational constants. It is solved for every ``p`` in an open
 interval ``(lo, hi)`` at once.
 
-Validation (the numeric rules of :mod:`tbsg.engine.compile`, read over Q(p)): every
-probability is exact (no floats), a rational function of ``p`` alone; the probabilities
-of each action sum to 1 *identically* (as rational functions); and every probability is
-*positive on the whole interval* (an outcome whose probability is identically 0 is
-dropped, as the numeric compile drops zero probabilities): its numerator and denominator have no real root in
-``(lo, hi)`` (exact root isolation, :mod:`tbsg.parametric.algebraic`) and its value at one
-rational point inside is positive. Hence for every ``p`` in the interval the game has the
-same state graph (a successor reached at one ``p`` is reached at all), so whether the
-game is *stopping* is a property of the graph, checked once with
+Validation is that of every compiler (:mod:`tbsg.engine.compile.checks`, in the same
+words: players, actions, hashable and stable states, no NaN inside, payoffs, limits),
+with the numbers read over Q(p): every probability is exact (no floats), a rational
+function of ``p`` alone; the probabilities of each action sum to 1 *identically* (as
+rational functions); and every probability is *positive on the whole interval* (an
+outcome whose probability is identically 0 is dropped, as the numeric compilers drop
+zero probabilities): its numerator and denominator have no real root in ``(lo, hi)``
+(exact root isolation, :mod:`tbsg.parametric.algebraic`) and its value at one rational
+point inside is positive. Hence for every ``p`` in the interval the game has the same
+state graph (a successor reached at one ``p`` is reached at all), so whether the game
+is *stopping* is a property of the graph, checked once with
 :func:`tbsg.engine.graph.end_components` on the numeric game at one point.
 
 Breadth-first enumeration numbers the states ``0, 1, ...`` (``0`` the initial one) and
@@ -24,22 +26,34 @@ does; terminal outcomes are folded into ``c_k(p) = sum p(t) r(t)`` per action.
 from __future__ import annotations
 
 import contextlib
-from collections import deque
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
-from tbsg.engine.graph import decompose, end_components
-from tbsg.errors import (
-    InvalidArgumentError,
-    InvalidGameError,
-    NonStoppingGameError,
-    StateLimitError,
-    TbsgError,
-    show,
+from tbsg.engine.compile import compile_game
+from tbsg.engine.compile.checks import (
+    DEFAULT_MAX_STATES,
+    action_sequence,
+    at,
+    at_action,
+    bad_sum,
+    check_actions,
+    check_actions_again,
+    check_max_states,
+    check_protocol,
+    check_stable,
+    check_terminal,
+    initial_state,
+    lookup_error,
+    not_a_pair,
+    player_of,
+    probability,
+    state_limit,
+    user_error,
 )
+from tbsg.engine.graph import decompose, end_components
+from tbsg.errors import InvalidArgumentError, InvalidGameError, NonStoppingGameError, show
 from tbsg.model.protocol import Game, Terminal, exact
 from tbsg.parametric.algebraic import real_roots
 from tbsg.parametric.rational import RationalFunction
@@ -166,12 +180,18 @@ class NumericGame:
 
 
 class _Probabilities:
-    """Reads and validates probabilities, each distinct expression once."""
+    """The number gate of a parametric game (:class:`tbsg.engine.compile.checks.Numbers`):
+    a probability is a rational function of the parameter, positive on the whole interval.
+
+    Each distinct expression is read once, each distinct function's sign decided once.
+    """
+
+    one = "identically 1"
 
     def __init__(self, symbol: sympy.Symbol, interval: tuple[Fraction, Fraction]) -> None:
         self.symbol, self.interval = symbol, interval
         self.by_expr: dict[object, RationalFunction] = {}
-        self.checked: set[RationalFunction] = set()
+        self.positive: dict[int, RationalFunction] = {}  # id -> a function checked positive
         self.mid = (interval[0] + interval[1]) / 2
 
     def read(self, prob: object, what: str) -> RationalFunction:
@@ -186,9 +206,13 @@ class _Probabilities:
                 self.by_expr[key] = rf
         return rf
 
-    def check_positive(self, rf: RationalFunction, what: str) -> None:
-        if rf in self.checked:
-            return
+    def sign(self, rf: RationalFunction, what: Callable[[], str]) -> int:
+        """0 for the zero function, else its sign on the interval, where its numerator
+        and denominator must have no root (exact root isolation)."""
+        if self.positive.get(id(rf)) is rf:  # the read cache hands out one object per value
+            return 1
+        if rf.is_zero():
+            return 0
         lo, hi = self.interval
         n, d = rf.integer_parts()
         for poly, part in ((n, "numerator"), (d, "denominator")):
@@ -197,14 +221,16 @@ class _Probabilities:
                 if roots:
                     where = "vanishes" if part == "numerator" else "has a pole"
                     raise InvalidGameError(
-                        f"{what} = {rf.to_expr(self.symbol)} {where} at {self.symbol} = "
+                        f"{what()} = {self.show(rf)} {where} at {self.symbol} = "
                         f"{roots[0].decimal(12)}... inside the interval ({lo}, {hi}): every "
                         "probability must be positive on the whole interval (narrow it)")
         if not rf(self.mid) > 0:
-            raise InvalidGameError(
-                f"{what} = {rf.to_expr(self.symbol)} is negative on the interval ({lo}, {hi}) "
-                f"(it is {rf(self.mid)} at {self.symbol} = {self.mid})")
-        self.checked.add(rf)
+            return -1
+        self.positive[id(rf)] = rf  # (kept alive here, so its id is not reused)
+        return 1
+
+    def show(self, rf: RationalFunction) -> str:
+        return str(rf.to_expr(self.symbol))
 
 
 def compile_parametric(game: Game[S, A], symbol: sympy.Symbol, interval: tuple[Fraction, Fraction], *,
@@ -215,7 +241,8 @@ def compile_parametric(game: Game[S, A], symbol: sympy.Symbol, interval: tuple[F
     ------
     InvalidGameError
         A probability that does not sum to 1, is not positive on the interval, or
-        depends on another symbol; the usual protocol errors.
+        depends on another symbol; the rules every compiler checks
+        (:mod:`tbsg.engine.compile.checks`), in the same words.
     ExactnessError
         A float probability or payoff.
     NonStoppingGameError
@@ -227,100 +254,128 @@ def compile_parametric(game: Game[S, A], symbol: sympy.Symbol, interval: tuple[F
         raise InvalidArgumentError(f"the parameter must be a sympy.Symbol, got {show(symbol)}")
     lo, hi = check_interval(interval)
     check_max_states(max_states)
-    probs = _Probabilities(symbol, (lo, hi))
-    one = RationalFunction.constant(1)
-    states: list[S] = []
-    index: dict[S, int] = {}
-    player: list[int] = []
-    act_ptr: list[int] = [0]
-    act_labels: list[A] = []
-    act_state: list[int] = []
-    const: list[RationalFunction] = []
-    terminals: list[tuple[tuple[RationalFunction, Fraction], ...]] = []
-    out_ptr: list[int] = [0]
-    out_target: list[int] = []
-    out_prob: list[RationalFunction] = []
-
-    def number(s: Any, where: str) -> int:
-        try:
-            i = index.get(s)
-        except TypeError as exc:
-            raise InvalidGameError(f"state {show(s)} is not hashable ({where})") from exc
-        if i is None:
-            if len(states) >= max_states:
-                raise StateLimitError(
-                    f"more than {max_states} reachable states; pass max_states= to go further")
-            i = index[s] = len(states)
-            states.append(s)
-            queue.append(i)
-        return i
-
-    queue: deque[int] = deque()
-    number(_user("initial", "", lambda: game.initial), "the initial state")
-    while queue:
-        i = queue.popleft()
-        s = states[i]
-        at = f"at state {show(s)}"
-        who = _user("player()", at, lambda s=s: game.player(s))
-        if isinstance(who, bool) or who not in (0, 1):
-            raise InvalidGameError(f"player() must return 0 or 1, got {show(who)} {at}")
-        player.append(int(who))
-        acts = list(_user("actions()", at, lambda s=s: game.actions(s)))
-        if not acts:
-            raise InvalidGameError(f"state {show(s)} has no actions (every state needs at least one)")
-        if len(set(acts)) != len(acts):
-            raise InvalidGameError(f"state {show(s)} lists an action twice: {show(acts)}")
-        for a in acts:
-            where = f"at state {show(s)}, action {show(a)}"
-            outs = list(_user("outcomes()", where, lambda s=s, a=a: game.outcomes(s, a)))
-            total = RationalFunction.constant(0)
-            c = RationalFunction.constant(0)
-            merged: dict[int, RationalFunction] = {}
-            terms: list[tuple[RationalFunction, Fraction]] = []
-            for pair in outs:
-                if not isinstance(pair, tuple) or len(pair) != 2:
-                    raise InvalidGameError(f"an outcome must be a pair (probability, successor), "
-                                           f"got {show(pair)} {where}")
-                prob, nxt = pair
-                what = f"probability of outcome {show(nxt)} {where}"
-                rf = probs.read(prob, what)
-                if rf.is_zero():  # as in the numeric compile: an outcome of probability 0 is dropped
-                    continue
-                probs.check_positive(rf, what)
-                total = total + rf
-                if isinstance(nxt, Terminal):
-                    terms.append((rf, nxt.payoff))
-                    c = c + rf * nxt.payoff
-                else:
-                    j = number(nxt, where)
-                    merged[j] = merged[j] + rf if j in merged else rf
-            if total != one:
-                raise InvalidGameError(
-                    f"probabilities sum to {total.to_expr(symbol)}, not identically 1, {where}")
-            act_labels.append(a)
-            act_state.append(i)
-            const.append(c)
-            terminals.append(tuple(terms))
-            for j, rf in merged.items():
-                out_target.append(j)
-                out_prob.append(rf)
-            out_ptr.append(len(out_target))
-        act_ptr.append(len(act_labels))
-    pc = ParametricCompiled(symbol=symbol, interval=(lo, hi), states=states, index=index,
-                            player=player, act_ptr=act_ptr, act_labels=act_labels,
-                            act_state=act_state, const=const, terminals=terminals,
-                            out_ptr=out_ptr, out_target=out_target, out_prob=out_prob)
+    check_protocol(game)
+    build = _Build(game, _Probabilities(symbol, (lo, hi)), max_states)
+    i = 0
+    while i < len(build.states):
+        build.expand(build.states[i], i)
+        i += 1
+    # user code may mutate states it returned earlier, unless they are plain values
+    check_stable(build.states, build.index.get, build.checked if build.plain else 0, "after enumeration")
+    pc = ParametricCompiled(symbol=symbol, interval=(lo, hi), states=build.states, index=build.index,
+                            player=build.player, act_ptr=build.act_ptr, act_labels=build.act_labels,
+                            act_state=build.act_state, const=build.const, terminals=build.terminals,
+                            out_ptr=build.out_ptr, out_target=build.out_target, out_prob=build.out_prob)
     _check_stopping(pc)
     return pc
 
 
-def _user(what: str, where: str, fn: Any) -> Any:
-    try:
-        return fn()
-    except TbsgError:
-        raise
-    except Exception as exc:
-        raise InvalidGameError(f"{what} raised {type(exc).__name__}: {exc} {where}") from exc
+_FIRST_CHECK = 1024  # states numbered before the first stability check (then doubling)
+
+
+class _Build:
+    """A parametric game's enumeration: the breadth-first search of the plain compiler
+    (:mod:`tbsg.engine.compile.plain`), over rational functions, with its checks."""
+
+    def __init__(self, game: Game[Any, Any], probs: _Probabilities, max_states: int) -> None:
+        self.game, self.probs, self.max_states = game, probs, max_states
+        initial = initial_state(game)
+        self.states: list[Any] = [initial]
+        self.index: dict[Any, int] = {initial: 0}
+        self.player: list[int] = []
+        self.act_ptr: list[int] = [0]
+        self.act_labels: list[Any] = []
+        self.act_state: list[int] = []
+        self.const: list[RationalFunction] = []
+        self.terminals: list[tuple[tuple[RationalFunction, Fraction], ...]] = []
+        self.out_ptr: list[int] = [0]
+        self.out_target: list[int] = []
+        self.out_prob: list[RationalFunction] = []
+        self.next_check, self.checked, self.plain = _FIRST_CHECK, 0, True
+        self.payoffs: dict[int, tuple[Terminal, Fraction]] = {}  # id of a terminal -> (it, its payoff)
+        self.zero, self.one = RationalFunction.constant(0), RationalFunction.constant(1)
+
+    def expand(self, s: Any, i: int) -> None:
+        """Enumerate the actions and outcomes of state ``s``, number ``i``."""
+        game = self.game
+        try:  # (the place is written only when user code raises)
+            who = game.player(s)
+        except Exception as exc:
+            user_error("game.player()", at(s), exc)
+        self.player.append(who if type(who) is int and who in (0, 1) else player_of(who, s))
+        try:
+            listed = game.actions(s)
+        except Exception as exc:
+            user_error("game.actions()", at(s), exc)
+        acts = action_sequence(listed, s)
+        check_actions(acts, s)
+        for a in acts:
+            try:
+                outs = list(game.outcomes(s, a))
+            except Exception as exc:
+                user_error("game.outcomes()", at_action(s, a), exc)
+            merged, terms = self._outcomes(outs, s, a, acts)
+            self.act_labels.append(a)
+            self.act_state.append(i)
+            self.const.append(sum((rf * r for rf, r in terms), self.zero))
+            self.terminals.append(tuple(terms))
+            self.out_target.extend(merged)
+            self.out_prob.extend(merged.values())
+            self.out_ptr.append(len(self.out_target))
+        self.act_ptr.append(len(self.act_labels))
+
+    def _outcomes(self, outs: Sequence[object], s: Any, a: Any, acts: Sequence[Any]
+                  ) -> tuple[dict[int, RationalFunction], list[tuple[RationalFunction, Fraction]]]:
+        """The outcomes of action ``a`` at ``s``: the probability of each successor's
+        number (repeated successors merged) and the terminal outcomes ``(p, payoff)``."""
+        total = self.zero
+        merged: dict[int, RationalFunction] = {}
+        terms: list[tuple[RationalFunction, Fraction]] = []
+        for item in outs:
+            if not isinstance(item, tuple) or len(item) != 2:
+                raise not_a_pair(item, s, a)
+            prob, nxt = item
+            rf = probability(prob, nxt, s, a, self.probs)
+            if rf is None:  # an outcome of probability 0 is dropped
+                continue
+            total = total + rf
+            if isinstance(nxt, Terminal):
+                terms.append((rf, self._payoff(nxt, s, a)))
+            else:
+                j = self._number(nxt, s, a, acts)
+                merged[j] = merged[j] + rf if j in merged else rf
+        if total != self.one:
+            raise bad_sum(self.probs.show(total), s, a, self.probs.one)
+        return merged, terms
+
+    def _payoff(self, t: Terminal, s: Any, a: Any) -> Fraction:
+        """The payoff of the terminal ``t``, checked once per terminal object."""
+        hit = self.payoffs.get(id(t))
+        if hit is None or hit[0] is not t:
+            if len(self.payoffs) > 4096:  # terminals built afresh in every call: keep it small
+                self.payoffs.clear()
+            hit = self.payoffs[id(t)] = (t, check_terminal(t, at_action(s, a)))
+        return hit[1]
+
+    def _number(self, nxt: Any, s: Any, a: Any, acts: Sequence[Any]) -> int:
+        """The number of the successor ``nxt`` of ``a`` at ``s``, numbering it if new, with
+        the limit and the stability checks due (each time the table doubles)."""
+        states = self.states
+        try:
+            j = self.index.setdefault(nxt, len(states))
+        except Exception as exc:
+            lookup_error(nxt, s, a, exc)
+        if j < len(states):
+            return j
+        if j >= self.max_states:
+            raise state_limit(self.max_states, nxt)
+        states.append(nxt)
+        if j >= self.next_check:  # states whose hash drifts would grow the table forever
+            self.plain = check_stable(states, self.index.get, self.checked,
+                                      f"while enumerating {at_action(s, a)}") and self.plain
+            check_actions_again(self.game.actions, s, acts)
+            self.checked, self.next_check = j + 1, 2 * self.next_check
+        return j
 
 
 def _check_stopping(pc: ParametricCompiled[Any, Any]) -> None:

@@ -62,7 +62,7 @@ import math
 import operator
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import partial
 from itertools import chain, repeat
@@ -71,14 +71,32 @@ from typing import Any, cast
 import numpy as np
 import numpy.typing as npt
 
+from tbsg.engine.compile.checks import (
+    EXACT,
+    INT64_SAFE,
+    at,
+    at_action,
+    bad_sum,
+    call,
+    check_terminal,
+    distinct_actions,
+    fold_denominators,
+    negative_probability,
+    no_actions,
+    not_a_pair,
+    not_a_player,
+    probability,
+    size_limit,
+    state_limit,
+)
 from tbsg.engine.compiled import CompiledGame, IndexArray, Interner
-from tbsg.errors import ExactnessError, InvalidArgumentError, InvalidGameError, TbsgError
+from tbsg.errors import ExactnessError, InvalidArgumentError, InvalidGameError
 from tbsg.errors import show as _show
 from tbsg.model.arrays import ArrayAction, ArrayOutcome, ArrayTransitions, untrusted_reason
-from tbsg.model.protocol import Terminal, exact
+from tbsg.model.protocol import Terminal
 
-__all__ = ["CHUNK", "DENSE_LIMIT", "SAMPLE", "check_every_state", "check_rows", "compile_arrays",
-           "offers_arrays", "refusal"]
+__all__ = ["CHUNK", "DENSE_LIMIT", "SAMPLE", "check_every_state", "check_offered", "check_rows",
+           "compile_arrays", "offers_arrays"]
 
 CHUNK = 1 << 16
 """Most states handed to one call of ``array_transitions``."""
@@ -89,7 +107,6 @@ SAMPLE = 32
 
 I64 = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
-_INT64_SAFE = 2**62  # bound on the integer sums done in int64
 _ZERO = Fraction(0)
 
 
@@ -101,21 +118,16 @@ def offers_arrays(game: object) -> bool:
         and getattr(game, "array_shape", None) is not None and untrusted_reason(game) is None
 
 
-def refusal(game: object) -> str | None:
-    """Why ``game``'s array form cannot be used, or None if it can (:func:`offers_arrays`)."""
+def check_offered(game: object) -> None:
+    """Raise why ``game``'s array form cannot be used, if it cannot (:func:`offers_arrays`)."""
     if not callable(getattr(game, "array_transitions", None)) or getattr(game, "array_shape", None) is None:
-        return (f"{type(game).__name__} does not offer the array form (array_transitions and "
-                "array_shape)")
-    why = untrusted_reason(game)
-    return None if why is None else f"{type(game).__name__}'s array form is not used: {why}"
-
-
-def _at(s: object) -> str:
-    return f"at state {_show(s)}"
-
-
-def _at_action(s: object, a: object) -> str:
-    return f"at state {_show(s)}, action {_show(a)}"
+        why = f"{type(game).__name__} does not offer the array form (array_transitions and array_shape)"
+    else:
+        untrusted = untrusted_reason(game)
+        if untrusted is None:
+            return
+        why = f"{type(game).__name__}'s array form is not used: {untrusted}"
+    raise InvalidArgumentError(f"{why}; compile it with arrays=None or arrays=False (the plain protocol)")
 
 
 class _Keys:
@@ -281,22 +293,27 @@ def _numerators(x: object, n: int, where: str, state: Callable[[int], object]) -
         if a.dtype.itemsize < 8 or n == 0 or int(a.max()) <= _INT64_MAX:
             return a.astype(np.int64)
         return a.astype(object)  # uint64 -> Python ints, exactly
-    values = a.tolist()
+    return _object_numerators(a.tolist(), where, state)
+
+
+def _object_numerators(values: list[object], where: str, state: Callable[[int], object]) -> npt.NDArray[Any]:
+    """The numerators of an object array (``values``), checked one by one: int64 when
+    every one fits, else an object array of Python ints."""
     ints: list[int] = []
     for r, v in enumerate(values):
         if type(v) is not int:
             if isinstance(v, (float, complex, np.floating, np.complexfloating)):
-                raise ExactnessError(f"probability numerator {_show(v)} {_at(state(r))} {where} is a "
+                raise ExactnessError(f"probability numerator {_show(v)} {at(state(r))} {where} is a "
                                      f"{type(v).__name__}; the array form is exact: use ints")
             if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)):
                 raise InvalidGameError(f"probability numerator {_show(v)} ({type(v).__name__}) "
-                                       f"{_at(state(r))} {where} is not an int; numerators are ints "
+                                       f"{at(state(r))} {where} is not an int; numerators are ints "
                                        "over the one denominator of the pair")
-            v = int(v)
+            v = int(cast("int", v))
         ints.append(v)
     if not ints or (min(ints) >= -_INT64_MAX and max(ints) <= _INT64_MAX):
         return np.array(ints, dtype=np.int64)
-    out = np.empty(n, dtype=object)
+    out = np.empty(len(ints), dtype=object)
     out[:] = ints
     return out
 
@@ -322,48 +339,38 @@ class _Tables:
 
     keys: I64  # key of each state numbered so far (grown by doubling)
     n_states: int
-    players: list[npt.NDArray[np.int8]]
-    act_count: list[npt.NDArray[np.int32]]  # actions per state
-    labels: list[object]
-    out_count: list[npt.NDArray[np.int32]]  # outcomes per action
-    out_target: list[IndexArray]
-    out_code: list[IndexArray]
-    term_class: list[npt.NDArray[np.int32]]  # per action: its (stop, const) class, or -1
-    classes: dict[tuple[Fraction, Fraction], int]
-    term_prob_codes: set[int]  # probability codes of outcomes ending play
-    payoffs_met: set[Fraction]
-    n_terms: int  # outcomes ending play
-    n_actions: int
-    n_outcomes: int
+    players: list[npt.NDArray[np.int8]] = field(default_factory=list)
+    act_count: list[npt.NDArray[np.int32]] = field(default_factory=list)  # actions per state
+    labels: list[object] = field(default_factory=list)
+    out_count: list[npt.NDArray[np.int32]] = field(default_factory=list)  # outcomes per action
+    out_target: list[IndexArray] = field(default_factory=list)
+    out_code: list[IndexArray] = field(default_factory=list)
+    # per action: the class of its (stop, const), or -1
+    term_class: list[npt.NDArray[np.int32]] = field(default_factory=list)
+    classes: dict[tuple[Fraction, Fraction], int] = field(default_factory=dict)
+    term_prob_codes: set[int] = field(default_factory=set)  # probability codes of outcomes ending play
+    payoffs_met: set[Fraction] = field(default_factory=set)
+    n_terms: int = 0  # outcomes ending play
+    n_actions: int = 0
+    n_outcomes: int = 0
 
 
 def compile_arrays(game: Any, *, max_states: int, max_actions: int, max_outcomes: int,
-                   progress: Callable[[int, int], None] | None, report_every: int,
-                   state_limit: Callable[[int, object], Exception],
-                   size_limit: Callable[[int, int], Exception]) -> CompiledGame[Any, Any]:
+                   progress: Callable[[int, int], None] | None, report_every: int) -> CompiledGame[Any, Any]:
     """Enumerate ``game`` through its array form (see the module docstring).
 
     Called by :func:`tbsg.engine.compile.compile_game`, which has validated
-    ``max_states`` and passes its reporting interval and the errors for a game that
-    grows past its limits (so their wording lives in one place).
+    ``max_states`` and passes its reporting interval.
     """
-    why = refusal(game)
-    if why is not None:
-        raise InvalidArgumentError(f"{why}; compile it with arrays=None or arrays=False (the plain "
-                                   "protocol)")
-    try:
-        initial = game.initial
-    except Exception as exc:
-        raise InvalidGameError(f"game.initial raised {type(exc).__name__}: {exc}") from exc
+    check_offered(game)
+    initial = call("game.initial", "(reading the initial state)", lambda: game.initial)
     keys = _Keys(game, initial)
     index = _Index(keys.size)
     first = keys.encode(np.array([initial], dtype=np.int64))
     index.add(first, np.zeros(1, dtype=np.int64))
     grown = np.empty(1024, dtype=np.int64)
     grown[0] = first[0]
-    tab = _Tables(keys=grown, n_states=1, players=[], act_count=[], labels=[], out_count=[],
-                  out_target=[], out_code=[], term_class=[], classes={}, term_prob_codes=set(),
-                  payoffs_met=set(), n_terms=0, n_actions=0, n_outcomes=0)
+    tab = _Tables(keys=grown, n_states=1)
     interner = Interner()
     next_report = report_every if progress is not None else -1
     i = 0
@@ -371,7 +378,7 @@ def compile_arrays(game: Any, *, max_states: int, max_actions: int, max_outcomes
         j = min(i + CHUNK, tab.n_states)
         rows = keys.decode(tab.keys[i:j])
         rows.flags.writeable = False
-        _batch(game, rows, keys, index, tab, interner, max_states, state_limit)
+        _batch(game, rows, keys, index, tab, interner, max_states)
         if tab.n_actions > max_actions or tab.n_outcomes > max_outcomes:
             raise size_limit(max_actions, max_outcomes)
         if 0 <= next_report <= tab.n_states:
@@ -384,115 +391,107 @@ def compile_arrays(game: Any, *, max_states: int, max_actions: int, max_outcomes
     return compiled
 
 
-def _call_transitions(game: Any, rows: I64, keys: _Keys) -> ArrayTransitions:
-    try:
-        tr = game.array_transitions(rows)
-    except TbsgError:
-        raise
-    except Exception as exc:
-        raise InvalidGameError(
-            f"game.array_transitions() raised {type(exc).__name__}: {exc} (on {len(rows)} states "
-            f"from {_show(keys.state(rows[0]))})") from exc
-    if not isinstance(tr, ArrayTransitions):
-        raise InvalidGameError(f"game.array_transitions() returned {_show(tr)}; expected a "
-                               "tbsg.ArrayTransitions")
-    return tr
+@dataclass
+class _Rules:
+    """One batch's rules as ``array_transitions`` gives them, checked."""
+
+    rows: I64
+    player: I64
+    labels: list[object]
+    payoffs: list[Fraction]  # of ArrayTransitions.terminals
+    allowed: list[Bools]  # per action
+    cols: list[_Column]  # per outcome of every action, actions in order
 
 
 def _batch(game: Any, rows: I64, keys: _Keys, index: _Index, tab: _Tables, interner: Interner,
-           max_states: int, state_limit: Callable[[int, object], Exception]) -> None:
-    """Enumerate one batch of states (rows of consecutive numbers)."""
+           max_states: int) -> None:
+    """Enumerate one batch of states (rows of consecutive numbers): read and check its
+    rules, find its repeated successors and intern its probabilities, number its new
+    states, and append its rows to ``tab``."""
+    rules = _rules(game, rows, keys)
+    n, n_acts = len(rows), len(rules.labels)
+    target = _repeats(rules.cols, n_acts, n)
+    codes = _intern(rules.cols, target, interner, n)
+    # the batch's entries as an (n, n_cols) grid, flattened row by row: the plain order
+    grid_allowed = np.stack(rules.allowed, axis=1)
+    act_num = np.cumsum(grid_allowed.ravel()).reshape(n, n_acts) - 1
+    n_batch_actions = int(act_num[-1, -1]) + 1
+    col_action = np.array([c.action for c in rules.cols], dtype=np.int64)
+    leads = np.stack([c.leads for c in rules.cols], axis=1)
+    if target is not None:
+        leads &= target < 0
+    kept = leads.ravel()
+    zeros = np.zeros(n, dtype=np.int64)
+    out_keys = np.stack([c.key if c.key is not None else zeros for c in rules.cols], axis=1).ravel()[kept]
+    out_action = act_num[:, col_action].ravel()[kept]
+    found = _number(out_keys, keys, index, tab, max_states)
+    tab.players.append(rules.player.astype(np.int8))
+    tab.act_count.append(grid_allowed.sum(axis=1, dtype=np.int32))
+    label_objects = np.empty(n_acts, dtype=object)
+    for j, lab in enumerate(rules.labels):
+        label_objects[j] = lab
+    tab.labels.extend(label_objects[np.flatnonzero(grid_allowed.ravel()) % n_acts].tolist())
+    tab.out_count.append(np.bincount(out_action, minlength=n_batch_actions).astype(np.int32))
+    tab.out_target.append(found)
+    tab.out_code.append(np.stack(codes, axis=1).ravel()[kept])
+    tab.term_class.append(_fold_terminals(rules.cols, act_num, codes, n_batch_actions, rules.payoffs, tab))
+    tab.n_actions += n_batch_actions
+    tab.n_outcomes += len(found)
+
+
+def _rules(game: Any, rows: I64, keys: _Keys) -> _Rules:
+    """Ask ``array_transitions`` about ``rows`` and check what it says, as the plain
+    compiler checks ``player``, ``actions`` and ``outcomes``."""
     n = len(rows)
     where = f"(game.array_transitions() on {n} states from {_show(keys.state(rows[0]))})"
-    tr = _call_transitions(game, rows, keys)
-
-    def state(r: int) -> object:
-        return keys.state(rows[r])
-
+    tr = call("game.array_transitions()", f"(on {n} states from {_show(keys.state(rows[0]))})",
+              lambda: game.array_transitions(rows))
+    if not isinstance(tr, ArrayTransitions):
+        raise InvalidGameError(f"game.array_transitions() returned {_show(tr)}; expected a "
+                               "tbsg.ArrayTransitions")
     player = _int_array(tr.player, (n,), "ArrayTransitions.player", where)
     bad = np.flatnonzero((player != 0) & (player != 1))
     if bad.size:
         r = int(bad[0])
-        raise InvalidGameError(f"array_transitions gives player {int(player[r])} {_at(state(r))}; "
-                               "expected 0 or 1")
+        raise not_a_player(int(player[r]), keys.state(rows[r]), "game.array_transitions() gives player")
     acts = tr.actions
     if not isinstance(acts, tuple) or not acts or not all(isinstance(a, ArrayAction) for a in acts):
         raise InvalidGameError("ArrayTransitions.actions must be a non-empty tuple of tbsg.ArrayAction "
                                f"{where}")
     labels = [a.label for a in acts]
-    _check_labels(labels, where)
+    distinct_actions(labels, where)
     payoffs = _terminals(tr.terminals, where)
-    n_acts = len(acts)
     allowed = [_allowed(act, n, where) for act in acts]
-    some = allowed[0]
-    for m in allowed[1:]:
-        some = some | m
-    none = np.flatnonzero(~some)
+    none = np.flatnonzero(~np.logical_or.reduce(allowed))
     if none.size:
-        raise InvalidGameError(f"array_transitions allows no action {_at(state(int(none[0])))}; "
-                               "every state needs at least one (a chance step has one)")
+        raise no_actions(keys.state(rows[int(none[0])]), "game.array_transitions() allows")
     cols = [_column(j, act.label, o, out, allowed[j], n, len(payoffs), keys, rows, where)
             for j, act in enumerate(acts) for o, out in enumerate(_outcome_tuple(act, where))]
-    _check_sums(cols, allowed, labels, state)
-    target = _repeats(cols, n_acts, n)
-    codes = _intern(cols, target, interner, n)
+    _check_sums(cols, allowed, labels, lambda r: keys.state(rows[r]))
+    return _Rules(rows=rows, player=player, labels=labels, payoffs=payoffs, allowed=allowed, cols=cols)
 
-    # the batch's entries as an (n, n_cols) grid, flattened row by row: the plain order
-    grid_allowed = np.stack(allowed, axis=1)
-    act_num = np.cumsum(grid_allowed.ravel()).reshape(n, n_acts) - 1
-    n_batch_actions = int(act_num[-1, -1]) + 1
-    col_action = np.array([c.action for c in cols], dtype=np.int64)
-    leads2 = np.stack([c.leads for c in cols], axis=1)
-    if target is not None:
-        leads2 &= target < 0
-    kept = leads2.ravel()
-    zeros = np.zeros(n, dtype=np.int64)
-    out_keys = np.stack([c.key if c.key is not None else zeros for c in cols], axis=1).ravel()[kept]
-    out_code = np.stack(codes, axis=1).ravel()[kept]
-    out_action = act_num[:, col_action].ravel()[kept]
 
+def _number(out_keys: I64, keys: _Keys, index: _Index, tab: _Tables, max_states: int) -> IndexArray:
+    """State numbers of the successor keys ``out_keys``, numbering the new ones in the
+    order of their first occurrence (the plain order) and recording them in ``tab``."""
     found = index.find(out_keys)
     unknown = np.flatnonzero(found < 0)
-    if unknown.size:
-        unknown_keys = out_keys[unknown]
-        new = unknown_keys[index.first_new(unknown_keys)]  # in order of first occurrence
-        if tab.n_states + len(new) > max_states:
-            raise state_limit(max_states, keys.state(keys.decode(new[max_states - tab.n_states :])[0]))
-        index.add(new, np.arange(tab.n_states, tab.n_states + len(new), dtype=np.int64))
-        found[unknown] = index.find(unknown_keys)
-        end = tab.n_states + len(new)
-        if end > len(tab.keys):
-            grown = np.empty(max(2 * len(tab.keys), end), dtype=np.int64)
-            grown[: tab.n_states] = tab.keys[: tab.n_states]
-            tab.keys = grown
-        tab.keys[tab.n_states : end] = new
-        tab.n_states = end
-
-    tab.players.append(player.astype(np.int8))
-    tab.act_count.append(grid_allowed.sum(axis=1, dtype=np.int32))
-    label_objects = np.empty(n_acts, dtype=object)
-    for j, lab in enumerate(labels):
-        label_objects[j] = lab
-    tab.labels.extend(label_objects[np.flatnonzero(grid_allowed.ravel()) % n_acts].tolist())
-    tab.out_count.append(np.bincount(out_action, minlength=n_batch_actions).astype(np.int32))
-    tab.out_target.append(found)
-    tab.out_code.append(out_code)
-    tab.term_class.append(_fold_terminals(cols, act_num, codes, n_batch_actions, payoffs, tab))
-    tab.n_actions += n_batch_actions
-    tab.n_outcomes += len(found)
-
-
-def _check_labels(labels: list[object], where: str) -> None:
-    """Action labels hashable, none listed twice."""
-    seen: set[object] = set()
-    for lab in labels:
-        try:
-            dup = lab in seen
-            seen.add(lab)
-        except TypeError as exc:
-            raise InvalidGameError(f"action {_show(lab)} {where} is not hashable ({exc})") from exc
-        if dup:
-            raise InvalidGameError(f"action {_show(lab)} is listed twice {where}")
+    if not unknown.size:
+        return found
+    unknown_keys = out_keys[unknown]
+    new = unknown_keys[index.first_new(unknown_keys)]  # in order of first occurrence
+    if tab.n_states + len(new) > max_states:
+        raise state_limit(max_states, keys.state(keys.decode(new[max_states - tab.n_states :])[0]))
+    index.add(new, np.arange(tab.n_states, tab.n_states + len(new), dtype=np.int64))
+    found[unknown] = index.find(unknown_keys)
+    end = tab.n_states + len(new)
+    if end > len(tab.keys):
+        grown = np.empty(max(2 * len(tab.keys), end), dtype=np.int64)
+        grown[: tab.n_states] = tab.keys[: tab.n_states]
+        tab.keys = grown
+    tab.keys[tab.n_states : end] = new
+    tab.n_states = end
+    return found
 
 
 def _allowed(act: ArrayAction, n: int, where: str) -> Bools:
@@ -509,39 +508,16 @@ def _intern(cols: list[_Column], target: npt.NDArray[np.int64] | None, interner:
             n: int) -> list[npt.NDArray[np.int32]]:
     """Probability codes of every column's entries, interned in the plain compiler's order:
     each new value at its first entry, each merged sum at the entry that completes it."""
-    n_cols = len(cols)
     events: list[tuple[int, int, Fraction]] = []  # (flat position, 0 value / 1 sum, value)
     values: list[list[Fraction]] = []  # per column, its distinct values
     uniq: list[npt.NDArray[Any]] = []  # and their numerators
-    by_value = interner.by_value
     for c, col in enumerate(cols):
-        if col.num is None:
-            const = cast("Fraction", col.const)
-            first = int(np.argmax(col.valid)) if const > 0 else -1
-            vals = [const] if first >= 0 and col.valid[first] else []
-            firsts = [first] if vals else []
-            u: npt.NDArray[Any] = np.zeros(0, dtype=np.int64)
-        else:
-            rv = np.flatnonzero(col.valid)
-            u, fi = np.unique(col.num[rv], return_index=True)
-            vals = [Fraction(int(x), col.den) for x in u.tolist()]
-            firsts = rv[fi].tolist()
+        vals, firsts, u = _distinct_values(col)
         values.append(vals)
         uniq.append(u)
-        for v, r in zip(vals, firsts, strict=True):
-            if (v.numerator, v.denominator) not in by_value:
-                events.append((r * n_cols + c, 0, v))
-    merged: dict[tuple[int, int], Fraction] = {}
-    if target is not None:
-        for r in np.flatnonzero((target >= 0).any(axis=1)).tolist():
-            cum: dict[int, Fraction] = {}
-            for c in np.flatnonzero(target[r] >= 0).tolist():
-                a = int(target[r, c])
-                total = cum.get(a, _prob(cols[a], r)) + _prob(cols[c], r)
-                cum[a] = total
-                events.append((r * n_cols + c, 1, total))
-            for a, total in cum.items():
-                merged[r, a] = total
+        events.extend((r * len(cols) + c, 0, v) for v, r in zip(vals, firsts, strict=True)
+                      if (v.numerator, v.denominator) not in interner.by_value)
+    merged = {} if target is None else _merged_sums(cols, target, events)
     events.sort(key=lambda e: (e[0], e[1]))
     for _, _, v in events:
         interner.code(v)
@@ -561,6 +537,36 @@ def _intern(cols: list[_Column], target: npt.NDArray[np.int64] | None, interner:
     return codes
 
 
+def _distinct_values(col: _Column) -> tuple[list[Fraction], list[int], npt.NDArray[Any]]:
+    """The distinct probabilities of a column's valid entries, ascending, with the row of
+    each one's first entry and their numerators."""
+    if col.num is None:
+        const = cast("Fraction", col.const)
+        first = int(np.argmax(col.valid)) if const > 0 else -1
+        vals = [const] if first >= 0 and col.valid[first] else []
+        return vals, [first] if vals else [], np.zeros(0, dtype=np.int64)
+    rv = np.flatnonzero(col.valid)
+    u, fi = np.unique(col.num[rv], return_index=True)
+    return [Fraction(int(x), col.den) for x in u.tolist()], rv[fi].tolist(), u
+
+
+def _merged_sums(cols: list[_Column], target: npt.NDArray[np.int64], events: list[tuple[int, int, Fraction]]
+                 ) -> dict[tuple[int, int], Fraction]:
+    """The probability of each repeated successor, ``(row, first column) -> sum``, with
+    an event for each partial sum at the entry that completes it (appended to ``events``)."""
+    merged: dict[tuple[int, int], Fraction] = {}
+    for r in np.flatnonzero((target >= 0).any(axis=1)).tolist():
+        cum: dict[int, Fraction] = {}
+        for c in np.flatnonzero(target[r] >= 0).tolist():
+            a = int(target[r, c])
+            total = cum.get(a, _prob(cols[a], r)) + _prob(cols[c], r)
+            cum[a] = total
+            events.append((r * len(cols) + c, 1, total))
+        for a, total in cum.items():
+            merged[r, a] = total
+    return merged
+
+
 def _outcome_tuple(act: ArrayAction, where: str) -> tuple[ArrayOutcome, ...]:
     outs = act.outcomes
     if not isinstance(outs, tuple) or not outs or not all(isinstance(o, ArrayOutcome) for o in outs):
@@ -573,14 +579,7 @@ def _terminals(terms: object, where: str) -> list[Fraction]:
     """Payoffs of the terminals of a batch, each checked as the plain compiler checks it."""
     if not isinstance(terms, tuple) or not all(type(t) is Terminal for t in terms):
         raise InvalidGameError(f"ArrayTransitions.terminals must be a tuple of tbsg.Terminal {where}")
-    out = []
-    for t in terms:
-        p = t.payoff
-        if type(p) is not Fraction or not 0 <= p <= 1:
-            raise InvalidGameError(f"terminal {_show(t)} {where} has payoff {_show(p)}; build it "
-                                   "with tbsg.Terminal")
-        out.append(p)
-    return out
+    return [check_terminal(t, where) for t in terms]
 
 
 def _column(j: int, action: object, o: int, out: ArrayOutcome, allowed: Bools, n: int, n_terms: int,
@@ -588,33 +587,16 @@ def _column(j: int, action: object, o: int, out: ArrayOutcome, allowed: Bools, n
     """Check one outcome of one action over the batch and compute its entries."""
     label = f"outcome {o} of action {_show(action)}"
     here = f"({label}) {where}"
-    p = out.probability
-    const: Fraction | None = None
-    num: npt.NDArray[Any] | None = None
-    if isinstance(p, tuple):
-        if len(p) != 2:
-            raise InvalidGameError(f"the probability of {label} {where} must be a Fraction, an int or "
-                                   "(numerators, denominator)")
-        num = _numerators(p[0], n, here, lambda r: keys.state(rows[r]))
-        d = p[1]
-        if isinstance(d, (float, np.floating)):
-            raise ExactnessError(f"probability denominator {_show(d)} {here} is a float; use an int")
-        if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or int(d) < 1:
-            raise InvalidGameError(f"probability denominator {here} must be an int >= 1, got {_show(d)}")
-        den = int(d)
-        if den >= _INT64_SAFE:
-            num = num.astype(object)
+    num, den, const = _probabilities(out.probability, n, label, where, lambda r: keys.state(rows[r]))
+    if num is None:
+        valid = allowed if cast("Fraction", const) > 0 else np.zeros(n, dtype=bool)
+        negative = np.flatnonzero(allowed) if cast("Fraction", const) < 0 else np.zeros(0, dtype=np.int64)
+    else:
         valid = allowed & (num > 0)
         negative = np.flatnonzero(allowed & (num < 0))
-    else:
-        const = exact(p, f"probability of {label} {where}")
-        den = const.denominator
-        valid = allowed if const > 0 else np.zeros(n, dtype=bool)
-        negative = np.flatnonzero(allowed) if const < 0 else np.zeros(0, dtype=np.int64)
     if negative.size:
         r = int(negative[0])
-        raise InvalidGameError(f"negative probability {_show(_prob_of(num, den, const, r))} for {label} "
-                               f"{_at(keys.state(rows[r]))}")
+        raise negative_probability(_show(_prob_of(num, den, const, r)), label, at(keys.state(rows[r])))
     terminal = None
     ends = np.zeros(n, dtype=bool)
     if out.terminal is not None:
@@ -622,28 +604,56 @@ def _column(j: int, action: object, o: int, out: ArrayOutcome, allowed: Bools, n
         bad = np.flatnonzero(valid & ((terminal < -1) | (terminal >= n_terms)))
         if bad.size:
             r = int(bad[0])
-            raise InvalidGameError(f"terminal index {int(terminal[r])} of {label} {_at(keys.state(rows[r]))} "
+            raise InvalidGameError(f"terminal index {int(terminal[r])} of {label} {at(keys.state(rows[r]))} "
                                    f"is not -1 or one of the {n_terms} ArrayTransitions.terminals")
         ends = valid & (terminal >= 0)
     leads = valid & ~ends
-    key = None
+    key = _successor_keys(out, leads, label, where, keys, rows)
+    return _Column(action=j, num=num, den=den, const=const, valid=valid, ends=ends, leads=leads,
+                   terminal=terminal, key=key)
+
+
+def _probabilities(p: object, n: int, label: str, where: str, state: Callable[[int], object]
+                   ) -> tuple[npt.NDArray[Any] | None, int, Fraction | None]:
+    """An outcome's probability over the batch, read exactly: ``(numerators, denominator,
+    None)`` for a pair of numerators and their denominator, ``(None, denominator, value)``
+    for one number that holds for every row."""
+    if not isinstance(p, tuple):
+        const = EXACT.read(p, f"probability of {label} {where}")
+        return None, const.denominator, const
+    here = f"({label}) {where}"
+    if len(p) != 2:
+        raise InvalidGameError(f"the probability of {label} {where} must be a Fraction, an int or "
+                               "(numerators, denominator)")
+    num = _numerators(p[0], n, here, state)
+    d = p[1]
+    if isinstance(d, (float, np.floating)):
+        raise ExactnessError(f"probability denominator {_show(d)} {here} is a float; use an int")
+    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or int(d) < 1:
+        raise InvalidGameError(f"probability denominator {here} must be an int >= 1, got {_show(d)}")
+    den = int(d)
+    return (num.astype(object) if den >= INT64_SAFE else num), den, None
+
+
+def _successor_keys(out: ArrayOutcome, leads: Bools, label: str, where: str, keys: _Keys, rows: I64
+                    ) -> I64 | None:
+    """The keys of an outcome's successors (meaningful where it ``leads`` to a state), or
+    None if it has no successor array; checked to lie within ``array_shape``."""
     if out.successor is None:
         if out.terminal is None:
             raise InvalidGameError(f"{label} {where} has neither a successor nor a terminal array")
         bad = np.flatnonzero(leads)
         if bad.size:
-            raise InvalidGameError(f"{label} {_at(keys.state(rows[int(bad[0])]))} goes on (terminal -1) "
+            raise InvalidGameError(f"{label} {at(keys.state(rows[int(bad[0])]))} goes on (terminal -1) "
                                    "but has no successor array")
-    else:
-        succ = _int_array(out.successor, (n, keys.d), "ArrayOutcome.successor", here)
-        bad = np.flatnonzero(leads & keys.outside(succ))
-        if bad.size:
-            r = int(bad[0])
-            raise InvalidGameError(f"successor {_show(tuple(int(x) for x in succ[r]))} of {label} "
-                                   f"{_at(keys.state(rows[r]))} lies outside array_shape {_show(keys.shape)}")
-        key = keys.encode(succ)
-    return _Column(action=j, num=num, den=den, const=const, valid=valid, ends=ends, leads=leads,
-                   terminal=terminal, key=key)
+        return None
+    succ = _int_array(out.successor, (len(rows), keys.d), "ArrayOutcome.successor", f"({label}) {where}")
+    bad = np.flatnonzero(leads & keys.outside(succ))
+    if bad.size:
+        r = int(bad[0])
+        raise InvalidGameError(f"successor {_show(tuple(int(x) for x in succ[r]))} of {label} "
+                               f"{at(keys.state(rows[r]))} lies outside array_shape {_show(keys.shape)}")
+    return keys.encode(succ)
 
 
 def _prob(col: _Column, r: int) -> Fraction:
@@ -672,7 +682,7 @@ def _check_sums(cols: list[_Column], allowed: list[Bools], labels: list[Any],
         lcm = fixed.denominator
         for c in varying:
             lcm = math.lcm(lcm, c.den)
-        wide = lcm * (len(varying) + 1) >= _INT64_SAFE or any(c.num.dtype == object for c in varying)  # type: ignore[union-attr]
+        wide = lcm * (len(varying) + 1) >= INT64_SAFE or any(c.num.dtype == object for c in varying)  # type: ignore[union-attr]
         kind: Any = object if wide else np.int64
         total: npt.NDArray[Any] = np.full(n, fixed.numerator * (lcm // fixed.denominator), dtype=kind)
         over = np.zeros(n, dtype=bool)
@@ -686,8 +696,7 @@ def _check_sums(cols: list[_Column], allowed: list[Bools], labels: list[Any],
     if hit.size:
         r, j = divmod(int(hit[0]), n_acts)
         exact_total = sum((_prob(c, r) for c in cols if c.action == j), _ZERO)
-        raise InvalidGameError(f"probabilities sum to {_show(exact_total)}, not 1, "
-                               f"{_at_action(state(r), labels[j])}")
+        raise bad_sum(_show(exact_total), state(r), labels[j])
 
 
 def _repeats(cols: list[_Column], n_acts: int, n: int) -> npt.NDArray[np.int64] | None:
@@ -737,7 +746,7 @@ def _fold_terminals(cols: list[_Column], act_num: I64, codes: list[npt.NDArray[n
     for r in payoffs:
         dr = math.lcm(dr, r.denominator)
     bound = dp * dr * (len(ending) + 1)  # above every sum of p r over one action, scaled
-    wide = bound >= _INT64_SAFE or any(cols[c].num is not None and cols[c].num.dtype == object  # type: ignore[union-attr]
+    wide = bound >= INT64_SAFE or any(cols[c].num is not None and cols[c].num.dtype == object  # type: ignore[union-attr]
                                        for c in ending)
     kind: Any = object if wide else np.int64
     r_num = np.array([r.numerator * (dr // r.denominator) for r in payoffs], dtype=kind)
@@ -761,7 +770,7 @@ def _fold_terminals(cols: list[_Column], act_num: I64, codes: list[npt.NDArray[n
             tab.n_terms += int(col.ends.sum())
         rows = np.flatnonzero(ends)
         s_n, c_n = stop[rows], const[rows]
-        if not wide and (bound + 1) ** 2 < _INT64_SAFE:  # one int64 per (stop, const) pair
+        if not wide and (bound + 1) ** 2 < INT64_SAFE:  # one int64 per (stop, const) pair
             _, first, inverse = np.unique(s_n * (bound + 1) + c_n, return_index=True,
                                                  return_inverse=True)
             ids = np.array([_class(tab, int(s_n[f]), int(c_n[f]), dp, dr) for f in first.tolist()],
@@ -849,13 +858,8 @@ def _terminal_codes(tab: _Tables, interner: Interner) -> tuple[IndexArray, Index
         return act_code, stop_code
     pairs = list(tab.classes)  # class id -> (stop, const)
     values = interner.values
-    dp = 1
-    for c in tab.term_prob_codes:
-        dp = math.lcm(dp, values[c].denominator)
-    dr = 1
-    for r in tab.payoffs_met:
-        dr = math.lcm(dr, r.denominator)
-    if dp * dr * (tab.n_terms + 1) >= _INT64_SAFE:
+    if fold_denominators((values[c].denominator for c in tab.term_prob_codes),
+                         (r.denominator for r in tab.payoffs_met), tab.n_terms + 1) is None:
         # the plain compiler sums in rationals, action by action: first occurrences
         has = cls >= 0
         distinct, first = np.unique(cls[has], return_index=True)
@@ -896,7 +900,7 @@ def check_rows(game: Any, g: CompiledGame[Any, Any], numbers: Iterable[int]) -> 
     for i in numbers:
         why = _difference(_plain_row(game, g.states[i]), _compiled_row(g, i))
         if why is not None:
-            raise InvalidGameError(f"the array form and the plain protocol disagree {_at(g.states[i])}: "
+            raise InvalidGameError(f"the array form and the plain protocol disagree {at(g.states[i])}: "
                                    f"{why}; {_HOW}")
 
 
@@ -922,21 +926,15 @@ def check_every_state(game: Any, g: CompiledGame[Any, Any]) -> None:
     known = np.full(n + 1024, -1, dtype=np.int64)  # the states' keys; -1: no key (beyond m)
     known[:m] = keys.encode(rows)
     index.add(known[:m], np.arange(m, dtype=np.int64))
-    tab = _Tables(keys=known, n_states=n, players=[], act_count=[], labels=[], out_count=[],
-                  out_target=[], out_code=[], term_class=[], classes={}, term_prob_codes=set(),
-                  payoffs_met=set(), n_terms=0, n_actions=0, n_outcomes=0)
+    tab = _Tables(keys=known, n_states=n)
     interner = Interner(g.rationals)
     rows.flags.writeable = False
-
-    def no_limit(_: int, __: object) -> Exception:  # pragma: no cover - never called
-        return AssertionError("no state limit when checking")
-
     for i in range(0, m, CHUNK):
-        _batch(game, rows[i : i + CHUNK], keys, index, tab, interner, sys.maxsize, no_limit)
+        _batch(game, rows[i : i + CHUNK], keys, index, tab, interner, sys.maxsize)
     del index
     arrays = _arrays(tab, interner, m)
-    at = _first_difference(g, arrays, tab.labels, m)
-    if at is None:
+    first = _first_difference(g, arrays, tab.labels, m)
+    if first is None:
         if m == n:
             return
         raise InvalidGameError(
@@ -948,9 +946,9 @@ def check_every_state(game: Any, g: CompiledGame[Any, Any]) -> None:
     states = [*g.states, *(keys.state(r) for r in extra)]
     mine: CompiledGame[Any, Any] = CompiledGame(states=states, index={}, act_labels=tab.labels,
                                                 rationals=interner.values, **arrays)
-    why = _difference(_compiled_row(g, at), _compiled_row(mine, at)) or \
+    why = _difference(_compiled_row(g, first), _compiled_row(mine, first)) or \
         "their compiled rows differ"
-    raise InvalidGameError(f"the array form and the plain protocol disagree {_at(g.states[at])}: "
+    raise InvalidGameError(f"the array form and the plain protocol disagree {at(g.states[first])}: "
                            f"{why}; {_HOW}")
 
 
@@ -1020,28 +1018,21 @@ and the expected terminal payoff."""
 
 
 def _plain_row(game: Any, s: object) -> _Row:
-    """State ``s`` as the plain protocol describes it, asked now."""
-    try:
-        who = game.player(s)
-        acts = tuple(game.actions(s))
-    except TbsgError:
-        raise
-    except Exception as exc:
-        raise InvalidGameError(f"the plain protocol raised {type(exc).__name__}: {exc} {_at(s)}") from exc
+    """State ``s`` as the plain protocol describes it, asked now (and checked as the plain
+    compiler checks it)."""
+    who = call("game.player()", at(s), lambda: game.player(s))
+    acts = tuple(call("game.actions()", at(s), lambda: game.actions(s)))
     per_action = []
     for a in acts:
-        try:
-            outs = list(game.outcomes(s, a))
-        except TbsgError:
-            raise
-        except Exception as exc:
-            raise InvalidGameError(f"the plain protocol raised {type(exc).__name__}: {exc} "
-                                   f"{_at_action(s, a)}") from exc
+        outs: list[object] = call("game.outcomes()", at_action(s, a), partial(_listed, game.outcomes, s, a))
         succ: dict[object, Fraction] = {}
         stop = const = _ZERO
-        for p, nxt in outs:
-            pf = exact(p, f"probability of outcome {_show(nxt)} {_at_action(s, a)}")
-            if pf == 0:
+        for item in outs:
+            if not isinstance(item, tuple) or len(item) != 2:
+                raise not_a_pair(item, s, a)
+            p, nxt = item
+            pf = probability(p, nxt, s, a, EXACT)
+            if pf is None:
                 continue
             if isinstance(nxt, Terminal):
                 stop += pf
@@ -1050,6 +1041,10 @@ def _plain_row(game: Any, s: object) -> _Row:
                 succ[nxt] = succ.get(nxt, _ZERO) + pf
         per_action.append((list(succ.items()), stop, const))
     return who, acts, per_action
+
+
+def _listed(outcomes: Callable[[object, object], Iterable[object]], s: object, a: object) -> list[object]:
+    return list(outcomes(s, a))
 
 
 def _compiled_row(g: CompiledGame[Any, Any], i: int) -> _Row:

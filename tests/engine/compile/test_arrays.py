@@ -264,7 +264,7 @@ def test_wrong_array_shape() -> None:
 def test_no_allowed_action() -> None:
     game = Walk(lambda tr, s: dataclasses.replace(
         tr, actions=(dataclasses.replace(tr.actions[0], allowed=s[:, 0] != 2),)))
-    with pytest.raises(tbsg.InvalidGameError, match=r"allows no action at state \(2,\)"):
+    with pytest.raises(tbsg.InvalidGameError, match=r"allows no actions at state \(2,\)"):
         compile_game(game)
 
 

@@ -1,0 +1,519 @@
+"""The plain enumeration: breadth-first search through ``player``, ``actions`` and ``outcomes``.
+
+States are numbered 0, 1, ... in the order they are first met, states taken in number
+order (a FIFO breadth-first search from ``game.initial``); each state's actions keep the
+order ``actions(s)`` lists them in, and each action's outcomes the order of their first
+occurrence in ``outcomes(s, a)``. Zero-probability outcomes are dropped; a successor met
+twice by one action is one outcome whose probability is the sum; outcomes that end play
+are listed sparsely while enumerating and folded afterwards into each action's expected
+terminal payoff ``c_k = sum p_t r_t`` and probability of ending ``s_k = sum p_t`` (one
+integer sum per action over a common denominator, :func:`_terminal_codes`).
+
+Every rule is one of :mod:`tbsg.engine.compile.checks`. Those that need not be checked
+outcome by outcome are batched each time the state table doubles and once at the end:
+the probability sums (:func:`~tbsg.engine.compile.checks.check_sums`), the stability of
+the new states (:func:`~tbsg.engine.compile.checks.check_stable`) and a second call of
+``actions`` at the state being expanded; a game whose probabilities are wrong therefore
+stops early, with the first bad action.
+
+Cost: one pass over states, actions and outcomes in Python, doing per outcome little
+more than one dictionary probe (``setdefault`` both finds a known state and numbers a
+new one). Work is spared where a game repeats itself: a probability is validated on its
+first sight and recognised afterwards by object identity (the last two objects, then a
+table by ``id``), or for a Fraction built afresh in every call by its numerator and
+denominator; terminal objects are recognised by identity, and so is an action tuple
+already checked; error messages are formatted only when raised. Integer columns grow as
+``array.array`` (8 bytes an entry instead of a pointer and an int object), which numpy
+reads without a copy.
+"""
+
+from __future__ import annotations
+
+import operator
+import sys
+from array import array
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, TypeVar, cast
+
+import numpy as np
+
+from tbsg.engine.compile.checks import (
+    EXACT,
+    Columns,
+    action_sequence,
+    at,
+    at_action,
+    check_actions,
+    check_actions_again,
+    check_stable,
+    check_sums,
+    check_terminal,
+    fold_denominators,
+    initial_state,
+    int_view,
+    lookup_error,
+    not_a_pair,
+    player_of,
+    probability,
+    size_limit,
+    state_limit,
+    terminal_changed,
+    user_error,
+)
+from tbsg.engine.compiled import CompiledGame, Interner
+from tbsg.engine.compiled import IndexArray as Index
+from tbsg.errors import InvalidGameError
+from tbsg.model.protocol import Game, Terminal
+
+__all__ = ["compile_plain"]
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+
+_ZERO = Fraction(0)
+_FIRST_CHECK = 1024  # states numbered before the first batched checks (then doubling)
+
+
+class _Rationals(Interner):
+    """The interning table of an enumeration, with validated probabilities known by identity.
+
+    During enumeration it holds only probabilities (and 0), so the lowest common
+    denominator of its values is a common denominator of every action's probabilities.
+    """
+
+    __slots__ = ("by_id", "by_parts", "churn", "kept")
+
+    def __init__(self) -> None:
+        super().__init__()
+        # id of a validated *positive* probability object -> its code; the objects are kept
+        # alive in ``kept`` while they are in the table, so no other object can have the
+        # same id and a hit needs no identity check
+        self.by_id: dict[int, int] = {}
+        self.kept: list[object] = []
+        self.churn = 0  # times the table was emptied
+        # (numerator, denominator) of a validated positive probability given as a
+        # canonical Fraction -> its code: a game that builds Fraction(1, 2) afresh in every
+        # call is validated once per value, not once per outcome
+        self.by_parts: dict[tuple[int, int], int] = {}
+
+    def probability(self, p: object, nxt: object, s: object, a: object) -> int:
+        """Code of the probability ``p`` of outcome ``nxt`` of action ``a`` at state ``s``.
+
+        Returns -1 for a zero probability (the outcome is dropped); raises for a negative
+        or inexact one. The slow path of the lookups by identity and by value: first
+        sight of ``p``.
+        """
+        pf = probability(p, nxt, s, a, EXACT)
+        if pf is None:
+            return -1
+        code = self.code(pf)
+        if pf is p:  # a canonical Fraction: known by value from now on
+            self.by_parts[pf.numerator, pf.denominator] = code
+        self.churn = 0  # a new value: its object must be remembered
+        self.remember(p, code)
+        return code
+
+    def remember(self, p: object, code: int) -> bool:
+        """Know the validated probability object ``p`` by its id from now on.
+
+        A game that builds its probabilities afresh in every call fills the table with
+        objects never seen again: once the table has been emptied twice in a row for that
+        reason, objects equal to a known value are found by value only (``by_parts``).
+        Returns False from then on (until a new value is validated): the caller may stop
+        calling.
+        """
+        if self.churn >= 2:
+            return False
+        if len(self.by_id) > 4096:
+            self.by_id.clear()
+            self.kept.clear()
+            self.churn += 1
+        self.by_id[id(p)] = code
+        self.kept.append(p)
+        return True
+
+
+@dataclass
+class _Build(Columns):
+    """Everything an enumeration builds: the columns the sum check reads, and the rest."""
+
+    index: dict[Any, int]  # state -> number; distinct terminals met, as -1, -2, ..., until the end
+    players: array[int]
+    out_target: array[int]
+    # per state, the position of its latest entry in out_target: a successor met twice in
+    # one action (an entry at or after the action's first) is merged in O(1)
+    last_out: array[int]
+    table: _Rationals
+    terminals: list[Terminal]  # distinct terminals met, numbered -1, -2, ... in the index
+    term_payoffs: list[Fraction]  # their payoffs, as checked when first met
+    term_by_id: dict[int, tuple[Terminal, int]]  # id of a terminal met -> (it, its number)
+
+
+def _start(initial: object) -> _Build:
+    """The empty columns of an enumeration from ``initial`` (state 0)."""
+    return _Build(
+        states=[initial], act_ptr=array("q", [0]), act_labels=[], out_ptr=array("q", [0]),
+        # successor numbers and probability codes: int32 (4 bytes per outcome) suffices, as
+        # neither 2**31 states nor 2**31 distinct probabilities fit in memory
+        out_code=array("i"), term_act=array("q"), term_code=array("i"), term_idx=array("i"),
+        index={initial: 0}, players=array("b"), out_target=array("i"), last_out=array("q", [-1]),
+        table=_Rationals(), terminals=[], term_payoffs=[], term_by_id={})
+
+
+class _Due:
+    """The state limit, the progress reports and the batched checks, due as states are added.
+
+    The enumeration numbers states below :meth:`quiet_until` inline and hands the others
+    to :meth:`add`.
+    """
+
+    __slots__ = ("actions_fn", "b", "checked", "checked_acts", "max_states", "next_check",
+                 "next_report", "plain", "progress", "report_every")
+
+    def __init__(self, b: _Build, actions_fn: Callable[[Any], object], max_states: int,
+                 progress: Callable[[int, int], None] | None, report_every: int) -> None:
+        self.b, self.actions_fn, self.max_states = b, actions_fn, max_states
+        self.progress, self.report_every = progress, report_every
+        self.next_report = report_every if progress is not None else sys.maxsize
+        self.next_check = _FIRST_CHECK
+        self.checked = 0  # states before this passed the stability check
+        self.checked_acts = 0  # actions before this passed the sum check
+        self.plain = True  # every state checked so far is a plain value
+
+    def quiet_until(self) -> int:
+        """States numbered below this need none of :meth:`add`'s work."""
+        return min(self.max_states, self.next_report, self.next_check)
+
+    def add(self, nxt: object, j: int, n_out: int, s: object, a: object, acts: Sequence[object]) -> None:
+        """Number the new state ``nxt`` ``j``, a successor of ``a`` at ``s`` (whose entry
+        will be at ``n_out``), with the limit, report and checks due."""
+        if j >= self.max_states:
+            raise state_limit(self.max_states, nxt)
+        b = self.b
+        b.states.append(nxt)
+        b.last_out.append(n_out)
+        if j >= self.next_report:
+            self.progress(j + 1, self.max_states)  # type: ignore[misc]
+            self.next_report += self.report_every
+        if j >= self.next_check:  # states whose hash drifts would grow the table forever
+            self.plain = check_stable(b.states, b.index.get, self.checked,
+                                      f"while enumerating {at_action(s, a)}") and self.plain
+            check_sums(b, b.table.values, self.checked_acts, len(b.act_labels))
+            check_actions_again(self.actions_fn, s, acts)
+            self.checked, self.checked_acts = j + 1, len(b.act_labels)
+            self.next_check *= 2
+
+
+def compile_plain(game: Game[S, A], max_states: int, max_actions: int, max_outcomes: int,
+                  progress: Callable[[int, int], None] | None, report_every: int) -> CompiledGame[S, A]:
+    """Enumerate ``game`` through the plain protocol (see the module docstring).
+
+    Called by :func:`tbsg.engine.compile.compile_game`, which has validated the
+    arguments; ``progress`` is called every ``report_every`` new states.
+    """
+    b = _start(initial_state(game))
+    due = _Due(b, game.actions, max_states, progress, report_every)
+    try:
+        _enumerate(game, b, due, max_actions, max_outcomes)
+    except Exception as exc:
+        # a wrong sum met earlier is the first error (the batched check has not seen it
+        # yet): report it, not what followed from it (e.g. the state limit)
+        try:
+            check_sums(b, b.table.values, due.checked_acts, len(b.act_labels))
+        except InvalidGameError as earlier:
+            raise earlier from exc
+        raise
+    return cast("CompiledGame[S, A]", _finish(b, due))
+
+
+def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call per step (docstring)
+        game: Game[Any, Any], b: _Build, due: _Due, max_actions: int, max_outcomes: int) -> None:
+    """The breadth-first loop over states, actions and outcomes, filling ``b``.
+
+    One function on purpose (the ``noqa``): it runs once per state, action and outcome,
+    millions of times on a large game, and keeps everything it touches in local
+    variables. Splitting the state, action or outcome step into functions would add a
+    call per step, passing about twenty locals (the columns, the identity caches, the
+    counters) in and out or turning them into attribute reads: a cost proportional to
+    the size of the game on the library's hottest path.
+    """
+    states, index, last_out, table = b.states, b.index, b.last_out, b.table
+    values, players, act_labels = table.values, b.players, b.act_labels
+    act_ptr, out_ptr, out_code = b.act_ptr, b.out_ptr, b.out_code
+    by_id_get, by_parts_get = table.by_id.get, table.by_parts.get
+    fraction_t, fraction_parts, terminal = Fraction, _FRACTION_PARTS, Terminal
+    player_fn, actions_fn, outcomes_fn = game.player, game.actions, game.outcomes
+    index_setdefault = cast("Callable[[object, int], int]", index.setdefault)
+    term_by_id_get = b.term_by_id.get
+    tuple_t, list_t, int_t = tuple, list, int
+    # bound methods of the columns, looked up once (the loop appends millions of times)
+    target_append, code_append = b.out_target.append, out_code.append
+    term_act_append, term_code_append, term_idx_append = \
+        b.term_act.append, b.term_code.append, b.term_idx.append
+    states_append, last_out_append = states.append, last_out.append
+    n_out = 0
+    n_states = 1
+    # identity cache: the last two (positive, validated) probability objects and codes
+    last_p: object = object()
+    prev_p: object = last_p
+    last_code = prev_code = 0
+    last_acts: object = None  # the last two action tuples checked (recognised by identity)
+    prev_acts: object = None
+    remembering = True  # probability objects found by value are remembered by id
+    quiet_until = due.quiet_until()
+    i = 0
+    while i < len(states):
+        s = states[i]
+        try:
+            who = player_fn(s)
+        except Exception as exc:
+            user_error("game.player()", at(s), exc)
+        if type(who) is not int_t or (who != 0 and who != 1):
+            who = player_of(who, s)
+        players.append(who)
+        try:
+            acts = actions_fn(s)
+        except Exception as exc:
+            user_error("game.actions()", at(s), exc)
+        acts_seq: Sequence[Any]
+        if acts is last_acts or acts is prev_acts:  # a tuple object checked already
+            acts_seq = acts
+        else:
+            acts_seq = acts if type(acts) is tuple_t or type(acts) is list_t \
+                else action_sequence(acts, s)
+            check_actions(acts_seq, s)
+            if type(acts) is tuple_t:  # immutable: safe to recognise by identity
+                prev_acts, last_acts = last_acts, acts
+        for a in acts_seq:
+            try:
+                outs = outcomes_fn(s, a)
+                if type(outs) is not list_t:
+                    outs = list(outs)
+            except Exception as exc:
+                user_error("game.outcomes()", at_action(s, a), exc)
+            first = n_out
+            k_now = len(act_labels)  # number of this action
+            for item in outs:
+                try:
+                    if type(item) is not tuple_t and not isinstance(item, tuple_t):
+                        raise ValueError
+                    p, nxt = item
+                except ValueError:
+                    raise not_a_pair(item, s, a) from None
+                if p is last_p:  # games reuse a few probability objects: check identity first
+                    code = last_code
+                elif p is prev_p:
+                    code = prev_code
+                else:
+                    # an object seen before, else a Fraction seen before by value
+                    hit = by_id_get(id(p))
+                    if hit is not None:
+                        code = hit
+                    else:
+                        code = by_parts_get(fraction_parts(p), -1) if type(p) is fraction_t else -1
+                        if code >= 0:  # another object of a known value
+                            if remembering:
+                                remembering = table.remember(p, code)
+                        else:
+                            remembering = True
+                            code = table.probability(p, nxt, s, a)
+                            if code < 0:
+                                continue  # zero probability: the successor is not enumerated
+                    prev_p, prev_code = last_p, last_code
+                    last_p, last_code = p, code
+                if type(nxt) is terminal:
+                    # terminal objects are few and shared (win(0), DRAW): known by
+                    # identity, which spares hashing the payoff Fraction
+                    t_hit = term_by_id_get(id(nxt))
+                    if t_hit is None or t_hit[0] is not nxt:
+                        t_hit = _terminal_number(nxt, b, s, a)
+                    term_act_append(k_now)
+                    term_code_append(code)
+                    term_idx_append(t_hit[1])
+                    continue
+                try:
+                    # one hash and one probe both to look up and to number a new state
+                    j = index_setdefault(nxt, n_states)
+                except Exception as exc:
+                    lookup_error(nxt, s, a, exc)
+                if j >= n_states:  # a new state, or a terminal met for the first time
+                    if isinstance(nxt, terminal):  # a subclass of Terminal
+                        del index[nxt]
+                        j = -1 - _terminal_number(nxt, b, s, a)[1]
+                    else:
+                        if j < quiet_until:  # no limit, report or check due: inline
+                            states_append(nxt)
+                            last_out_append(n_out)
+                        else:
+                            due.add(nxt, j, n_out, s, a, acts_seq)
+                            quiet_until = due.quiet_until()
+                        n_states += 1
+                        target_append(j)
+                        code_append(code)
+                        n_out += 1
+                        continue
+                if j < 0:  # play ends
+                    term_act_append(k_now)
+                    term_code_append(code)
+                    term_idx_append(-1 - j)
+                    continue
+                dup_at = last_out[j]
+                if dup_at >= first:
+                    # a repeated successor of this action: merge by adding probabilities
+                    out_code[dup_at] = table.code(values[out_code[dup_at]] + values[code])
+                    continue
+                last_out[j] = n_out
+                target_append(j)
+                code_append(code)
+                n_out += 1
+            act_labels.append(a)
+            out_ptr.append(n_out)
+            if n_out > max_outcomes:
+                raise size_limit(max_actions, max_outcomes)
+        n_acts = len(act_labels)
+        act_ptr.append(n_acts)
+        if n_acts > max_actions:
+            raise size_limit(max_actions, max_outcomes)
+        i += 1
+
+
+_FRACTION_PARTS: Callable[[Fraction], tuple[int, int]] = operator.attrgetter(
+    *(("_numerator", "_denominator") if hasattr(Fraction(1, 2), "_numerator")
+      else ("numerator", "denominator")))
+"""``(numerator, denominator)`` of a Fraction at C speed: CPython's Fraction keeps them in
+the slots ``_numerator`` and ``_denominator`` (its ``numerator`` property costs a Python
+call; a game building ``Fraction(1, 2)`` afresh in every call reads both once per
+outcome); the public properties where those slots are absent."""
+
+
+def _terminal_number(t: Terminal, b: _Build, s: object, a: object) -> tuple[Terminal, int]:
+    """``(t, number)`` of the terminal ``t`` in ``b.terminals`` (added if new), remembered by id.
+
+    Terminals equal by value share a number: they stay in the state index under negative
+    numbers ``-1 - number`` until the end of enumeration.
+    """
+    terminals = b.terminals
+    try:
+        j = cast("dict[object, int]", b.index).setdefault(t, -1 - len(terminals))
+    except Exception as exc:
+        lookup_error(t, s, a, exc)
+    if j == -1 - len(terminals):
+        payoff = check_terminal(t, at_action(s, a))  # as checked: a later change is caught at the end
+        terminals.append(t)
+        b.term_payoffs.append(payoff)
+    if len(b.term_by_id) > 4096:  # terminals built afresh in every call: keep the table small
+        b.term_by_id.clear()
+    hit = b.term_by_id[id(t)] = (t, -1 - j)  # the object is kept, so its id is not reused
+    return hit
+
+
+def _finish(b: _Build, due: _Due) -> CompiledGame[Any, Any]:
+    """The checks left at the end of enumeration, then the compiled game."""
+    for t, r in zip(b.terminals, b.term_payoffs, strict=True):
+        now = getattr(t, "payoff", None)
+        if now is not r and now != r:
+            raise terminal_changed(t, r)
+        del b.index[t]
+    # user code may mutate states it returned earlier, unless they are plain values
+    check_stable(b.states, b.index.get, due.checked if due.plain else 0, "after enumeration")
+    n_actions = len(b.act_labels)
+    check_sums(b, b.table.values, due.checked_acts, n_actions)
+    act_code, stop_code = _terminal_codes(b, n_actions)
+    # each column is narrowed and let go of in turn, so few copies coexist
+    act_ptr, b.act_ptr = b.act_ptr, array("q")
+    act_ptr_np = _narrow(act_ptr)
+    del act_ptr
+    out_ptr, b.out_ptr = b.out_ptr, array("q")
+    out_ptr_np = _narrow(out_ptr)
+    del out_ptr
+    n = len(b.states)
+    return CompiledGame(
+        states=b.states,
+        index=b.index,
+        player=np.frombuffer(b.players, dtype=np.int8),
+        act_ptr=act_ptr_np,
+        act_labels=b.act_labels,
+        act_state=np.repeat(np.arange(n, dtype=np.int32 if n < 2**31 else np.int64), np.diff(act_ptr_np)),
+        out_ptr=out_ptr_np,
+        out_target=int_view(b.out_target),
+        rationals=b.table.values,
+        act_code=act_code,
+        stop_code=stop_code,
+        out_code=int_view(b.out_code),
+    )
+
+
+def _narrow(column: array[int]) -> Index:
+    """The final array of an ``array("q")`` column of indices: int32 if every entry
+    fits (a copy: the column is then freed), else a view of it as int64."""
+    wide = int_view(column)
+    if len(wide) == 0 or int(wide.max()) < 2**31:
+        return wide.astype(np.int32)
+    return wide
+
+
+def _terminal_codes(b: _Build, n_actions: int) -> tuple[Index, Index]:
+    """Codes of ``act_const`` (expected terminal payoff) and ``act_stop`` per action.
+
+    ``c_k = sum p_t r_t`` and ``s_k = sum p_t`` over the terminal outcomes of each action,
+    in integer arithmetic over one common denominator ``dp dr`` (of the probabilities and
+    of the payoffs), one vectorised sum per action; the distinct results are interned
+    once each. Games whose denominators are too large for int64 fall back to memoised
+    rational sums (:func:`_terminal_sums`).
+    """
+    table = b.table
+    zero_code = table.code(_ZERO)
+    act_code = np.full(n_actions, zero_code, dtype=np.int32)
+    stop_code = np.full(n_actions, zero_code, dtype=np.int32)
+    if not len(b.term_act):
+        return act_code, stop_code
+    values = table.values
+    t_act, t_code, t_idx = int_view(b.term_act), int_view(b.term_code), int_view(b.term_idx)
+    used = np.flatnonzero(np.bincount(t_code, minlength=len(values))).tolist()
+    terms = len(t_act) + 1
+    fit = fold_denominators((values[c].denominator for c in used), (r.denominator for r in b.term_payoffs),
+                            terms)
+    if fit is None:
+        return _terminal_sums(b, act_code, stop_code)
+    dp, dr = fit
+    p_num = np.zeros(len(values), dtype=np.int64)
+    p_num[used] = [values[c].numerator * (dp // values[c].denominator) for c in used]
+    r_num = np.array([r.numerator * (dr // r.denominator) for r in b.term_payoffs], dtype=np.int64)
+    starts = np.flatnonzero(np.r_[True, t_act[1:] != t_act[:-1]])
+    owner = t_act[starts]
+    pn = p_num[t_code]
+    stop_n = np.add.reduceat(pn, starts)
+    const_n = np.add.reduceat(pn * r_num[t_idx], starts)
+    for nums, den, out in ((stop_n, dp, stop_code), (const_n, dp * dr, act_code)):
+        distinct, inverse = np.unique(nums, return_inverse=True)
+        codes = np.array([table.code(Fraction(int(x), den)) for x in distinct.tolist()], dtype=np.int64)
+        out[owner] = codes[inverse.reshape(-1)]
+    return act_code, stop_code
+
+
+def _terminal_sums(b: _Build, act_code: Index, stop_code: Index) -> tuple[Index, Index]:
+    """:func:`_terminal_codes` in rational arithmetic, memoised by each action's outcomes."""
+    table, payoffs = b.table, b.term_payoffs
+    values = table.values
+    term_act, term_code, term_idx = b.term_act, b.term_code, b.term_idx
+    memo: dict[tuple[bytes, bytes], tuple[int, int]] = {}
+    t, n_t = 0, len(term_act)
+    while t < n_t:
+        k = term_act[t]
+        t1 = t + 1
+        while t1 < n_t and term_act[t1] == k:
+            t1 += 1
+        key = (term_code[t:t1].tobytes(), term_idx[t:t1].tobytes())
+        hit = memo.get(key)
+        if hit is None:
+            const, stop = _ZERO, _ZERO
+            for u in range(t, t1):
+                q = values[term_code[u]]
+                const += q * payoffs[term_idx[u]]
+                stop += q
+            hit = memo[key] = (table.code(const), table.code(stop))
+        act_code[k], stop_code[k] = hit
+        t = t1
+    return act_code, stop_code

@@ -1,0 +1,183 @@
+"""The plain enumeration (tbsg.engine.compile.plain) on small hand-built games.
+
+Every expected array below is read off the game by hand: states are numbered in the
+order a breadth-first search meets them, states taken in number order, each state's
+actions and each action's outcomes in the order the game lists them.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Hashable, Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, cast
+from unittest import mock
+
+import numpy as np
+import pytest
+
+import tbsg
+from tbsg import DRAW, Terminal, win
+from tbsg.engine import compile as compile_module
+from tbsg.engine.compile import compile_game
+from tbsg.engine.compile.plain import compile_plain
+from tbsg.engine.compiled import CompiledGame
+
+H, Q, T = Fraction(1, 2), Fraction(1, 4), Fraction(1, 3)
+
+Rules = dict[Hashable, tuple[int, dict[Hashable, list[tuple[Any, Any]]]]]
+
+
+@dataclass
+class Table:
+    """A game written out as a table: state -> (player, {action: outcomes})."""
+
+    rules: Rules
+    initial: Hashable = "s"
+
+    def player(self, s: Hashable) -> int:
+        return self.rules[s][0]
+
+    def actions(self, s: Hashable) -> tuple[Hashable, ...]:
+        return tuple(self.rules[s][1])
+
+    def outcomes(self, s: Hashable, a: Hashable) -> list[tuple[Any, Any]]:
+        return self.rules[s][1][a]
+
+
+SMALL: Rules = {
+    "s": (0, {"x": [(H, "b"), (Q, "a"), (Q, win(1))], "y": [(1, "a")]}),
+    "b": (1, {"z": [(T, "b"), (T, "s"), (T, win(0))]}),
+    "a": (0, {"w": [(H, DRAW), (H, win(0))]}),
+}
+
+
+def _plain(game: Any, **kw: Any) -> CompiledGame[Any, Any]:
+    return compile_game(game, arrays=False, **kw)
+
+
+def test_breadth_first_numbering_and_the_arrays() -> None:
+    g = _plain(Table(SMALL))
+    # s is 0; its first action x meets b, then a
+    assert g.states == ["s", "b", "a"] and g.index == {"s": 0, "b": 1, "a": 2}
+    assert g.player.tolist() == [0, 1, 0]
+    assert g.act_labels == ["x", "y", "z", "w"] and g.act_ptr.tolist() == [0, 2, 3, 4]
+    assert g.act_state.tolist() == [0, 0, 1, 2]
+    # outcomes leading to states: x -> b, a; y -> a; z -> b, s; w -> none
+    assert g.out_ptr.tolist() == [0, 2, 3, 5, 5]
+    assert g.out_target.tolist() == [1, 2, 2, 1, 0]
+    assert list(g.out_prob) == [H, Q, 1, T, T]
+    # ending play: x with 1/4 paying 0 (player 1 wins); z with 1/3 paying 1;
+    # w with 1/2 paying 1/2 and 1/2 paying 1: s = 1, c = 1/4 + 1/2 = 3/4
+    assert list(g.act_stop) == [Q, 0, T, 1]
+    assert list(g.act_const) == [0, 0, T, Fraction(3, 4)]
+
+
+def test_the_plain_loop_is_what_compile_game_runs() -> None:
+    a = _plain(Table(SMALL))
+    b = compile_plain(Table(SMALL), 10, 10, 10, None, 1)
+    assert a.states == b.states and a.act_labels == b.act_labels and a.rationals == b.rationals
+    for name in ("player", "act_ptr", "out_ptr", "out_target", "out_code", "act_code", "stop_code"):
+        assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+def test_repeated_successors_merge_and_zero_probabilities_drop() -> None:
+    rules: Rules = {
+        "s": (0, {"go": [(Q, "b"), (0, "never"), (Q, "b"), (Fraction(0), win(0)), (H, "b")]}),
+        "b": (1, {"stop": [(1, DRAW)]}),
+    }
+    g = _plain(Table(rules))
+    assert g.states == ["s", "b"]  # "never" is reached only with probability 0
+    assert g.out_target.tolist() == [1] and list(g.out_prob) == [1]
+    assert list(g.act_stop) == [0, 1] and list(g.act_const) == [0, H]
+
+
+@dataclass
+class Line:
+    """States 0 .. n-1; state i moves on to i + 1 with probability 1/2, else player 0
+    wins; state n - 1 ends with a draw. ``make`` builds each probability 1/2."""
+
+    n: int
+    make: Any = field(default=lambda: H)
+    initial: int = 0
+
+    def player(self, s: int) -> int:
+        return s % 2
+
+    def actions(self, s: int) -> Iterable[str]:
+        return ("on",)
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Any, Any]]:
+        if s == self.n - 1:
+            return [(1, DRAW)]
+        return [(self.make(), s + 1), (self.make(), win(0))]
+
+
+def _numpy_half() -> Fraction:
+    return Fraction(cast("int", np.int64(1)), cast("int", np.int64(2)))  # numpy parts
+
+
+@pytest.mark.parametrize("make", [lambda: H, lambda: Fraction(1, 2), _numpy_half],
+                         ids=["shared", "fresh", "numpy parts"])
+def test_probabilities_given_any_way_compile_alike(make: Any) -> None:
+    # 6000 states: enough fresh objects to empty the identity table (4096) twice, after
+    # which equal values are found by (numerator, denominator)
+    ref = _plain(Line(6000))
+    g = _plain(Line(6000, make))
+    assert g.states == ref.states and g.rationals == ref.rationals
+    assert np.array_equal(g.out_code, ref.out_code) and np.array_equal(g.act_code, ref.act_code)
+    assert list(g.act_const[:2]) == [H, H] and g.act_const[5999] == H  # 1/2 * 1; 1 * 1/2
+
+
+def test_actions_as_a_list_a_tuple_or_an_iterator() -> None:
+    class Listed(Line):
+        def actions(self, s: int) -> Iterable[str]:
+            return ["on"] if s % 3 == 0 else iter(("on",)) if s % 3 == 1 else ("on",)
+
+    a, b = _plain(Line(10)), _plain(Listed(10))
+    assert a.act_labels == b.act_labels == ["on"] * 10
+
+
+def test_terminal_subclasses_are_terminals() -> None:
+    class Ending(Terminal):
+        pass
+
+    rules: Rules = {"s": (0, {"x": [(H, Ending(Q)), (H, Ending(Q))]})}
+    g = _plain(Table(rules))
+    assert g.states == ["s"] and list(g.act_stop) == [1] and list(g.act_const) == [Q]
+
+
+def test_limits() -> None:
+    with pytest.raises(tbsg.StateLimitError, match=r"^more than max_states=2 reachable states"):
+        _plain(Table(SMALL), max_states=2)
+    assert _plain(Table(SMALL), max_states=3).n_states == 3
+    # 4 actions and 5 outcomes leading to states in all
+    assert _plain(Table(SMALL), max_actions=4, max_outcomes=5).n_actions == 4
+    with pytest.raises(tbsg.StateLimitError, match=r"^more than 3 actions or 5 outcomes"):
+        _plain(Table(SMALL), max_actions=3, max_outcomes=5)
+    with pytest.raises(tbsg.StateLimitError, match=r"^more than 4 actions or 4 outcomes"):
+        _plain(Table(SMALL), max_actions=4, max_outcomes=4)
+
+
+def test_progress_is_reported_as_the_table_grows() -> None:
+    seen: list[tuple[int, int]] = []
+    with mock.patch.object(compile_module, "REPORT_EVERY", 100):
+        g = _plain(Line(1000), progress=lambda k, m: seen.append((k, m)), max_states=5000)
+    counts = [k for k, _ in seen]
+    assert all(m == 5000 for _, m in seen) and len(counts) == 9
+    assert all(b - a == 100 for a, b in itertools.pairwise(counts)) and counts[-1] <= g.n_states
+
+
+def test_a_wrong_sum_is_found_after_the_first_batched_check() -> None:
+    # state 1500 lies past the first batched check (at 1024 states): the next one (at
+    # 2048) finds its sum and names it
+    class Off(Line):
+        def outcomes(self, s: int, a: str) -> list[tuple[Any, Any]]:
+            if s == 1500:
+                return [(H, s + 1), (Q, win(0))]
+            return super().outcomes(s, a)
+
+    with pytest.raises(tbsg.InvalidGameError, match=r"^probabilities sum to 3/4, not 1, at state 1500, "
+                                                    r"action 'on'$"):
+        _plain(Off(3000))
