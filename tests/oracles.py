@@ -191,10 +191,12 @@ class Bet:
 
     def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | tbsg.Terminal]]:
         half, third = Fraction(1, 2), Fraction(1, 3)
-        return {"safe": [(Fraction(1), tbsg.Terminal(1))],
+        table: dict[str, list[tuple[Fraction, str | tbsg.Terminal]]] = {
+                "safe": [(Fraction(1), tbsg.Terminal(1))],
                 "bet": [(half, "B"), (half, tbsg.Terminal(0))],
                 "concede": [(Fraction(1), tbsg.Terminal(4))],
-                "call": [(third, tbsg.Terminal(9)), (1 - third, tbsg.Terminal(-1))]}[a]
+                "call": [(third, tbsg.Terminal(9)), (1 - third, tbsg.Terminal(-1))]}
+        return table[a]
 
 
 @dataclass(frozen=True)

@@ -326,7 +326,7 @@ def test_check_certificate_refuses_a_reward_inside_an_end_component() -> None:
         def reward(self, s: str, a: str) -> int:
             return 1 if a == "loop" else 0
 
-        def outcomes(self, s: str, a: str) -> list[tuple[int, object]]:
+        def outcomes(self, s: str, a: str) -> list[tuple[int, str | tbsg.Terminal]]:
             return [(1, "s")] if a == "loop" else [(1, tbsg.DRAW)]
 
     g = compile_game(Loop())

@@ -161,6 +161,7 @@ def test_player_and_reward_are_optional() -> None:
             return 2
 
     assert player_function(Solo())("anything") == 0
-    assert reward_function(Solo()) is not None and reward_function(Solo())(0, "a") == 2
+    pays = reward_function(Solo())
+    assert pays is not None and pays(0, "a") == 2
     assert reward_function(object()) is None
     assert player_function(tbsg.games.risk_or_safety(2))(tbsg.games.RoSState(1, 0, 0, 0)) == 1

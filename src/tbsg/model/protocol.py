@@ -296,13 +296,16 @@ _WIN1 = Terminal(0)
 class Game(Protocol[S, A]):
     """Protocol a game implements; solvers see games only through it.
 
-    ``initial`` may be a plain attribute or a property. Two members are optional (see the
-    module docstring): ``player``, which a one-player game may omit (every state is then
-    player 0's; the solvers read it through :func:`player_function`), and
-    ``reward(state, action) -> int | Fraction``, the reward paid to player 0 when
-    ``action`` is taken at ``state``, which a game that pays none omits (read through
-    :func:`reward_function`; not a member of this class, which a ``runtime_checkable``
-    protocol would then require). A game whose states are tuples of
+    ``initial`` may be a plain attribute or a property. Two more members are optional, and
+    so not members of this class (a ``runtime_checkable`` protocol, and a type checker,
+    would require them; see the module docstring):
+
+    * ``player(state) -> int``: who chooses the action at ``state``, 0 (maximiser) or 1
+      (minimiser); a one-player game may omit it, every state is then player 0's (read
+      through :func:`player_function`);
+    * ``reward(state, action) -> int | Fraction``: the reward paid to player 0 when
+      ``action`` is taken at ``state``; a game that pays none omits it (read through
+      :func:`reward_function`). A game whose states are tuples of
     small ints may also offer the array form (``array_shape`` and ``array_transitions``,
     :mod:`tbsg.model.arrays`): many states at once, for a faster compilation of the same game.
     """
@@ -310,10 +313,6 @@ class Game(Protocol[S, A]):
     @property
     def initial(self) -> S:
         """The state play starts in."""
-        ...
-
-    def player(self, state: S, /) -> int:
-        """Who chooses the action at ``state``: 0 (maximiser) or 1 (minimiser)."""
         ...
 
     def actions(self, state: S, /) -> Sequence[A]:

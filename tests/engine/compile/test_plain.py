@@ -188,7 +188,7 @@ def test_a_wrong_sum_is_found_after_the_first_batched_check() -> None:
 class _Paying:
     """Two states; "go" at "s" pays ``w`` and moves to "t" (or ends, paying ``payoff``)."""
 
-    initial = "s"
+    initial: str = "s"
 
     def __init__(self, w: object, payoff: Fraction | int = 0) -> None:
         self.w, self.payoff = w, payoff
@@ -199,7 +199,7 @@ class _Paying:
     def reward(self, s: str, a: str) -> object:
         return self.w if s == "s" else 0
 
-    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, object]]:
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | Terminal]]:
         half = Fraction(1, 2)
         if s == "s":
             return [(half, "t"), (half, Terminal(self.payoff))]
