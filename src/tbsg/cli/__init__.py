@@ -161,6 +161,12 @@ def _build_game(parser: _Parser, spec_text: str, params: Sequence[str] | None
         parser.error(str(exc))
 
 
+def _command_line(name: str, texts: dict[str, str]) -> str:
+    from tbsg.certify.persist import command_line
+
+    return command_line(name, texts)
+
+
 def _count(parser: _Parser, text: str) -> Callable[[Any, Any], Any]:
     """The ``--count`` function; a problem importing it is a usage error."""
     from tbsg.cli._games import resolve_function
@@ -234,8 +240,11 @@ def _solve(args: argparse.Namespace, parser: _Parser) -> int:
         sol = tbsg.solve(game, max_states=args.max_states, infinite_play=args.infinite_play)
         if not args.no_verify:
             check = tbsg.verify(game, sol, max_states=args.max_states)
-        if args.save is not None:
-            tbsg.save(sol, args.save)
+        if args.save is not None:  # with how the game was built: verify FILE rebuilds it alone
+            from tbsg.cli._games import spec_beside
+
+            tbsg.save(sol, args.save, factory=spec_beside(spec.text, Path(args.save).parent),
+                      arguments=texts)
     if args.table:
         print(table_report(sol, args.format, args.digits, args.exact_digits), end="")
     else:
@@ -244,7 +253,8 @@ def _solve(args: argparse.Namespace, parser: _Parser) -> int:
             count, unit = (None, "moves") if args.count is None else (_count(parser, args.count), "count")
             play = play_summary(sol, game, count, unit, args.format, args.digits, args.exact_digits)
         print(solve_report(sol, spec.label, game, spec.bound(texts), check, args.format, args.digits,
-                           args.exact_digits, args.provenance, play=play), end="")
+                           args.exact_digits, args.provenance, play=play,
+                           factory=_command_line(spec.text, texts)), end="")
     if args.save is not None:
         print(f"saved to {args.save}", file=sys.stdout if args.format == "text" else sys.stderr)
     if unreached is not None:
@@ -290,7 +300,7 @@ def _verify(args: argparse.Namespace, parser: _Parser) -> int:
         return status
 
     try:
-        sol, check = _load_and_verify(args, parser)
+        sol, check, built = _load_and_verify(args, parser)
     except _CannotCheck as exc:
         return say("CANNOT CHECK", exc, 2)
     except GameUnavailableError as exc:
@@ -304,29 +314,35 @@ def _verify(args: argparse.Namespace, parser: _Parser) -> int:
     except TbsgError as exc:  # SolutionFileError: read and found wrong
         return say("REJECTED", exc, 1)
     from tbsg._util.digits import shown_value
-    from tbsg.errors import show
+    from tbsg.results.provenance import describe_game
 
     shown = shown_value(sol.value(), 15, _SHORT, exact=True)
-    print(f"{args.file}: {show(sol.game)}, {sol.kind.value}, value {shown}")
+    print(f"{args.file}: {describe_game(sol.game) if built is None else built}, {sol.kind.value}, "
+          f"value {shown}")
     print(f"every field checked, graph hash matches; {check}")
     if args.provenance:
-        print(sol.provenance(check))
+        print(dataclasses.replace(sol.provenance(check), factory=built))
     return 0
 
 
-def _load_and_verify(args: argparse.Namespace, parser: _Parser) -> tuple[Any, Any]:
-    """Load FILE (its game from --game, --import-game or the catalog) and verify it."""
+def _load_and_verify(args: argparse.Namespace, parser: _Parser) -> tuple[Any, Any, str | None]:
+    """Load FILE (its game from --game, the factory it records, --import-game or the catalog)
+    and verify it; also how the game was built, if the file records it."""
     from tbsg.certify.certificate import verify
-    from tbsg.certify.persist import load
+    from tbsg.certify.persist import command_line, load, read_game_record
     from tbsg.errors import GameUnavailableError, InvalidGameError, StateLimitError
 
     path = Path(args.file)
     if not path.is_file():
         raise _CannotCheck("no such file" if not path.exists() else "not a regular file")
+    record = read_game_record(path)
+    built = None if record.factory is None else command_line(record.factory, record.arguments)
     game: Any = None
     if args.game is not None:
-        game = _game_for_file(parser, args.game, args.param)
-    elif args.import_game and os.getcwd() not in sys.path:
+        game = _game_for_file(parser, args.game, args.param, record)
+    else:
+        game = _game_from_factory(record, path, args.import_game)
+    if game is None and args.import_game and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # the recorded module, as python -m finds it
     try:
         sol = load(path, game=game, check=False, max_states=args.max_states, import_game=args.import_game)
@@ -335,12 +351,13 @@ def _load_and_verify(args: argparse.Namespace, parser: _Parser) -> tuple[Any, An
     except InvalidGameError as exc:  # compiling the game raised: not the file's fault
         raise _CannotCheck(f"the game fails: {exc}") from exc
     the_game: Any = sol.game
-    return sol, verify(the_game, sol, max_states=args.max_states)
+    return sol, verify(the_game, sol, max_states=args.max_states), built
 
 
-def _game_for_file(parser: _Parser, spec_text: str, params: Sequence[str] | None) -> object:
-    """``--game``: a dataclass without ``-p`` is passed as the class (the file's fields rebuild
-    it); anything else is built with the ``-p`` parameters."""
+def _game_for_file(parser: _Parser, spec_text: str, params: Sequence[str] | None, record: Any) -> object:
+    """``--game``: built with its ``-p`` parameters if given; else a class that carries its
+    parameters is passed as the class (the file's fields rebuild it); else it is built with
+    the parameters the file records (``tbsg solve ... -p`` wrote them)."""
     from tbsg.cli._games import parse_assignments, resolve
     from tbsg.errors import TbsgError
 
@@ -350,11 +367,40 @@ def _game_for_file(parser: _Parser, spec_text: str, params: Sequence[str] | None
         parser.error(str(exc))
     try:
         spec = resolve(spec_text)
-        if not texts and isinstance(spec.factory, type) and dataclasses.is_dataclass(spec.factory):
+        if texts:
+            return spec.build(texts)
+        if record.fields is not None and isinstance(spec.factory, type) and (
+                dataclasses.is_dataclass(spec.factory) or callable(getattr(spec.factory, "parameters", None))):
             return spec.factory
-        return spec.build(texts)
+        return spec.build(record.arguments)
     except TbsgError as exc:
         raise _CannotCheck(f"--game {spec_text}: {exc}") from exc
+
+
+def _game_from_factory(record: Any, path: Path, import_game: bool) -> object | None:
+    """The game of a file of one's own, built by the factory it records with the parameters it
+    records; ``None`` for a game of tbsg (the file's fields rebuild it) or no factory recorded.
+
+    Without ``--import-game`` only code in the file's folder (or below) is run: a factory
+    elsewhere, or in a module, is named with ``--game``.
+    """
+    from tbsg.certify.persist import TRUSTED_MODULES, command_line
+    from tbsg.cli._games import recorded_spec, resolve
+    from tbsg.errors import TbsgError
+
+    if record.factory is None or record.module.startswith(TRUSTED_MODULES):
+        return None
+    spec_text, beside = recorded_spec(record.factory, path.parent)
+    built = command_line(record.factory, record.arguments)
+    if not (beside or import_game):
+        where = "outside the file's folder" if spec_text != record.factory else "in a module"
+        raise _CannotCheck(f"the game was built by {built}, whose code lies {where}: name it with "
+                           f"--game {record.factory} (the file's parameters are used), or, for a file "
+                           "you trust, add --import-game")
+    try:
+        return resolve(spec_text).build(record.arguments)
+    except TbsgError as exc:
+        raise _CannotCheck(f"rebuilding the game ({built}, from {path.parent}): {exc}") from exc
 
 
 def _unavailable_hint(exc: Any) -> str:

@@ -10,6 +10,7 @@ upper one up), so a printed interval still contains the value.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -173,7 +174,7 @@ def _play_part(sol: Solution[Any, Any] | FloatSolution[Any, Any], certificate: o
 def solve_report(sol: Solution[Any, Any] | FloatSolution[Any, Any], label: str, game: object,
                  parameters: Mapping[str, object], certificate: object | None, fmt: str, digits: int,
                  full: bool, provenance: bool, short: int = 60,
-                 play: Part | None = None) -> str:
+                 play: Part | None = None, factory: str | None = None) -> str:
     """The summary ``tbsg solve`` prints (see the module docstring); ends with a newline."""
     shown_game = _game_text(game, label, parameters)
     record: dict[str, object] = {
@@ -188,6 +189,8 @@ def solve_report(sol: Solution[Any, Any] | FloatSolution[Any, Any], label: str, 
         rows += play[0]
         record["play"] = play[1]
     prov = sol.provenance(certificate) if provenance else None  # type: ignore[arg-type]
+    if prov is not None:
+        prov = dataclasses.replace(prov, factory=factory)
     if prov is not None:
         record["provenance"] = prov.as_dict()
     if fmt == "json":
