@@ -16,7 +16,12 @@ Commands
 ``tbsg verify FILE [--game GAME [-p NAME=VALUE ...] | --import-game] [--max-states N]
 [--provenance]``
     Rebuild the game of a saved solution, check every field of the file and re-verify
-    the certificate exactly.
+    the certificate exactly. ``tbsg solve GAME -p ... --save FILE`` records ``GAME`` (a
+    file's path relative to FILE's folder) and the ``-p`` texts, so ``tbsg verify FILE``
+    rebuilds the same game from the file alone: a catalog game, or code in FILE's folder
+    (or below). Code elsewhere is named with ``--game GAME`` (the file's parameters are
+    used; ``-p`` only for files that record none) or, for a file you trust, imported with
+    ``--import-game``.
 ``tbsg reproduce [--only GAME ...] [--json]``
     Recompute every published number of the catalog and compare it with the source.
 ``tbsg cite [--format bibtex|apa]``
@@ -534,16 +539,18 @@ def _add_solve(sub: Any) -> None:
 def _add_verify(sub: Any) -> None:
     ver = _subparser(sub, "verify", "re-verify a saved solution", (
         "Rebuild the game of a saved solution, check the graph hash and every field, and re-verify "
-        "the certificate in exact arithmetic. Exit status 1 (REJECTED): the file was checked and is "
-        "wrong; 2 (CANNOT CHECK): its game cannot be imported or rebuilt (name it with --game)."),
+        "the certificate in exact arithmetic. The game is rebuilt from the file: a catalog game, or "
+        "the factory and parameters tbsg solve --save recorded (code in the file's folder or below). "
+        "Exit status 1 (REJECTED): the file was checked and is wrong; 2 (CANNOT CHECK): its game "
+        "cannot be imported or rebuilt (name its code with --game)."),
         _verify)
     ver.add_argument("file", metavar="FILE", help="a file written by tbsg solve --save or tbsg.save")
     ver.add_argument("--game", metavar="GAME",
-                     help="the game of a file of your own: MODULE:FACTORY or path/to/file.py:FACTORY "
-                          "with its parameters (-p), or its dataclass alone (rebuilt from the fields "
-                          "the file records)")
+                     help="where the code of the file's game is: MODULE:FACTORY or path/to/file.py:FACTORY "
+                          "(built with the parameters the file records, or a class that reports its "
+                          "parameters rebuilt from them)")
     ver.add_argument("-p", "--param", action="append", metavar="NAME=VALUE",
-                     help="a parameter of --game (repeatable)")
+                     help="a parameter of --game (repeatable), for files that record none")
     ver.add_argument("--import-game", action="store_true",
                      help="import the module the file names to rebuild the game (runs that module's "
                           "code: only for files you trust)")
