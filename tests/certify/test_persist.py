@@ -313,7 +313,7 @@ class Race:
 
     def __init__(self, goal: int = 2, bias: Fraction = Fraction(1, 2)) -> None:
         self.goal, self.bias = goal, bias
-        self.initial = (0, 0)
+        self.initial: tuple[int, int] = (0, 0)
 
     def parameters(self) -> dict[str, object]:
         return {"goal": self.goal, "bias": self.bias}
@@ -324,7 +324,7 @@ class Race:
     def actions(self, s: tuple[int, int]) -> tuple[str, ...]:
         return ("toss",)
 
-    def outcomes(self, s: tuple[int, int], a: str) -> list[tuple[Fraction, object]]:
+    def outcomes(self, s: tuple[int, int], a: str) -> list[tuple[Fraction, tuple[int, int] | tbsg.Terminal]]:
         h, t = s
         heads = tbsg.win(0) if h + 1 == self.goal else (h + 1, t)
         tails = tbsg.win(1) if t + 1 == self.goal else (h, t + 1)
@@ -359,8 +359,8 @@ def test_the_factory_is_recorded_and_named_when_the_game_is_missing(tmp_path: Pa
         __name__, "Duel", "duel.py:Duel", {"initial": "pick"})
     for bad in ({"factory": ""}, {"factory": 3}, {"arguments": {"a": "1"}},
                 {"factory": "x:y", "arguments": {"a": 1}}):
-        with pytest.raises(tbsg.InvalidArgumentError, match="factory|arguments"):
-            save(tbsg.solve(Duel()), path, **bad)  # type: ignore[arg-type]
+        with pytest.raises(tbsg.InvalidArgumentError, match=r"factory|arguments"):
+            save(tbsg.solve(Duel()), path, **bad)
 
 
 def test_files_of_format_version_2_still_load(saved: Path) -> None:

@@ -480,7 +480,8 @@ def _decode_fields(r: _Reader, cls: type, fields: dict[str, Any], cls_name: str,
         unavailable(f"cannot rebuild {cls_name} from fields {shorten(repr(fields), 200)}: {problem} "
                     f"(its fields: {', '.join(init) or 'none'})")
     try:
-        hints = typing.get_type_hints(cls if dataclasses.is_dataclass(cls) else cls.__init__)
+        hints = typing.get_type_hints(cls if dataclasses.is_dataclass(cls)
+                                      else cls.__init__)  # type: ignore[misc]  # the class's own
     except Exception:  # names the annotations cannot resolve: the constructor checks
         hints = {}
     decoded: dict[str, object] = {}

@@ -374,9 +374,10 @@ def _game_for_file(parser: _Parser, spec_text: str, params: Sequence[str] | None
         spec = resolve(spec_text)
         if texts:
             return spec.build(texts)
-        if record.fields is not None and isinstance(spec.factory, type) and (
-                dataclasses.is_dataclass(spec.factory) or callable(getattr(spec.factory, "parameters", None))):
-            return spec.factory
+        cls = spec.factory
+        if record.fields is not None and isinstance(cls, type) and (
+                dataclasses.is_dataclass(cls) or callable(getattr(cls, "parameters", None))):
+            return cls
         return spec.build(record.arguments)
     except TbsgError as exc:
         raise _CannotCheck(f"--game {spec_text}: {exc}") from exc
