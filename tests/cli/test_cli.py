@@ -121,7 +121,18 @@ def _api_value(own: Path, factory: str, **kwargs: object) -> Fraction:
 
 def test_no_command_is_a_usage_error(run: Run) -> None:
     status, _, err = run()
-    assert status == 2 and "usage: tbsg [-h] COMMAND" in err
+    assert status == 2 and "usage: tbsg [-h] [--version] COMMAND" in err
+
+
+def test_version(run: Run) -> None:
+    import platform
+
+    from tbsg._version import __version__
+    from tbsg.engine._backend import BACKEND
+
+    status, out, _ = run("--version")
+    assert status == 0
+    assert out == f"tbsg {__version__} (exact arithmetic: {BACKEND}; Python {platform.python_version()})\n"
 
 
 def test_help_lists_the_commands_and_no_hyphenated_alias(run: Run) -> None:

@@ -50,6 +50,8 @@ exact value; proven float bounds are rounded outward (down and up). JSON has the
 parameters as an object, exact values as ``"p/q"`` strings, and for float solutions the
 bounds and their gap.
 
+``tbsg --version`` prints the version of tbsg, its exact backend and Python.
+
 Exit status
 -----------
 0: done. 1: a saved file that was checked and is wrong (``verify``: REJECTED), a game
@@ -472,6 +474,7 @@ def _parser() -> _Parser:
     parser = _Parser(prog="tbsg", description="Exact solutions of two-player turn-based stochastic games.",
                      epilog="'tbsg COMMAND --help' describes a command.")
     parser.examples = ["tbsg solve risk_or_safety -p target=6"]
+    _add_version(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     _subparser(sub, "list", "list the catalog games and their parameters",
                "List the catalog games, their parameters and sources.", _list)
@@ -483,6 +486,18 @@ def _parser() -> _Parser:
     cite.add_argument("--format", choices=("both", "bibtex", "apa"), default="both",
                       help="which reference to print (default both)")
     return parser
+
+
+def _add_version(parser: _Parser) -> None:
+    """``tbsg --version``: the library, the exact backend and Python, for bug reports."""
+    import platform
+
+    from tbsg._version import __version__
+    from tbsg.engine._backend import BACKEND
+
+    parser.add_argument("--version", action="version",
+                        version=f"tbsg {__version__} (exact arithmetic: {BACKEND}; Python "
+                                f"{platform.python_version()})")
 
 
 def _max_states(p: _Parser, help_text: str) -> None:
