@@ -197,11 +197,20 @@ def _kind_of(x: object) -> Kind:
 
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
                   "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                  "^": r"\textasciicircum{}"}
+                  "^": r"\textasciicircum{}",
+                  # the symbols tbsg's own texts use, which pdfLaTeX does not take raw
+                  "≈": r"$\approx$", "…": r"\ldots{}", "≤": r"$\leq$", "≥": r"$\geq$",
+                  "×": r"$\times$", "−": "$-$"}
 
 
 def latex_escape(s: str) -> str:
-    """``s`` with LaTeX's special characters escaped."""
+    """``s`` with LaTeX's special characters escaped, and the symbols tbsg's texts use
+    (``≈``, ``…``, ``≤``, ``≥``, ``×``, ``−``) as LaTeX commands, so that the text compiles
+    with pdfLaTeX's default input encoding too.
+
+    >>> print(latex_escape("6/11 ≈ 0.545 & 50%"))
+    6/11 $\\approx$ 0.545 \\& 50\\%
+    """
     return "".join(_LATEX_SPECIAL.get(c, c) for c in s)
 
 
