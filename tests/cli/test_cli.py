@@ -236,6 +236,17 @@ def test_table_formats(fmt: str, expected: str, run: Run) -> None:
     assert status == 0 and expected in out
 
 
+@pytest.mark.parametrize("fmt", ["text", "md", "latex", "csv", "json"])
+def test_tables_with_decimals_only(fmt: str, run: Run) -> None:
+    # seed 000 (Jehn 2026), section 3.1: n = 2 gives 4/7 = 0.571428571...
+    status, out, err = run("solve", "risk_or_safety", "-p", "target=2", "--table", "--decimals", "4",
+                           "--format", fmt)
+    assert status == 0, err
+    assert "0.5714" in out and "4/7" not in out and "value_decimal" not in out
+    status, _, err = run("solve", "risk_or_safety", "-p", "target=2", "--decimals", "4")
+    assert status == 2 and "--decimals N writes the per-state table with decimals only: add --table" in err
+
+
 def test_text_and_markdown_tables_differ(run: Run) -> None:
     _, text, _ = run("solve", "risk_or_safety", "-p", "target=2", "--table")
     _, md, _ = run("solve", "risk_or_safety", "-p", "target=2", "--table", "--format", "md")

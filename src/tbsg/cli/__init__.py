@@ -5,8 +5,8 @@ Commands
 ``tbsg list``
     The catalog games, their parameters and sources.
 ``tbsg solve GAME [-p NAME=VALUE ...] [--float [--tol TOL] | --infinite-play C] [--max-states N]
-[--save FILE] [--no-verify] [--table] [--format text|md|latex|csv|json] [--digits N]
-[--exact-digits] [--provenance] [--play [--count MODULE:FUNCTION]]``
+[--save FILE] [--no-verify] [--table [--decimals N]] [--format text|md|latex|csv|json]
+[--digits N] [--exact-digits] [--provenance] [--play [--count MODULE:FUNCTION]]``
     Solve a game: the value, the optimal actions at the initial state, the number of
     states and components, the time, and (exact) the verified certificate; float: the
     proven bounds and their gap. ``--table`` prints the per-state table instead.
@@ -46,7 +46,9 @@ Output
 written in full in every format except ``text``, where a fraction longer than 60
 characters is shortened to a decimal and its size (``--exact-digits``: in full).
 ``--digits N`` sets the significant digits of decimals (default 15), rounded from the
-exact value; proven float bounds are rounded outward (down and up). JSON has the game's
+exact value; proven float bounds are rounded outward (down and up). ``--table --decimals
+N`` writes every exact value as a decimal of ``N`` significant digits only, no fractions
+(for large games, whose fractions of thousands of digits make tables of megabytes). JSON has the game's
 parameters as an object, exact values as ``"p/q"`` strings, and for float solutions the
 bounds and their gap.
 
@@ -217,6 +219,9 @@ def _check_solve_options(args: argparse.Namespace, parser: _Parser) -> None:
     if args.table and args.play:
         parser.error("--play adds lines to the summary; --table prints the per-state table instead: "
                      "drop one")
+    if args.decimals is not None and not args.table:
+        parser.error("--decimals N writes the per-state table with decimals only: add --table "
+                     "(--digits N sets the decimals of the summary)")
     if args.exact_digits and args.format != "text":
         parser.error(f"--exact-digits is for --format text (--format {args.format} always writes "
                      "exact values in full)")
@@ -253,7 +258,7 @@ def _solve(args: argparse.Namespace, parser: _Parser) -> int:
             tbsg.save(sol, args.save, factory=spec_beside(spec.text, Path(args.save).parent),
                       arguments=texts)
     if args.table:
-        print(table_report(sol, args.format, args.digits, args.exact_digits), end="")
+        print(table_report(sol, args.format, args.digits, args.exact_digits, args.decimals), end="")
     else:
         play = None
         if args.play:
@@ -536,6 +541,9 @@ def _add_solve(sub: Any) -> None:
                      help="print the per-state table (value, optimal actions, margin) instead")
     slv.add_argument("--digits", type=_positive_int, default=15, metavar="N",
                      help="significant digits of decimals (default 15)")
+    slv.add_argument("--decimals", type=_positive_int, default=None, metavar="N",
+                     help="with --table: write every exact value as a decimal of N significant digits, "
+                          "rounded from the exact value, and no fractions (large games)")
     slv.add_argument("--exact-digits", action="store_true",
                      help="text format: print exact values in full, however long")
     slv.add_argument("--provenance", action="store_true",
