@@ -30,10 +30,9 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 
-from _output import Output, pyplot, show
-
 import tbsg
 from tbsg import plots
+from tbsg.outputs.notebook import Output, pyplot, show
 
 out, plt = Output(), pyplot()
 goal = 20 if out.fast else 50
