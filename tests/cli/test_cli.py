@@ -399,6 +399,13 @@ def test_own_game_as_module_factory(run: Run, own: Path, monkeypatch: pytest.Mon
     status, out, err = run("solve", f"{own.stem}:Race", "--format", "json")
     assert status == 0, err
     assert json.loads(out)["value"] == "4/7"  # the README's race: first to 2 points, fair coins
+    # saved: a module's code is run again only when named (--game) or trusted (--import-game)
+    assert run("solve", f"{own.stem}:make", "-p", "goal=3", "--save", "race.json")[0] == 0
+    status, _, err = run("verify", "race.json")
+    assert status == 2 and f"built by {own.stem}:make -p goal=3, whose code lies in a module" in err
+    for extra in (["--game", f"{own.stem}:make"], ["--import-game"]):
+        status, out, err = run("verify", "race.json", *extra)
+        assert status == 0 and "graph hash matches; verified" in out, err
 
 
 def test_edited_file_is_rejected(run: Run, own: Path, tmp_path: Path) -> None:
