@@ -64,6 +64,7 @@ def test_a_broken_parameters_method_is_a_clear_error() -> None:
 
     with pytest.raises(tbsg.InvalidGameError, match=r"Broken\.parameters\(\) must return a mapping"):
         game_parameters(Broken())
+    assert describe_game(Broken()).startswith("Broken (its parameters cannot be read: Broken.parameters()")
 
 
 def test_provenance_names_the_factory_it_was_given() -> None:

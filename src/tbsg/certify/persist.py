@@ -237,6 +237,8 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
         For a float solution (float bounds are not a certificate; save the exact one).
     SolutionFileError
         For a solution without its game, or a path that cannot be written.
+    InvalidGameError
+        For a game whose ``parameters()`` raises or returns no mapping of names.
     """
     if not isinstance(solution, Solution):
         raise InvalidArgumentError(

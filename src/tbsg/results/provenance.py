@@ -97,7 +97,10 @@ def describe_game(game: object, limit: int = 200) -> str:
     """
     name = type(game).__name__
     if callable(getattr(type(game), "parameters", None)):
-        values = game_parameters(game) or {}
+        try:
+            values = game_parameters(game) or {}
+        except InvalidGameError as exc:  # a description never fails: it says why
+            return f"{name} (its parameters cannot be read: {exc})"
         return f"{name}({', '.join(f'{k}={show(v, 60)}' for k, v in values.items())})"
     text = show(game, limit)
     if _ADDRESS.search(text):
