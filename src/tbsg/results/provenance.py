@@ -73,11 +73,11 @@ def game_parameters(game: object) -> dict[str, object] | None:
         try:
             values = game.parameters()  # type: ignore[attr-defined]
         except Exception as exc:
-            raise InvalidGameError(f"{type(game).__qualname__}.parameters() raised "
+            raise InvalidGameError(f"{type(game).__name__}.parameters() raised "
                                    f"{type(exc).__name__}: {show(str(exc), 200)}") from exc
         if not isinstance(values, Mapping) or not all(isinstance(k, str) for k in values):
             raise InvalidGameError(
-                f"{type(game).__qualname__}.parameters() must return a mapping of parameter names "
+                f"{type(game).__name__}.parameters() must return a mapping of parameter names "
                 f"to values (the keyword arguments that rebuild the game), got {show(values, 80)}")
         return dict(values)
     if dataclasses.is_dataclass(game) and not isinstance(game, type):
