@@ -771,3 +771,17 @@ def test_provenance_names_the_parameters_a_game_reports(run: Run, mygame: Path) 
     else:  # named by its class, never its address; the factory line names the parameters
         assert game_line.startswith("  game: TwoDiceDuel (its parameters are not recorded")
     assert " at 0x" not in out
+
+
+def test_import_game_of_a_class_without_parameters_answers_in_options(
+        run: Run, lobby: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tbsg
+
+    monkeypatch.chdir(lobby.parent)
+    assert run("solve", f"{lobby}:Lobby", "--infinite-play", "1/2")[0] == 0  # imports the module
+    saved = tmp_path / "lobby.json"
+    tbsg.save(tbsg.solve(sys.modules[lobby.stem].Lobby(), infinite_play=Fraction(1, 2)), saved)
+    status, _, err = run("verify", str(saved), "--import-game")
+    assert status == 2 and "CANNOT CHECK" in err
+    assert f"name it with --game path/to/{lobby.stem}.py:Lobby -p NAME=VALUE" in err
+    assert "game=" not in err  # the Python API's advice is not the command line's

@@ -426,6 +426,12 @@ def _unavailable_hint(exc: Any) -> str:
     if exc.module and "cannot find the game class" in text:
         return (f"{text}; name the game with --game path/to/{exc.module.rsplit('.', 1)[-1]}.py:"
                 f"{exc.qualname}")
+    if exc.module and "pass the game itself with game=" in text:  # the API's advice, in options
+        where = f"path/to/{exc.module.rsplit('.', 1)[-1]}.py:{exc.qualname}"
+        return (f"{text.split(': pass the game itself')[0]}: the file does not say how to rebuild "
+                f"{exc.qualname}; name it with --game {where} -p NAME=VALUE (to save files that "
+                "rebuild themselves, give the class a parameters() method or make it a dataclass, "
+                "or save with tbsg solve --save)")
     return text
 
 
