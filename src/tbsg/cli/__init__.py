@@ -398,7 +398,7 @@ def _game_from_factory(record: Any, path: Path, import_game: bool) -> object | N
     elsewhere, or in a module, is named with ``--game``.
     """
     from tbsg.certify.persist import TRUSTED_MODULES, command_line
-    from tbsg.cli._games import recorded_spec, resolve
+    from tbsg.cli._games import is_file_spec, recorded_spec, resolve, spec_beside
     from tbsg.errors import TbsgError
 
     if record.factory is None or record.module.startswith(TRUSTED_MODULES):
@@ -406,9 +406,10 @@ def _game_from_factory(record: Any, path: Path, import_game: bool) -> object | N
     spec_text, beside = recorded_spec(record.factory, path.parent)
     built = command_line(record.factory, record.arguments)
     if not (beside or import_game):
-        where = "outside the file's folder" if spec_text != record.factory else "in a module"
+        where = "outside the file's folder" if is_file_spec(record.factory) else "in a module"
+        named = spec_beside(spec_text, Path.cwd())  # as --game takes it: from here
         raise _CannotCheck(f"the game was built by {built}, whose code lies {where}: name it with "
-                           f"--game {record.factory} (the file's parameters are used), or, for a file "
+                           f"--game {named} (the file's parameters are used), or, for a file "
                            "you trust, add --import-game")
     try:
         return resolve(spec_text).build(record.arguments)
