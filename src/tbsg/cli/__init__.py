@@ -48,9 +48,9 @@ characters is shortened to a decimal and its size (``--exact-digits``: in full).
 ``--digits N`` sets the significant digits of decimals (default 15), rounded from the
 exact value; proven float bounds are rounded outward (down and up). ``--table --decimals
 N`` writes every exact value as a decimal of ``N`` significant digits only, no fractions
-(for large games, whose fractions of thousands of digits make tables of megabytes). JSON has the game's
-parameters as an object, exact values as ``"p/q"`` strings, and for float solutions the
-bounds and their gap.
+(for large games, whose fractions of thousands of digits make tables of megabytes). JSON
+has the game's parameters as an object, exact values as ``"p/q"`` strings, and for float
+solutions the bounds and their gap.
 
 ``tbsg --version`` prints the version of tbsg, its exact backend and Python.
 
