@@ -55,7 +55,7 @@ from tbsg.model.protocol import DRAW, Game, Terminal, win
 from tbsg.outputs.pivot import Pivot
 from tbsg.outputs.tables import Row, StateTable, state_table
 from tbsg.play.chain import Chain, LengthBounds, LengthDistribution, chain
-from tbsg.play.simulate import Estimate, Simulation, simulate
+from tbsg.play.simulate import Simulation, simulate
 from tbsg.results import FloatSolution, Provenance, Solution, SolutionKind
 
 if TYPE_CHECKING:  # loaded on first use by __getattr__ below
@@ -76,7 +76,6 @@ __all__ = [
     "ArrayOutcome",
     "ArrayTransitions",
     "Chain",
-    "Estimate",
     "ExactnessError",
     "FloatSolution",
     "Game",
