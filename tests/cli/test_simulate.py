@@ -82,6 +82,21 @@ def test_a_users_own_strategy(run: Run, tmp_path: Path) -> None:
     assert value == Fraction(4, 7) and float(mean.group(1)) <= value <= float(mean.group(2))
 
 
+def test_a_count_from_a_file(run: Run, tmp_path: Path) -> None:
+    """--count counts coin tosses: the mean brackets tbsg.chain's exact expected tosses."""
+    name = f"count_{uuid.uuid4().hex[:8]}"
+    (tmp_path / f"{name}.py").write_text("def tosses(state, action):\n"
+                                         "    return 1 if action == 'toss' else 0\n")
+    status, out, _ = run("risk_or_safety", "-p", "target=3", "-n", "20000", "--seed", "2",
+                         "--count", f"{tmp_path / name}.py:tosses")
+    assert status == 0
+    length = re.search(r"mean length \(counted steps\): +\S+ \[(\S+), (\S+)\]", out)
+    game = risk_or_safety(3)
+    exact = tbsg.chain(game, tbsg.solve(game)).expected_steps(lambda s, a: 1 if a == "toss" else 0)
+    assert length is not None and exact == Fraction(120, 11)  # the guide's section 9
+    assert float(length.group(1)) <= exact <= float(length.group(2))
+
+
 @pytest.mark.parametrize(("argv", "message"), [
     (["risk_or_safety", "-p", "target=2", "-n", "0"], "argument -n: must be at least 1, got 0"),
     (["risk_or_safety", "-p", "target=2", "--seed", "x"], "argument --seed: expected an integer"),

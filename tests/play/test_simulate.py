@@ -207,3 +207,31 @@ def test_win_payoffs_count_outcomes() -> None:
 
     sim = simulate(Won(), {}, 100, seed=0)
     assert sim.counts == {Fraction(1): 100} and sim.payoff.mean == 1 and sim.length.mean == 1
+
+
+@pytest.mark.parametrize("compile_", [True, False], ids=["compiled", "walk"])
+def test_a_count_measures_the_length(compile_: bool) -> None:
+    """Counting coin tosses only (stopping is a move, not a toss): the mean lies in the
+    interval around tbsg.chain's exact expected_steps with the same count."""
+    game = risk_or_safety(3)
+    sol = tbsg.solve(game)
+
+    def tosses(s: object, a: str) -> int:
+        return 1 if a == "toss" else 0
+
+    exact = tbsg.chain(game, sol).expected_steps(tosses)
+    sim = simulate(game, sol, 20_000 if compile_ else 4_000, seed=8, level=LEVEL, count=tosses,
+                   compile=compile_)
+    assert exact in sim.length and sim.unit == "counted steps"
+    assert tbsg.chain(game, sol).expected_steps() not in sim.length  # moves are not tosses here
+    assert "mean length (counted steps): " in str(sim)
+
+
+def test_bad_counts_are_named() -> None:
+    game = risk_or_safety(2)
+    with pytest.raises(tbsg.InvalidArgumentError, match=r"count must be a function of .state, action."):
+        simulate(game, lambda s: "toss", 10, seed=0, count=3)  # type: ignore[arg-type]
+    with pytest.raises(tbsg.ExactnessError, match=r"count at state .*must be an int or fractions.Fraction"):
+        simulate(game, lambda s: "toss", 10, seed=0, count=lambda s, a: 0.5)  # type: ignore[arg-type,return-value]
+    with pytest.raises(tbsg.InvalidArgumentError, match="count must be >= 0, got -1"):
+        simulate(game, lambda s: "toss", 10, seed=0, count=lambda s, a: -1, compile=False)

@@ -1,7 +1,7 @@
 """``tbsg simulate``: Monte Carlo play of a game under the solver's strategy or one's own.
 
 ``tbsg simulate GAME [-p NAME=VALUE ...] [-n N] [--seed S] [--strategy MODULE:FUNCTION]
-[--float] [--walk] [--level L] [--max-steps N] [--max-states N]``
+[--count MODULE:FUNCTION] [--float] [--walk] [--level L] [--max-steps N] [--max-states N]``
 
 Without ``--strategy`` the game is solved first (exactly, or ``--float``) and both players
 follow the solution's strategy; the solver's value is printed beside the simulated mean,
@@ -89,6 +89,9 @@ def register(make: Callable[[str, str, str, Callable[[argparse.Namespace, Any], 
                    help="seed of the random numbers (default: a fresh one, printed)")
     p.add_argument("--strategy", metavar="MODULE:FUNCTION",
                    help="play this function state -> action for both players instead of solving")
+    p.add_argument("--count", metavar="MODULE:FUNCTION",
+                   help="what a move counts towards the length, a function (state, action) -> int or "
+                        "Fraction >= 0 (default: 1 per move), e.g. ./mygame.py:tosses")
     p.add_argument("--float", action="store_true",
                    help="solve with proven float bounds instead of exactly (without --strategy)")
     p.add_argument("--walk", action="store_true",
@@ -115,17 +118,19 @@ def run(args: argparse.Namespace, parser: Any) -> int:
                      "solves nothing: drop one")
     game = build_game(parser, args.game, args.param)
     value: Any = None
-    if args.strategy is not None:
-        try:
+    try:
+        count: Any = None if args.count is None else resolve_function(args.count, "--count")
+        if args.strategy is not None:
             profile: Any = resolve_function(args.strategy, "--strategy")
-        except TbsgError as exc:
-            parser.error(str(exc))
+    except TbsgError as exc:
+        parser.error(str(exc))
+    if args.strategy is not None:
         said = f"{args.strategy} for both players"
     else:
         profile = tbsg.solve(game, exact=not args.float, max_states=args.max_states)
         value = profile.bounds() if args.float else profile.value()
         said = "the solver's strategy for both players"
-    sim = tbsg.simulate(game, profile, args.n, seed=args.seed, level=args.level,
+    sim = tbsg.simulate(game, profile, args.n, seed=args.seed, level=args.level, count=count,
                         max_steps=args.max_steps, compile=False if args.walk else None,
                         max_states=args.max_states)
     print(f"game: {show(game)}\nprofile: {said}")

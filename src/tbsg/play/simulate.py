@@ -11,7 +11,8 @@ Each game starts at the initial state and follows the profile; chance is sampled
 the game's probabilities (rounded to float64). A game's *payoff* is the total to player 0:
 the sum of the game's ``reward(state, action)`` over the moves played (when the game
 defines ``reward``; 0 otherwise) plus the terminal payoff. Its *length* is the number of
-moves (chance moves included, as in :meth:`tbsg.Chain.expected_steps`).
+moves (chance moves included), or the total of ``count(state, action)`` over the moves
+when a count is given, as in :meth:`tbsg.Chain.expected_steps`.
 
 * Mean payoff and mean length: the sample mean ``m`` and the normal (central limit)
   interval ``m +- z s / sqrt(n)``, with ``s`` the sample standard deviation and ``z`` the
@@ -62,7 +63,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from statistics import NormalDist
@@ -76,6 +77,7 @@ from tbsg.engine.compiled import CompiledGame
 from tbsg.errors import InvalidArgumentError, InvalidGameError, InvalidStrategyError, StateLimitError, show
 from tbsg.model.fixed import FixedStrategyGame, StrategyLike
 from tbsg.model.protocol import Game, Terminal, exact
+from tbsg.model.steps import StepFunction, step_values
 from tbsg.results.floating import FloatSolution
 from tbsg.results.solution import Solution
 
@@ -143,7 +145,9 @@ class Simulation:
     payoff : Estimate
         Mean total payoff to player 0 (rewards plus terminal payoff).
     length : Estimate
-        Mean number of moves.
+        Mean length: moves, or what ``count`` counts (``unit``).
+    unit : str
+        ``"moves"``, or ``"counted steps"`` when ``simulate`` was given a ``count``.
     unfinished : int
         Games still running after ``max_steps`` moves (left out of the estimates).
     max_steps : int
@@ -161,6 +165,7 @@ class Simulation:
     counts: dict[Fraction, int]
     payoff: Estimate
     length: Estimate
+    unit: str
     unfinished: int
     max_steps: int
     states: int | None
@@ -179,7 +184,7 @@ class Simulation:
     def __str__(self) -> str:
         lines = [f"{self.n:,} games (seed {self.seed}, {self.method}), {self.level:.0%} intervals",
                  f"mean payoff to player 0: {self.payoff}",
-                 f"mean length (moves):     {self.length}"]
+                 f"{f'mean length ({self.unit}):':<24} {self.length}"]
         lines += [f"ended with payoff {r}: {e}" for r, e in self.frequencies.items()]
         if self.unfinished:
             lines.append(f"unfinished after {self.max_steps:,} moves: {self.unfinished:,} "
@@ -188,8 +193,8 @@ class Simulation:
 
 
 def simulate(game: Game[S, A], profile: ProfileLike[S, A], n: int, *, seed: int | None = None,
-             level: float = 0.95, max_steps: int = DEFAULT_MAX_STEPS, compile: bool | None = None,
-             max_states: int = DEFAULT_COMPILE_STATES) -> Simulation:
+             level: float = 0.95, count: StepFunction | None = None, max_steps: int = DEFAULT_MAX_STEPS,
+             compile: bool | None = None, max_states: int = DEFAULT_COMPILE_STATES) -> Simulation:
     """Play ``n`` games of ``game`` under ``profile`` and estimate payoff, outcomes and length.
 
     Parameters
@@ -206,6 +211,9 @@ def simulate(game: Game[S, A], profile: ProfileLike[S, A], n: int, *, seed: int 
         Seed of the numpy random generator; ``None`` draws one (recorded in the result).
     level : float
         Confidence level of the intervals, in (0, 1).
+    count : callable or None
+        ``count(state, action)``: what a move counts towards the length (an int or
+        Fraction >= 0, as in :meth:`tbsg.Chain.expected_steps`); ``None``: 1 per move.
     max_steps : int
         Moves after which a game counts as unfinished.
     compile : bool or None
@@ -232,7 +240,7 @@ def simulate(game: Game[S, A], profile: ProfileLike[S, A], n: int, *, seed: int 
     seed_ = _seed(seed)
     rng = np.random.default_rng(seed_)
     fixed = FixedStrategyGame(game, _profile(game, profile), (0, 1), _name(profile))
-    reward = _reward_function(game)
+    steps = _Steps(getattr(game, "reward", None), count)
     graph: CompiledGame[S, A] | None = None
     if compile is not False:
         try:
@@ -241,11 +249,11 @@ def simulate(game: Game[S, A], profile: ProfileLike[S, A], n: int, *, seed: int 
             if compile:
                 raise
     if graph is not None:
-        raw = _simulate_compiled(game, graph, reward, n, rng, max_steps)
+        raw = _simulate_compiled(game, graph, steps, n, rng, max_steps)
     else:
-        raw = _Walker(fixed, reward).run(n, rng, max_steps)
+        raw = _Walker(fixed, steps).run(n, rng, max_steps)
     return _summarise(raw, n, seed_, level, max_steps, None if graph is None else graph.n_states,
-                      time.perf_counter() - t0)
+                      "moves" if count is None else "counted steps", time.perf_counter() - t0)
 
 
 # -- arguments -------------------------------------------------------------------------------
@@ -329,29 +337,35 @@ class _Merged:
                                        f"{who} moves there; legal actions: {show(tuple(acts))})") from None
 
 
-def _reward_function(game: Game[Any, Any]) -> Callable[[Any, Any], Fraction] | None:
-    """The game's exact ``reward(state, action)`` (``None``: the game has no rewards)."""
-    reward = getattr(game, "reward", None)
-    if reward is None:
-        return None
-    if not callable(reward):
-        raise InvalidGameError(f"the game's reward must be a method reward(state, action), "
-                               f"got {show(reward)}")
+class _Steps:
+    """What each move adds: the game's reward to the payoff, the count to the length."""
 
-    def exact_reward(s: Any, a: Any) -> Fraction:
-        return exact(reward(s, a), f"reward at state {show(s)}, action {show(a)}")
+    def __init__(self, reward: object, count: StepFunction | None) -> None:
+        if reward is not None and not callable(reward):
+            raise InvalidGameError(f"the game's reward must be a method reward(state, action), "
+                                   f"got {show(reward)}")
+        self.reward: StepFunction | None = reward
+        self.count = count
+        step_values(count, "count", [], [], [])  # a count that is no function: named now
 
-    return exact_reward
+    def arrays(self, states: Sequence[Any], labels: Sequence[Any],
+               pairs: Sequence[tuple[int, int]]) -> tuple[FloatArray | None, FloatArray]:
+        """Rewards (``None``: the game has none) and counts of the moves ``pairs``."""
+        rewards = None if self.reward is None else np.array(
+            [float(x) for x in step_values(self.reward, "reward", states, labels, pairs)])
+        counts = np.array([float(x) for x in step_values(self.count, "count", states, labels, pairs,
+                                                         nonnegative=True)])
+        return rewards, counts
 
 
 # -- the array form ---------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class _Raw:
-    """Per game: total payoff, moves, terminal index (-1: unfinished); and the payoffs."""
+    """Per game: total payoff, length, terminal index (-1: unfinished); and the payoffs."""
 
     payoff: FloatArray
-    moves: IntArray
+    length: FloatArray
     ending: IntArray
     terminals: list[Fraction]
 
@@ -416,34 +430,32 @@ def _terminal_split(game: Game[Any, Any], graph: CompiledGame[Any, Any]) -> list
     return out
 
 
-def _simulate_compiled(game: Game[Any, Any], graph: CompiledGame[Any, Any],
-                       reward: Callable[[Any, Any], Fraction] | None, n: int,
+def _simulate_compiled(game: Game[Any, Any], graph: CompiledGame[Any, Any], steps: _Steps, n: int,
                        rng: np.random.Generator, max_steps: int) -> _Raw:
     """All ``n`` games at once over the chain's arrays (module docstring)."""
     keys, target, ptr, terminals = _segments(game, graph)
     pays = np.array([float(r) for r in terminals], dtype=np.float64)
-    rewards = None if reward is None else np.array(
-        [float(reward(s, graph.act_labels[int(graph.act_ptr[i])])) for i, s in enumerate(graph.states)])
+    rewards, counts = steps.arrays(graph.states, graph.act_labels,
+                                   [(i, int(k)) for i, k in enumerate(graph.act_ptr[:-1].tolist())])
     payoff = np.zeros(n, dtype=np.float64)
-    moves = np.zeros(n, dtype=np.int64)
+    length = np.zeros(n, dtype=np.float64)
     ending = np.full(n, -1, dtype=np.int64)
     games = np.arange(n, dtype=np.int64)
     at = np.zeros(n, dtype=np.int64)
-    for step in range(1, max_steps + 1):
+    for _ in range(max_steps):
         if rewards is not None:
             payoff[games] += rewards[at]
+        length[games] += counts[at]
         j = np.searchsorted(keys, at + rng.random(len(games)), side="right")
         nxt = target[np.minimum(j, ptr[at + 1] - 1)]
         done = nxt < 0
         ended = games[done]
-        moves[ended] = step
         ending[ended] = -1 - nxt[done]
         payoff[ended] += pays[ending[ended]]
         games, at = games[~done], nxt[~done]
         if not len(games):
             break
-    moves[games] = max_steps
-    return _Raw(payoff, moves, ending, terminals)
+    return _Raw(payoff, length, ending, terminals)
 
 
 # -- the plain protocol -----------------------------------------------------------------------
@@ -452,14 +464,13 @@ class _Walker:
     """One game after another through the plain protocol, each state's outcomes asked
     once (cumulative float probabilities, successors and terminal payoffs memoised)."""
 
-    def __init__(self, fixed: FixedStrategyGame[Any, Any],
-                 reward: Callable[[Any, Any], Fraction] | None) -> None:
+    def __init__(self, fixed: FixedStrategyGame[Any, Any], steps: _Steps) -> None:
         self.fixed = fixed
-        self.reward = reward
+        self.steps = steps
         self.terminals: dict[Fraction, int] = {}
-        self.memo: dict[Any, tuple[list[float], list[Any], float]] = {}
+        self.memo: dict[Any, tuple[list[float], list[Any], float, float]] = {}
 
-    def _at(self, s: Any) -> tuple[list[float], list[Any], float]:
+    def _at(self, s: Any) -> tuple[list[float], list[Any], float, float]:
         got = self.memo.get(s)
         if got is None:
             a = self.fixed.actions(s)[0]
@@ -471,8 +482,9 @@ class _Walker:
             if total != 1:
                 raise InvalidGameError(f"the probabilities of outcomes({show(s)}, {show(a)}) sum to "
                                        f"{total}, not 1")
-            r = 0.0 if self.reward is None else float(self.reward(s, a))
-            got = self.memo[s] = (cum, nxt, r)
+            rewards, counts = self.steps.arrays([s], [a], [(0, 0)])
+            r = 0.0 if rewards is None else float(rewards[0])
+            got = self.memo[s] = (cum, nxt, r, float(counts[0]))
         return got
 
     def _code(self, payoff: Fraction) -> _Ending:
@@ -480,26 +492,26 @@ class _Walker:
 
     def run(self, n: int, rng: np.random.Generator, max_steps: int) -> _Raw:
         payoff = np.zeros(n, dtype=np.float64)
-        moves = np.full(n, max_steps, dtype=np.int64)
+        length = np.zeros(n, dtype=np.float64)
         ending = np.full(n, -1, dtype=np.int64)
         start = self.fixed.initial
         for g in range(n):
-            s, total = start, 0.0
-            for step in range(1, max_steps + 1):
-                cum, nxt, r = self._at(s)
-                total += r
+            s, total, steps = start, 0.0, 0.0
+            for _ in range(max_steps):
+                cum, nxt, r, c = self._at(s)
+                total, steps = total + r, steps + c
                 j = min(int(np.searchsorted(cum, rng.random(), side="right")), len(cum) - 1)
                 s = nxt[j]
                 if isinstance(s, _Ending):
-                    moves[g], ending[g] = step, s.index
+                    ending[g] = s.index
                     break
-            payoff[g] = total
+            payoff[g], length[g] = total, steps
         order = sorted(self.terminals, reverse=True)
         rank = np.array([order.index(r) for r in self.terminals] + [-1], dtype=np.int64)
         ending = rank[ending]  # -1 stays -1 (the appended entry)
         finished = ending >= 0
         payoff[finished] += np.array([float(r) for r in order])[ending[finished]]
-        return _Raw(payoff, moves, ending, order)
+        return _Raw(payoff, length, ending, order)
 
 
 @dataclass(frozen=True)
@@ -538,11 +550,11 @@ def wilson(k: int, n: int, level: float) -> Estimate:
 
 
 def _summarise(raw: _Raw, n: int, seed: int, level: float, max_steps: int, states: int | None,
-               seconds: float) -> Simulation:
+               unit: str, seconds: float) -> Simulation:
     finished = raw.ending >= 0
     counts = np.bincount(raw.ending[finished], minlength=len(raw.terminals))
     return Simulation(
         n=n, seed=seed, level=float(level), method="walk" if states is None else "compiled",
         counts={r: int(c) for r, c in zip(raw.terminals, counts.tolist(), strict=True) if c},
-        payoff=normal(raw.payoff[finished], level), length=normal(raw.moves[finished].astype(float), level),
+        payoff=normal(raw.payoff[finished], level), length=normal(raw.length[finished], level), unit=unit,
         unfinished=int(n - finished.sum()), max_steps=max_steps, states=states, seconds=seconds)
