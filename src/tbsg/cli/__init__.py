@@ -22,6 +22,11 @@ Commands
     (or below). Code elsewhere is named with ``--game GAME`` (the file's parameters are
     used; ``-p`` only for files that record none) or, for a file you trust, imported with
     ``--import-game``.
+``tbsg simulate GAME [-p NAME=VALUE ...] [-n N] [--seed S] [--strategy MODULE:FUNCTION] ...``
+    Play N games under the solver's strategy (or your own function) and print the outcome
+    frequencies, mean payoff and length with confidence intervals (:mod:`tbsg.cli._simulate`).
+``tbsg play GAME [-p NAME=VALUE ...] [--as 0|1] [--seed S]``
+    Play against the solver at the prompt, every action's value shown (:mod:`tbsg.cli._play`).
 ``tbsg reproduce [--only GAME ...] [--json]``
     Recompute every published number of the catalog and compare it with the source.
 ``tbsg cite [--format bibtex|apa]``
@@ -493,6 +498,11 @@ def _parser() -> _Parser:
     _add_solve(sub)
     _add_verify(sub)
     _add_reproduce(sub)
+    from tbsg.cli import _play, _simulate  # the play commands keep their options in their modules
+
+    for command in (_simulate, _play):
+        _EXAMPLES[command.NAME] = command.EXAMPLES
+        command.register(lambda *spec: _subparser(sub, *spec))
     cite = _subparser(sub, "cite", "how to cite tbsg (BibTeX and APA)",
                       "Print a BibTeX entry and an APA reference for tbsg, from its CITATION.cff.", _cite)
     cite.add_argument("--format", choices=("both", "bibtex", "apa"), default="both",
