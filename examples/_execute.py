@@ -12,8 +12,10 @@ and writes each, with its outputs, as ``examples/NAME.ipynb``. The test suite
 run them through :func:`execute`.
 
 Environment of the kernel: ``TBSG_FAST=1`` for small sizes (seconds; what the tests
-run) and ``TBSG_OUT=DIR`` for where the notebooks write their figures and tables
-(default ``docs/figures``); see ``examples/_output.py``.
+run) and ``TBSG_OUT=DIR`` for where the notebooks write their figures and tables; see
+:mod:`tbsg.outputs.notebook`. Run as a script, this writes them to ``docs/figures``
+(``--out DIR`` elsewhere), the figures the documentation shows; a notebook run on its
+own writes them beside itself.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 EXAMPLES = Path(__file__).resolve().parent
+FIGURES = EXAMPLES.parent / "docs" / "figures"
 
 #: The notebooks, in reading order: two tutorials, then one notebook per source.
 NOTEBOOKS: dict[str, str] = {
@@ -50,8 +53,8 @@ def read(name: str) -> Any:
 def execute(name: str, *, fast: bool, out: Path | None = None, timeout: int = 1800) -> Any:
     """Run notebook ``name`` in a fresh Python kernel and return it with its outputs.
 
-    The kernel starts in ``examples/`` (so the notebooks find ``_output.py``) with
-    ``TBSG_FAST`` and ``TBSG_OUT`` set as asked, matplotlib's inline backend and no
+    The kernel starts in ``examples/`` with ``TBSG_FAST`` and ``TBSG_OUT`` set as asked
+    (``out=None``: the notebook writes beside itself), matplotlib's inline backend and no
     progress bars (``TQDM_DISABLE=1``: they would be saved among the outputs). A cell
     that raises stops the run with :class:`nbclient.exceptions.CellExecutionError`,
     which shows the cell and the traceback.
@@ -76,7 +79,8 @@ def main() -> None:
     parser.add_argument("names", nargs="*", metavar="NAME", help=f"notebooks (default: all of "
                         f"{', '.join(NOTEBOOKS)})")
     parser.add_argument("--fast", action="store_true", help="small sizes (TBSG_FAST=1)")
-    parser.add_argument("--out", type=Path, default=None, help="TBSG_OUT: where files go")
+    parser.add_argument("--out", type=Path, default=FIGURES,
+                        help="TBSG_OUT: where files go (default docs/figures)")
     args = parser.parse_args()
     import nbformat
 

@@ -27,11 +27,10 @@
 # %%
 from fractions import Fraction
 
-from _output import Output, pyplot, show
-
 import tbsg
 from tbsg import plots
 from tbsg.games import CoinballState, coinball, coinball_outcomes, coinball_summary_check
+from tbsg.outputs.notebook import Output, pyplot, show
 from tbsg.outputs.tables import state_table
 from tbsg.sources.coinball import BEST_RESPONSES, OPTIMAL  # the source's printed decimals
 

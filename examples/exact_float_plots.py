@@ -21,12 +21,11 @@
 # %%
 import time
 
-from _output import Output, pyplot, show
-
 import tbsg
 from tbsg import plots
 from tbsg.games import coinball, pig
 from tbsg.games.pig import PigState
+from tbsg.outputs.notebook import Output, pyplot, show
 
 out, plt = Output(), pyplot()
 print(out)

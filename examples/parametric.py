@@ -19,16 +19,16 @@
 # formula on each region, and a certificate that `tbsg.verify_parametric` re-checks.
 #
 # Set `TBSG_FAST=1` for small sizes (the test suite does); figures and tables are written
-# to `TBSG_OUT` (default `docs/figures/`).
+# beside this notebook, or to the folder `TBSG_OUT` names (`tbsg.outputs.notebook`).
 
 # %%
 from fractions import Fraction
 
 import sympy
-from _output import Output, pyplot, show
 
 import tbsg
 from tbsg.games import RoSState, biased_pig, biased_risk_or_safety, pig, risk_or_safety
+from tbsg.outputs.notebook import Output, pyplot, show
 from tbsg.plots import plot_parametric
 
 out, plt = Output(), pyplot()

@@ -28,12 +28,11 @@
 # %%
 from fractions import Fraction
 
-from _output import Output, pyplot
-
 import tbsg
 from tbsg import plots
 from tbsg.games import pig, piglet, risk_or_safety
 from tbsg.games.pig import PigState, pig_hold_at, pig_hold_boundary, pig_turns
+from tbsg.outputs.notebook import Output, pyplot
 from tbsg.sources.pig import OPTIMAL, PIGLET_2  # as printed: p. 34 and p. 30
 
 out = Output()

@@ -23,7 +23,8 @@
 # to 50 points).
 #
 # Set `TBSG_FAST=1` for small sizes (seconds; the test suite does); figures and tables
-# are written to `TBSG_OUT` (default `docs/figures/`).
+# are written beside this notebook, or to the folder `TBSG_OUT` names
+# (`tbsg.outputs.notebook`).
 
 # %%
 import itertools
@@ -31,11 +32,11 @@ import time
 from fractions import Fraction
 
 import numpy as np
-from _output import Output, pyplot, show
 
 import tbsg
 from tbsg import plots
 from tbsg.games import RoSState, risk_or_safety, risk_or_safety_coin_table, risk_or_safety_lengths
+from tbsg.outputs.notebook import Output, pyplot, show
 from tbsg.outputs.pivot import Pivot
 from tbsg.outputs.tables import StateTable, state_table
 from tbsg.sources.risk_or_safety import P000, TABLE_1  # the paper's printed values

@@ -28,12 +28,11 @@
 # `TBSG_FAST=1`: up to 9 sticks (Figure 5) and 10 (the map).
 
 # %%
-from _output import Output, pyplot
-
 import tbsg
 from tbsg import plots
 from tbsg.games import super_six_strategy
 from tbsg.games.super_six import SuperSix
+from tbsg.outputs.notebook import Output, pyplot
 from tbsg.outputs.tables import state_table
 from tbsg.sources.super_six import KNOWN_DISCREPANCIES, STRATEGIES  # as printed, and the slips
 

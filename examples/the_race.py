@@ -24,12 +24,11 @@
 # `TBSG_FAST=1`: a race to 10 (the published decimals are then not compared).
 
 # %%
-from _output import Output, pyplot, show
-
 import tbsg
 from tbsg import plots
 from tbsg.games import RaceState, the_race
 from tbsg.games.the_race import PLAYER_1, PLAYER_2, the_race_length
+from tbsg.outputs.notebook import Output, pyplot, show
 from tbsg.outputs.tables import state_table
 from tbsg.sources.the_race import ANSWER  # the published answer, as printed
 

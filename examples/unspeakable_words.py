@@ -28,12 +28,11 @@
 # %%
 from fractions import Fraction
 
-from _output import Output, pyplot, show
-
 import tbsg
 from tbsg import plots
 from tbsg.games import UWState, unspeakable_words_tables
 from tbsg.games.unspeakable_words import UnspeakableWords
+from tbsg.outputs.notebook import Output, pyplot, show
 from tbsg.outputs.pivot import Pivot
 from tbsg.outputs.tables import state_table
 from tbsg.sources.unspeakable_words import checks  # the post's printed tables, compared

@@ -21,6 +21,10 @@
 # and scores their sum, or a single point if any die shows a 1. The first to reach the
 # goal wins. More dice score more on average but "pig out" more often: how many should
 # you roll, and does it depend on the scores?
+#
+# Copy this notebook anywhere and change it: it needs only tbsg (`Output` comes from
+# `tbsg.outputs.notebook`) and writes its figures beside itself (`TBSG_OUT=DIR`
+# elsewhere; `TBSG_FAST=1` for small sizes).
 
 # %%
 import os
@@ -30,10 +34,9 @@ from fractions import Fraction
 from functools import cache
 from itertools import product
 
-from _output import Output, pyplot, show
-
 import tbsg
 from tbsg import plots
+from tbsg.outputs.notebook import Output, pyplot, show
 
 out, plt = Output(), pyplot()
 goal = 20 if out.fast else 50

@@ -55,6 +55,7 @@ from tbsg.model.protocol import DRAW, Game, Terminal, win
 from tbsg.outputs.pivot import Pivot
 from tbsg.outputs.tables import Row, StateTable, state_table
 from tbsg.play.chain import Chain, LengthBounds, LengthDistribution, chain
+from tbsg.play.simulate import Simulation, simulate
 from tbsg.results import FloatSolution, Provenance, Solution, SolutionKind
 
 if TYPE_CHECKING:  # loaded on first use by __getattr__ below
@@ -90,6 +91,7 @@ __all__ = [
     "Pivot",
     "Provenance",
     "Row",
+    "Simulation",
     "Solution",
     "SolutionFileError",
     "SolutionKind",
@@ -113,6 +115,7 @@ __all__ = [
     "region_rows",
     "region_table",
     "save",
+    "simulate",
     "solve",
     "solve_parametric",
     "state_table",

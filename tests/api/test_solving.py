@@ -32,6 +32,8 @@ EXPECTED_API = {
     "best_response", "evaluate", "load", "save", "solve", "state_table", "verify", "win",
     # play under a profile and tie-breaking
     "Chain", "InfiniteExpectationError", "LengthBounds", "LengthDistribution", "TieBreak", "chain",
+    # Monte Carlo play under a profile
+    "Simulation", "simulate",
     # parametric games, loaded on first use (sympy, python-flint)
     "evaluate_parametric", "solve_parametric", "verify_parametric",
     # the optional array form of a game

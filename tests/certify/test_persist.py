@@ -39,9 +39,9 @@ def _edit(path: Path, change: Any) -> None:
 def test_file_is_plain_json_with_exact_values(saved: Path) -> None:
     doc = json.loads(saved.read_text())
     assert doc["format"] == "tbsg-solution"
-    assert doc["format_version"] == 2
+    assert doc["format_version"] == 3
     assert doc["game"] == {"module": "tbsg.games.risk_or_safety", "class": "RiskOrSafety",
-                           "fields": {"target": 4}}
+                           "fields": {"target": 4}, "factory": None}
     assert (doc["kind"], doc["optimizing"]) == ("solve", [0, 1])
     # seed 000 (Jehn 2026), section 3.3: P(0,0,0) = 2236/4165 for n = 4
     assert doc["value"] == "2236/4165"
@@ -111,6 +111,12 @@ FIELD_EDITS = [
     (_set(("comment",), "x"), tbsg.SolutionFileError, "unexpected comment field"),
     (_drop(("method",)), tbsg.SolutionFileError, "missing method field"),
     (_drop(("game", "fields")), tbsg.SolutionFileError, "missing fields field"),
+    (_drop(("game", "factory")), tbsg.SolutionFileError, "missing factory field"),
+    (_set(("game", "factory"), {"name": "x"}), tbsg.SolutionFileError, "missing arguments field"),
+    (_set(("game", "factory"), {"name": 3, "arguments": {}}), tbsg.SolutionFileError,
+     "'name' should be str"),
+    (_set(("game", "factory"), {"name": "x", "arguments": {"goal": 3}}), tbsg.SolutionFileError,
+     "argument 'goal' should be a text"),
     (_drop(("graph", "components")), tbsg.SolutionFileError, "missing components field"),
 ]
 
@@ -288,7 +294,7 @@ def test_own_game_needs_the_game_to_load(tmp_path: Path) -> None:
     path = tmp_path / "duel.json"
     save(tbsg.solve(Duel()), path)
     assert json.loads(path.read_text())["game"] == {"module": __name__, "class": "Duel", "fields":
-                                                    {"initial": "pick"}}
+                                                    {"initial": "pick"}, "factory": None}
     with pytest.raises(tbsg.SolutionFileError, match="pass it"):
         load(path)
     assert load(path, game=Duel()).value() == Fraction(1, 2)
@@ -298,6 +304,75 @@ def test_own_game_needs_the_game_to_load(tmp_path: Path) -> None:
         load(path, game=Lobby())
     with pytest.raises(tbsg.SolutionFileError, match="with fields"):
         load(path, game=Duel(initial="other"))
+
+
+class Race:
+    """A plain class that carries its parameters with ``parameters()``: from ``goal`` tosses of
+    a fair coin, heads wins for player 0 once ``goal`` heads come before ``goal`` tails."""
+
+    def __init__(self, goal: int = 2, bias: Fraction = Fraction(1, 2)) -> None:
+        self.goal, self.bias = goal, bias
+        self.initial: tuple[int, int] = (0, 0)
+
+    def parameters(self) -> dict[str, object]:
+        return {"goal": self.goal, "bias": self.bias}
+
+    def player(self, s: tuple[int, int]) -> int:
+        return 0
+
+    def actions(self, s: tuple[int, int]) -> tuple[str, ...]:
+        return ("toss",)
+
+    def outcomes(self, s: tuple[int, int], a: str) -> list[tuple[Fraction, tuple[int, int] | tbsg.Terminal]]:
+        h, t = s
+        heads = tbsg.win(0) if h + 1 == self.goal else (h + 1, t)
+        tails = tbsg.win(1) if t + 1 == self.goal else (h, t + 1)
+        return [(self.bias, heads), (1 - self.bias, tails)]
+
+
+def test_a_class_with_parameters_round_trips_and_names_them(tmp_path: Path) -> None:
+    path = tmp_path / "race.json"
+    sol = tbsg.solve(Race(3, Fraction(1, 3)))
+    save(sol, path)
+    assert json.loads(path.read_text())["game"]["fields"] == {"goal": 3, "bias": {"fraction": "1/3"}}
+    # rebuilt by calling the class with the recorded parameters
+    assert load(path, game=Race).value() == sol.value()
+    assert load(path, import_game=True).value() == sol.value()
+    with pytest.raises(tbsg.SolutionFileError, match="with fields"):
+        load(path, game=Race(3))
+    # provenance names the parameters, never an address
+    assert "game: Race(goal=3, bias=1/3) (" in str(sol.provenance())
+    assert "0x" not in str(load(path, game=Race).provenance())
+
+
+def test_the_factory_is_recorded_and_named_when_the_game_is_missing(tmp_path: Path) -> None:
+    path = tmp_path / "duel.json"
+    save(tbsg.solve(Duel()), path, factory="duel.py:Duel", arguments={"initial": "pick"})
+    assert json.loads(path.read_text())["game"]["factory"] == {"name": "duel.py:Duel",
+                                                               "arguments": {"initial": "pick"}}
+    with pytest.raises(tbsg.GameUnavailableError, match=r"built by duel\.py:Duel -p initial=pick"):
+        load(path)
+    from tbsg.certify.persist import read_game_record
+    record = read_game_record(path)
+    assert (record.module, record.qualname, record.factory, record.arguments) == (
+        __name__, "Duel", "duel.py:Duel", {"initial": "pick"})
+    for bad in ({"factory": ""}, {"factory": 3}, {"arguments": {"a": "1"}},
+                {"factory": "x:y", "arguments": {"a": 1}}):
+        with pytest.raises(tbsg.InvalidArgumentError, match=r"factory|arguments"):
+            save(tbsg.solve(Duel()), path, **bad)
+
+
+def test_files_of_format_version_2_still_load(saved: Path) -> None:
+    # version 2 had no game factory; it is read as recording none
+    def older(d: dict[str, Any]) -> None:
+        d["format_version"] = 2
+        del d["game"]["factory"]
+    _edit(saved, older)
+    # seed 000 (Jehn 2026), section 3.3: P(0,0,0) = 2236/4165 for n = 4
+    assert load(saved).value() == Fraction(2236, 4165)
+    _edit(saved, _set(("game", "factory"), None))
+    with pytest.raises(tbsg.SolutionFileError, match="unexpected factory field"):
+        load(saved)
 
 
 def test_float_solutions_cannot_be_saved(tmp_path: Path) -> None:

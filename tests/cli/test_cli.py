@@ -121,7 +121,18 @@ def _api_value(own: Path, factory: str, **kwargs: object) -> Fraction:
 
 def test_no_command_is_a_usage_error(run: Run) -> None:
     status, _, err = run()
-    assert status == 2 and "usage: tbsg [-h] COMMAND" in err
+    assert status == 2 and "usage: tbsg [-h] [--version] COMMAND" in err
+
+
+def test_version(run: Run) -> None:
+    import platform
+
+    from tbsg._version import __version__
+    from tbsg.engine._backend import BACKEND
+
+    status, out, _ = run("--version")
+    assert status == 0
+    assert out == f"tbsg {__version__} (exact arithmetic: {BACKEND}; Python {platform.python_version()})\n"
 
 
 def test_help_lists_the_commands_and_no_hyphenated_alias(run: Run) -> None:
@@ -202,15 +213,15 @@ def test_long_values_are_shortened_unless_exact_digits(run: Run, own: Path) -> N
 @pytest.mark.parametrize(("fmt", "expected"), [
     ("text", "value to player 0: 4/7 ≈ 0.571428571428571"),
     ("md", "| value to player 0 | 4/7 ≈ 0.571428571428571 |"),
-    ("latex", "value to player 0 & 4/7 ≈ 0.571428571428571 \\\\"),
+    ("latex", "value to player 0 & 4/7 $\\approx$ 0.571428571428571 \\\\"),
     ("csv", "value to player 0,4/7 ≈ 0.571428571428571"),
 ])
 def test_summary_formats(fmt: str, expected: str, run: Run) -> None:
     # seed 000 (Jehn 2026), section 3.1: n = 2 gives 4/7
     status, out, _ = run("solve", "risk_or_safety", "-p", "target=2", "--format", fmt)
     assert status == 0 and expected in out.splitlines()
-    if fmt == "latex":
-        assert "\\toprule" in out and "\\bottomrule" in out
+    if fmt == "latex":  # pdfLaTeX's default input encoding takes no raw ≈
+        assert "\\toprule" in out and "\\bottomrule" in out and "≈" not in out
 
 
 @pytest.mark.parametrize(("fmt", "expected"), [
@@ -223,6 +234,17 @@ def test_summary_formats(fmt: str, expected: str, run: Run) -> None:
 def test_table_formats(fmt: str, expected: str, run: Run) -> None:
     status, out, _ = run("solve", "risk_or_safety", "-p", "target=2", "--table", "--format", fmt)
     assert status == 0 and expected in out
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "latex", "csv", "json"])
+def test_tables_with_decimals_only(fmt: str, run: Run) -> None:
+    # seed 000 (Jehn 2026), section 3.1: n = 2 gives 4/7 = 0.571428571...
+    status, out, err = run("solve", "risk_or_safety", "-p", "target=2", "--table", "--decimals", "4",
+                           "--format", fmt)
+    assert status == 0, err
+    assert "0.5714" in out and "4/7" not in out and "value_decimal" not in out
+    status, _, err = run("solve", "risk_or_safety", "-p", "target=2", "--decimals", "4")
+    assert status == 2 and "--decimals N writes the per-state table with decimals only: add --table" in err
 
 
 def test_text_and_markdown_tables_differ(run: Run) -> None:
@@ -377,6 +399,13 @@ def test_own_game_as_module_factory(run: Run, own: Path, monkeypatch: pytest.Mon
     status, out, err = run("solve", f"{own.stem}:Race", "--format", "json")
     assert status == 0, err
     assert json.loads(out)["value"] == "4/7"  # the README's race: first to 2 points, fair coins
+    # saved: a module's code is run again only when named (--game) or trusted (--import-game)
+    assert run("solve", f"{own.stem}:make", "-p", "goal=3", "--save", "race.json")[0] == 0
+    status, _, err = run("verify", "race.json")
+    assert status == 2 and f"built by {own.stem}:make -p goal=3, whose code lies in a module" in err
+    for extra in (["--game", f"{own.stem}:make"], ["--import-game"]):
+        status, out, err = run("verify", "race.json", *extra)
+        assert status == 0 and "graph hash matches; verified" in out, err
 
 
 def test_edited_file_is_rejected(run: Run, own: Path, tmp_path: Path) -> None:
@@ -394,12 +423,27 @@ def test_game_that_cannot_be_had_cannot_be_checked(run: Run, own: Path, tmp_path
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     saved = tmp_path / "race.json"
     assert run("solve", f"{own}:Race", "--save", str(saved))[0] == 0
-    # no --game: outside tbsg, not imported without permission
-    status, _, err = run("verify", str(saved))
+    # a file recording no factory (tbsg.save from Python), no --game: outside tbsg, not imported
+    # without permission
+    bare = tmp_path / "bare.json"
+    data = json.loads(saved.read_text())
+    assert data["game"]["factory"] == {"name": f"{own.name}:Race", "arguments": {}}
+    data["game"]["factory"] = None
+    bare.write_text(json.dumps(data))
+    status, _, err = run("verify", str(bare))
     assert status == 2 and "CANNOT CHECK" in err and f"--game path/to/{own.stem}.py:Race" in err
+    # the factory it records lies outside the file's folder: not run without being told
+    (tmp_path / "out").mkdir()
+    elsewhere = tmp_path / "out" / "race.json"
+    assert run("solve", f"{own}:Race", "--save", str(elsewhere))[0] == 0
+    monkeypatch.chdir(tmp_path)  # --game names the code from the current directory
+    status, _, err = run("verify", str(elsewhere))
+    assert status == 2 and "CANNOT CHECK" in err
+    assert f"--game {own.name}:Race (the file's parameters" in err
+    assert run("verify", str(elsewhere), "--game", f"{own.name}:Race")[0] == 0  # as suggested
     # the module the file names is not importable from here
     data = json.loads(saved.read_text())
-    data["game"]["module"] = "no_such_module_anywhere"
+    data["game"]["module"], data["game"]["factory"] = "no_such_module_anywhere", None
     moved = tmp_path / "moved.json"
     moved.write_text(json.dumps(data))
     status, _, err = run("verify", str(moved), "--import-game")
@@ -642,3 +686,104 @@ def test_catalog_make_bounds_digits_and_ranges() -> None:
                                                "1000000"):
         CATALOG["pig"].make({"goal": "3", "die": "1000000"})
     assert CATALOG["super_six"].make({"k": "2", "l": "3", "lid": "5"}).lid == 5
+
+
+# --- a game that carries its parameters: saved by the command line, verified from the file alone --
+
+_DUEL = '''
+from fractions import Fraction
+import tbsg
+
+class TwoDiceDuel:
+    """Players alternate; the mover adds 1 point (safe) or, on a fair coin, 3 points or none
+    (risky); the first to `goal` points wins. A plain class{reports}."""
+    def __init__(self, goal=20):
+        self.goal = goal
+        self.initial = (0, 0, 0)
+    {method}
+    def player(self, s):
+        return s[0]
+    def actions(self, s):
+        return ("safe", "risky")
+    def outcomes(self, s, a):
+        mover, mine, theirs = s
+        def after(gain):
+            return tbsg.win(mover) if mine + gain >= self.goal else (1 - mover, theirs, mine + gain)
+        if a == "safe":
+            return [(1, after(1))]
+        return [(Fraction(1, 2), after(3)), (Fraction(1, 2), after(0))]
+
+def duel(goal: int = 20):
+    return TwoDiceDuel(goal)
+'''
+
+
+@pytest.fixture(params=["no parameters()", "parameters()"])
+def mygame(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """``mygame_<unique>.py`` in ``tmp_path`` (the current directory): the issue's dice duel,
+    a plain class built by the factory ``duel``, with and without a ``parameters()`` method."""
+    method = "def parameters(self): return {'goal': self.goal}" if request.param == "parameters()" else ""
+    reports = " with parameters()" if method else " without a repr or parameters of its own"
+    name = f"mygame_{uuid.uuid4().hex[:8]}"
+    path = tmp_path / f"{name}.py"
+    path.write_text(_DUEL.format(method=method, reports=reports), encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    yield path
+    sys.modules.pop(name, None)
+
+
+def test_own_game_parameters_are_saved_and_verified_from_the_file_alone(
+        run: Run, mygame: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tbsg
+
+    spec = f"./{mygame.name}:duel"
+    status, out, err = run("solve", spec, "-p", "goal=4", "--save", "f.json", "--provenance")
+    assert status == 0, err
+    # the value the Python API computes for duel(goal=4): the command line solved that game
+    value = tbsg.solve(sys.modules[mygame.stem].duel(goal=4)).value()
+    assert f"value to player 0: {value} ≈ " in out
+    assert f"  built by: {spec} -p goal=4\n" in out and " at 0x" not in out
+    record = json.loads((tmp_path / "f.json").read_text())["game"]
+    assert record["factory"] == {"name": f"{mygame.name}:duel", "arguments": {"goal": "4"}}
+    # the file alone rebuilds the same game: its factory and parameters are in it
+    status, out, err = run("verify", "f.json", "--provenance")
+    assert status == 0, err
+    assert out.startswith(f"f.json: {mygame.name}:duel -p goal=4, solve, value {value} ")
+    assert " at 0x" not in out
+    assert f"built by: {mygame.name}:duel -p goal=4\n" in out
+    assert "graph hash matches; verified" in out
+    # --game only points at the code; the parameters come from the file
+    status, out, err = run("verify", "f.json", "--game", spec)
+    assert status == 0 and "graph hash matches; verified" in out, err
+    # from another folder: the recorded path is relative to the file's folder
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    status, out, err = run("verify", str(tmp_path / "f.json"))
+    assert status == 0 and "graph hash matches; verified" in out, err
+
+
+def test_provenance_names_the_parameters_a_game_reports(run: Run, mygame: Path) -> None:
+    status, out, err = run("solve", f"./{mygame.name}:duel", "-p", "goal=3", "--provenance")
+    assert status == 0, err
+    reports = "parameters(self)" in mygame.read_text()
+    game_line = next(line for line in out.splitlines() if line.startswith("  game: "))
+    if reports:
+        assert game_line.startswith("  game: TwoDiceDuel(goal=3) (")
+    else:  # named by its class, never its address; the factory line names the parameters
+        assert game_line.startswith("  game: TwoDiceDuel (its parameters are not recorded")
+    assert " at 0x" not in out
+
+
+def test_import_game_of_a_class_without_parameters_answers_in_options(
+        run: Run, lobby: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import tbsg
+
+    monkeypatch.chdir(lobby.parent)
+    assert run("solve", f"{lobby}:Lobby", "--infinite-play", "1/2")[0] == 0  # imports the module
+    saved = tmp_path / "lobby.json"
+    tbsg.save(tbsg.solve(sys.modules[lobby.stem].Lobby(), infinite_play=Fraction(1, 2)), saved)
+    status, _, err = run("verify", str(saved), "--import-game")
+    assert status == 2 and "CANNOT CHECK" in err
+    assert f"name it with --game path/to/{lobby.stem}.py:Lobby -p NAME=VALUE" in err
+    assert "game=" not in err  # the Python API's advice is not the command line's

@@ -464,3 +464,36 @@ def test_row_repr_and_records(ros4_table: StateTable[RoSState, str]) -> None:
     assert isinstance(row, Row)
     ordered = ros4_table.sorted(lambda r: r.value, reverse=True)
     assert ordered.rows[0].value == max(ros4_table.column("value"))
+
+
+# --- decimals only ---------------------------------------------------------------------------
+
+def test_decimals_only_exports_round_every_exact_value(ros4_table: StateTable[RoSState, str]) -> None:
+    from tbsg._util.digits import exact_decimal
+
+    rows = list(csv.reader(io.StringIO(ros4_table.to_csv(decimals=30))))
+    header = rows[0]
+    assert "value_decimal" not in header and "margin_decimal" not in header
+    col = header.index("value")
+    for r, line in zip(ros4_table.rows, rows[1:], strict=True):
+        # 30 significant digits rounded from the exact value: 1/3 becomes 0.333...3 (30 threes)
+        assert line[col] == exact_decimal(r.value, 30)
+        assert "/" not in line[col]
+    # seed 000 (Jehn 2026), section 3.3: P(0,0,0) = 2236/4165 = 0.5368547...
+    assert rows[1][col] == "0.536854741896758703481392557023"
+
+
+@pytest.mark.parametrize("export", ["to_markdown", "to_latex", "to_text", "to_html"])
+def test_every_export_takes_decimals(export: str, ros4_table: StateTable[RoSState, str]) -> None:
+    full = getattr(ros4_table, export)()
+    only = getattr(ros4_table, export)(decimals=4)
+    assert "2236/4165" in full and "2236/4165" not in only and "0.5369" in only
+    assert "value_decimal" not in only and "value decimal" not in only
+    assert len(only) < len(full)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, "6"])
+def test_decimals_must_be_a_bool_or_a_positive_int(bad: object,
+                                                   ros4_table: StateTable[RoSState, str]) -> None:
+    with pytest.raises(tbsg.InvalidArgumentError, match="decimals must be True, False or a number"):
+        ros4_table.to_csv(decimals=bad)  # type: ignore[arg-type]

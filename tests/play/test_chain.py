@@ -432,6 +432,15 @@ def test_fastest_is_no_slower_than_any_optimal_profile(game: TableGame) -> None:
     assert tbsg.chain(game, slow.strategy).expected_steps() == slow.expected
 
 
+def test_exact_is_chosen_per_query_and_chain_says_so() -> None:
+    game = tbsg.games.risk_or_safety(2)
+    with pytest.raises(tbsg.InvalidArgumentError, match=r"each query chooses.*expected_steps\(exact=False\)"):
+        tbsg.chain(game, tbsg.solve(game), exact=False)  # type: ignore[arg-type]
+    c = tbsg.chain(game, tbsg.solve(game), exact=None)
+    lo, hi = c.expected_steps(exact=False)
+    assert lo <= c.expected_steps() <= hi
+
+
 # --- rewards (issue 24) ---------------------------------------------------------------------------
 
 def test_a_chain_counts_the_games_own_rewards() -> None:

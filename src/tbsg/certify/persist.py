@@ -7,11 +7,13 @@ solution, and nothing that has to be trusted:
 
     {
       "format": "tbsg-solution",            fixed marker
-      "format_version": 2,                  this layout
+      "format_version": 3,                  this layout
       "tbsg_version": "0.1.0",              library that wrote it (informational)
       "game": {"module": "tbsg.games.risk_or_safety", "class": "RiskOrSafety",
-               "fields": {"target": 4}},    how to rebuild the game: its class and its
-                                            dataclass fields (null if it has none)
+               "fields": {"target": 4},     how to rebuild the game: its class and the
+                                            parameters it reports (null if none)
+               "factory": {"name": "risk_or_safety", "arguments": {"target": "4"}}},
+                                            how it was built, if by a factory (or null)
       "graph": {"sha256": "...",            hash of the state graph, in enumeration order
                 "sha256_unordered": "...",  the same, independent of state and action order
                 "states": 120, "actions": 200, "outcomes": 310, "components": 87,
@@ -28,7 +30,19 @@ solution, and nothing that has to be trusted:
 
 Values are exact, to player 0 (as everywhere in tbsg), written ``"p/q"`` (or ``"p"``) in
 lowest terms; ``action`` is the position of the chosen action in ``game.actions(state)``
-and ``label`` its ``repr``. The graph hash is SHA-256 over a canonical text of the
+and ``label`` its ``repr``.
+
+A game's ``fields`` are the parameters it reports (:func:`tbsg.results.provenance.game_parameters`:
+a ``parameters()`` method, or a dataclass's fields), as JSON: ``None``, ``bool``, ``int``,
+``str``, and fractions as ``{"fraction": "p/q"}``; ``null`` for a game that reports
+none, or a value JSON cannot hold. Its ``factory`` records how the game was built when
+it was built by a factory: ``name`` a catalog name, ``module:factory`` or
+``file.py:factory`` (a path relative to the solution file's folder), and ``arguments``
+the texts of its parameters (``tbsg solve GAME -p NAME=VALUE`` writes both, so that
+``tbsg verify FILE`` rebuilds the game the same way without retyping them). Files of
+format version 2 (no ``factory``) are read as well.
+
+The graph hash is SHA-256 over a canonical text of the
 compiled game: every state's ``repr``, mover, and each action's label, terminal payoff
 part and successor probabilities, in enumeration order; the unordered hash sorts states
 and actions by ``repr`` first, so that a game whose action order changed between runs
@@ -57,7 +71,7 @@ Messages shorten long values.
 
 Games from the ``tbsg`` package are rebuilt from the file; a game of your own is passed
 with ``game=``: the game itself, or its class, which :func:`load` calls with the fields
-the file records (for a dataclass game). ``import_game=True`` imports the module the file
+the file records (for a game that reports its parameters). ``import_game=True`` imports the module the file
 names instead: only for files you trust. When the game cannot be had (a module that does
 not import, a class that refuses the recorded fields, another class passed) the error is
 :class:`~tbsg.errors.GameUnavailableError`: the file was not judged, as opposed to a
@@ -85,6 +99,7 @@ import time
 import types
 import typing
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, NoReturn, TypeVar, overload
@@ -113,11 +128,15 @@ from tbsg.errors import (
 from tbsg.model.fixed import FixedStrategyGame
 from tbsg.model.protocol import Game
 from tbsg.results import Solution, SolutionKind
+from tbsg.results.provenance import game_parameters
 
-__all__ = ["FORMAT", "FORMAT_VERSION", "MAX_DIGITS", "graph_hash", "load", "save"]
+__all__ = ["FORMAT", "FORMAT_VERSION", "MAX_DIGITS", "GameRecord", "command_line", "graph_hash",
+           "load", "read_game_record", "save"]
 
 FORMAT = "tbsg-solution"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
+READS = (2, 3)
+"""The format versions :func:`load` reads (version 2 records no factory)."""
 MAX_DIGITS = 1_000_000 if bk.BACKEND == "gmpy2" else 100_000
 """Default limit on the characters of one number in a file (Pig to 100 needs about 42,000).
 
@@ -134,7 +153,10 @@ _RATIONAL = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
 _VERSION = re.compile(r"[0-9]+(\.[0-9]+)*([a-z]+[0-9]*)?(\+[A-Za-z0-9.]+)?")
 _TOP_KEYS = {"format", "format_version", "tbsg_version", "game", "graph", "kind", "optimizing",
              "method", "infinite_play", "value", "states"}
-_GAME_KEYS = {"module", "class", "fields"}
+_GAME_KEYS = {"module", "class", "fields", "factory"}
+_FACTORY_KEYS = {"name", "arguments"}
+_NAME_CHARS = 1000
+"""Longest factory name or parameter name or text a file may record."""
 _GRAPH_KEYS = {"sha256", "sha256_unordered", "states", "actions", "outcomes", "components",
                "largest_component"}
 _INT_DIGITS = 100
@@ -157,20 +179,41 @@ def _encode_field(value: object) -> object:
     raise TypeError(type(value).__name__)
 
 
-def _game_record(game: object) -> dict[str, Any]:
-    """Class, module and (JSON-encoded) dataclass fields of ``game``."""
+def _game_record(game: object, factory: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Class, module and (JSON-encoded) parameters of ``game``, and how it was built."""
+    values = game_parameters(game)
     fields: dict[str, object] | None = None
-    if dataclasses.is_dataclass(game) and not isinstance(game, type):
+    if values is not None:
         try:
-            fields = {f.name: _encode_field(getattr(game, f.name)) for f in dataclasses.fields(game)}
+            fields = {name: _encode_field(value) for name, value in values.items()}
         except TypeError:
-            fields = None  # a field JSON cannot hold: the game must be passed to load()
-    return {"module": type(game).__module__, "class": type(game).__qualname__, "fields": fields}
+            fields = None  # a value JSON cannot hold: the game must be passed to load()
+    return {"module": type(game).__module__, "class": type(game).__qualname__, "fields": fields,
+            "factory": factory}
+
+
+def _factory_record(factory: object, arguments: object) -> dict[str, Any] | None:
+    """``{"name": ..., "arguments": {...}}`` of :func:`save`'s ``factory`` and ``arguments``."""
+    if factory is None:
+        if arguments is not None:
+            raise InvalidArgumentError("arguments= are the parameters of factory=: give factory too")
+        return None
+    if not isinstance(factory, str) or not factory or len(factory) > _NAME_CHARS:
+        raise InvalidArgumentError(f"factory must be a non-empty str (a catalog name, module:factory "
+                                   f"or file.py:factory), got {show(factory, 60)}")
+    texts = {} if arguments is None else arguments
+    if not isinstance(texts, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) and len(k) <= _NAME_CHARS
+            and len(v) <= _NAME_CHARS for k, v in texts.items()):
+        raise InvalidArgumentError(f"arguments must map parameter names to their texts (str to str, "
+                                   f"as -p NAME=VALUE gives them), got {show(arguments, 80)}")
+    return {"name": factory, "arguments": dict(texts)}
 
 
 @unlimited_digits()
 def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
-         game: object | None = None) -> None:
+         game: object | None = None, factory: str | None = None,
+         arguments: dict[str, str] | None = None) -> None:
     """Write an exact solution to ``path`` as JSON (any kind: solve, evaluate, best response).
 
     Parameters
@@ -181,6 +224,12 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
         File to write (overwritten).
     game : object, optional
         The game solved; defaults to ``solution.game``.
+    factory : str, optional
+        How the game was built: a catalog name, ``module:factory`` or ``file.py:factory``
+        (a path relative to the folder of ``path``), recorded so that the game can be
+        rebuilt from the file alone (``tbsg verify FILE``).
+    arguments : dict of str to str, optional
+        The factory's parameters as texts, as ``-p NAME=VALUE`` gives them.
 
     Raises
     ------
@@ -188,6 +237,8 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
         For a float solution (float bounds are not a certificate; save the exact one).
     SolutionFileError
         For a solution without its game, or a path that cannot be written.
+    InvalidGameError
+        For a game whose ``parameters()`` raises or returns no mapping of names.
     """
     if not isinstance(solution, Solution):
         raise InvalidArgumentError(
@@ -196,6 +247,7 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
     if game is None:
         raise SolutionFileError("the solution does not record its game; pass game=")
     _check_path(path)
+    record = _game_record(game, _factory_record(factory, arguments))
     g = solution.graph
     comps = decompose(g)
     choice = solution.choice.tolist()
@@ -211,7 +263,7 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "tbsg_version": __version__,
-        "game": _game_record(game),
+        "game": record,
         "graph": {"sha256": solution._graph_sha256,  # (computed once per solution)
                   "sha256_unordered": graph_hash(g, ordered=False),
                   "states": g.n_states, "actions": g.n_actions, "outcomes": len(g.out_target),
@@ -303,23 +355,64 @@ def _rebuild_game(r: _Reader, info: dict[str, Any], game: object | None,
     def unavailable(message: str) -> NoReturn:
         raise GameUnavailableError(f"{r.path}: {message}", module, cls_name)
 
+    built = _built_by(_factory_info(r, info))
     if game is not None:
         _check_given_class(game if isinstance(game, type) else type(game), module, cls_name, unavailable)
         if not isinstance(game, type):
             _check_given_fields(game, fields, cls_name, unavailable)
             return game  # type: ignore[return-value]  # checked by compiling
     elif not (import_game or module.startswith(TRUSTED_MODULES)):
-        unavailable(f"the game is {module}.{cls_name}, outside tbsg: pass it (load(path, game=...), "
-                    "or its class) or, for a file you trust, rebuild it from the file "
+        unavailable(f"the game is {module}.{cls_name}, outside tbsg{built}: pass it (load(path, "
+                    "game=...), or its class) or, for a file you trust, rebuild it from the file "
                     "(import_game=True; tbsg verify FILE --import-game)")
     if fields is None:
-        unavailable(f"the game {cls_name} has no fields recorded (not a dataclass of JSON values): "
-                    "pass the game itself with game=")
+        unavailable(f"the game {cls_name} has no fields recorded (it reports no parameters of JSON "
+                    f"values){built}: pass the game itself with game=")
     cls = game if game is not None else _import_class(module, cls_name, unavailable)
-    if not (isinstance(cls, type) and dataclasses.is_dataclass(cls)):
-        unavailable(f"{module}.{cls_name} is not a dataclass: pass the game itself with game=")
+    if not (isinstance(cls, type) and (dataclasses.is_dataclass(cls) or _reports_parameters(cls))):
+        unavailable(f"{module}.{cls_name} is neither a dataclass nor a class with parameters(){built}: "
+                    "pass the game itself with game=")
     return _construct(r, cls, _decode_fields(r, cls, fields, cls_name, unavailable), fields,
                       cls_name, unavailable)
+
+
+def _reports_parameters(cls: type) -> bool:
+    """Whether instances of ``cls`` report their parameters with a ``parameters()`` method."""
+    return callable(getattr(cls, "parameters", None))
+
+
+def _factory_info(r: _Reader, info: dict[str, Any]) -> tuple[str, dict[str, str]] | None:
+    """The factory the game record names and its argument texts (``None``: none recorded)."""
+    raw = info.get("factory")
+    if raw is None:
+        return None
+    factory = r.keys(raw, _FACTORY_KEYS, "game 'factory'")
+    name = r.get(factory, "name", str, "game factory ")
+    arguments = r.get(factory, "arguments", dict, "game factory ")
+    if not name or len(name) > _NAME_CHARS:
+        r.fail(f"game factory 'name' {shorten(repr(name), 60)} is not a factory name")
+    for key, text in arguments.items():
+        if not isinstance(text, str) or len(key) > _NAME_CHARS or len(text) > _NAME_CHARS:
+            r.fail(f"game factory argument {shorten(repr(key), 40)} should be a text of at most "
+                   f"{_NAME_CHARS} characters, found {shorten(repr(text), 60)}")
+    return name, arguments
+
+
+def _built_by(factory: tuple[str, dict[str, str]] | None) -> str:
+    """``" (built by NAME -p ...)"`` for messages, or ``""``."""
+    if factory is None:
+        return ""
+    name, arguments = factory
+    return f" (built by {shorten(command_line(name, arguments), 200)})"
+
+
+def command_line(name: str, arguments: dict[str, str]) -> str:
+    """``NAME -p K=V ...``: how the command line names a game built by a factory.
+
+    >>> command_line("./duel.py:duel", {"goal": "20"})
+    './duel.py:duel -p goal=20'
+    """
+    return " ".join([name, *(f"-p {k}={v}" for k, v in arguments.items())])
 
 
 def _check_given_class(kind: type, module: str, cls_name: str,
@@ -380,17 +473,17 @@ def _decode_fields(r: _Reader, cls: type, fields: dict[str, Any], cls_name: str,
     states the rebuilt game may have, not what one call of ``actions`` or ``outcomes``
     builds, nor the constructor: those the declared ranges bound.
     """
-    init = {f.name: f for f in dataclasses.fields(cls) if f.init}
+    init, required = _keywords(cls)
     unknown = [name for name in fields if name not in init]
-    missing = [name for name, f in init.items() if name not in fields
-               and f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING]
+    missing = [name for name in required if name not in fields]
     if unknown or missing:
         problem = (f"it has no field {', '.join(shorten(repr(n), 40) for n in unknown)}" if unknown
                    else f"the file records no {', '.join(map(repr, missing))}")
         unavailable(f"cannot rebuild {cls_name} from fields {shorten(repr(fields), 200)}: {problem} "
                     f"(its fields: {', '.join(init) or 'none'})")
     try:
-        hints = typing.get_type_hints(cls)
+        hints = typing.get_type_hints(cls if dataclasses.is_dataclass(cls)
+                                      else cls.__init__)  # type: ignore[misc]  # the class's own
     except Exception:  # names the annotations cannot resolve: the constructor checks
         hints = {}
     decoded: dict[str, object] = {}
@@ -424,6 +517,25 @@ def _decode_fields(r: _Reader, cls: type, fields: dict[str, Any], cls_name: str,
             unavailable(f"game field {name!r} of {cls_name} is {shown} ({wrong}): tbsg rebuilds "
                         f"{cls_name} from a file for {bounds} only (edited?){beyond}")
     return decoded
+
+
+def _keywords(cls: type) -> tuple[list[str], list[str]]:
+    """The keyword parameters of ``cls(...)`` and those without a default.
+
+    A dataclass's are its ``init`` fields; another class's, its constructor's signature.
+    """
+    if dataclasses.is_dataclass(cls):
+        fields = [f for f in dataclasses.fields(cls) if f.init]
+        return [f.name for f in fields], [f.name for f in fields if f.default is dataclasses.MISSING
+                                          and f.default_factory is dataclasses.MISSING]
+    import inspect
+
+    try:
+        params = [p for p in inspect.signature(cls).parameters.values()
+                  if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+    except (TypeError, ValueError):  # no signature to read: the constructor checks
+        return [], []
+    return [p.name for p in params], [p.name for p in params if p.default is p.empty]
 
 
 def _fits(value: object, hint: object) -> bool:
@@ -482,10 +594,10 @@ def _read_json(r: _Reader, path: str | os.PathLike[str]) -> dict[str, Any]:
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         r.fail(f"not a tbsg solution file (no \"format\": {FORMAT!r})")
     version = doc.get("format_version")
-    if version != FORMAT_VERSION:
+    if type(version) is not int or version not in READS:
         r.fail(f"format_version {shorten(repr(version), 40)} is not supported (this tbsg reads "
-               f"{FORMAT_VERSION}; files of version 1 were written by development versions: "
-               "solve and save again)")
+               f"{' and '.join(map(str, READS))}; files of version 1 were written by development "
+               "versions: solve and save again)")
     return r.keys(doc, _TOP_KEYS, "the file")
 
 
@@ -640,7 +752,55 @@ def _game_info(r: _Reader, doc: dict[str, Any]) -> dict[str, Any]:
     written = r.get(doc, "tbsg_version", str, "")
     if not _VERSION.fullmatch(written):
         r.fail(f"'tbsg_version' {shorten(repr(written), 40)} is not a version number")
-    return r.keys(doc["game"], _GAME_KEYS, "'game'")
+    keys = _GAME_KEYS if doc["format_version"] >= 3 else _GAME_KEYS - {"factory"}
+    return r.keys(doc["game"], keys, "'game'")
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """What a solution file records of its game (:func:`read_game_record`).
+
+    Attributes
+    ----------
+    module, qualname : str
+        The game's class.
+    fields : dict or None
+        The parameters it reports, as JSON values (fractions as ``{"fraction": "p/q"}``).
+    factory : str or None
+        How it was built: a catalog name, ``module:factory`` or ``file.py:factory`` (a
+        path relative to the file's folder); ``None`` if not recorded.
+    arguments : dict of str to str
+        The factory's parameters as texts.
+    """
+
+    module: str
+    qualname: str
+    fields: dict[str, Any] | None
+    factory: str | None
+    arguments: dict[str, str]
+
+
+def read_game_record(path: str | os.PathLike[str], *, max_digits: int = MAX_DIGITS) -> GameRecord:
+    """The record of the game in a file written by :func:`save`, checked for form only.
+
+    What the command line reads to rebuild the game before :func:`load` checks the rest.
+
+    Raises
+    ------
+    SolutionFileError
+        An unreadable file, or a game record of the wrong form.
+    """
+    _check_path(path)
+    r = _Reader(path, max_digits)
+    info = _game_info(r, _read_json(r, path))
+    module = r.get(info, "module", str, "game ")
+    qualname = r.get(info, "class", str, "game ")
+    fields = info["fields"]
+    if fields is not None and not isinstance(fields, dict):
+        r.fail(f"game 'fields' should be an object or null, found {type(fields).__name__}")
+    factory = _factory_info(r, info)
+    return GameRecord(module, qualname, fields, None if factory is None else factory[0],
+                      {} if factory is None else factory[1])
 
 
 def _graph_info(r: _Reader, doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:

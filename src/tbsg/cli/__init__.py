@@ -5,8 +5,8 @@ Commands
 ``tbsg list``
     The catalog games, their parameters and sources.
 ``tbsg solve GAME [-p NAME=VALUE ...] [--float [--tol TOL] | --infinite-play C] [--max-states N]
-[--save FILE] [--no-verify] [--table] [--format text|md|latex|csv|json] [--digits N]
-[--exact-digits] [--provenance] [--play [--count MODULE:FUNCTION]]``
+[--save FILE] [--no-verify] [--table [--decimals N]] [--format text|md|latex|csv|json]
+[--digits N] [--exact-digits] [--provenance] [--play [--count MODULE:FUNCTION]]``
     Solve a game: the value, the optimal actions at the initial state, the number of
     states and components, the time, and (exact) the verified certificate; float: the
     proven bounds and their gap. ``--table`` prints the per-state table instead.
@@ -16,7 +16,17 @@ Commands
 ``tbsg verify FILE [--game GAME [-p NAME=VALUE ...] | --import-game] [--max-states N]
 [--provenance]``
     Rebuild the game of a saved solution, check every field of the file and re-verify
-    the certificate exactly.
+    the certificate exactly. ``tbsg solve GAME -p ... --save FILE`` records ``GAME`` (a
+    file's path relative to FILE's folder) and the ``-p`` texts, so ``tbsg verify FILE``
+    rebuilds the same game from the file alone: a catalog game, or code in FILE's folder
+    (or below). Code elsewhere is named with ``--game GAME`` (the file's parameters are
+    used; ``-p`` only for files that record none) or, for a file you trust, imported with
+    ``--import-game``.
+``tbsg simulate GAME [-p NAME=VALUE ...] [-n N] [--seed S] [--strategy MODULE:FUNCTION] ...``
+    Play N games under the solver's strategy (or your own function) and print the outcome
+    frequencies, mean payoff and length with confidence intervals (:mod:`tbsg.cli._simulate`).
+``tbsg play GAME [-p NAME=VALUE ...] [--as 0|1] [--seed S]``
+    Play against the solver at the prompt, every action's value shown (:mod:`tbsg.cli._play`).
 ``tbsg reproduce [--only GAME ...] [--json]``
     Recompute every published number of the catalog and compare it with the source.
 ``tbsg cite [--format bibtex|apa]``
@@ -41,9 +51,13 @@ Output
 written in full in every format except ``text``, where a fraction longer than 60
 characters is shortened to a decimal and its size (``--exact-digits``: in full).
 ``--digits N`` sets the significant digits of decimals (default 15), rounded from the
-exact value; proven float bounds are rounded outward (down and up). JSON has the game's
-parameters as an object, exact values as ``"p/q"`` strings, and for float solutions the
-bounds and their gap.
+exact value; proven float bounds are rounded outward (down and up). ``--table --decimals
+N`` writes every exact value as a decimal of ``N`` significant digits only, no fractions
+(for large games, whose fractions of thousands of digits make tables of megabytes). JSON
+has the game's parameters as an object, exact values as ``"p/q"`` strings, and for float
+solutions the bounds and their gap.
+
+``tbsg --version`` prints the version of tbsg, its exact backend and Python.
 
 Exit status
 -----------
@@ -161,6 +175,12 @@ def _build_game(parser: _Parser, spec_text: str, params: Sequence[str] | None
         parser.error(str(exc))
 
 
+def _command_line(name: str, texts: dict[str, str]) -> str:
+    from tbsg.certify.persist import command_line
+
+    return command_line(name, texts)
+
+
 def _count(parser: _Parser, text: str) -> Callable[[Any, Any], Any]:
     """The ``--count`` function; a problem importing it is a usage error."""
     from tbsg.cli._games import resolve_function
@@ -204,6 +224,9 @@ def _check_solve_options(args: argparse.Namespace, parser: _Parser) -> None:
     if args.table and args.play:
         parser.error("--play adds lines to the summary; --table prints the per-state table instead: "
                      "drop one")
+    if args.decimals is not None and not args.table:
+        parser.error("--decimals N writes the per-state table with decimals only: add --table "
+                     "(--digits N sets the decimals of the summary)")
     if args.exact_digits and args.format != "text":
         parser.error(f"--exact-digits is for --format text (--format {args.format} always writes "
                      "exact values in full)")
@@ -234,17 +257,21 @@ def _solve(args: argparse.Namespace, parser: _Parser) -> int:
         sol = tbsg.solve(game, max_states=args.max_states, infinite_play=args.infinite_play)
         if not args.no_verify:
             check = tbsg.verify(game, sol, max_states=args.max_states)
-        if args.save is not None:
-            tbsg.save(sol, args.save)
+        if args.save is not None:  # with how the game was built: verify FILE rebuilds it alone
+            from tbsg.cli._games import spec_beside
+
+            tbsg.save(sol, args.save, factory=spec_beside(spec.text, Path(args.save).parent),
+                      arguments=texts)
     if args.table:
-        print(table_report(sol, args.format, args.digits, args.exact_digits), end="")
+        print(table_report(sol, args.format, args.digits, args.exact_digits, args.decimals), end="")
     else:
         play = None
         if args.play:
             count, unit = (None, "moves") if args.count is None else (_count(parser, args.count), "count")
             play = play_summary(sol, game, count, unit, args.format, args.digits, args.exact_digits)
         print(solve_report(sol, spec.label, game, spec.bound(texts), check, args.format, args.digits,
-                           args.exact_digits, args.provenance, play=play), end="")
+                           args.exact_digits, args.provenance, play=play,
+                           factory=_command_line(spec.text, texts)), end="")
     if args.save is not None:
         print(f"saved to {args.save}", file=sys.stdout if args.format == "text" else sys.stderr)
     if unreached is not None:
@@ -290,7 +317,7 @@ def _verify(args: argparse.Namespace, parser: _Parser) -> int:
         return status
 
     try:
-        sol, check = _load_and_verify(args, parser)
+        sol, check, built = _load_and_verify(args, parser)
     except _CannotCheck as exc:
         return say("CANNOT CHECK", exc, 2)
     except GameUnavailableError as exc:
@@ -304,29 +331,35 @@ def _verify(args: argparse.Namespace, parser: _Parser) -> int:
     except TbsgError as exc:  # SolutionFileError: read and found wrong
         return say("REJECTED", exc, 1)
     from tbsg._util.digits import shown_value
-    from tbsg.errors import show
+    from tbsg.results.provenance import describe_game
 
     shown = shown_value(sol.value(), 15, _SHORT, exact=True)
-    print(f"{args.file}: {show(sol.game)}, {sol.kind.value}, value {shown}")
+    print(f"{args.file}: {describe_game(sol.game) if built is None else built}, {sol.kind.value}, "
+          f"value {shown}")
     print(f"every field checked, graph hash matches; {check}")
     if args.provenance:
-        print(sol.provenance(check))
+        print(dataclasses.replace(sol.provenance(check), factory=built))
     return 0
 
 
-def _load_and_verify(args: argparse.Namespace, parser: _Parser) -> tuple[Any, Any]:
-    """Load FILE (its game from --game, --import-game or the catalog) and verify it."""
+def _load_and_verify(args: argparse.Namespace, parser: _Parser) -> tuple[Any, Any, str | None]:
+    """Load FILE (its game from --game, the factory it records, --import-game or the catalog)
+    and verify it; also how the game was built, if the file records it."""
     from tbsg.certify.certificate import verify
-    from tbsg.certify.persist import load
+    from tbsg.certify.persist import command_line, load, read_game_record
     from tbsg.errors import GameUnavailableError, InvalidGameError, StateLimitError
 
     path = Path(args.file)
     if not path.is_file():
         raise _CannotCheck("no such file" if not path.exists() else "not a regular file")
+    record = read_game_record(path)
+    built = None if record.factory is None else command_line(record.factory, record.arguments)
     game: Any = None
     if args.game is not None:
-        game = _game_for_file(parser, args.game, args.param)
-    elif args.import_game and os.getcwd() not in sys.path:
+        game = _game_for_file(parser, args.game, args.param, record)
+    else:
+        game = _game_from_factory(record, path, args.import_game)
+    if game is None and args.import_game and os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())  # the recorded module, as python -m finds it
     try:
         sol = load(path, game=game, check=False, max_states=args.max_states, import_game=args.import_game)
@@ -335,12 +368,13 @@ def _load_and_verify(args: argparse.Namespace, parser: _Parser) -> tuple[Any, An
     except InvalidGameError as exc:  # compiling the game raised: not the file's fault
         raise _CannotCheck(f"the game fails: {exc}") from exc
     the_game: Any = sol.game
-    return sol, verify(the_game, sol, max_states=args.max_states)
+    return sol, verify(the_game, sol, max_states=args.max_states), built
 
 
-def _game_for_file(parser: _Parser, spec_text: str, params: Sequence[str] | None) -> object:
-    """``--game``: a dataclass without ``-p`` is passed as the class (the file's fields rebuild
-    it); anything else is built with the ``-p`` parameters."""
+def _game_for_file(parser: _Parser, spec_text: str, params: Sequence[str] | None, record: Any) -> object:
+    """``--game``: built with its ``-p`` parameters if given; else a class that carries its
+    parameters is passed as the class (the file's fields rebuild it); else it is built with
+    the parameters the file records (``tbsg solve ... -p`` wrote them)."""
     from tbsg.cli._games import parse_assignments, resolve
     from tbsg.errors import TbsgError
 
@@ -350,11 +384,42 @@ def _game_for_file(parser: _Parser, spec_text: str, params: Sequence[str] | None
         parser.error(str(exc))
     try:
         spec = resolve(spec_text)
-        if not texts and isinstance(spec.factory, type) and dataclasses.is_dataclass(spec.factory):
-            return spec.factory
-        return spec.build(texts)
+        if texts:
+            return spec.build(texts)
+        cls = spec.factory
+        if record.fields is not None and isinstance(cls, type) and (
+                dataclasses.is_dataclass(cls) or callable(getattr(cls, "parameters", None))):
+            return cls
+        return spec.build(record.arguments)
     except TbsgError as exc:
         raise _CannotCheck(f"--game {spec_text}: {exc}") from exc
+
+
+def _game_from_factory(record: Any, path: Path, import_game: bool) -> object | None:
+    """The game of a file of one's own, built by the factory it records with the parameters it
+    records; ``None`` for a game of tbsg (the file's fields rebuild it) or no factory recorded.
+
+    Without ``--import-game`` only code in the file's folder (or below) is run: a factory
+    elsewhere, or in a module, is named with ``--game``.
+    """
+    from tbsg.certify.persist import TRUSTED_MODULES, command_line
+    from tbsg.cli._games import is_file_spec, recorded_spec, resolve, spec_beside
+    from tbsg.errors import TbsgError
+
+    if record.factory is None or record.module.startswith(TRUSTED_MODULES):
+        return None
+    spec_text, beside = recorded_spec(record.factory, path.parent)
+    built = command_line(record.factory, record.arguments)
+    if not (beside or import_game):
+        where = "outside the file's folder" if is_file_spec(record.factory) else "in a module"
+        named = spec_beside(spec_text, Path.cwd())  # as --game takes it: from here
+        raise _CannotCheck(f"the game was built by {built}, whose code lies {where}: name it with "
+                           f"--game {named} (the file's parameters are used), or, for a file "
+                           "you trust, add --import-game")
+    try:
+        return resolve(spec_text).build(record.arguments)
+    except TbsgError as exc:
+        raise _CannotCheck(f"rebuilding the game ({built}, from {path.parent}): {exc}") from exc
 
 
 def _unavailable_hint(exc: Any) -> str:
@@ -367,6 +432,12 @@ def _unavailable_hint(exc: Any) -> str:
     if exc.module and "cannot find the game class" in text:
         return (f"{text}; name the game with --game path/to/{exc.module.rsplit('.', 1)[-1]}.py:"
                 f"{exc.qualname}")
+    if exc.module and "pass the game itself with game=" in text:  # the API's advice, in options
+        where = f"path/to/{exc.module.rsplit('.', 1)[-1]}.py:{exc.qualname}"
+        return (f"{text.split(': pass the game itself')[0]}: the file does not say how to rebuild "
+                f"{exc.qualname}; name it with --game {where} -p NAME=VALUE (to save files that "
+                "rebuild themselves, give the class a parameters() method or make it a dataclass, "
+                "or save with tbsg solve --save)")
     return text
 
 
@@ -420,17 +491,35 @@ def _parser() -> _Parser:
     parser = _Parser(prog="tbsg", description="Exact solutions of two-player turn-based stochastic games.",
                      epilog="'tbsg COMMAND --help' describes a command.")
     parser.examples = ["tbsg solve risk_or_safety -p target=6"]
+    _add_version(parser)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     _subparser(sub, "list", "list the catalog games and their parameters",
                "List the catalog games, their parameters and sources.", _list)
     _add_solve(sub)
     _add_verify(sub)
     _add_reproduce(sub)
+    from tbsg.cli import _play, _simulate  # the play commands keep their options in their modules
+
+    for command in (_simulate, _play):
+        _EXAMPLES[command.NAME] = command.EXAMPLES
+        command.register(lambda *spec: _subparser(sub, *spec))
     cite = _subparser(sub, "cite", "how to cite tbsg (BibTeX and APA)",
                       "Print a BibTeX entry and an APA reference for tbsg, from its CITATION.cff.", _cite)
     cite.add_argument("--format", choices=("both", "bibtex", "apa"), default="both",
                       help="which reference to print (default both)")
     return parser
+
+
+def _add_version(parser: _Parser) -> None:
+    """``tbsg --version``: the library, the exact backend and Python, for bug reports."""
+    import platform
+
+    from tbsg._version import __version__
+    from tbsg.engine._backend import BACKEND
+
+    parser.add_argument("--version", action="version",
+                        version=f"tbsg {__version__} (exact arithmetic: {BACKEND}; Python "
+                                f"{platform.python_version()})")
 
 
 def _max_states(p: _Parser, help_text: str) -> None:
@@ -469,6 +558,9 @@ def _add_solve(sub: Any) -> None:
                      help="print the per-state table (value, optimal actions, margin) instead")
     slv.add_argument("--digits", type=_positive_int, default=15, metavar="N",
                      help="significant digits of decimals (default 15)")
+    slv.add_argument("--decimals", type=_positive_int, default=None, metavar="N",
+                     help="with --table: write every exact value as a decimal of N significant digits, "
+                          "rounded from the exact value, and no fractions (large games)")
     slv.add_argument("--exact-digits", action="store_true",
                      help="text format: print exact values in full, however long")
     slv.add_argument("--provenance", action="store_true",
@@ -488,16 +580,18 @@ def _add_solve(sub: Any) -> None:
 def _add_verify(sub: Any) -> None:
     ver = _subparser(sub, "verify", "re-verify a saved solution", (
         "Rebuild the game of a saved solution, check the graph hash and every field, and re-verify "
-        "the certificate in exact arithmetic. Exit status 1 (REJECTED): the file was checked and is "
-        "wrong; 2 (CANNOT CHECK): its game cannot be imported or rebuilt (name it with --game)."),
+        "the certificate in exact arithmetic. The game is rebuilt from the file: a catalog game, or "
+        "the factory and parameters tbsg solve --save recorded (code in the file's folder or below). "
+        "Exit status 1 (REJECTED): the file was checked and is wrong; 2 (CANNOT CHECK): its game "
+        "cannot be imported or rebuilt (name its code with --game)."),
         _verify)
     ver.add_argument("file", metavar="FILE", help="a file written by tbsg solve --save or tbsg.save")
     ver.add_argument("--game", metavar="GAME",
-                     help="the game of a file of your own: MODULE:FACTORY or path/to/file.py:FACTORY "
-                          "with its parameters (-p), or its dataclass alone (rebuilt from the fields "
-                          "the file records)")
+                     help="where the code of the file's game is: MODULE:FACTORY or path/to/file.py:FACTORY "
+                          "(built with the parameters the file records, or a class that reports its "
+                          "parameters rebuilt from them)")
     ver.add_argument("-p", "--param", action="append", metavar="NAME=VALUE",
-                     help="a parameter of --game (repeatable)")
+                     help="a parameter of --game (repeatable), for files that record none")
     ver.add_argument("--import-game", action="store_true",
                      help="import the module the file names to rebuild the game (runs that module's "
                           "code: only for files you trust)")

@@ -48,8 +48,8 @@ from tbsg.errors import InvalidArgumentError, TbsgError, shorten, show
 from tbsg.games.registry import CATALOG
 from tbsg.model.protocol import Game
 
-__all__ = ["MAX_DIGITS", "GameSpec", "Parameter", "convert_text", "parse_assignments", "resolve",
-           "resolve_function"]
+__all__ = ["MAX_DIGITS", "GameSpec", "Parameter", "convert_text", "is_file_spec", "parse_assignments",
+           "recorded_spec", "resolve", "resolve_function", "spec_beside"]
 
 def parse_assignments(pairs: Sequence[str]) -> dict[str, str]:
     """``["goal=20", "die=6"]`` as ``{"goal": "20", "die": "6"}``; a name given twice is an error.
@@ -187,10 +187,58 @@ def resolve(text: str) -> GameSpec:
                                "function returning one")
 
 
+def is_file_spec(text: str) -> bool:
+    """Whether the spec ``text`` names a file (``path/to/file.py:factory``), not a catalog
+    game or a module.
+
+    >>> is_file_spec("./duel.py:make"), is_file_spec("mygames.dice:Duel"), is_file_spec("pig")
+    (True, False, False)
+    """
+    where, sep, _ = text.rpartition(":")
+    return bool(sep) and text not in CATALOG and _is_file(where)
+
+
+def _is_file(where: str) -> bool:
+    return where.endswith(".py") or "/" in where or os.sep in where
+
+
+def spec_beside(text: str, folder: Path) -> str:
+    """The spec ``text`` as a solution file saved in ``folder`` records it: a file's path
+    relative to ``folder`` (so that the folder can move with its code), anything else as
+    given.
+
+    >>> spec_beside("./games/duel.py:make", Path("."))
+    'games/duel.py:make'
+    """
+    if not is_file_spec(text):
+        return text
+    where, _, attr = text.rpartition(":")
+    target = Path(where).expanduser().resolve()
+    try:
+        shown = Path(os.path.relpath(target, folder.resolve())).as_posix()
+    except ValueError:  # another drive: no relative path
+        shown = target.as_posix()
+    return f"{shown}:{attr}"
+
+
+def recorded_spec(text: str, folder: Path) -> tuple[str, bool]:
+    """The spec a solution file in ``folder`` records, as :func:`resolve` takes it, and
+    whether its code lies in ``folder`` or below (a file path, read relative to
+    ``folder``) or in tbsg's catalog: the code ``tbsg verify FILE`` runs without being told.
+    """
+    if text in CATALOG:
+        return text, True
+    if not is_file_spec(text):
+        return text, False
+    where, _, attr = text.rpartition(":")
+    base = folder.resolve()
+    target = (base / Path(where).expanduser()).resolve()
+    return f"{target}:{attr}", target.is_relative_to(base)
+
+
 def _attribute(where: str, attr: str) -> object:
     """``attr`` (dotted) of the module or file ``where``, imported."""
-    is_file = where.endswith(".py") or "/" in where or os.sep in where
-    module = _import_file(where) if is_file else _import_module(where)
+    module = _import_file(where) if _is_file(where) else _import_module(where)
     obj: object = module
     for part in attr.split("."):
         if not part.isidentifier() or not hasattr(obj, part):

@@ -10,6 +10,7 @@ upper one up), so a printed interval still contains the value.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
@@ -173,7 +174,7 @@ def _play_part(sol: Solution[Any, Any] | FloatSolution[Any, Any], certificate: o
 def solve_report(sol: Solution[Any, Any] | FloatSolution[Any, Any], label: str, game: object,
                  parameters: Mapping[str, object], certificate: object | None, fmt: str, digits: int,
                  full: bool, provenance: bool, short: int = 60,
-                 play: Part | None = None) -> str:
+                 play: Part | None = None, factory: str | None = None) -> str:
     """The summary ``tbsg solve`` prints (see the module docstring); ends with a newline."""
     shown_game = _game_text(game, label, parameters)
     record: dict[str, object] = {
@@ -188,6 +189,8 @@ def solve_report(sol: Solution[Any, Any] | FloatSolution[Any, Any], label: str, 
         rows += play[0]
         record["play"] = play[1]
     prov = sol.provenance(certificate) if provenance else None  # type: ignore[arg-type]
+    if prov is not None:
+        prov = dataclasses.replace(prov, factory=factory)
     if prov is not None:
         record["provenance"] = prov.as_dict()
     if fmt == "json":
@@ -216,16 +219,21 @@ def _rows(rows: Rows, fmt: str) -> str:
 
 
 def table_report(sol: Solution[Any, Any] | FloatSolution[Any, Any], fmt: str, digits: int,
-                 full: bool) -> str:
-    """The per-state table ``tbsg solve --table`` prints (ends with a newline)."""
+                 full: bool, decimals: int | None = None) -> str:
+    """The per-state table ``tbsg solve --table`` prints (ends with a newline); with
+    ``decimals``, every exact value as a decimal of that many significant digits only."""
     table = state_table(sol)
+    d: bool | int = True if decimals is None else decimals
     if fmt == "text":
-        return table.to_text(digits=digits, shorten=not full) + "\n"
+        return table.to_text(digits=digits, shorten=not full, decimals=d) + "\n"
     if fmt == "md":
-        return table.to_markdown(digits=digits) + "\n"
+        return table.to_markdown(digits=digits, decimals=d) + "\n"
     if fmt == "latex":
-        return table.to_latex(digits=digits) + "\n"
+        return table.to_latex(digits=digits, decimals=d) + "\n"
     if fmt == "csv":
-        return table.to_csv()
-    return json.dumps(table.records(), default=_json, indent=1, ensure_ascii=False) + "\n"
+        return table.to_csv(decimals=d)
+
+    def value(x: object) -> object:
+        return exact_decimal(x, decimals) if decimals is not None and isinstance(x, Fraction) else _json(x)
+    return json.dumps(table.records(), default=value, indent=1, ensure_ascii=False) + "\n"
 

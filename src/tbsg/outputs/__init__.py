@@ -14,6 +14,9 @@ solution into tables and figures.
   writers the tables and pivots share;
 * :mod:`tbsg.outputs.regions`: a parametric solution's regions, breakpoints and value
   formulas as a table or LaTeX;
+* :mod:`tbsg.outputs.graph`: a small game's state graph, with values and optimal
+  actions, for networkx (:func:`~tbsg.outputs.graph.to_networkx`) and Graphviz
+  (:func:`~tbsg.outputs.graph.to_dot`);
 * :mod:`tbsg.outputs.plots`: heat maps and margin curves for any game, the catalog
   sources' figures, and parametric values over the parameter, shown together by the
   facade :mod:`tbsg.plots`.
@@ -22,3 +25,7 @@ The tables, pivots and generic plots know no game; only :mod:`tbsg.outputs.plots
 names catalog games (it redraws their sources' figures), which is why this layer sits
 above the catalog.
 """
+
+from tbsg.outputs.graph import to_dot, to_networkx
+
+__all__ = ["to_dot", "to_networkx"]

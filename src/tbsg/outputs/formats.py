@@ -104,6 +104,10 @@ class Fmt:
         False: show Fractions as decimals (pivots).
     abbreviate : bool
         Notebook views: shorten fractions longer than :data:`REPR_CHARS` characters.
+    rounded : bool
+        With ``exact=False``: decimals correctly rounded from the exact value at any number
+        of ``digits`` (:func:`~tbsg._util.digits.exact_decimal`; the decimals-only exports
+        of :class:`~tbsg.outputs.tables.StateTable`), not through a float.
     """
 
     target: Target
@@ -111,6 +115,7 @@ class Fmt:
     fractions: Literal["slash", "frac"] = "slash"
     exact: bool = True
     abbreviate: bool = False
+    rounded: bool = False
 
     def cell(self, x: object, kind: Kind | None = None) -> str:
         """The text of one cell (``None`` and NaN are empty); ``kind`` defaults to the value's type."""
@@ -136,7 +141,8 @@ class Fmt:
     def fraction(self, x: Fraction) -> str:
         """An exact value in full, of any size (or its decimal when ``exact`` is False)."""
         if not self.exact:
-            return self.number(decimal_text(x, self.digits))
+            decimal = exact_decimal(x, self.digits) if self.rounded else decimal_text(x, self.digits)
+            return self.number(decimal)
         if self.abbreviate and text_size(x) > REPR_CHARS:
             return self.text(abbreviate(x))
         s = fraction_text(x)
@@ -197,11 +203,20 @@ def _kind_of(x: object) -> Kind:
 
 _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
                   "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                  "^": r"\textasciicircum{}"}
+                  "^": r"\textasciicircum{}",
+                  # the symbols tbsg's own texts use, which pdfLaTeX does not take raw
+                  "≈": r"$\approx$", "…": r"\ldots{}", "≤": r"$\leq$", "≥": r"$\geq$",
+                  "×": r"$\times$", "−": "$-$"}
 
 
 def latex_escape(s: str) -> str:
-    """``s`` with LaTeX's special characters escaped."""
+    """``s`` with LaTeX's special characters escaped, and the symbols tbsg's texts use
+    (``≈``, ``…``, ``≤``, ``≥``, ``×``, ``−``) as LaTeX commands, so that the text compiles
+    with pdfLaTeX's default input encoding too.
+
+    >>> print(latex_escape("6/11 ≈ 0.545 & 50%"))
+    6/11 $\\approx$ 0.545 \\& 50\\%
+    """
     return "".join(_LATEX_SPECIAL.get(c, c) for c in s)
 
 

@@ -565,8 +565,19 @@ class StateTable(Generic[S, A]):
     def _body(self, cols: list[_Column], fmt: Fmt, positions: Iterable[int]) -> list[list[str]]:
         return [[fmt.cell(get(self.rows[i]), kind) for _, get, kind in cols] for i in positions]
 
+    def _exports(self, columns: Sequence[ColumnSpec] | None, decimals: bool | int, fmt: Fmt
+                 ) -> tuple[list[_Column], Fmt]:
+        """The columns and cell format of an export with ``decimals`` (see :meth:`to_csv`)."""
+        if isinstance(decimals, bool):
+            return self._export_columns(columns, decimals), fmt
+        if not isinstance(decimals, int) or decimals < 1:
+            raise InvalidArgumentError(f"decimals must be True, False or a number of significant "
+                                       f"digits >= 1 (decimals only), got {show(decimals, 40)}")
+        only = replace(fmt, digits=decimals, exact=False, rounded=True)
+        return self._export_columns(columns, False), only
+
     def to_csv(self, path: str | os.PathLike[str] | None = None, *,
-               columns: Sequence[ColumnSpec] | None = None, decimals: bool = True) -> str:
+               columns: Sequence[ColumnSpec] | None = None, decimals: bool | int = True) -> str:
         """CSV text (also written to ``path`` if given): exact values as ``p/q``.
 
         Parameters
@@ -577,25 +588,43 @@ class StateTable(Generic[S, A]):
             Columns to export (default :attr:`columns`): any field, ``action``, ``lower``,
             ``upper`` or computed column name, or ``(header, function of a row)`` for a
             column of your own (exact values in it stay exact).
-        decimals : bool
-            Add ``<name>_decimal`` after each exact column (default True).
+        decimals : bool or int
+            ``True`` (default): add ``<name>_decimal`` after each exact column; ``False``:
+            exact values only; an int ``n``: *decimals only*, every exact value written as
+            a decimal of ``n`` significant digits, correctly rounded from the exact value
+            (the size of a large game's export: fractions of thousands of digits become
+            ``n`` digits). The other exports take the same argument.
+
+        Examples
+        --------
+        >>> import tbsg
+        >>> from tbsg.games import risk_or_safety
+        >>> t = state_table(tbsg.solve(risk_or_safety(2))).head(2)
+        >>> print(t.to_csv(columns=["value", "optimal"]), end="")
+        value,value_decimal,optimal
+        4/7,0.5714285714285714,toss
+        2/5,0.4,toss
+        >>> print(t.to_csv(columns=["value", "optimal"], decimals=4), end="")
+        value,optimal
+        0.5714,toss
+        0.4,toss
         """
-        cols = self._export_columns(columns, decimals)
-        body = self._body(cols, Fmt("csv"), range(len(self.rows)))
+        cols, fmt = self._exports(columns, decimals, Fmt("csv"))
+        body = self._body(cols, fmt, range(len(self.rows)))
         return write_text(csv_table([c for c, _, _ in cols], body), path)
 
-    def to_markdown(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
+    def to_markdown(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool | int = True,
                     digits: int = 6, max_rows: int | None = None) -> str:
         """A Markdown (GitHub) table: exact values as ``p/q``, decimals to ``digits`` digits.
 
         ``max_rows`` shows only the first and last rows with a line saying how many are
-        left out (default: all rows).
+        left out (default: all rows); ``decimals`` as in :meth:`to_csv`.
         """
         return self._markdown(Fmt("markdown", digits=digits), columns, decimals, max_rows)
 
-    def _markdown(self, fmt: Fmt, columns: Sequence[ColumnSpec] | None, decimals: bool,
+    def _markdown(self, fmt: Fmt, columns: Sequence[ColumnSpec] | None, decimals: bool | int,
                   max_rows: int | None) -> str:
-        cols = self._export_columns(columns, decimals)
+        cols, fmt = self._exports(columns, decimals, fmt)
         body = self._shown_body(cols, fmt, max_rows)
         align = ["l" if _left(c, k) else "r" for c, _, k in cols]
         return markdown_table([fmt.text(c) for c, _, _ in cols], body, align)
@@ -609,13 +638,13 @@ class StateTable(Generic[S, A]):
             body.insert(head, [f"… {left} more rows …"] + [""] * (len(cols) - 1))
         return body
 
-    def to_text(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
+    def to_text(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool | int = True,
                 digits: int = 6, max_rows: int | None = None, shorten: bool = True) -> str:
         """Plain text in aligned columns, for a terminal (``tbsg solve --table``).
 
         Exact values longer than :data:`~tbsg.outputs.formats.REPR_CHARS` characters are
         shortened to a decimal and their size (``shorten=False``: in full); ``max_rows``
-        as in :meth:`to_markdown`.
+        as in :meth:`to_markdown`, ``decimals`` as in :meth:`to_csv`.
 
         Examples
         --------
@@ -630,35 +659,35 @@ class StateTable(Generic[S, A]):
             1      0    1/5            0.2  toss
             1      1    1/3       0.333333  toss
         """
-        cols = self._export_columns(columns, decimals)
-        body = self._shown_body(cols, Fmt("text", digits=digits, abbreviate=shorten), max_rows)
+        cols, fmt = self._exports(columns, decimals, Fmt("text", digits=digits, abbreviate=shorten))
+        body = self._shown_body(cols, fmt, max_rows)
         align = ["l" if _left(c, k) else "r" for c, _, k in cols]
         return text_table([c for c, _, _ in cols], body, align)
 
-    def to_latex(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
+    def to_latex(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool | int = True,
                  digits: int = 6, fractions: Literal["slash", "frac"] = "slash",
                  caption: str | None = None, label: str | None = None) -> str:
         """A LaTeX ``tabular`` with booktabs rules (``\\toprule``, ``\\midrule``, ``\\bottomrule``).
 
         Exact values are ``$p/q$`` (``fractions="frac"``: ``$\\frac{p}{q}$``). With a
-        ``caption`` or ``label`` the tabular is wrapped in a ``table`` environment.
-        Needs ``\\usepackage{booktabs}``.
+        ``caption`` or ``label`` the tabular is wrapped in a ``table`` environment;
+        ``decimals`` as in :meth:`to_csv`. Needs ``\\usepackage{booktabs}``.
         """
-        cols = self._export_columns(columns, decimals)
-        fmt = Fmt("latex", digits=digits, fractions=fractions)
+        cols, fmt = self._exports(columns, decimals, Fmt("latex", digits=digits, fractions=fractions))
         body = self._body(cols, fmt, range(len(self.rows)))
         header = " & ".join(latex_escape(c.replace("_", " ")) for c, _, _ in cols) + " \\\\"
         align = "".join("l" if _left(c, k) else "r" for c, _, k in cols)
         return latex_table([header], body, align, caption, label)
 
-    def to_html(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
+    def to_html(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool | int = True,
                 digits: int = 6, max_rows: int | None = None) -> str:
-        """An HTML table (exact values in full; ``max_rows`` as in :meth:`to_markdown`)."""
+        """An HTML table (exact values in full; ``max_rows`` as in :meth:`to_markdown`,
+        ``decimals`` as in :meth:`to_csv`)."""
         return self._html(Fmt("html", digits=digits), columns, decimals, max_rows)
 
-    def _html(self, fmt: Fmt, columns: Sequence[ColumnSpec] | None, decimals: bool,
+    def _html(self, fmt: Fmt, columns: Sequence[ColumnSpec] | None, decimals: bool | int,
               max_rows: int | None) -> str:
-        cols = self._export_columns(columns, decimals)
+        cols, fmt = self._exports(columns, decimals, fmt)
         body = self._shown_body(cols, fmt, max_rows)
         kind = "exact" if self.exact else "float (proven bounds)"
         return html_table([html.escape(c) for c, _, _ in cols], body,

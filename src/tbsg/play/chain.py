@@ -361,7 +361,8 @@ class Chain(OnGraph[S, A]):
 
 
 def chain(game: Game[S, A], strategy: StrategyLike[S, A] | Solution[S, A] | FloatSolution[S, A], *,
-          max_states: int = DEFAULT_MAX_STATES, progress: bool | None = None) -> Chain[S, A]:
+          max_states: int = DEFAULT_MAX_STATES, progress: bool | None = None,
+          exact: None = None) -> Chain[S, A]:
     """The Markov chain of ``game`` when both players follow ``strategy``.
 
     Parameters
@@ -375,6 +376,10 @@ def chain(game: Game[S, A], strategy: StrategyLike[S, A] | Solution[S, A] | Floa
         Stop with :class:`tbsg.StateLimitError` past this many states.
     progress : bool or None
         Progress bar while enumerating (as in :func:`tbsg.solve`).
+    exact : None
+        Not set here: a chain is built exactly, and each query chooses its arithmetic
+        (``chain(game, profile).expected_steps(exact=False)``); any other value is an
+        :class:`~tbsg.errors.InvalidArgumentError` that says so.
 
     Returns
     -------
@@ -391,6 +396,11 @@ def chain(game: Game[S, A], strategy: StrategyLike[S, A] | Solution[S, A] | Floa
     >>> c.expected_steps(lambda s, a: 1 if a == "toss" else 0)
     Fraction(6, 1)
     """
+    if exact is not None:
+        raise InvalidArgumentError(
+            f"chain() takes no exact= (got exact={show(exact, 20)}): the chain itself is exact, and "
+            "each query chooses exact or proven float bounds, e.g. chain(game, profile)"
+            ".expected_steps(exact=False)")
     t0 = time.perf_counter()
     name = "strategy"
     if isinstance(strategy, Solution | FloatSolution):

@@ -8,12 +8,39 @@ prints them as lines of text; :meth:`tbsg.Solution.provenance` fills it in.
 A certificate is reported only for the solution it was computed on: a
 :class:`tbsg.Verification` records :func:`solution_digest`, a SHA-256 of everything
 :func:`tbsg.verify` checks, and the solution's own digest must equal it.
+
+A game is named by its parameters, never by its memory address. A game *carries its
+parameters* when it reports them in one of two declared ways (:func:`game_parameters`):
+
+* a ``parameters()`` method returning ``{name: value}``, the keyword arguments that
+  rebuild it: ``type(game)(**game.parameters())`` is the same game;
+* or being a dataclass, whose fields are its parameters (a frozen dataclass is the
+  shortest way: ``@dataclass(frozen=True) class Duel: goal: int = 20``).
+
+Why one pattern: provenance, :func:`tbsg.save` and :func:`tbsg.load`, the catalog and the
+command line all need to say which game was solved and to rebuild it from a file, and
+each would otherwise guess differently. A game with neither is still solved, saved and
+verified (pass it to ``load``), but its provenance can only name its class.
+
+>>> from dataclasses import dataclass
+>>> @dataclass(frozen=True)
+... class Race:
+...     goal: int = 20
+>>> class Duel:
+...     def __init__(self, goal=20): self.goal = goal
+...     def parameters(self): return {"goal": self.goal}
+>>> game_parameters(Race(5)), game_parameters(Duel(7)), game_parameters(object())
+({'goal': 5}, {'goal': 7}, None)
+>>> describe_game(Duel(7))
+'Duel(goal=7)'
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
-from collections.abc import Sequence
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Protocol
@@ -24,10 +51,62 @@ import numpy.typing as npt
 from tbsg._util.digits import fraction_text
 from tbsg.engine._backend import Rational
 from tbsg.engine.compiled import CompiledGame
-from tbsg.errors import InvalidArgumentError
+from tbsg.errors import InvalidArgumentError, InvalidGameError, show
 from tbsg.results.kind import SolutionKind
 
-__all__ = ["Checked", "Provenance", "certificate_line", "solution_digest"]
+__all__ = ["Checked", "Provenance", "certificate_line", "describe_game", "game_parameters",
+           "solution_digest"]
+
+
+def game_parameters(game: object) -> dict[str, object] | None:
+    """The parameters ``game`` reports: its ``parameters()``, else its dataclass fields.
+
+    ``None`` for a game that reports none (see the module docstring for the pattern).
+
+    Raises
+    ------
+    InvalidGameError
+        If ``parameters()`` raises or returns anything but a mapping with ``str`` keys.
+    """
+    method = getattr(type(game), "parameters", None)
+    if callable(method) and not isinstance(game, type):
+        try:
+            values = game.parameters()  # type: ignore[attr-defined]
+        except Exception as exc:
+            raise InvalidGameError(f"{type(game).__name__}.parameters() raised "
+                                   f"{type(exc).__name__}: {show(str(exc), 200)}") from exc
+        if not isinstance(values, Mapping) or not all(isinstance(k, str) for k in values):
+            raise InvalidGameError(
+                f"{type(game).__name__}.parameters() must return a mapping of parameter names "
+                f"to values (the keyword arguments that rebuild the game), got {show(values, 80)}")
+        return dict(values)
+    if dataclasses.is_dataclass(game) and not isinstance(game, type):
+        return {f.name: getattr(game, f.name) for f in dataclasses.fields(game)}
+    return None
+
+
+_ADDRESS = re.compile(r" (object )?at 0x[0-9a-fA-F]+>")
+
+
+def describe_game(game: object, limit: int = 200) -> str:
+    """The game as provenance names it: ``Class(name=value, ...)`` from its parameters.
+
+    A dataclass is named by its ``repr``, a game with ``parameters()`` by its class and
+    those; a game whose ``repr`` is a memory address (``<mod.Duel object at 0x...>``) by
+    its class and a note that it reports no parameters, never by the address.
+    """
+    name = type(game).__name__
+    if callable(getattr(type(game), "parameters", None)):
+        try:
+            values = game_parameters(game) or {}
+        except InvalidGameError as exc:  # a description never fails: it says why
+            return f"{name} (its parameters cannot be read: {exc})"
+        return f"{name}({', '.join(f'{k}={show(v, 60)}' for k, v in values.items())})"
+    text = show(game, limit)
+    if _ADDRESS.search(text):
+        return (f"{name} (its parameters are not recorded: give the class a parameters() method "
+                "or make it a dataclass)")
+    return text
 
 
 class _Digested(Protocol):
@@ -115,7 +194,7 @@ class Provenance:
         ``"exact rationals (gmpy2)"``, ``"exact rationals (fractions.Fraction)"`` or
         ``"float64 with proven bounds (outward rounding)"``.
     game : str
-        ``repr`` of the game solved (shortened past 200 characters; ``""`` if unknown).
+        The game solved, by its parameters (:func:`describe_game`; ``""`` if unknown).
     game_type : str
         Its class, ``module.QualifiedName``.
     kind : SolutionKind
@@ -139,6 +218,10 @@ class Provenance:
         Float solutions: the requested and the largest proven gap.
     converged : bool or None
         Float solutions: whether every state reached ``tol``.
+    factory : str or None
+        How the game was built, when it was built from a factory: the command line's
+        ``GAME -p NAME=VALUE ...`` (a catalog name, ``module:factory`` or
+        ``file.py:factory`` and the parameters it was given).
     """
 
     tbsg_version: str
@@ -161,12 +244,14 @@ class Provenance:
     tol: float | None = None
     max_gap: float | None = None
     converged: bool | None = None
+    factory: str | None = None
 
     def lines(self) -> list[str]:
         """The lines of ``str(self)``."""
         exact = self.tol is None
         out = [f"tbsg {self.tbsg_version} (Python {self.python_version}); arithmetic: {self.arithmetic}",
                f"game: {self.game or '(not recorded)'} ({self.game_type})",
+               *([f"built by: {self.factory}"] if self.factory else []),
                f"solution: {self.kind.value}; {self.method}"]
         if self.infinite_play is not None:
             out.append(f"never-ending play worth {self.infinite_play} to player 0")
@@ -200,7 +285,7 @@ class Provenance:
                 "graph_sha256": self.graph_sha256, "seconds": self.seconds,
                 "infinite_play": None if self.infinite_play is None else fraction_text(self.infinite_play),
                 "certificate": self.certificate, "tol": self.tol, "max_gap": self.max_gap,
-                "converged": self.converged}
+                "converged": self.converged, "factory": self.factory}
 
 
 def certificate_line(solution: _Digested, verification: Checked) -> str:

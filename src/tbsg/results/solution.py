@@ -56,7 +56,7 @@ from tbsg.errors import show
 from tbsg.model.steps import StepFunction
 from tbsg.results.html import exact_html, exact_markdown
 from tbsg.results.kind import SolutionKind
-from tbsg.results.provenance import Checked, Provenance, certificate_line
+from tbsg.results.provenance import Checked, Provenance, certificate_line, describe_game
 from tbsg.results.query import INITIAL, Initial, check_player
 from tbsg.results.views import ExactValues, FractionValues, OnGraph, StateMap
 
@@ -127,7 +127,7 @@ class _Base(OnGraph[S, A]):
         game = self.game
         return Provenance(
             tbsg_version=__version__, python_version=platform.python_version(), arithmetic=arithmetic,
-            game="" if game is None else show(game),
+            game="" if game is None else describe_game(game),
             game_type="" if game is None else f"{type(game).__module__}.{type(game).__qualname__}",
             kind=self.kind, method=self.method, value=value, states=g.n_states, actions=g.n_actions,
             outcomes=len(g.out_target), components=self.n_components,
