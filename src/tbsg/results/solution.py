@@ -133,7 +133,7 @@ class _Base(OnGraph[S, A]):
             outcomes=len(g.out_target), components=self.n_components,
             largest_component=self.largest_component, graph_sha256=self._graph_sha256,
             seconds=self.seconds, infinite_play=self.infinite_play, certificate=certificate,
-            tol=tol, max_gap=max_gap, converged=converged)
+            tol=tol, max_gap=max_gap, converged=converged, win_probability=self.win_probability)
 
 
 @dataclass(frozen=True, eq=False)
