@@ -253,3 +253,51 @@ def test_components_of_one_shape_share_a_plan_and_agree(scale_bits: int) -> None
     assert snapshot(shared) == snapshot(alone)
     small = tbsg.solve(Ladder(4))
     assert small.values == brute_force(Ladder(4)).values
+
+
+def test_negated_rewards_played_by_the_minimiser_negate_every_value() -> None:
+    """Issue 24: OneTurn (tests/oracles.py) with every reward negated and its one player
+    minimising has, by the Bellman equation (min of -Q is -max of Q), the value -v at every
+    state and the same optimal actions: on 65 states of wide acyclic levels, with values up
+    to 64, the filtered exact decisions (bound scaled by the values) must agree."""
+    from oracles import OneTurn
+
+    class Negated(OneTurn):
+        def player(self, s: int) -> int:
+            return 1
+
+        def reward(self, s: int, a: str) -> int:
+            return -super().reward(s, a)
+
+    mine, theirs = tbsg.solve(OneTurn(60)), tbsg.solve(Negated(60))
+    assert all(mine.value(t) == -theirs.value(t) for t in mine.states)
+    assert all(mine.optimal_actions(t) == theirs.optimal_actions(t) for t in mine.states)
+    assert mine.optimal_actions(20) == ("bank", "roll")
+
+
+class _BigTie:
+    """At "s" player 0 may "take" 10**6 + 1/3 now (a reward) or "draw" a lot: with
+    probability 1/3 play reaches "t", worth 3 * 10**6 + 1, else it ends with nothing.
+    By hand both are worth exactly 10**6 + 1/3 (an exact tie), but their float values
+    differ by about 1e-10: far above the filter's bound for values in [0, 1] (about
+    2e-15), within the bound scaled by the values' magnitude (tbsg.engine.bellman)."""
+
+    initial = "s"
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("take", "draw") if s == "s" else ("cash",)
+
+    def reward(self, s: str, a: str) -> Fraction:
+        return {"take": 10**6 + Fraction(1, 3), "cash": Fraction(3 * 10**6 + 1)}.get(a, Fraction(0))
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | tbsg.Terminal]]:
+        if a == "draw":
+            return [(Fraction(1, 3), "t"), (Fraction(2, 3), tbsg.Terminal(0))]
+        return [(Fraction(1), tbsg.Terminal(0))]
+
+
+def test_an_exact_tie_of_large_values_is_found() -> None:
+    sol = tbsg.solve(_BigTie())
+    assert sol.value() == 10**6 + Fraction(1, 3)
+    assert sol.optimal_actions() == ("take", "draw")
+    tbsg.verify(_BigTie(), sol)

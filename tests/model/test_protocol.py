@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import tbsg
+import tbsg.games
 from oracles import PassTheCoin
 from tbsg.errors import ExactnessError, InvalidGameError
 from tbsg.model.protocol import DRAW, Game, Terminal, exact, infinite_play_payoff, win
@@ -85,10 +86,11 @@ def test_terminals() -> None:
     assert pickle.loads(pickle.dumps(DRAW)) == DRAW
 
 
-@pytest.mark.parametrize("payoff", [Fraction(-1, 2), Fraction(3, 2), 2, -1])
-def test_a_payoff_outside_zero_one_is_refused(payoff: Fraction | int) -> None:
-    with pytest.raises(InvalidGameError, match=r"terminal payoff must lie in \[0, 1\]"):
-        Terminal(payoff)
+@pytest.mark.parametrize("payoff", [Fraction(-1, 2), Fraction(3, 2), 2, -1, 10**30])
+def test_a_payoff_may_be_any_rational(payoff: Fraction | int) -> None:
+    t = Terminal(payoff)
+    assert t.payoff == payoff and type(t.payoff) is Fraction
+    assert t == Terminal(Fraction(payoff)) and hash(t) == hash(Terminal(Fraction(payoff)))
 
 
 def test_a_float_payoff_is_refused() -> None:
@@ -113,8 +115,8 @@ def test_infinite_play_payoff() -> None:
     assert infinite_play_payoff(0) == 0
     assert infinite_play_payoff(Fraction(1, 2)) == Fraction(1, 2)
     assert type(infinite_play_payoff(np.int64(1))) is Fraction
-    with pytest.raises(InvalidGameError, match=r"infinite_play must lie in \[0, 1\]"):
-        infinite_play_payoff(Fraction(3, 2))
+    assert infinite_play_payoff(Fraction(3, 2)) == Fraction(3, 2)  # any payoff: a score
+    assert infinite_play_payoff(-2) == -2
     with pytest.raises(ExactnessError, match="infinite_play"):
         infinite_play_payoff(0.5)
 
@@ -145,3 +147,21 @@ def test_win_takes_an_int_player_only(bad: object) -> None:
 
 def test_win_takes_numpy_integers() -> None:
     assert tbsg.win(np.int64(1)) is tbsg.win(1)  # type: ignore[arg-type]  # numpy ints are ints here
+
+
+def test_player_and_reward_are_optional() -> None:
+    """Issue 24: a game without player() is player 0's everywhere; without reward() it pays
+    none (reward_function gives None, not a function returning 0)."""
+    from tbsg.model.protocol import player_function, reward_function
+
+    class Solo:
+        initial = 0
+
+        def reward(self, s: int, a: str) -> int:
+            return 2
+
+    assert player_function(Solo())("anything") == 0
+    pays = reward_function(Solo())
+    assert pays is not None and pays(0, "a") == 2
+    assert reward_function(object()) is None
+    assert player_function(tbsg.games.risk_or_safety(2))(tbsg.games.RoSState(1, 0, 0, 0)) == 1

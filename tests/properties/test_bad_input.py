@@ -300,9 +300,9 @@ def test_terminal_initial_state() -> None:
 # --- payoffs -------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("payoff", [2, -1, Fraction(3, 2), Fraction(-1, 10**20)])
-def test_payoff_outside_unit_interval(payoff: Fraction | int) -> None:
-    with pytest.raises(tbsg.InvalidGameError, match=re.escape(f"must lie in [0, 1], got {payoff}")):
-        tbsg.Terminal(payoff)
+def test_payoff_outside_unit_interval_is_a_score(payoff: Fraction | int) -> None:
+    """Issue 24: any exact rational is a payoff (a score, not a win probability)."""
+    assert tbsg.Terminal(payoff).payoff == payoff
 
 
 @pytest.mark.parametrize("payoff", [0.5, 1.0, "1/2", True])
@@ -339,14 +339,9 @@ class _TerminalInOutcomes:
         return [(1, tbsg.Terminal(self.payoff))]  # type: ignore[arg-type]
 
 
-def test_out_of_range_payoff_built_inside_outcomes_is_invalid_game() -> None:
-    with pytest.raises(tbsg.InvalidGameError, match=r"\[0, 1\], got 2"):
-        _solve(_TerminalInOutcomes(2))
-
-
-def test_out_of_range_payoff_built_inside_outcomes_names_state() -> None:
-    with pytest.raises(tbsg.InvalidGameError, match=AT_STATE):
-        _solve(_TerminalInOutcomes(2))
+def test_a_payoff_outside_zero_one_built_inside_outcomes_is_a_score() -> None:
+    sol = _solve(_TerminalInOutcomes(2))
+    assert sol.value() == 2 and not sol.win_probability
 
 
 def test_float_payoff_built_inside_outcomes_names_state() -> None:

@@ -624,9 +624,8 @@ def test_review_number_types_whose_parts_raise() -> None:
 
 def test_review_bypassed_terminal_payoffs_are_checked() -> None:
     bad = tbsg.Terminal(0)
-    object.__setattr__(bad, "payoff", Fraction(-3))
-    # exact values of -3 and float bounds with lower > upper, before
-    with pytest.raises(tbsg.InvalidGameError, match="has payoff -3"):
+    object.__setattr__(bad, "payoff", -3.0)  # a float slipped past Terminal (-3 is a payoff now)
+    with pytest.raises(tbsg.InvalidGameError, match=r"has payoff -3\.0"):
         tbsg.solve(OneState(((1, bad),)))
 
 

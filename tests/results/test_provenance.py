@@ -9,6 +9,7 @@ from fractions import Fraction
 import pytest
 
 import tbsg
+import tbsg.games
 from tbsg.results.provenance import describe_game, game_parameters
 
 
@@ -73,3 +74,13 @@ def test_provenance_names_the_factory_it_was_given() -> None:
     prov = dataclasses.replace(tbsg.solve(Frozen()).provenance(), factory="./f.py:make -p goal=4")
     assert "built by: ./f.py:make -p goal=4" in prov.lines()
     assert prov.as_dict()["factory"] == "./f.py:make -p goal=4"
+
+
+def test_a_score_game_says_expected_payoff() -> None:
+    """Issue 24: the value line of a game that is not a win-probability game says what the
+    number is (Bet of tests/oracles.py: 7/6 points, hand-derived there)."""
+    from oracles import Bet
+    prov = tbsg.solve(Bet()).provenance()
+    assert "expected payoff to player 0 at the initial state: 7/6" in str(prov)
+    assert prov.as_dict()["win_probability"] is False
+    assert "value to player 0" in str(tbsg.solve(tbsg.games.risk_or_safety(2)).provenance())

@@ -54,7 +54,7 @@ from tbsg.engine.compile.checks import (
 )
 from tbsg.engine.graph import decompose, end_components
 from tbsg.errors import InvalidArgumentError, InvalidGameError, NonStoppingGameError, show
-from tbsg.model.protocol import Game, Terminal, exact
+from tbsg.model.protocol import Game, Terminal, exact, player_function
 from tbsg.parametric.algebraic import real_roots
 from tbsg.parametric.rational import RationalFunction
 
@@ -299,7 +299,7 @@ class _Build:
         """Enumerate the actions and outcomes of state ``s``, number ``i``."""
         game = self.game
         try:  # (the place is written only when user code raises)
-            who = game.player(s)
+            who = player_function(game)(s)  # a game without player() is player 0's
         except Exception as exc:
             user_error("game.player()", at(s), exc)
         self.player.append(who if type(who) is int and who in (0, 1) else player_of(who, s))

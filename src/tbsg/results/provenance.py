@@ -164,6 +164,8 @@ def solution_digest(solution: _Digested) -> str:
     for name in ("player", "act_ptr", "act_state", "out_ptr", "out_target", "act_code", "stop_code",
                  "out_code"):
         h.update(np.asarray(getattr(g, name), dtype=np.int64).tobytes())
+    if g.reward_code is not None:  # rewards on their own (a game without them digests as before)
+        h.update(b"rewards\n" + np.asarray(g.reward_code, dtype=np.int64).tobytes())
     h.update(np.asarray(solution.choice, dtype=np.int64).tobytes())
     h.update(np.asarray(solution.optimal, dtype=np.bool_).tobytes())
     h.update(f"\n{hash(tuple(g.states))}\t{hash(tuple(g.act_labels))}\n".encode())
@@ -220,6 +222,9 @@ class Provenance:
         How the game was built, when it was built from a factory: the command line's
         ``GAME -p NAME=VALUE ...`` (a catalog name, ``module:factory`` or
         ``file.py:factory`` and the parameters it was given).
+    win_probability : bool
+        Whether the game is a win-probability game (:mod:`tbsg.model.protocol`): the value
+        line says "value", else "expected payoff".
     """
 
     tbsg_version: str
@@ -243,6 +248,7 @@ class Provenance:
     max_gap: float | None = None
     converged: bool | None = None
     factory: str | None = None
+    win_probability: bool = True
 
     def lines(self) -> list[str]:
         """The lines of ``str(self)``."""
@@ -253,7 +259,8 @@ class Provenance:
                f"solution: {self.kind.value}; {self.method}"]
         if self.infinite_play is not None:
             out.append(f"never-ending play worth {self.infinite_play} to player 0")
-        out.append(f"value to player 0 at the initial state: {self.value}")
+        what = "value" if self.win_probability else "expected payoff"
+        out.append(f"{what} to player 0 at the initial state: {self.value}")
         if not exact:
             out.append(f"proven gap: at most {self.max_gap:.3g} in every state (tol {self.tol:.3g}"
                        f"{'' if self.converged else '; NOT reached'})")
@@ -283,7 +290,8 @@ class Provenance:
                 "graph_sha256": self.graph_sha256, "seconds": self.seconds,
                 "infinite_play": None if self.infinite_play is None else fraction_text(self.infinite_play),
                 "certificate": self.certificate, "tol": self.tol, "max_gap": self.max_gap,
-                "converged": self.converged, "factory": self.factory}
+                "converged": self.converged, "factory": self.factory,
+                "win_probability": self.win_probability}
 
 
 def certificate_line(solution: _Digested, verification: Checked) -> str:
