@@ -23,18 +23,38 @@ of Numerical Algorithms*, sections 2.2 and 2.4): ``fl(x + y) = (x + y)(1 + d)`` 
 when the result is subnormal), ``fl(x y) = x y (1 + d) + e``, and a correctly rounded
 conversion ``fl(r) = r (1 + d) + e``, with ``|d| <= u``, ``|e| <= eta / 2``.
 
-Take an action with ``n`` outcomes, ``c_k >= 0``, ``p_o > 0``, values ``v in [0, 1]``
-and ``c_k + sum p_o <= 1``. Each term ``fl(fl(p_o) v_o)`` (``v_o`` a float) equals
-``p_o v_o`` up to two relative roundings and an absolute error of at most ``eta``
-(``e`` of the conversion times ``v_o <= 1``, plus ``e`` of the product). Summing the
-``n + 1`` terms in any order adds at most ``n`` relative roundings and no absolute error.
+Take an action with ``n`` outcomes, probabilities ``p_o > 0`` with ``s_k + sum p_o = 1``
+(every compiled game: the terminal mass ``s_k`` and the outcomes make up the whole
+distribution), and float values ``v_o`` with ``|v_o| <= M``; ``c_k`` and the ``v_o`` may
+have any sign and size (rewards per move and scores are folded into ``c_k``, and values
+are expected totals). Write ``M_1 = max(1, M)`` and
+``S_k = |c_k| + sum p_o |v_o|`` (the sum of the absolute values of the terms). Each term
+``fl(fl(p_o) v_o)`` equals ``p_o v_o`` up to two relative roundings and an absolute error
+of at most ``eta M_1``: ``e`` of the conversion (``|e| <= eta / 2``; only a probability
+below ``2**-1022`` has one) times ``|v_o| <= M``, plus ``e`` of the product. The constant
+converts with one relative rounding and an error ``eta / 2``. Summing the ``n + 1`` terms
+in any order adds at most ``n`` relative roundings *of the partial sums*, which for terms
+of mixed signs are bounded by the sum of the absolute values of the terms, and no
+absolute error (Higham 2002, section 4.2: ``|fl(sum t) - sum t| <= gamma_n sum |t|``).
 Hence, with ``r_k`` the number of relative roundings met by a term and
 ``gamma_r = r u / (1 - r u)``,
 
 .. math::
 
-    |\\mathrm{fl}(Q_v(k)) - Q_v(k)| \\le \\gamma_{r_k}\\, Q_v(k) + a_k\\, \\eta,
+    |\\mathrm{fl}(Q_v(k)) - Q_v(k)| \\le \\gamma_{r_k}\\, S_k + a_k\\, \\eta\\, M_1,
     \\qquad r_k \\le n + 3, \\qquad a_k = 2n + 2 .
+
+Bounding ``S_k`` without a second product: the terms split into a positive part ``P``
+and a negative part ``N`` with ``Q = P - N`` and ``S_k = P + N <= |Q| + 2 N``, and
+``N <= c_k^- + X^-`` where ``X^- = max(0, -min_o v_o)`` (the probabilities sum to at most 1).
+So ``S_k <= |Q| + 2 (c_k^- + X^-)``: when ``c_k >= 0`` and every ``v_o >= 0`` (win
+probabilities, or non-negative rewards and payoffs) the bound is relative to ``|Q|``
+alone, as tight as it can be; with negative numbers it grows by twice their size.
+
+A *win-probability game* in the sense of the solvers (:func:`unit_box`) has
+``0 <= c_k <= s_k`` for every action: then ``T`` maps ``[0, 1]^S`` into itself (``Q <=
+s_k + sum p_o = 1``), every value lies in ``[0, 1]``, ``M_1 = 1`` and ``N = 0``: the bound
+reads ``gamma_{r_k} Q + a_k eta``, computed with exactly the operations it always was.
 
 :func:`rounding_counts` counts ``r_k`` more tightly per action (a probability that is a
 power of two converts and multiplies exactly, a term with an exact float costs nothing
@@ -42,19 +62,29 @@ to convert) and gives ``a_k`` for the absolute (underflow) part, which no relati
 covers: values near ``1e-319`` with tens of thousands of outcomes need it.
 
 *Outward rounding* (float bounds). :meth:`Rows.down` and :meth:`Rows.up` move a computed
-``q`` by ``m = (r_k + 2) u |q| + (a_k + 2) eta``; the two extra relative roundings cover
-``gamma`` against ``u`` and the computation of ``m`` and of ``q - m`` themselves (a
+``q`` by ``m = (r_k + 2) u (|q| + 2 (c_k^- + X^-)) + (a_k + 2) eta M_1``; the two extra
+relative roundings cover ``gamma`` against ``u``, ``|Q|`` against the computed ``|q|``
+(they differ by the error being bounded, a second-order term while ``r_k^2 u < 1``, that
+is ``r_k < 2**26``) and the computation of ``m`` and of ``q - m`` themselves (a
 difference of subnormal numbers is exact), so ``down(q) <= Q <= up(q)`` for the exact
-``Q`` of the float inputs. Bounds derived this way hold for the exact game value.
+``Q`` of the float inputs. Bounds derived this way hold for the exact game value. The
+caller passes ``X^-`` and ``M`` (:class:`Magnitude`) for the values it feeds in; a
+win-probability game passes none (``X^- = 0``, ``M_1 = 1``).
 
 *The float filter* (exact solvers). To decide the sign of ``Q_v(k) - v(i)`` for exact
 ``v`` from the correctly rounded floats ``fl(v)``, the computed difference
 ``D = fl(fl(Q) - fl(v(i)))`` errs by at most ``gamma_{n+3} + 2u + (2n + 4) eta``
-(``Q, v <= 1``). :func:`filter_bound` returns ``B_k = 2 (n + 6) u + (2n + 6) eta``, at
-least that for ``n < 2**50``: where ``|D| > B_k`` the sign of ``D`` is the exact sign;
-only the others are evaluated exactly (:func:`action_signs`). This is the floating-point
-filter of exact geometric predicates (Shewchuk 1997): it only skips work, every decision
-it makes is the exact one.
+when ``S_k, |v(i)| <= 1`` (each ``fl(v)`` adds a relative rounding of its value: ``u S_k``
+over the successors, ``u |v(i)|`` for the reference). :func:`filter_bound` returns
+``B_k = 2 (n + 6) u + (2n + 6) eta``, at least that for ``n < 2**50``: where ``|D| >
+B_k`` the sign of ``D`` is the exact sign; only the others are evaluated exactly
+(:func:`action_signs`). For values of any size every error above scales with
+``sigma = max(1, S_k, |v(i)|)``, so ``sigma B_k`` is the bound; the filter computes
+``sigma`` from floats as ``(1 + S^_k + |fl(v(i))|)(1 + 2**-20)``, above the exact one
+while ``n < 2**30`` (the computed ``S^_k`` is within ``gamma_{n+3}`` of the ``S_k`` of
+the rounded values). A win-probability game has ``sigma = 1`` and skips computing it.
+This is the floating-point filter of exact geometric predicates (Shewchuk 1997): it only
+skips work, every decision it makes is the exact one.
 
 Per-state optima over rows grouped by state (``seg``: first row of each state) are
 :class:`Segments`: the maximum (minimiser's rows negated, an exact operation) and the
@@ -67,7 +97,7 @@ import weakref
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -80,6 +110,7 @@ from tbsg.engine.compiled import CompiledGame, IndexArray
 __all__ = [
     "ETA",
     "ExactActions",
+    "Magnitude",
     "Rows",
     "Segments",
     "U",
@@ -87,8 +118,10 @@ __all__ = [
     "action_signs",
     "exact_action_values",
     "filter_bound",
+    "filter_scale",
     "q_float",
     "rounding_counts",
+    "unit_box",
 ]
 
 S = TypeVar("S", bound=Hashable)
@@ -152,14 +185,94 @@ _COUNTS: weakref.WeakKeyDictionary[CompiledGame[Any, Any], tuple[IntArray32, Int
 """Rounding counts of each live compiled game (computed once; dropped with the game)."""
 
 
-def filter_bound(degree: IntArray | int) -> FloatArray:
+def unit_box(g: CompiledGame[Any, Any]) -> bool:
+    """Whether ``0 <= c_k <= s_k`` for every action: ``T`` maps ``[0, 1]^S`` into itself
+    and every value lies in ``[0, 1]`` (module docstring), as in a win-probability game.
+
+    Decided exactly, in a few passes over the actions (cached with the game): a correctly
+    rounded conversion is monotone, so ``fl(c_k) > fl(s_k)`` proves ``c_k > s_k`` and
+    ``fl(c_k) < fl(s_k)`` proves ``c_k < s_k``; only equal floats of different rationals
+    are compared as fractions.
+    """
+    hit = _UNIT.get(g)
+    if hit is not None:
+        return hit
+    vals = g.rationals
+    table = np.array([float(x) for x in vals], dtype=np.float64)
+    negative = np.array([x < 0 for x in vals], dtype=bool)
+    ok = not bool(np.any(negative[g.act_code]))
+    if ok:
+        cf, sf = table[g.act_code], table[g.stop_code]
+        ok = not bool(np.any(cf > sf))
+        if ok:
+            unsure = np.flatnonzero((cf == sf) & (g.act_code != g.stop_code))
+            pairs = set(zip(g.act_code[unsure].tolist(), g.stop_code[unsure].tolist(), strict=True))
+            ok = all(vals[c] <= vals[t] for c, t in pairs)
+    _UNIT[g] = ok
+    return ok
+
+
+_UNIT: weakref.WeakKeyDictionary[CompiledGame[Any, Any], bool] = weakref.WeakKeyDictionary()
+""":func:`unit_box` of each live compiled game."""
+
+
+class Magnitude(NamedTuple):
+    """What the rounding allowance needs to know of the values fed into ``Q`` (module
+    docstring): ``neg`` ``>= X^- = max(0, -min v)`` and ``big`` ``>= M = max |v|``."""
+
+    neg: float
+    big: float
+
+    @classmethod
+    def of(cls, *xs: FloatArray) -> Magnitude:
+        """The magnitude of the values in the arrays ``xs`` (empty arrays count 0)."""
+        neg, big = 0.0, 0.0
+        for x in xs:
+            if len(x):
+                lo, hi = float(np.min(x)), float(np.max(x))
+                neg, big = max(neg, -lo), max(big, -lo, hi)
+        return cls(neg, big)
+
+    def join(self, other: Magnitude) -> Magnitude:
+        """Bounds for the values of both."""
+        return Magnitude(max(self.neg, other.neg), max(self.big, other.big))
+
+
+def filter_bound(degree: IntArray | int, scale: float | FloatArray = 1.0) -> FloatArray:
     """``B_k``: bound on the error of a computed ``Q_v(k) - v(i)`` (module docstring).
 
-    ``degree`` is the number of outcomes of each action.
+    ``degree`` is the number of outcomes of each action; ``scale`` is ``sigma``
+    (:func:`filter_scale`), 1 for a win-probability game.
     """
     d = np.asarray(degree, dtype=np.float64)
     bound: FloatArray = 2.0 * (d + 6.0) * U + (2.0 * d + 6.0) * ETA
+    if not (isinstance(scale, float) and scale == 1.0):
+        bound = bound * scale
     return bound
+
+
+_SCALE_SLACK = 1.0 + 2.0**-20  # sigma from floats, above the exact one (module docstring)
+
+
+def filter_scale(g: CompiledGame[Any, Any], vf: FloatArray, acts: IntArray | None = None) -> float:
+    """One ``sigma`` valid for every action of ``g`` (or the actions ``acts``) at the float
+    values ``vf``: 1 for a win-probability game (:func:`unit_box`), else ``1 + max |c_k| +
+    2 max |v|`` (over the actions' constants, successors and own states) with slack, above
+    each action's ``1 + S_k + |v(i)|`` (its probabilities sum to at most 1)."""
+    if unit_box(g):
+        return 1.0
+    const_f = g.float_arrays()[0]
+    if acts is None:
+        c, v = const_f, vf
+    else:
+        o_start = g.out_ptr[acts]
+        deg = g.out_ptr[acts + 1] - o_start
+        outs = np.repeat(o_start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
+        c = const_f[acts]
+        v = np.concatenate((vf[g.out_target[outs]], vf[g.act_state[acts]]))
+    big_c = float(np.max(np.abs(c))) if len(c) else 0.0
+    big_v = float(np.max(np.abs(v))) if len(v) else 0.0
+    return (1.0 + big_c + 2.0 * big_v) * _SCALE_SLACK
 
 
 # --- float action values -----------------------------------------------------------------
@@ -192,7 +305,14 @@ def action_bounds(g: CompiledGame[Any, Any], lower: FloatArray, upper: FloatArra
     absolute = (a.astype(np.float64) + 2.0) * ETA
     q_lo = q_float(g, lower)
     q_hi = q_float(g, upper)
-    return q_lo - (rel * np.abs(q_lo) + absolute), q_hi + (rel * np.abs(q_hi) + absolute)
+    if unit_box(g):
+        return q_lo - (rel * np.abs(q_lo) + absolute), q_hi + (rel * np.abs(q_hi) + absolute)
+    # any sign and size: the allowance of the module docstring with X^- and M of the inputs
+    mag = Magnitude.of(lower, upper)
+    neg2 = 2.0 * (np.maximum(-g.float_arrays()[0], 0.0) + mag.neg)
+    absolute = absolute * max(1.0, mag.big)
+    return (q_lo - (rel * (np.abs(q_lo) + neg2) + absolute),
+            q_hi + (rel * (np.abs(q_hi) + neg2) + absolute))
 
 
 # --- exact action values ------------------------------------------------------------------
@@ -263,10 +383,24 @@ class ExactActions:
         prob_f: list[float] = self._g.float_arrays()[1].tolist()
         return prob_f
 
-    def bound(self, k: int) -> float:
-        """:func:`filter_bound` of action ``k`` (computed on demand: no per-action list)."""
+    @cached_property
+    def unit(self) -> bool:
+        """:func:`unit_box` of the game: the filter needs no scale ``sigma``."""
+        return unit_box(self._g)
+
+    def bound(self, k: int, ref_f: float = 0.0) -> float:
+        """:func:`filter_bound` of action ``k`` (computed on demand: no per-action list),
+        times ``sigma`` from the current float values and the reference ``ref_f`` where
+        the game is not a win-probability game (module docstring)."""
         n = self.out_ptr[k + 1] - self.out_ptr[k]
-        return 2.0 * (n + 6.0) * U + (2.0 * n + 6.0) * ETA
+        b = 2.0 * (n + 6.0) * U + (2.0 * n + 6.0) * ETA
+        if self.unit:
+            return b
+        total = abs(self.const_f[k])
+        vf, target, prob = self.vf, self.target, self.prob_f
+        for o in range(self.out_ptr[k], self.out_ptr[k + 1]):
+            total += prob[o] * abs(vf[target[o]])
+        return b * (1.0 + total + abs(ref_f)) * _SCALE_SLACK
 
     def qf(self, k: int) -> float:
         """Computed ``fl(Q(k))`` from the float values."""
@@ -287,7 +421,7 @@ class ExactActions:
     def sign(self, k: int, ref_f: float, ref_q: Rational) -> int:
         """Exact sign of ``Q(k) - ref`` (``ref`` exact, ``ref_f`` its rounded float), filtered."""
         d = self.qf(k) - ref_f
-        b = self.bound(k)
+        b = self.bound(k, ref_f)
         if d > b:
             return 1
         if d < -b:
@@ -310,7 +444,7 @@ def action_signs(g: CompiledGame[Any, Any], values: Sequence[Rational], vf: Floa
     # most actions: one pass over all outcomes beats gathering the outcomes of a subset
     qf = q_float(g, vf)[ks] if acts is None or 2 * len(acts) > g.n_actions else q_float(g, vf, ks)
     diff = qf - vf[g.act_state[ks]]
-    bound = filter_bound(g.degrees()[ks])
+    bound = filter_bound(g.degrees()[ks], filter_scale(g, vf, acts))
     sign = np.where(diff > bound, 1, np.where(diff < -bound, -1, 0)).astype(np.int8)
     unsure = np.flatnonzero(np.abs(diff) <= bound)
     if len(unsure):
@@ -418,18 +552,32 @@ class Rows(Segments):
         self.sweeps += 1
         return np.asarray(self.c + self.p @ x, dtype=np.float64)
 
-    def margin(self, q: FloatArray, rows: IntArray | None = None) -> FloatArray:
-        """Rounding allowance of the computed ``q`` (of the rows ``rows``, default all)."""
-        if rows is None:
-            m: FloatArray = self.rel * np.abs(q) + self.absolute
+    @cached_property
+    def neg2(self) -> FloatArray:
+        """``2 c_k^-`` per row (the constant's share of the negative part of the terms)."""
+        out: FloatArray = 2.0 * np.maximum(-self.c, 0.0)
+        return out
+
+    def margin(self, q: FloatArray, rows: IntArray | None = None,
+               mag: Magnitude | None = None) -> FloatArray:
+        """Rounding allowance of the computed ``q`` (of the rows ``rows``, default all).
+
+        ``mag`` bounds the values ``q`` was computed from (module docstring); ``None`` for
+        values in ``[0, 1]`` with ``c >= 0`` (a win-probability game).
+        """
+        rel, absolute = (self.rel, self.absolute) if rows is None else \
+            (self.rel[rows], self.absolute[rows])
+        if mag is None:
+            m: FloatArray = rel * np.abs(q) + absolute
             return m
-        m = self.rel[rows] * np.abs(q) + self.absolute[rows]
+        neg2 = self.neg2 if rows is None else self.neg2[rows]
+        m = rel * (np.abs(q) + (neg2 + 2.0 * mag.neg)) + absolute * max(1.0, mag.big)
         return m
 
-    def down(self, q: FloatArray) -> FloatArray:
+    def down(self, q: FloatArray, mag: Magnitude | None = None) -> FloatArray:
         """``q`` lowered by its rounding allowance: below the exact action values."""
-        return q - self.margin(q)
+        return q - self.margin(q, mag=mag)
 
-    def up(self, q: FloatArray) -> FloatArray:
+    def up(self, q: FloatArray, mag: Magnitude | None = None) -> FloatArray:
         """``q`` raised by its rounding allowance: above the exact action values."""
-        return q + self.margin(q)
+        return q + self.margin(q, mag=mag)

@@ -64,6 +64,7 @@ from tbsg.engine.bellman import (
     Rows,
     action_signs,
     filter_bound,
+    filter_scale,
     q_float,
     rounding_counts,
 )
@@ -234,7 +235,7 @@ class _Engine:
         qf = q_float(g, self.vf_np, acts)
         sign = np.where(g.player[states] == 0, 1.0, -1.0)[owner]
         key = qf * sign  # maximise for both players (negation is exact)
-        bound = filter_bound(g.out_ptr[acts + 1] - g.out_ptr[acts])
+        bound = filter_bound(g.out_ptr[acts + 1] - g.out_ptr[acts], filter_scale(g, self.vf_np, acts))
         seg = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
         best = np.maximum.reduceat(key, seg)[owner]
         widest = np.maximum.reduceat(bound, seg)[owner]
@@ -369,7 +370,8 @@ class _Engine:
         vf = np.array([self.vf[i] for i in comp.states])
         q = rows.q(vf)
         gain = rows.row_sign * (q - vf[rows.row_state])
-        maybe = (gain > -comp.bound) & (comp.row_owner == owner) & comp.multi
+        scale = filter_scale(self.g, self.vf_np, comp.acts)  # 1 for win probabilities
+        maybe = (gain > -comp.bound * scale) & (comp.row_owner == owner) & comp.multi
         switched = False
         kernel = self.kernel
         for r in np.unique(rows.row_state[maybe]).tolist():
@@ -502,7 +504,7 @@ class _Component:
             seg.append(len(acts))
             acts.extend(eng.acts_of(i))
         self.acts_l = acts
-        act = np.array(acts, dtype=np.int64)
+        self.acts = act = np.array(acts, dtype=np.int64)
         seg_np = np.array(seg, dtype=np.int64)
         owner = g.player[np.array(states, dtype=np.int64)].astype(np.int64)
         counts = np.diff(np.append(seg_np, len(acts)))

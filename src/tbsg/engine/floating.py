@@ -78,7 +78,7 @@ import numpy.typing as npt
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from tbsg.engine.bellman import ETA, IntArray32, Rows, U, rounding_counts
+from tbsg.engine.bellman import ETA, IntArray32, Magnitude, Rows, U, rounding_counts, unit_box
 from tbsg.engine.compiled import CompiledGame, IndexArray
 from tbsg.engine.graph import Components, trivial_states
 
@@ -129,12 +129,24 @@ class _Level(Rows):
     """
 
     def __init__(self, full: sp.csr_matrix, c: FloatArray, rel: IntArray32, absolute: IntArray32,
-                 maxi: BoolArray, seg: IntArray, s0: int, s1: int, comp: IntArray) -> None:
+                 maxi: BoolArray, seg: IntArray, s0: int, s1: int, comp: IntArray,
+                 below: Magnitude | None = None, box: tuple[float, float] = (0.0, 1.0)) -> None:
         super().__init__(c, full, seg, maxi, rel, absolute)
         self.full = full  # rows x s1: all successors (lower levels and this level)
         self.comp = comp  # component of each state, numbered from 0 within the level
         self.s0, self.s1 = s0, s1
         self.inner = full[:, s0:s1].tocsr()  # rows x m: successors inside the level
+        # None: values in [0, 1] (a win-probability game, or no proof asked: float_profile);
+        # else the magnitude of every bound below s0
+        self.below = below
+        self.box = box  # every value lies in it: [0, 1] or the whole line
+
+    def mag(self, *level: FloatArray) -> Magnitude | None:
+        """Magnitude of values read by the rows: the bounds below ``s0`` and ``level``
+        (values on the level); None in a win-probability game."""
+        if self.below is None:
+            return None
+        return self.below.join(Magnitude.of(*level))
 
     # -- policy evaluation ----------------------------------------------------------------
     def _transposed_system(self, pick: IntArray, sub: IntArray | None) -> sp.csc_matrix:
@@ -262,7 +274,7 @@ class _Level(Rows):
         switched. Returns the improved profile and its copies at those sweeps."""
         trail: _Trail = []
         for k in range(1, sweeps + 1):
-            q = b + self.inner @ np.clip(self.opt(q), 0.0, 1.0)
+            q = b + self.inner @ np.clip(self.opt(q), *self.box)
             self.sweeps += 1
             if k in _CHECKPOINTS or k == sweeps:
                 switch, best = self._improve(q, pick)
@@ -287,10 +299,10 @@ class _Level(Rows):
         x = solve(b[pick])
         if not np.all(np.isfinite(x)):
             return None
-        ext[s0:s1] = np.clip(x, 0.0, 1.0)
+        ext[s0:s1] = np.clip(x, *self.box)
         q = self.q(ext)
         raw = self.opt(q) - ext[s0:s1]
-        margin = self.margin(q[pick], pick)
+        margin = self.margin(q[pick], pick, self.mag(ext[s0:s1]))
         w = 2.0 * (np.maximum(raw if upper else -raw, 0.0) + margin) + 4.0 * U * U
         # delta must dominate the expected stay of *every* near-tied row of the states whose
         # rows must all pass (maximiser for U, minimiser for L): policy iteration on delta
@@ -318,11 +330,14 @@ class _Level(Rows):
         for _ in range(_CERT_TRIES):
             if not np.all(np.isfinite(delta)) or np.any(delta < 0):
                 return None
-            cand = np.clip(x + delta if upper else x - delta, 0.0, 1.0)
+            cand = np.clip(x + delta if upper else x - delta, *self.box)
             ext[s0:s1] = cand
             q = self.q(ext)
-            tight = self.opt(self.up(q) if upper else self.down(q))
-            bad = (tight > cand) & (cand < 1.0) if upper else (tight < cand) & (cand > 0.0)
+            mag = self.mag(cand)
+            tight = self.opt(self.up(q, mag) if upper else self.down(q, mag))
+            # an entry at the edge of the box needs no check (T maps the box into itself)
+            bad = (tight > cand) & (cand < self.box[1]) if upper else \
+                (tight < cand) & (cand > self.box[0])
             if not bad.any():
                 # one more (proven) Bellman step tightens the bound for free
                 return np.minimum(cand, tight) if upper else np.maximum(cand, tight)
@@ -343,10 +358,11 @@ class _Level(Rows):
         best_gap, stalled = np.inf, 0
         window_gap = np.inf
         for sweep in range(max_sweeps):
-            lo = self.opt(self.down(self.q(lower[:s1])))
-            hi = self.opt(self.up(self.q(upper[:s1])))
-            lower[s0:s1] = np.maximum(lower[s0:s1], np.clip(lo, 0.0, 1.0))
-            upper[s0:s1] = np.minimum(upper[s0:s1], np.clip(hi, 0.0, 1.0))
+            mag = self.mag(lower[s0:s1], upper[s0:s1])
+            lo = self.opt(self.down(self.q(lower[:s1]), mag))
+            hi = self.opt(self.up(self.q(upper[:s1]), mag))
+            lower[s0:s1] = np.maximum(lower[s0:s1], np.clip(lo, *self.box))
+            upper[s0:s1] = np.minimum(upper[s0:s1], np.clip(hi, *self.box))
             gap = upper[s0:s1] - lower[s0:s1]
             max_gap = float(np.max(gap))
             if max_gap <= tol:
@@ -366,6 +382,68 @@ class _Level(Rows):
                 window_gap = total_gap
         return False
 
+    # -- a priori bounds (games whose values are not in [0, 1]) ---------------------------
+    def stay(self, pick: IntArray) -> FloatArray | None:
+        """A proven ``H >= 1 + P_k H`` (inside the level) for every row ``k``: bounds on the
+        expected number of steps before play leaves the level, under any strategies.
+
+        ``h`` maximises the stay by float policy iteration (one player: every state picks
+        its longest stay), from ``pick``; then ``H = h (1 + 2**-20)``, doubled a few times
+        if need be, is checked with outward rounding (all terms are non-negative, so the
+        allowance is relative to the computed sum, scaled by ``max H`` for underflow).
+        Scaling helps: ``H - P_k H >= 1 - e`` for the exact maximum turns into ``2 H - P_k
+        2 H >= 2 - 2 e``. None if the systems are singular in floats.
+        """
+        ones = np.ones(self.m)
+        solve: _Solver | None = None
+        switch: BoolArray | None = None
+        h: FloatArray | None = None
+        for _ in range(_PI_ROUNDS):
+            solve = self.factor(pick, solve, switch)
+            if solve is None:
+                return None
+            h = solve(ones)
+            if not np.all(np.isfinite(h)) or np.any(h < 1.0):
+                return None
+            stay = self.inner @ h
+            best = self.greedy_max(stay)
+            switch = stay[best] > stay[pick] * (1.0 + 1e-12)
+            if not switch.any():
+                break
+            pick = np.where(switch, best, pick)
+        if h is None:
+            return None
+        cand = h * (1.0 + 2.0**-20)
+        for _ in range(_CERT_TRIES):
+            t = 1.0 + self.inner @ cand
+            m = self.rel * t + self.absolute * float(np.max(cand))
+            if np.all(t + m <= cand[self.row_state]):
+                return cand
+            cand = 2.0 * cand
+        return None
+
+    def apriori(self, lower: FloatArray, upper: FloatArray, pick: IntArray
+                ) -> tuple[FloatArray, FloatArray] | None:
+        """Proven bounds ``(L0, U0)`` on the level from the outside bounds alone (module
+        docstring, *a priori bounds*), or None; ``lower``, ``upper`` hold proven bounds
+        below ``s0``, their level parts are overwritten with 0."""
+        h = self.stay(pick)
+        if h is None:
+            return None
+        s0, s1 = self.s0, self.s1
+        mag = self.mag()
+        lower[s0:s1] = 0.0
+        upper[s0:s1] = 0.0
+        with np.errstate(invalid="ignore"):
+            a = max(0.0, -float(np.min(self.down(self.q(lower[:s1]), mag))))
+            b = max(0.0, float(np.max(self.up(self.q(upper[:s1]), mag))))
+        if not (math.isfinite(a) and math.isfinite(b)):
+            return None
+        return -np.nextafter(a * h, np.inf), np.nextafter(b * h, np.inf)
+
+
+_UNIT_BOX = (0.0, 1.0)  # every value of a win-probability game lies here
+_FREE_BOX = (-np.inf, np.inf)  # no bound known before the solve
 
 
 class _SweepPlan:
@@ -460,6 +538,8 @@ class _Prepared:
         self.table = np.array([float(x) for x in g.rationals], dtype=np.float64)
         self.c = self.table[g.act_code[self.acts]]
         self.counts = rounding_counts(g)  # per flat action (cached with the game)
+        self.unit = unit_box(g)  # every value in [0, 1]: no magnitudes to track
+        self.box = _UNIT_BOX if self.unit else _FREE_BOX
         self.maxi = g.player[order] == 0
         self.label = comps.label[order]  # component of each state, non-decreasing
         levels = comps.level
@@ -495,15 +575,16 @@ class _Prepared:
         rows = self.acts[r0:r1]
         return self.counts[0][rows], self.counts[1][rows]
 
-    def level(self, s0: int, s1: int) -> _Level:
-        """The level owning states ``s0:s1``."""
+    def level(self, s0: int, s1: int, below: Magnitude | None = None) -> _Level:
+        """The level owning states ``s0:s1`` (``below``: magnitude of the bounds below
+        ``s0``, None in a win-probability game)."""
         r0, r1 = int(self.state_row[s0]), int(self.state_row[s1])
         indptr, indices, data = self.outcomes(r0, r1)
         full = sp.csr_matrix((data, indices, indptr), shape=(r1 - r0, s1))
         comp = self.label[s0:s1] - (self.label[s0] if s1 > s0 else 0)
         rel, absolute = self.rounding(r0, r1)
         return _Level(full, self.c[r0:r1], rel, absolute, self.maxi[s0:s1],
-                      self.state_row[s0:s1] - r0, s0, s1, comp)
+                      self.state_row[s0:s1] - r0, s0, s1, comp, below, self.box)
 
     def rows_to_actions(self, s0: int, pick: IntArray) -> IndexArray:
         """Flat action numbers of the level rows ``pick`` (local to the level at ``s0``)."""
@@ -578,7 +659,7 @@ def _runs(prep: _Prepared) -> list[tuple[int, int, int]]:
 
 
 def _acyclic(prep: _Prepared, s0: int, s1: int, kind: int, lower: FloatArray, upper: FloatArray,
-             mid: FloatArray) -> IntArray:
+             mid: FloatArray, below: Magnitude | None = None) -> IntArray:
     """Proven bounds of the trivial states ``s0:s1`` by one outward-rounded Bellman step each.
 
     Every successor of a trivial state lies in a lower level (for a merged run of small
@@ -587,20 +668,47 @@ def _acyclic(prep: _Prepared, s0: int, s1: int, kind: int, lower: FloatArray, up
     Writes ``lower``, ``upper`` and their midpoint ``mid`` on ``s0:s1`` (the three may be
     one array: a plain float pass) and returns each state's row chosen greedily against
     the midpoints (numbered from the first row of state ``s0``, as :class:`_Level` rows).
+    ``below`` is the magnitude of the bounds below ``s0`` (None in a win-probability game).
     """
     if kind == _WIDE:  # one level: no successor inside s0:s1
-        lv = prep.level(s0, s1)
-        lo = np.clip(lv.opt(lv.down(lv.q(lower[:s1]))), 0.0, 1.0)
-        hi = np.clip(lv.opt(lv.up(lv.q(upper[:s1]))), 0.0, 1.0)
+        lv = prep.level(s0, s1, below)
+        lo = np.clip(lv.opt(lv.down(lv.q(lower[:s1]), below)), *prep.box)
+        hi = np.clip(lv.opt(lv.up(lv.q(upper[:s1]), below)), *prep.box)
         lower[s0:s1] = lo
         upper[s0:s1] = hi
         mid[s0:s1] = (lo + hi) / 2
         return lv.greedy(lv.q(mid[:s1]))
-    return _acyclic_scalar(prep, s0, s1, lower, upper, mid)
+    return _acyclic_scalar(prep, s0, s1, lower, upper, mid, below)
+
+
+def _run_outcomes(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper: FloatArray,
+                  mid: FloatArray) -> tuple[list[int], list[int], list[float], list[float],
+                                            list[float], list[float]]:
+    """The outcomes of the rows of states ``s0:s1`` as lists for :func:`_acyclic_scalar`:
+    row pointers, successors numbered from ``s0`` (negative: before the run), probabilities,
+    and the final bounds and midpoints of the successors before the run (gathered at once)."""
+    indptr, cols_np, data_np = prep.outcomes(int(prep.state_row[s0]), int(prep.state_row[s1]))
+    before = cols_np < s0
+    safe = np.where(before, cols_np, 0)
+    return (indptr.tolist(), (cols_np - s0).tolist(), data_np.tolist(),
+            np.where(before, lower[safe], 0.0).tolist(), np.where(before, upper[safe], 0.0).tolist(),
+            np.where(before, mid[safe], 0.0).tolist())
+
+
+def _allowances(prep: _Prepared, r0: int, r1: int, below: Magnitude | None
+                 ) -> tuple[list[float], list[float], list[float]]:
+    """Per row ``r0:r1``, as lists: the relative and absolute rounding allowances
+    (:meth:`~tbsg.engine.bellman.Rows.margin`) and ``2 c^-`` (zeros if ``below`` is None)."""
+    rel_n, abs_n = prep.rounding(r0, r1)
+    rel = ((rel_n.astype(np.float64) + 2.0) * U).tolist()
+    absolute = ((abs_n.astype(np.float64) + 2.0) * ETA).tolist()
+    cneg2 = [0.0] * (r1 - r0) if below is None else \
+        (2.0 * np.maximum(-prep.c[r0:r1], 0.0)).tolist()
+    return rel, absolute, cneg2
 
 
 def _acyclic_scalar(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper: FloatArray,
-                    mid: FloatArray) -> IntArray:
+                    mid: FloatArray, below: Magnitude | None) -> IntArray:
     """:func:`_acyclic` state by state in solving order, in Python floats.
 
     Each action value is summed term by term (``c_k`` first), one of the orders the
@@ -608,24 +716,19 @@ def _acyclic_scalar(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper:
     :meth:`~tbsg.engine.bellman.Rows.down` and :meth:`~tbsg.engine.bellman.Rows.up`.
     Successors before ``s0`` are read once, as arrays. A hot loop (every outcome of the
     run, three sums each), kept in one piece so that its inputs stay local variables.
+    Outside a win-probability game the allowance also counts the negative part of the
+    terms and the magnitude of the values (``below``, then each bound of the run as it is
+    found: a state's successors come before it).
     """
     r0, r1 = int(prep.state_row[s0]), int(prep.state_row[s1])
-    indptr, cols_np, data_np = prep.outcomes(r0, r1)
-    before = cols_np < s0
-    safe = np.where(before, cols_np, 0)
-    # successors before the run: their final bounds gathered at once
-    out_lo = np.where(before, lower[safe], 0.0).tolist()
-    out_hi = np.where(before, upper[safe], 0.0).tolist()
-    out_mid = np.where(before, mid[safe], 0.0).tolist()
-    cols = (cols_np - s0).tolist()  # negative: before the run
-    ptr = indptr.tolist()
-    data = data_np.tolist()
+    ptr, cols, data, out_lo, out_hi, out_mid = _run_outcomes(prep, s0, s1, lower, upper, mid)
     c = prep.c[r0:r1].tolist()
-    rel_n, abs_n = prep.rounding(r0, r1)
-    rel = ((rel_n.astype(np.float64) + 2.0) * U).tolist()
-    absolute = ((abs_n.astype(np.float64) + 2.0) * ETA).tolist()
+    rel, absolute, cneg2 = _allowances(prep, r0, r1, below)
     srow = (prep.state_row[s0 : s1 + 1] - r0).tolist()
     maxi = prep.maxi[s0:s1].tolist()
+    unit = below is None
+    box_lo, box_hi = prep.box
+    xneg2, m1 = (0.0, 1.0) if below is None else (2.0 * below.neg, max(1.0, below.big))
     m = s1 - s0
     lo_l = [0.0] * m
     hi_l = [0.0] * m
@@ -648,8 +751,12 @@ def _acyclic_scalar(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper:
                     ql += w * out_lo[e]
                     qh += w * out_hi[e]
                     qm += w * out_mid[e]
-            ql -= rel[r] * abs(ql) + absolute[r]
-            qh += rel[r] * abs(qh) + absolute[r]
+            if unit:
+                ql -= rel[r] * abs(ql) + absolute[r]
+                qh += rel[r] * abs(qh) + absolute[r]
+            else:
+                ql -= rel[r] * (abs(ql) + cneg2[r] + xneg2) + absolute[r] * m1
+                qh += rel[r] * (abs(qh) + cneg2[r] + xneg2) + absolute[r] * m1
             if best_row < 0:
                 best_lo, best_hi, best_mid, best_row = ql, qh, qm, r
             elif mx:
@@ -662,10 +769,12 @@ def _acyclic_scalar(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper:
                 best_hi = min(best_hi, qh)
                 if qm < best_mid:
                     best_mid, best_row = qm, r
-        lo = min(max(best_lo, 0.0), 1.0)
-        hi = min(max(best_hi, 0.0), 1.0)
+        lo = min(max(best_lo, box_lo), box_hi)
+        hi = min(max(best_hi, box_lo), box_hi)
         lo_l[i], hi_l[i], mid_l[i] = lo, hi, (lo + hi) / 2
         pick[i] = best_row
+        if not unit:
+            xneg2, m1 = max(xneg2, -2.0 * lo), max(m1, -lo, hi)
     lower[s0:s1] = lo_l
     upper[s0:s1] = hi_l
     mid[s0:s1] = mid_l
@@ -692,9 +801,52 @@ def float_profile(g: CompiledGame[S, A], comps: Components,
             # (scratch: no copy of the prefix)
             pick, _, vals, trail = lv.policy(x[:s1], scratch=True, sweeps=plan.next(lv.m))
             plan.record(trail, pick)
-            x[s0:s1] = 0.5 if vals is None else np.clip(vals, 0.0, 1.0)
+            x[s0:s1] = 0.5 if vals is None else np.clip(vals, *prep.box)
         choice[prep.order[s0:s1]] = prep.rows_to_actions(s0, pick)
     return choice
+
+
+def _cyclic(lv: _Level, plan: _SweepPlan, lower: FloatArray, upper: FloatArray, mid: FloatArray,
+            tol: float, max_sweeps: int) -> bool:
+    """Proven bounds on a level with cycles (written into ``lower``, ``upper``): a
+    certificate from a policy-iteration candidate, else interval iteration from the best
+    bounds known (module docstring); True if the gap reached ``tol``."""
+    s0, s1 = lv.s0, lv.s1
+    pick, solve, _, trail = lv.policy(mid[:s1], scratch=True, sweeps=plan.next(lv.m))
+    plan.record(trail, pick)
+    box_lo, box_hi = lv.box
+    hi = lo = None
+    if solve is not None:
+        # certify works in place on the level's part of the bounds (no copies of the
+        # prefix): that part holds the box's bounds, restored on failure
+        hi = lv.certify(upper[:s1], pick, solve, upper=True)
+        upper[s0:s1] = box_hi if hi is None else hi
+        lo = lv.certify(lower[:s1], pick, solve, upper=False)
+        lower[s0:s1] = box_lo if lo is None else lo
+        if float(np.max(upper[s0:s1] - lower[s0:s1])) <= tol:
+            return True
+    if lv.below is not None and (hi is None or lo is None):
+        # values of any size: interval iteration needs finite bounds to start from
+        known_lo, known_hi = lower[s0:s1].copy(), upper[s0:s1].copy()
+        start = lv.apriori(lower, upper, pick)
+        if start is None:
+            lower[s0:s1], upper[s0:s1] = known_lo, known_hi
+        else:
+            lower[s0:s1] = np.maximum(known_lo, start[0])
+            upper[s0:s1] = np.minimum(known_hi, start[1])
+    return lv.iterate(lower, upper, tol, max_sweeps)
+
+
+def _settle(below: Magnitude, lower: FloatArray, upper: FloatArray, mid: FloatArray,
+            s0: int, s1: int) -> Magnitude:
+    """After a level of a game whose values are not in [0, 1]: a finite midpoint where a
+    bound is infinite (no bound proven), and the magnitude of the bounds so far."""
+    lo, hi = lower[s0:s1], upper[s0:s1]
+    mid_l = mid[s0:s1]
+    odd = ~np.isfinite(mid_l)
+    if odd.any():
+        mid_l[odd] = np.clip(0.0, lo[odd], hi[odd])
+    return below.join(Magnitude.of(lo, hi))
 
 
 def solve_float(
@@ -729,16 +881,20 @@ def solve_float(
     prep = _Prepared(g, allowed, comps)
     since_look, trimmed_at = 0, _resident()  # rows since the last look; size after a trim
     order = prep.order
-    lower = np.zeros(n)
-    upper = np.ones(n)
+    lower = np.full(n, prep.box[0])
+    upper = np.full(n, prep.box[1])
     choice = np.empty(n, dtype=np.int64)
     mid = np.full(n, 0.5)  # midpoints of the bounds, final below the current level
     plan = _SweepPlan()
     total_sweeps = 0
     converged = True
+    # magnitude of the proven bounds solved so far (None: every value is in [0, 1])
+    below: Magnitude | None = None if prep.unit else Magnitude(0.0, 0.0)
     for s0, s1, kind in _runs(prep):
         if kind != _CYCLIC:  # exact up to rounding in one step: nothing to iterate
-            best = _acyclic(prep, s0, s1, kind, lower, upper, mid)
+            best = _acyclic(prep, s0, s1, kind, lower, upper, mid, below)
+            if below is not None:
+                below = _settle(below, lower, upper, mid, s0, s1)
             choice[order[s0:s1]] = prep.rows_to_actions(s0, best)
             total_sweeps += 1
             if float(np.max(upper[s0:s1] - lower[s0:s1])) > tol:
@@ -746,28 +902,19 @@ def solve_float(
             if progress is not None:
                 progress(s1, n)
             continue
-        lv = prep.level(s0, s1)
+        lv = prep.level(s0, s1, below)
         since_look += len(lv.c)
         if since_look >= _TRIM_ROWS:
             since_look = 0
             if _resident() - trimmed_at >= _TRIM_GROWTH:
                 _release_free_memory()
                 trimmed_at = _resident()
-        done = False
-        pick, solve, _, trail = lv.policy(mid[:s1], scratch=True, sweeps=plan.next(lv.m))
-        plan.record(trail, pick)
-        if solve is not None:
-            # certify works in place on the level's part of the bounds (no copies of the
-            # prefix): that part holds the trivial bounds 1 and 0, restored on failure
-            hi = lv.certify(upper[:s1], pick, solve, upper=True)
-            upper[s0:s1] = 1.0 if hi is None else hi
-            lo = lv.certify(lower[:s1], pick, solve, upper=False)
-            lower[s0:s1] = 0.0 if lo is None else lo
-            done = float(np.max(upper[s0:s1] - lower[s0:s1])) <= tol
-        if not done and not lv.iterate(lower, upper, tol, max_sweeps):
+        if not _cyclic(lv, plan, lower, upper, mid, tol, max_sweeps):
             converged = False
         # the level's actions, chosen greedily against the midpoint of its final bounds
         mid[s0:s1] = (lower[s0:s1] + upper[s0:s1]) / 2
+        if below is not None:
+            below = _settle(below, lower, upper, mid, s0, s1)
         best = lv.greedy(lv.c + lv.full @ mid[:s1])
         choice[order[s0:s1]] = prep.rows_to_actions(s0, best)
         total_sweeps += lv.sweeps
