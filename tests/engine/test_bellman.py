@@ -24,10 +24,9 @@ from tbsg.engine.bellman import (
     action_signs,
     exact_action_values,
     filter_bound,
-    filter_scale,
+    magnitudes,
     q_float,
     rounding_counts,
-    unit_box,
 )
 from tbsg.engine.compile import compile_game
 from tbsg.engine.compiled import CompiledGame
@@ -136,17 +135,6 @@ def _built(players: list[int], rows: list[list[tuple[Fraction, Fraction, list[tu
 BIG = 10**6
 
 
-def test_unit_box_says_whether_every_value_lies_in_0_1() -> None:
-    # 0 <= c_k <= s_k everywhere: COURT's payoffs are in [0, 1] and it has no rewards
-    assert unit_box(compile_game(COURT))
-    # a negative payoff; a reward of 1 per move (c = 1 > s = 1/2); the limit c = s holds
-    assert not unit_box(_built([0], [[(F(-1, 3), F(1), [])]]))
-    assert not unit_box(_built([0], [[(F(1), H, [(H, 0)])]]))
-    assert unit_box(_built([0], [[(H, H, [(H, 0)])]]))
-    # c and s whose floats are equal but which differ: decided exactly
-    assert not unit_box(_built([0], [[(H + TINY, H, [(H, 0)])]]))
-
-
 def test_filter_scales_with_the_size_of_the_values() -> None:
     """Q = (v1 + v2) / 2 with v1 = 10^6 + 1/3 and v2 = -10^6 + 1/3 is exactly 1/3 = v(0)
     (by hand), so the sign is 0; the rounded v1, v2 put the computed difference near 4e-11,
@@ -157,7 +145,7 @@ def test_filter_scales_with_the_size_of_the_values() -> None:
     values = [third, v1, v2]
     vf = np.array([float(x) for x in values])
     assert abs(q_float(g, vf)[0] - vf[0]) > filter_bound(2)[()] * 1000  # unscaled: a wrong sign
-    assert filter_scale(g, vf) >= BIG
+    assert not g.win_probability and magnitudes(g, vf, np.array([0]))[0] >= BIG
     assert action_signs(g, [bk.from_fraction(x) for x in values], vf).tolist() == [0, 0, 0]
     kernel = ExactActions(g, [bk.from_fraction(x) for x in values], vf.tolist())
     assert kernel.sign(0, float(vf[0]), bk.from_fraction(third)) == 0

@@ -51,10 +51,11 @@ So ``S_k <= |Q| + 2 (c_k^- + X^-)``: when ``c_k >= 0`` and every ``v_o >= 0`` (w
 probabilities, or non-negative rewards and payoffs) the bound is relative to ``|Q|``
 alone, as tight as it can be; with negative numbers it grows by twice their size.
 
-A *win-probability game* in the sense of the solvers (:func:`unit_box`) has
-``0 <= c_k <= s_k`` for every action: then ``T`` maps ``[0, 1]^S`` into itself (``Q <=
-s_k + sum p_o = 1``), every value lies in ``[0, 1]``, ``M_1 = 1`` and ``N = 0``: the bound
-reads ``gamma_{r_k} Q + a_k eta``, computed with exactly the operations it always was.
+A *win-probability game* (``CompiledGame.win_probability``: every reward 0, every
+terminal payoff in [0, 1]; a derived game: ``0 <= c_k <= s_k`` for every action) has
+``0 <= c_k <= s_k``: then ``T`` maps ``[0, 1]^S`` into itself (``Q <= s_k + sum p_o =
+1``), every value lies in ``[0, 1]``, ``M_1 = 1`` and ``N = 0``: the bound reads
+``gamma_{r_k} Q + a_k eta``, computed with exactly the operations it always was.
 
 :func:`rounding_counts` counts ``r_k`` more tightly per action (a probability that is a
 power of two converts and multiplies exactly, a term with an exact float costs nothing
@@ -74,17 +75,20 @@ win-probability game passes none (``X^- = 0``, ``M_1 = 1``).
 *The float filter* (exact solvers). To decide the sign of ``Q_v(k) - v(i)`` for exact
 ``v`` from the correctly rounded floats ``fl(v)``, the computed difference
 ``D = fl(fl(Q) - fl(v(i)))`` errs by at most ``gamma_{n+3} + 2u + (2n + 4) eta``
-when ``S_k, |v(i)| <= 1`` (each ``fl(v)`` adds a relative rounding of its value: ``u S_k``
-over the successors, ``u |v(i)|`` for the reference). :func:`filter_bound` returns
-``B_k = 2 (n + 6) u + (2n + 6) eta``, at least that for ``n < 2**50``: where ``|D| >
-B_k`` the sign of ``D`` is the exact sign; only the others are evaluated exactly
-(:func:`action_signs`). For values of any size every error above scales with
-``sigma = max(1, S_k, |v(i)|)``, so ``sigma B_k`` is the bound; the filter computes
-``sigma`` from floats as ``(1 + S^_k + |fl(v(i))|)(1 + 2**-20)``, above the exact one
-while ``n < 2**30`` (the computed ``S^_k`` is within ``gamma_{n+3}`` of the ``S_k`` of
-the rounded values). A win-probability game has ``sigma = 1`` and skips computing it.
-This is the floating-point filter of exact geometric predicates (Shewchuk 1997): it only
-skips work, every decision it makes is the exact one.
+(``Q, v <= 1``). :func:`filter_bound` returns ``B_k = 2 (n + 6) u + (2n + 6) eta``, at
+least that for ``n < 2**50``: where ``|D| > B_k`` the sign of ``D`` is the exact sign;
+only the others are evaluated exactly (:func:`action_signs`). This is the floating-point
+filter of exact geometric predicates (Shewchuk 1997): it only skips work, every decision
+it makes is the exact one.
+
+*Values outside [0, 1]* (a reward game, payoffs outside [0, 1], or never-ending play
+worth more than 1 or less than 0: any game that is not a win-probability game,
+:mod:`tbsg.model.protocol`). The derivation above bounds every term by 1. Without that,
+each error is at most the same multiple of the magnitude of what is summed: with
+``M_k = |c_k| + sum p_o |v_o| + |v(i)|`` the error of ``D`` is at most
+``(gamma_{n+3} + 2u) max(1, M_k) + (2n + 4) eta max(1, M_k)``, so the filter uses
+``B_k max(1, M_k)`` (:func:`magnitudes`, :meth:`ExactActions.scale`; the factor 2 in
+``B_k`` covers the rounding of ``M_k`` itself). A win-probability game keeps ``B_k``.
 
 Per-state optima over rows grouped by state (``seg``: first row of each state) are
 :class:`Segments`: the maximum (minimiser's rows negated, an exact operation) and the
@@ -118,10 +122,9 @@ __all__ = [
     "action_signs",
     "exact_action_values",
     "filter_bound",
-    "filter_scale",
+    "magnitudes",
     "q_float",
     "rounding_counts",
-    "unit_box",
 ]
 
 S = TypeVar("S", bound=Hashable)
@@ -185,37 +188,6 @@ _COUNTS: weakref.WeakKeyDictionary[CompiledGame[Any, Any], tuple[IntArray32, Int
 """Rounding counts of each live compiled game (computed once; dropped with the game)."""
 
 
-def unit_box(g: CompiledGame[Any, Any]) -> bool:
-    """Whether ``0 <= c_k <= s_k`` for every action: ``T`` maps ``[0, 1]^S`` into itself
-    and every value lies in ``[0, 1]`` (module docstring), as in a win-probability game.
-
-    Decided exactly, in a few passes over the actions (cached with the game): a correctly
-    rounded conversion is monotone, so ``fl(c_k) > fl(s_k)`` proves ``c_k > s_k`` and
-    ``fl(c_k) < fl(s_k)`` proves ``c_k < s_k``; only equal floats of different rationals
-    are compared as fractions.
-    """
-    hit = _UNIT.get(g)
-    if hit is not None:
-        return hit
-    vals = g.rationals
-    table = np.array([float(x) for x in vals], dtype=np.float64)
-    negative = np.array([x < 0 for x in vals], dtype=bool)
-    ok = not bool(np.any(negative[g.act_code]))
-    if ok:
-        cf, sf = table[g.act_code], table[g.stop_code]
-        ok = not bool(np.any(cf > sf))
-        if ok:
-            unsure = np.flatnonzero((cf == sf) & (g.act_code != g.stop_code))
-            pairs = set(zip(g.act_code[unsure].tolist(), g.stop_code[unsure].tolist(), strict=True))
-            ok = all(vals[c] <= vals[t] for c, t in pairs)
-    _UNIT[g] = ok
-    return ok
-
-
-_UNIT: weakref.WeakKeyDictionary[CompiledGame[Any, Any], bool] = weakref.WeakKeyDictionary()
-""":func:`unit_box` of each live compiled game."""
-
-
 class Magnitude(NamedTuple):
     """What the rounding allowance needs to know of the values fed into ``Q`` (module
     docstring): ``neg`` ``>= X^- = max(0, -min v)`` and ``big`` ``>= M = max |v|``."""
@@ -238,41 +210,32 @@ class Magnitude(NamedTuple):
         return Magnitude(max(self.neg, other.neg), max(self.big, other.big))
 
 
-def filter_bound(degree: IntArray | int, scale: float | FloatArray = 1.0) -> FloatArray:
+def filter_bound(degree: IntArray | int) -> FloatArray:
     """``B_k``: bound on the error of a computed ``Q_v(k) - v(i)`` (module docstring).
 
-    ``degree`` is the number of outcomes of each action; ``scale`` is ``sigma``
-    (:func:`filter_scale`), 1 for a win-probability game.
+    ``degree`` is the number of outcomes of each action.
     """
     d = np.asarray(degree, dtype=np.float64)
     bound: FloatArray = 2.0 * (d + 6.0) * U + (2.0 * d + 6.0) * ETA
-    if not (isinstance(scale, float) and scale == 1.0):
-        bound = bound * scale
     return bound
 
 
-_SCALE_SLACK = 1.0 + 2.0**-20  # sigma from floats, above the exact one (module docstring)
-
-
-def filter_scale(g: CompiledGame[Any, Any], vf: FloatArray, acts: IntArray | None = None) -> float:
-    """One ``sigma`` valid for every action of ``g`` (or the actions ``acts``) at the float
-    values ``vf``: 1 for a win-probability game (:func:`unit_box`), else ``1 + max |c_k| +
-    2 max |v|`` (over the actions' constants, successors and own states) with slack, above
-    each action's ``1 + S_k + |v(i)|`` (its probabilities sum to at most 1)."""
-    if unit_box(g):
-        return 1.0
-    const_f = g.float_arrays()[0]
-    if acts is None:
-        c, v = const_f, vf
-    else:
-        o_start = g.out_ptr[acts]
-        deg = g.out_ptr[acts + 1] - o_start
-        outs = np.repeat(o_start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
-        c = const_f[acts]
-        v = np.concatenate((vf[g.out_target[outs]], vf[g.act_state[acts]]))
-    big_c = float(np.max(np.abs(c))) if len(c) else 0.0
-    big_v = float(np.max(np.abs(v))) if len(v) else 0.0
-    return (1.0 + big_c + 2.0 * big_v) * _SCALE_SLACK
+def magnitudes(g: CompiledGame[Any, Any], vf: FloatArray, acts: IntArray, *,
+               with_state: bool = True) -> FloatArray:
+    """``max(1, M_k)`` for the flat actions ``acts``: the factor of the filter bound for
+    values outside [0, 1] (module docstring), ``M_k = |c_k| + sum p_o |v_o|`` plus, with
+    ``with_state``, ``|v(i)|`` of the action's state."""
+    const_f, prob_f = g.float_arrays()
+    a = np.abs(vf)
+    o_start = g.out_ptr[acts]
+    deg = g.out_ptr[acts + 1] - o_start
+    outs = np.repeat(o_start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
+    rows = np.repeat(np.arange(len(acts)), deg)
+    m: FloatArray = np.abs(const_f[acts]) + np.bincount(rows, weights=prob_f[outs] * a[g.out_target[outs]],
+                                                         minlength=len(acts))
+    if with_state:
+        m = m + a[g.act_state[acts]]
+    return np.maximum(m, 1.0)
 
 
 # --- float action values -----------------------------------------------------------------
@@ -305,7 +268,7 @@ def action_bounds(g: CompiledGame[Any, Any], lower: FloatArray, upper: FloatArra
     absolute = (a.astype(np.float64) + 2.0) * ETA
     q_lo = q_float(g, lower)
     q_hi = q_float(g, upper)
-    if unit_box(g):
+    if g.win_probability:
         return q_lo - (rel * np.abs(q_lo) + absolute), q_hi + (rel * np.abs(q_hi) + absolute)
     # any sign and size: the allowance of the module docstring with X^- and M of the inputs
     mag = Magnitude.of(lower, upper)
@@ -347,7 +310,9 @@ class ExactActions:
     and their correctly rounded floats, read (not copied) by :meth:`qx` and :meth:`qf`.
     """
 
-    def __init__(self, g: CompiledGame[Any, Any], values: list[Rational], vf: list[float]) -> None:
+    def __init__(self, g: CompiledGame[Any, Any], values: list[Rational], vf: list[float], *,
+                 unit: bool | None = None) -> None:
+        self.unit = g.win_probability if unit is None else unit  # see action_signs
         self.out_ptr: list[int] = g.out_ptr.tolist()
         self.target: list[int] = g.out_target.tolist()
         table = [bk.from_fraction(x) for x in g.rationals]  # one conversion per value
@@ -383,24 +348,23 @@ class ExactActions:
         prob_f: list[float] = self._g.float_arrays()[1].tolist()
         return prob_f
 
-    @cached_property
-    def unit(self) -> bool:
-        """:func:`unit_box` of the game: the filter needs no scale ``sigma``."""
-        return unit_box(self._g)
-
-    def bound(self, k: int, ref_f: float = 0.0) -> float:
+    def bound(self, k: int) -> float:
         """:func:`filter_bound` of action ``k`` (computed on demand: no per-action list),
-        times ``sigma`` from the current float values and the reference ``ref_f`` where
-        the game is not a win-probability game (module docstring)."""
+        times :meth:`scale` for values outside [0, 1]: a bound on the error of ``qf(k)``."""
+        b = self._unit_bound(k)
+        return b if self.unit else b * self.scale(k)
+
+    def _unit_bound(self, k: int) -> float:
         n = self.out_ptr[k + 1] - self.out_ptr[k]
-        b = 2.0 * (n + 6.0) * U + (2.0 * n + 6.0) * ETA
-        if self.unit:
-            return b
-        total = abs(self.const_f[k])
+        return 2.0 * (n + 6.0) * U + (2.0 * n + 6.0) * ETA
+
+    def scale(self, k: int, ref_f: float = 0.0) -> float:
+        """``max(1, |c_k| + sum p_o |v_o| + |ref|)`` (:func:`magnitudes`, one action)."""
+        total = abs(self.const_f[k]) + abs(ref_f)
         vf, target, prob = self.vf, self.target, self.prob_f
         for o in range(self.out_ptr[k], self.out_ptr[k + 1]):
             total += prob[o] * abs(vf[target[o]])
-        return b * (1.0 + total + abs(ref_f)) * _SCALE_SLACK
+        return max(total, 1.0)
 
     def qf(self, k: int) -> float:
         """Computed ``fl(Q(k))`` from the float values."""
@@ -421,7 +385,9 @@ class ExactActions:
     def sign(self, k: int, ref_f: float, ref_q: Rational) -> int:
         """Exact sign of ``Q(k) - ref`` (``ref`` exact, ``ref_f`` its rounded float), filtered."""
         d = self.qf(k) - ref_f
-        b = self.bound(k, ref_f)
+        b = self._unit_bound(k)
+        if not self.unit:
+            b *= self.scale(k, ref_f)
         if d > b:
             return 1
         if d < -b:
@@ -432,19 +398,23 @@ class ExactActions:
 
 def action_signs(g: CompiledGame[Any, Any], values: Sequence[Rational], vf: FloatArray,
                  acts: IntArray | None = None,
-                 exact_q: Callable[[int], Rational] | None = None) -> npt.NDArray[np.int8]:
+                 exact_q: Callable[[int], Rational] | None = None, *,
+                 unit: bool | None = None) -> npt.NDArray[np.int8]:
     """Exact ``sign(Q_v(k) - v(i))`` for the flat actions ``acts`` (default: all), filtered.
 
     ``values`` are exact (backend rationals), ``vf`` their correctly rounded floats;
     ``exact_q(k)`` computes one action's exact ``Q`` (default: from ``values`` and the
     game's rationals). The float filter (module docstring) decides where it can; the
-    rest is computed exactly.
+    rest is computed exactly. ``unit``: every value and ``c_k`` lies in [0, 1] (default:
+    ``g.win_probability``); otherwise the bound is scaled by :func:`magnitudes`.
     """
     ks = np.arange(g.n_actions, dtype=np.int64) if acts is None else acts
     # most actions: one pass over all outcomes beats gathering the outcomes of a subset
     qf = q_float(g, vf)[ks] if acts is None or 2 * len(acts) > g.n_actions else q_float(g, vf, ks)
     diff = qf - vf[g.act_state[ks]]
-    bound = filter_bound(g.degrees()[ks], filter_scale(g, vf, acts))
+    bound = filter_bound(g.degrees()[ks])
+    if not (g.win_probability if unit is None else unit):
+        bound = bound * magnitudes(g, vf, ks)
     sign = np.where(diff > bound, 1, np.where(diff < -bound, -1, 0)).astype(np.int8)
     unsure = np.flatnonzero(np.abs(diff) <= bound)
     if len(unsure):

@@ -78,7 +78,7 @@ import numpy.typing as npt
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from tbsg.engine.bellman import ETA, IntArray32, Magnitude, Rows, U, rounding_counts, unit_box
+from tbsg.engine.bellman import ETA, IntArray32, Magnitude, Rows, U, rounding_counts
 from tbsg.engine.compiled import CompiledGame, IndexArray
 from tbsg.engine.graph import Components, trivial_states
 
@@ -538,7 +538,7 @@ class _Prepared:
         self.table = np.array([float(x) for x in g.rationals], dtype=np.float64)
         self.c = self.table[g.act_code[self.acts]]
         self.counts = rounding_counts(g)  # per flat action (cached with the game)
-        self.unit = unit_box(g)  # every value in [0, 1]: no magnitudes to track
+        self.unit = g.win_probability  # every value in [0, 1]: no magnitudes to track
         self.box = _UNIT_BOX if self.unit else _FREE_BOX
         self.maxi = g.player[order] == 0
         self.label = comps.label[order]  # component of each state, non-decreasing

@@ -47,13 +47,12 @@ import math
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from tbsg.engine.bellman import action_bounds, unit_box
-from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.bellman import action_bounds
 from tbsg.engine.tiebreak import TieBreak
 from tbsg.errors import InvalidArgumentError, UnsupportedError
 from tbsg.model.steps import StepFunction
@@ -100,15 +99,6 @@ def interval_to(lo: float, hi: float, player: int, win_probability: bool = True
     return (complement_down(hi), complement_up(lo)) if win_probability else (-hi, -lo)
 
 
-def _graph_win_probability(graph: CompiledGame[Any, Any]) -> bool:
-    """The compiled game's ``win_probability`` flag; for a game compiled without one, whether
-    its numbers keep every value in [0, 1] (:func:`~tbsg.engine.bellman.unit_box`)."""
-    flag = getattr(graph, "win_probability", None)
-    if isinstance(flag, bool):
-        return flag
-    return unit_box(graph)
-
-
 @dataclass(frozen=True, eq=False)
 class FloatSolution(_Base[S, A]):
     """Float solution with proven bounds: ``lower <= exact value <= upper`` in every state.
@@ -148,12 +138,6 @@ class FloatSolution(_Base[S, A]):
 
     def _choice(self) -> npt.NDArray[np.int64]:
         return self.choice
-
-    @cached_property
-    def win_probability(self) -> bool:
-        """Whether the game is a win-probability game (no rewards, every payoff in [0, 1]):
-        then player 1's values are ``1 -`` player 0's, else their negation."""
-        return _graph_win_probability(self.graph)
 
     def bounds(self, state: S | Initial = INITIAL, *, player: int = 0) -> tuple[float, float]:
         """Proven ``(lower, upper)`` bounds on the value of ``state`` to ``player`` (0 by default)."""
@@ -207,7 +191,7 @@ class FloatSolution(_Base[S, A]):
         """Proven bounds on every action's value to player 0 (flat actions), clipped to [0, 1]
         where every value lies there."""
         lo, hi = action_bounds(self.graph, self.lower, self.upper)
-        if not unit_box(self.graph):
+        if not self.graph.win_probability:
             return lo, hi
         return np.maximum(lo, 0.0), np.minimum(hi, 1.0)
 
