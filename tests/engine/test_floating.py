@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import given, settings
 
 import tbsg
 from tbsg import DRAW, win
@@ -28,7 +29,7 @@ from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.floating import _SWEEP_CAP, _SWEEP_MIN, FloatResult, _SweepPlan, float_profile, solve_float
 from tbsg.engine.graph import decompose
 from tbsg.games import risk_or_safety
-from tbsg.testing import TableGame
+from tbsg.testing import TableGame, games
 
 H = Fraction(1, 2)
 W0, W1 = win(0), win(1)
@@ -295,3 +296,21 @@ def test_longest_stay_is_a_proven_supersolution() -> None:
     h = lv.stay(np.array([0]))
     assert h is not None and 1000 <= h[0] < 1001
     assert Fraction(h[0]) >= 1 + Fraction(999, 1000) * Fraction(h[0])
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(games(states=(1, 6), actions=(1, 3), outcomes=(1, 3), payoffs="score", rewards=True,
+             players=(0, 1), ties=False))
+def test_float_bounds_hold_the_exact_value_of_random_reward_games(game: TableGame) -> None:
+    """Property: on stopping games with rewards and payoffs of any sign and size, the proven
+    bounds of ``solve(exact=False)`` hold the exact value of every state (the exact solver
+    is the oracle; the tolerance is relative to the size of the values)."""
+    exact = tbsg.solve(game)
+    big = max([1.0] + [abs(float(x)) for x in exact.values.values()])
+    approx = tbsg.solve(game, exact=False, tol=1e-9 * big)
+    assert approx.win_probability == exact.win_probability
+    for state, x in exact.values.items():
+        lo, hi = approx.bounds(state)
+        assert Fraction(lo) <= x <= Fraction(hi)
+        lo1, hi1 = approx.bounds(state, player=1)
+        assert Fraction(lo1) <= exact.value(state, player=1) <= Fraction(hi1)
