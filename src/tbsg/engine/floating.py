@@ -2,20 +2,44 @@
 
 Mathematics
 -----------
-For a stopping game the Bellman operator ``T`` (see :mod:`tbsg.model.protocol`) is monotone and has
-a unique fixed point ``v*`` in ``[0, 1]^S``; iterating ``T`` from any start converges to
-it (Condon 1992). Two consequences give proven bounds:
+The Bellman operator ``(T v)(i) = opt_k (c_k + sum_o p_o v(t_o))`` (see
+:mod:`tbsg.model.protocol`; ``c_k`` holds the reward of the move and the expected terminal
+payoff, any rationals) is monotone. In a *stopping* game (play ends with probability 1
+under every profile) it has a unique fixed point ``v*``, the value, and ``T^k u -> v*``
+for *every* start ``u``, whatever the size and sign of the payoffs: every stationary
+profile stopping, the largest probability over all strategies that play lasts ``N``
+steps (``N`` the number of states) is some ``rho < 1`` (finitely many states and actions:
+Condon 1992; Patek and Bertsekas 1999, *stochastic shortest path games*), and ``T^k u``
+and ``T^k u'`` are the values of the ``k``-step game with final payoffs ``u`` and ``u'``,
+so they differ by at most
+``max |u - u'|`` times the probability of lasting ``k`` steps, at most
+``rho^{floor(k/N)}``. Expected totals are finite for the same reason. Two consequences
+give proven bounds:
 
-* *Interval iteration.* Starting from ``l = 0 <= v* <= u = 1`` and iterating both,
+* *Interval iteration.* Starting from ``l <= v* <= u`` and iterating both,
   monotonicity keeps ``l_k <= v* <= u_k`` at every step, so the gap ``u_k - l_k`` is a
   guaranteed error bound (Haddad and Monmege 2018, "Interval iteration algorithm for
   MDPs and IMDPs"; for games Kelmendi et al. 2018). Jehn's Pmin/Pmax iteration for Risk
-  or Safety (seed 000, section 4) is this scheme on one game.
+  or Safety (seed 000, section 4) is this scheme on one game. In a win-probability game
+  (``CompiledGame.win_probability``) ``l = 0`` and ``u = 1`` hold a priori; elsewhere the
+  start comes from the certificate below, or from *a priori bounds* (below).
 * *Certificates from a candidate.* If a vector ``U`` satisfies ``T(U) <= U`` then
   ``T^k(U)`` decreases and converges to ``v*``, so ``v* <= U``; likewise ``T(L) >= L``
   proves ``L <= v*``. Checking one Bellman step therefore proves a bound, however the
   candidate was found (the idea of "optimistic"/"sound" value iteration, Hartmanns and
-  Kaminski 2020, here with a linear solve for the candidate).
+  Kaminski 2020, here with a linear solve for the candidate). Only monotonicity and
+  ``T^k U -> v*`` are used, so this certificate for total rewards needs no bound on the
+  values known in advance: it is what makes bounds on expected scores, turns and money
+  as sound as on probabilities.
+* *A priori bounds* (games that are not win-probability games, where the certificate
+  fails). On a level whose outside states have proven bounds, let ``H`` satisfy
+  ``H >= 1 + P^in_k H`` for every row ``k`` (``P^in`` the probabilities of staying in the
+  level: ``H`` bounds the expected number of steps before play leaves it, under any
+  strategies; found by policy iteration on the longest stay and checked with outward
+  rounding, :meth:`_Level.stay`), and ``B >= c_k + P^out_k u_out`` for every row
+  (outward rounded, ``B >= 0``). Then ``U0 = B H`` satisfies ``T U0 <= B + B P^in H <=
+  B + B (H - 1) = U0``, a supersolution; symmetrically ``L0 = -A H`` with ``A >= -(c_k +
+  P^out_k l_out)``, ``A >= 0``. Interval iteration starts from them.
 
 Components are processed level by level (:func:`tbsg.engine.graph.decompose`): every successor
 of a level's states lies in the level or in lower levels, whose bounds are already
@@ -50,15 +74,27 @@ proven. For each level:
    steps to the end of the game, far below what interval iteration reaches
    (its gap stalls where the per-sweep contraction equals the margins).
 3. *Fallback.* If no certificate is found or its gap exceeds ``tol``, interval iteration
-   continues from the best proven bounds until the gap is at most ``tol`` or stalls
-   (then ``converged`` is False).
+   continues from the best proven bounds (where a side has no certificate: ``0`` or ``1``
+   in a win-probability game, the a priori bounds elsewhere) until the gap is at most
+   ``tol`` or stalls (then ``converged`` is False). A level whose a priori bounds cannot
+   be proven either (systems singular in floats) keeps infinite bounds, and so do the
+   levels that reach it.
 
 Float rounding is accounted for by the kernel's outward rounding
 (:mod:`tbsg.engine.bellman`, where the bound is derived once, underflow included): every
 computed action value used for a lower bound is lowered, and every one used for an upper
-bound raised, by its rounding allowance. Entries of ``U`` equal to 1 (of ``L`` equal to
-0) need no check: ``T(U) <= 1`` whenever ``U <= 1``. The reported bounds therefore hold
-for the exact value, not just for the float computation. The game must be stopping
+bound raised, by its rounding allowance. The allowance is relative to the size of the
+terms summed, not of the result, and its underflow part grows with the largest value
+read (:class:`~tbsg.engine.bellman.Magnitude`, tracked level by level as the bounds are
+proven): a sum of large payoffs that cancel is rounded outward as far as its terms need.
+In a win-probability game every value lies in ``[0, 1]`` (the *box*), the allowance is
+relative to the result alone, bounds are clipped to the box, and entries of ``U`` equal
+to 1 (of ``L`` equal to 0) need no check: ``T(U) <= 1`` whenever ``U <= 1``; elsewhere the
+box is the whole line and every entry is checked. The gap that can be proven grows with
+the size of the values (about ``u |v|`` times the expected number of steps), so a ``tol``
+that suits probabilities may be out of reach for large totals.
+The reported bounds therefore hold for the exact value, not just for the float
+computation. The game must be stopping
 (the pipeline checks it first, :func:`tbsg.engine.graph.end_components`).
 """
 

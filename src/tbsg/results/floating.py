@@ -39,6 +39,21 @@ Examples
 >>> lo, hi = approx.action_values(s)["toss"]
 >>> lo <= exact.action_values(s)["toss"] == Fraction(61, 99) <= hi
 True
+
+Expected totals: player 0 rolls a die, scoring a point per roll, until a six ends play
+with a penalty of 3 points, or stops for nothing; rolling is worth ``v = 1 + 5/6 v -
+3/6``, that is ``v = 3``, better than stopping (0). Player 1's view is the negation:
+
+>>> from tbsg.testing import RewardTableGame
+>>> roll = ((Fraction(1, 6), tbsg.Terminal(-3)), (Fraction(5, 6), 0))
+>>> stop = ((1, tbsg.Terminal(0)),)
+>>> game = RewardTableGame(players=(0,), moves=((("roll", roll), ("stop", stop)),), rewards=((1, 0),))
+>>> fsol = tbsg.solve(game, exact=False)
+>>> fsol.win_probability, fsol.optimal_actions()
+(False, ('roll',))
+>>> lo, hi = fsol.bounds()
+>>> lo <= 3 <= hi, fsol.bounds(player=1) == (-hi, -lo)
+(True, True)
 """
 
 from __future__ import annotations
