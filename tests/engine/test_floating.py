@@ -314,3 +314,15 @@ def test_float_bounds_hold_the_exact_value_of_random_reward_games(game: TableGam
         assert Fraction(lo) <= x <= Fraction(hi)
         lo1, hi1 = approx.bounds(state, player=1)
         assert Fraction(lo1) <= exact.value(state, player=1) <= Fraction(hi1)
+
+
+def test_payoff_box_is_the_range_of_the_payoffs_without_rewards() -> None:
+    # win-or-lose at +-1 (c_k / s_k in [-1, 1]); the geometric roll pays 1 with s = 1/100,
+    # so every value lies in [0, 100] (T maps it into itself: 1 + 99/100 100 = 100); a move
+    # that pays -1 without ending play (_signed's "w") leaves no box
+    pm = _built([0], [[(-ONE, ONE, []), (ONE / 3, ONE / 3, [(2 * ONE / 3, 0)]), (-H, H, [(H, 0)])]])
+    lo, hi = floating.payoff_box(pm)
+    assert Fraction(lo) <= -1 and Fraction(hi) >= 1 and hi - lo < 2 + 1e-14
+    lo, hi = floating.payoff_box(_geometric(Fraction(1, 100)))
+    assert Fraction(lo) <= 0 and 100 <= Fraction(hi) < 100 + 1e-12
+    assert floating.payoff_box(_signed()) == (-np.inf, np.inf)

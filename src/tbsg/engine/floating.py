@@ -21,8 +21,9 @@ give proven bounds:
   guaranteed error bound (Haddad and Monmege 2018, "Interval iteration algorithm for
   MDPs and IMDPs"; for games Kelmendi et al. 2018). Jehn's Pmin/Pmax iteration for Risk
   or Safety (seed 000, section 4) is this scheme on one game. In a win-probability game
-  (``CompiledGame.win_probability``) ``l = 0`` and ``u = 1`` hold a priori; elsewhere the
-  start comes from the certificate below, or from *a priori bounds* (below).
+  (``CompiledGame.win_probability``) ``l = 0`` and ``u = 1`` hold a priori, in a game
+  without rewards the least and largest payoffs (the box, below); elsewhere the start
+  comes from the certificate below, or from *a priori bounds*.
 * *Certificates from a candidate.* If a vector ``U`` satisfies ``T(U) <= U`` then
   ``T^k(U)`` decreases and converges to ``v*``, so ``v* <= U``; likewise ``T(L) >= L``
   proves ``L <= v*``. Checking one Bellman step therefore proves a bound, however the
@@ -31,8 +32,8 @@ give proven bounds:
   ``T^k U -> v*`` are used, so this certificate for total rewards needs no bound on the
   values known in advance: it is what makes bounds on expected scores, turns and money
   as sound as on probabilities.
-* *A priori bounds* (games that are not win-probability games, where the certificate
-  fails). On a level whose outside states have proven bounds, let ``H`` satisfy
+* *A priori bounds* (where the certificate fails in a game without a finite box, below).
+  On a level whose outside states have proven bounds, let ``H`` satisfy
   ``H >= 1 + P^in_k H`` for every row ``k`` (``P^in`` the probabilities of staying in the
   level: ``H`` bounds the expected number of steps before play leaves it, under any
   strategies; found by policy iteration on the longest stay and checked with outward
@@ -74,8 +75,8 @@ proven. For each level:
    steps to the end of the game, far below what interval iteration reaches
    (its gap stalls where the per-sweep contraction equals the margins).
 3. *Fallback.* If no certificate is found or its gap exceeds ``tol``, interval iteration
-   continues from the best proven bounds (where a side has no certificate: ``0`` or ``1``
-   in a win-probability game, the a priori bounds elsewhere) until the gap is at most
+   continues from the best proven bounds (where a side has no certificate: the edge of
+   the box, or the a priori bounds where there is no finite box) until the gap is at most
    ``tol`` or stalls (then ``converged`` is False). A level whose a priori bounds cannot
    be proven either (systems singular in floats) keeps infinite bounds, and so do the
    levels that reach it.
@@ -87,15 +88,17 @@ bound raised, by its rounding allowance. The allowance is relative to the size o
 terms summed, not of the result, and its underflow part grows with the largest value
 read (:class:`~tbsg.engine.bellman.Magnitude`, tracked level by level as the bounds are
 proven): a sum of large payoffs that cancel is rounded outward as far as its terms need.
-In a win-probability game every value lies in ``[0, 1]`` (the *box*), the allowance is
-relative to the result alone, bounds are clipped to the box, and entries of ``U`` equal
-to 1 (of ``L`` equal to 0) need no check: ``T(U) <= 1`` whenever ``U <= 1``; elsewhere the
-box is the whole line and every entry is checked. The gap that can be proven grows with
-the size of the values (about ``u |v|`` times the expected number of steps), so a ``tol``
-that suits probabilities may be out of reach for large totals.
-The reported bounds therefore hold for the exact value, not just for the float
-computation. The game must be stopping
-(the pipeline checks it first, :func:`tbsg.engine.graph.end_components`).
+Every value lies in the *box* ``[a, b]`` whenever ``a s_k <= c_k <= b s_k`` for every
+action (:func:`payoff_box`): ``[0, 1]`` in a win-probability game, the range of the
+terminal payoffs in a game without rewards, the whole line in a game whose moves pay
+without ending play. Bounds are clipped to the box, and entries of ``U`` equal to ``b``
+(of ``L`` equal to ``a``) need no check: ``T(U) <= b`` whenever ``U <= b``. In a
+win-probability game the allowance is moreover relative to the result alone. The gap
+that can be proven grows with the size of the values (about ``u |v|`` times the expected
+number of steps), so a ``tol`` that suits probabilities may be out of reach for large
+totals. The reported bounds hold for the exact value, not just for the float
+computation. The game must be stopping (the pipeline checks it first,
+:func:`tbsg.engine.graph.end_components`).
 """
 
 from __future__ import annotations
@@ -118,7 +121,7 @@ from tbsg.engine.bellman import ETA, IntArray32, Magnitude, Rows, U, rounding_co
 from tbsg.engine.compiled import CompiledGame, IndexArray
 from tbsg.engine.graph import Components, trivial_states
 
-__all__ = ["FloatResult", "float_profile", "solve_float"]
+__all__ = ["FloatResult", "float_profile", "payoff_box", "solve_float"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -480,6 +483,33 @@ class _Level(Rows):
 
 _UNIT_BOX = (0.0, 1.0)  # every value of a win-probability game lies here
 _FREE_BOX = (-np.inf, np.inf)  # no bound known before the solve
+_NORMAL = 2.0**-1022  # smallest normal double: below it a conversion has no relative bound
+
+
+def payoff_box(g: CompiledGame[Any, Any]) -> tuple[float, float]:
+    """Floats ``a <= b`` with ``a s_k <= c_k <= b s_k`` for every action, or the whole line.
+
+    Then ``T`` maps ``[a, b]^S`` into itself (``Q <= b s_k + (1 - s_k) b = b``), so every
+    value lies in the box, as ``[0, 1]`` in a win-probability game: without rewards
+    ``c_k / s_k`` is an average of terminal payoffs, and the box is the range of the
+    payoffs. An action that pays without ending play (``s_k = 0 != c_k``: a reward) leaves
+    no such box. The exact ratios are enclosed from their floats: with ``c_k``, ``s_k``
+    normal numbers, ``fl(fl(c_k) / fl(s_k))`` is within ``3 u`` of ``c_k / s_k``
+    relatively, so ``8 u`` more, rounded outward, encloses it.
+    """
+    table = np.array([float(x) for x in g.rationals], dtype=np.float64)
+    stops = g.stop_code != 0
+    if np.any(~stops & (g.act_code != 0)):
+        return _FREE_BOX
+    cf, sf = table[g.act_code[stops]], table[g.stop_code[stops]]
+    if not len(cf) or np.any(sf < _NORMAL) or np.any((cf != 0) & (np.abs(cf) < _NORMAL)):
+        return _FREE_BOX
+    with np.errstate(over="ignore"):
+        r = cf / sf
+        slack = 8.0 * U * np.abs(r)
+        lo = float(np.nextafter(np.min(r - slack), -np.inf))
+        hi = float(np.nextafter(np.max(r + slack), np.inf))
+    return lo, hi
 
 
 class _SweepPlan:
@@ -575,7 +605,7 @@ class _Prepared:
         self.c = self.table[g.act_code[self.acts]]
         self.counts = rounding_counts(g)  # per flat action (cached with the game)
         self.unit = g.win_probability  # every value in [0, 1]: no magnitudes to track
-        self.box = _UNIT_BOX if self.unit else _FREE_BOX
+        self.box = _UNIT_BOX if self.unit else payoff_box(g)
         self.maxi = g.player[order] == 0
         self.label = comps.label[order]  # component of each state, non-decreasing
         levels = comps.level
@@ -861,8 +891,8 @@ def _cyclic(lv: _Level, plan: _SweepPlan, lower: FloatArray, upper: FloatArray, 
         lower[s0:s1] = box_lo if lo is None else lo
         if float(np.max(upper[s0:s1] - lower[s0:s1])) <= tol:
             return True
-    if lv.below is not None and (hi is None or lo is None):
-        # values of any size: interval iteration needs finite bounds to start from
+    if (hi is None or lo is None) and not (math.isfinite(box_lo) and math.isfinite(box_hi)):
+        # no box known: interval iteration needs finite bounds to start from
         known_lo, known_hi = lower[s0:s1].copy(), upper[s0:s1].copy()
         start = lv.apriori(lower, upper, pick)
         if start is None:
