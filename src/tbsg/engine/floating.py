@@ -442,8 +442,9 @@ class _Level(Rows):
             if solve is None:
                 return None
             h = solve(ones)
-            if not np.all(np.isfinite(h)) or np.any(h < 1.0):
+            if not np.all(np.isfinite(h)):
                 return None
+            h = np.maximum(h, 1.0)  # (the exact h is at least 1; the check below decides)
             stay = self.inner @ h
             best = self.greedy_max(stay)
             switch = stay[best] > stay[pick] * (1.0 + 1e-12)
