@@ -13,12 +13,20 @@ import numpy as np
 import pytest
 
 from tbsg import DRAW, Terminal, win
+from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import (
+    ETA,
+    ExactActions,
+    Magnitude,
     Segments,
+    U,
     action_bounds,
     action_signs,
     exact_action_values,
+    filter_bound,
+    magnitudes,
     q_float,
+    rounding_counts,
 )
 from tbsg.engine.compile import compile_game
 from tbsg.engine.compiled import CompiledGame
@@ -93,3 +101,75 @@ def test_segments_take_max_for_player_0_and_min_for_player_1(rows_per_state: int
     assert seg.opt(q).tolist() == [0.5, 0.5]
     assert seg.greedy(q).tolist() == [0, rows_per_state]  # the first row attaining each optimum
     assert seg.segmax(q).tolist() == [0.5, 1.0]
+
+
+# --- values of any sign and size ------------------------------------------------------------
+
+def _built(players: list[int], rows: list[list[tuple[Fraction, Fraction, list[tuple[Fraction, int]]]]]
+           ) -> CompiledGame[int, int]:
+    """A compiled game from ``rows[i]``: state ``i``'s actions as ``(c_k, s_k, outcomes)``
+    (labels ``0, 1, ...`` per state); constants may be any rationals (rewards folded in)."""
+    act_ptr: list[int] = [0]
+    out_ptr: list[int] = [0]
+    labels: list[int] = []
+    target: list[int] = []
+    const: list[Fraction] = []
+    stop: list[Fraction] = []
+    prob: list[Fraction] = []
+    for acts in rows:
+        for j, (c, s, outs) in enumerate(acts):
+            labels.append(j)
+            const.append(F(c))
+            stop.append(F(s))
+            prob.extend(F(p) for p, _ in outs)
+            target.extend(t for _, t in outs)
+            out_ptr.append(len(target))
+        act_ptr.append(len(labels))
+    n = len(rows)
+    return CompiledGame.from_values(list(range(n)), {i: i for i in range(n)},
+                                    np.array(players, dtype=np.int8), np.array(act_ptr, dtype=np.int64),
+                                    labels, np.array(out_ptr, dtype=np.int64),
+                                    np.array(target, dtype=np.int64), const, stop, prob)
+
+
+BIG = 10**6
+
+
+def test_filter_scales_with_the_size_of_the_values() -> None:
+    """Q = (v1 + v2) / 2 with v1 = 10^6 + 1/3 and v2 = -10^6 + 1/3 is exactly 1/3 = v(0)
+    (by hand), so the sign is 0; the rounded v1, v2 put the computed difference near 4e-11,
+    far above the bound for values in [0, 1], which would have decided a sign."""
+    third = F(1, 3)
+    v1, v2 = BIG + third, -BIG + third
+    g = _built([0, 0, 0], [[(F(0), F(0), [(H, 1), (H, 2)])], [(v1, F(1), [])], [(v2, F(1), [])]])
+    values = [third, v1, v2]
+    vf = np.array([float(x) for x in values])
+    assert abs(q_float(g, vf)[0] - vf[0]) > filter_bound(2)[()] * 1000  # unscaled: a wrong sign
+    assert not g.win_probability and magnitudes(g, vf, np.array([0]))[0] >= BIG
+    assert action_signs(g, [bk.from_fraction(x) for x in values], vf).tolist() == [0, 0, 0]
+    kernel = ExactActions(g, [bk.from_fraction(x) for x in values], vf.tolist())
+    assert kernel.sign(0, float(vf[0]), bk.from_fraction(third)) == 0
+
+
+def test_action_bounds_count_cancellation() -> None:
+    """c = -10^6 + 1/3 (not a float) and a successor worth exactly 10^6: Q = 1/3 (by hand).
+    The computed 1/3 + 4e-11 errs by the rounding of c, about 1e-16 of the terms' size but
+    1e-10 of Q: an allowance relative to |q| alone misses it, the new one (relative to the
+    size of the terms) holds Q."""
+    g = _built([0, 0], [[(-BIG + F(1, 3), F(0), [(F(1), 1)])], [(F(BIG), F(1), [])]])
+    x = np.array([0.0, float(BIG)])
+    q = q_float(g, x)
+    r, a = rounding_counts(g)
+    old = (r + 2.0) * U * np.abs(q) + (a + 2.0) * ETA
+    assert not F(q[0] - old[0]) <= F(1, 3) <= F(q[0] + old[0])
+    lo, hi = action_bounds(g, x, x)
+    assert F(lo[0]) <= F(1, 3) <= F(hi[0])
+    assert hi[0] - lo[0] < 1e-8
+
+
+def test_magnitude_of_values() -> None:
+    # X^- is the largest negative part, M the largest absolute value, over all the arrays
+    m = Magnitude.of(np.array([-3.0, 2.0]), np.array([], dtype=np.float64), np.array([5.0]))
+    assert m == Magnitude(3.0, 5.0)
+    assert Magnitude.of(np.array([0.25, 1.0])) == Magnitude(0.0, 1.0)
+    assert m.join(Magnitude(7.0, 1.0)) == Magnitude(7.0, 5.0)

@@ -18,16 +18,18 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 import pytest
+from hypothesis import given, settings
 
 import tbsg
 from tbsg import DRAW, win
 from tbsg.engine import floating
+from tbsg.engine.bellman import Magnitude
 from tbsg.engine.compile import compile_game
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.floating import _SWEEP_CAP, _SWEEP_MIN, FloatResult, _SweepPlan, float_profile, solve_float
 from tbsg.engine.graph import decompose
 from tbsg.games import risk_or_safety
-from tbsg.testing import TableGame
+from tbsg.testing import TableGame, games
 
 H = Fraction(1, 2)
 W0, W1 = win(0), win(1)
@@ -177,3 +179,150 @@ def test_sweeping_and_backing_off_keep_bounds_and_exact_values(
     monkeypatch.setattr(_SweepPlan, "next", lambda self, m: 0)
     plain = tbsg.solve(game)
     assert all(plain.value(s) == sol.value(s) for s in sol.states)
+
+
+# --- expected totals: values of any sign and size ------------------------------------------
+
+Row = tuple[Fraction, Fraction, list[tuple[Fraction, int]]]
+
+
+def _built(players: list[int], rows: list[list[Row]]) -> CompiledGame[int, int]:
+    """A compiled game from ``rows[i]``: state ``i``'s actions as ``(c_k, s_k, outcomes)``,
+    ``c_k`` the reward of the move plus the expected terminal payoff (any rationals)."""
+    act_ptr: list[int] = [0]
+    out_ptr: list[int] = [0]
+    labels: list[int] = []
+    target: list[int] = []
+    const: list[Fraction] = []
+    stop: list[Fraction] = []
+    prob: list[Fraction] = []
+    for acts in rows:
+        for j, (c, s, outs) in enumerate(acts):
+            labels.append(j)
+            const.append(c)
+            stop.append(s)
+            prob.extend(p for p, _ in outs)
+            target.extend(t for _, t in outs)
+            out_ptr.append(len(target))
+        act_ptr.append(len(labels))
+    n = len(rows)
+    return CompiledGame.from_values(list(range(n)), {i: i for i in range(n)},
+                                    np.array(players, dtype=np.int8), np.array(act_ptr, dtype=np.int64),
+                                    labels, np.array(out_ptr, dtype=np.int64),
+                                    np.array(target, dtype=np.int64), const, stop, prob)
+
+
+ONE, ZERO = Fraction(1), Fraction(0)
+MILLION = 10**6
+
+
+def _geometric(q: Fraction) -> CompiledGame[int, int]:
+    """Keep rolling: each roll pays 1 and ends play (paying 0) with probability ``q``, or
+    stop for 0. By hand, rolling is worth ``v = 1 + (1 - q) v``, so ``v = 1 / q``."""
+    return _built([0], [[(ZERO, ONE, []), (ONE, q, [(1 - q, 0)])]])
+
+
+def _signed() -> CompiledGame[int, int]:
+    """Player 0 at state 0: "x" pays -1 now, then ends paying -2 with probability 1/3, else
+    goes to state 1; "y" ends paying -4. Player 1 at state 1: "u" ends paying 2 with
+    probability 1/2, else back to 0; "w" pays -1 and goes back to 0.
+
+    By hand: (x, u) gives v0 = -5/3 + 2/3 (1 + v0 / 2), so v0 = -3/2, where "w" is better
+    for player 1 (-5/2 < 1/4); (x, w) gives v0 = -5/3 + 2/3 (v0 - 1) = -7, where "y" is
+    better for player 0; under (y, w), v0 = -4 and v1 = min(1 - 2, -1 - 4) = -5, and "x"
+    gives -5/3 - 10/3 = -5 < -4. So v = (-4, -5), with "y" and "w".
+    """
+    third = Fraction(1, 3)
+    return _built([0, 1], [[(-1 - 2 * third, third, [(2 * third, 1)]), (Fraction(-4), ONE, [])],
+                           [(ONE, H, [(H, 0)]), (-ONE, ZERO, [(ONE, 0)])]])
+
+
+def _million() -> CompiledGame[int, int]:
+    """Values near a million that cancel: player 1 at state 0 either ends play paying
+    10^6 + 1/3 ("a") or pays -10^6 and hands over to state 1 ("b"), where player 0's only
+    move ends paying 10^6 + 2/3 with probability 1/2, else goes back to 0.
+
+    By hand, under "b": v1 = (10^6 + 2/3) / 2 + v0 / 2 and v0 = -10^6 + v1, so v0 / 2 =
+    -10^6 / 2 + 1/3: v0 = -10^6 + 2/3 and v1 = 2/3 (the terms of v1 are each about
+    5 10^5); "a" (10^6 + 1/3) is worse for player 1.
+    """
+    pay = MILLION + Fraction(2, 3)
+    return _built([1, 0], [[(MILLION + Fraction(1, 3), ONE, []), (Fraction(-MILLION), ZERO, [(ONE, 1)])],
+                           [(pay / 2, H, [(H, 0)])]])
+
+
+REWARD_GAMES = [
+    (_geometric(Fraction(1, 100)), [Fraction(100)], [1], 1e-10),
+    (_signed(), [Fraction(-4), Fraction(-5)], [1, 3], 1e-13),
+    (_million(), [Fraction(2, 3) - MILLION, Fraction(2, 3)], [1, 2], 1e-7),
+]
+
+
+@pytest.mark.parametrize(("g", "exact", "choice", "gap"), REWARD_GAMES)
+def test_bounds_of_expected_totals(g: CompiledGame[int, int], exact: list[Fraction],
+                                   choice: list[int], gap: float) -> None:
+    result = solve_float(g, decompose(g), tol=gap)
+    _assert_encloses(result, exact, gap)
+    assert result.converged
+    assert result.choice.tolist() == choice
+    assert float_profile(g, decompose(g)).tolist() == choice
+
+
+@pytest.mark.parametrize(("g", "exact", "choice", "gap"), REWARD_GAMES)
+def test_bounds_of_expected_totals_without_certificates(
+        g: CompiledGame[int, int], exact: list[Fraction], choice: list[int], gap: float,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # every certificate refused: a priori bounds from the longest stay, then interval
+    # iteration, which must hold the exact values too
+    monkeypatch.setattr(floating._Level, "certify", lambda *args, **kwargs: None)
+    result = solve_float(g, decompose(g), tol=gap * 1000)
+    _assert_encloses(result, exact, gap * 1000)
+    assert result.choice.tolist() == choice
+
+
+def test_large_expected_total_is_enclosed() -> None:
+    # v = 1 / q = 10^6 rolls; the proven gap grows with the value and the expected length
+    result = solve_float(_geometric(Fraction(1, MILLION)), decompose(_geometric(Fraction(1, MILLION))),
+                         tol=1.0)
+    _assert_encloses(result, [Fraction(MILLION)], 1e-2)
+
+
+def test_longest_stay_is_a_proven_supersolution() -> None:
+    # one state that stays with probability 999/1000 (the roll) or leaves (stop): the
+    # longest expected stay is 1000 steps, and H >= 1 + P_k H must hold for both rows
+    g = _geometric(Fraction(1, 1000))
+    prep = floating._Prepared(g, None, decompose(g))
+    lv = prep.level(0, 1, Magnitude(0.0, 0.0))
+    h = lv.stay(np.array([0]))
+    assert h is not None and 1000 <= h[0] < 1001
+    assert Fraction(h[0]) >= 1 + Fraction(999, 1000) * Fraction(h[0])
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(games(states=(1, 6), actions=(1, 3), outcomes=(1, 3), payoffs="score", rewards=True,
+             players=(0, 1), ties=False))
+def test_float_bounds_hold_the_exact_value_of_random_reward_games(game: TableGame) -> None:
+    """Property: on stopping games with rewards and payoffs of any sign and size, the proven
+    bounds of ``solve(exact=False)`` hold the exact value of every state (the exact solver
+    is the oracle; the tolerance is relative to the size of the values)."""
+    exact = tbsg.solve(game)
+    big = max([1.0] + [abs(float(x)) for x in exact.values.values()])
+    approx = tbsg.solve(game, exact=False, tol=1e-9 * big)
+    assert approx.win_probability == exact.win_probability
+    for state, x in exact.values.items():
+        lo, hi = approx.bounds(state)
+        assert Fraction(lo) <= x <= Fraction(hi)
+        lo1, hi1 = approx.bounds(state, player=1)
+        assert Fraction(lo1) <= exact.value(state, player=1) <= Fraction(hi1)
+
+
+def test_payoff_box_is_the_range_of_the_payoffs_without_rewards() -> None:
+    # win-or-lose at +-1 (c_k / s_k in [-1, 1]); the geometric roll pays 1 with s = 1/100,
+    # so every value lies in [0, 100] (T maps it into itself: 1 + 99/100 100 = 100); a move
+    # that pays -1 without ending play (_signed's "w") leaves no box
+    pm = _built([0], [[(-ONE, ONE, []), (ONE / 3, ONE / 3, [(2 * ONE / 3, 0)]), (-H, H, [(H, 0)])]])
+    lo, hi = floating.payoff_box(pm)
+    assert Fraction(lo) <= -1 and Fraction(hi) >= 1 and hi - lo < 2 + 1e-14
+    lo, hi = floating.payoff_box(_geometric(Fraction(1, 100)))
+    assert Fraction(lo) <= 0 and 100 <= Fraction(hi) < 100 + 1e-12
+    assert floating.payoff_box(_signed()) == (-np.inf, np.inf)

@@ -167,6 +167,23 @@ def test_chain_bounds_enclose_the_exact_values(game: CompiledGame[Any, Any]) -> 
         assert hi[i] - lo[i] <= 1e-12
 
 
+def test_chain_bounds_of_large_totals_of_both_signs() -> None:
+    """x0 = -10^6 + 1/2 x1 and x1 = 10^6 + 1/3 + 1/2 x0 (each step ends play with
+    probability 1/2): by hand x0 = -10^6 / 2 + 1/6 + x0 / 4, so x0 = -2 10^6 / 3 + 2/9 and
+    x1 = 10^6 + 1/3 + x0 / 2 = 2 10^6 / 3 + 4/9. The proven gap scales with the totals."""
+    big = 10**6
+    chain = CompiledGame.from_values(
+        [0, 1], {0: 0, 1: 1}, np.array([0, 0], dtype=np.int8), np.array([0, 1, 2]), ["a", "a"],
+        np.array([0, 1, 2]), np.array([1, 0]), [Fraction(-big), big + Fraction(1, 3)], [H, H], [H, H])
+    bounds = chain_bounds(chain, list(chain.act_const), {})
+    assert bounds is not None
+    lo, hi = bounds
+    exact = [Fraction(-2 * big, 3) + Fraction(2, 9), Fraction(2 * big, 3) + Fraction(4, 9)]
+    for i, x in enumerate(exact):
+        assert Fraction(lo[i]) <= x <= Fraction(hi[i])
+        assert hi[i] - lo[i] <= 1e-7
+
+
 def test_interval_bounds_hold_for_every_right_hand_side_in_the_box(game: CompiledGame[Any, Any]) -> None:
     # b0 anywhere in [1/2, 1], b1 = 0: x0 = b0 + 1/4 x0 gives x0 = 4/3 b0, x1 = 2/3 b0; so
     # x0 in [2/3, 4/3] and x1 in [1/3, 2/3]

@@ -23,18 +23,39 @@ of Numerical Algorithms*, sections 2.2 and 2.4): ``fl(x + y) = (x + y)(1 + d)`` 
 when the result is subnormal), ``fl(x y) = x y (1 + d) + e``, and a correctly rounded
 conversion ``fl(r) = r (1 + d) + e``, with ``|d| <= u``, ``|e| <= eta / 2``.
 
-Take an action with ``n`` outcomes, ``c_k >= 0``, ``p_o > 0``, values ``v in [0, 1]``
-and ``c_k + sum p_o <= 1``. Each term ``fl(fl(p_o) v_o)`` (``v_o`` a float) equals
-``p_o v_o`` up to two relative roundings and an absolute error of at most ``eta``
-(``e`` of the conversion times ``v_o <= 1``, plus ``e`` of the product). Summing the
-``n + 1`` terms in any order adds at most ``n`` relative roundings and no absolute error.
+Take an action with ``n`` outcomes, probabilities ``p_o > 0`` with ``s_k + sum p_o = 1``
+(every compiled game: the terminal mass ``s_k`` and the outcomes make up the whole
+distribution), and float values ``v_o`` with ``|v_o| <= M``; ``c_k`` and the ``v_o`` may
+have any sign and size (rewards per move and scores are folded into ``c_k``, and values
+are expected totals). Write ``M_1 = max(1, M)`` and
+``S_k = |c_k| + sum p_o |v_o|`` (the sum of the absolute values of the terms). Each term
+``fl(fl(p_o) v_o)`` equals ``p_o v_o`` up to two relative roundings and an absolute error
+of at most ``eta M_1``: ``e`` of the conversion (``|e| <= eta / 2``; only a probability
+below ``2**-1022`` has one) times ``|v_o| <= M``, plus ``e`` of the product. The constant
+converts with one relative rounding and an error ``eta / 2``. Summing the ``n + 1`` terms
+in any order adds at most ``n`` relative roundings *of the partial sums*, which for terms
+of mixed signs are bounded by the sum of the absolute values of the terms, and no
+absolute error (Higham 2002, section 4.2: ``|fl(sum t) - sum t| <= gamma_n sum |t|``).
 Hence, with ``r_k`` the number of relative roundings met by a term and
 ``gamma_r = r u / (1 - r u)``,
 
 .. math::
 
-    |\\mathrm{fl}(Q_v(k)) - Q_v(k)| \\le \\gamma_{r_k}\\, Q_v(k) + a_k\\, \\eta,
+    |\\mathrm{fl}(Q_v(k)) - Q_v(k)| \\le \\gamma_{r_k}\\, S_k + a_k\\, \\eta\\, M_1,
     \\qquad r_k \\le n + 3, \\qquad a_k = 2n + 2 .
+
+Bounding ``S_k`` without a second product: the terms split into a positive part ``P``
+and a negative part ``N`` with ``Q = P - N`` and ``S_k = P + N <= |Q| + 2 N``, and
+``N <= c_k^- + X^-`` where ``X^- = max(0, -min_o v_o)`` (the probabilities sum to at most 1).
+So ``S_k <= |Q| + 2 (c_k^- + X^-)``: when ``c_k >= 0`` and every ``v_o >= 0`` (win
+probabilities, or non-negative rewards and payoffs) the bound is relative to ``|Q|``
+alone, as tight as it can be; with negative numbers it grows by twice their size.
+
+A *win-probability game* (``CompiledGame.win_probability``: every reward 0, every
+terminal payoff in [0, 1]; a derived game: ``0 <= c_k <= s_k`` for every action) has
+``0 <= c_k <= s_k``: then ``T`` maps ``[0, 1]^S`` into itself (``Q <= s_k + sum p_o =
+1``), every value lies in ``[0, 1]``, ``M_1 = 1`` and ``N = 0``: the bound reads
+``gamma_{r_k} Q + a_k eta``, computed with exactly the operations it always was.
 
 :func:`rounding_counts` counts ``r_k`` more tightly per action (a probability that is a
 power of two converts and multiplies exactly, a term with an exact float costs nothing
@@ -42,10 +63,14 @@ to convert) and gives ``a_k`` for the absolute (underflow) part, which no relati
 covers: values near ``1e-319`` with tens of thousands of outcomes need it.
 
 *Outward rounding* (float bounds). :meth:`Rows.down` and :meth:`Rows.up` move a computed
-``q`` by ``m = (r_k + 2) u |q| + (a_k + 2) eta``; the two extra relative roundings cover
-``gamma`` against ``u`` and the computation of ``m`` and of ``q - m`` themselves (a
+``q`` by ``m = (r_k + 2) u (|q| + 2 (c_k^- + X^-)) + (a_k + 2) eta M_1``; the two extra
+relative roundings cover ``gamma`` against ``u``, ``|Q|`` against the computed ``|q|``
+(they differ by the error being bounded, a second-order term while ``r_k^2 u < 1``, that
+is ``r_k < 2**26``) and the computation of ``m`` and of ``q - m`` themselves (a
 difference of subnormal numbers is exact), so ``down(q) <= Q <= up(q)`` for the exact
-``Q`` of the float inputs. Bounds derived this way hold for the exact game value.
+``Q`` of the float inputs. Bounds derived this way hold for the exact game value. The
+caller passes ``X^-`` and ``M`` (:class:`Magnitude`) for the values it feeds in; a
+win-probability game passes none (``X^- = 0``, ``M_1 = 1``).
 
 *The float filter* (exact solvers). To decide the sign of ``Q_v(k) - v(i)`` for exact
 ``v`` from the correctly rounded floats ``fl(v)``, the computed difference
@@ -76,7 +101,7 @@ import weakref
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -89,6 +114,7 @@ from tbsg.engine.compiled import CompiledGame, IndexArray
 __all__ = [
     "ETA",
     "ExactActions",
+    "Magnitude",
     "Rows",
     "Segments",
     "U",
@@ -162,6 +188,28 @@ _COUNTS: weakref.WeakKeyDictionary[CompiledGame[Any, Any], tuple[IntArray32, Int
 """Rounding counts of each live compiled game (computed once; dropped with the game)."""
 
 
+class Magnitude(NamedTuple):
+    """What the rounding allowance needs to know of the values fed into ``Q`` (module
+    docstring): ``neg`` ``>= X^- = max(0, -min v)`` and ``big`` ``>= M = max |v|``."""
+
+    neg: float
+    big: float
+
+    @classmethod
+    def of(cls, *xs: FloatArray) -> Magnitude:
+        """The magnitude of the values in the arrays ``xs`` (empty arrays count 0)."""
+        neg, big = 0.0, 0.0
+        for x in xs:
+            if len(x):
+                lo, hi = float(np.min(x)), float(np.max(x))
+                neg, big = max(neg, -lo), max(big, -lo, hi)
+        return cls(neg, big)
+
+    def join(self, other: Magnitude) -> Magnitude:
+        """Bounds for the values of both."""
+        return Magnitude(max(self.neg, other.neg), max(self.big, other.big))
+
+
 def filter_bound(degree: IntArray | int) -> FloatArray:
     """``B_k``: bound on the error of a computed ``Q_v(k) - v(i)`` (module docstring).
 
@@ -220,7 +268,14 @@ def action_bounds(g: CompiledGame[Any, Any], lower: FloatArray, upper: FloatArra
     absolute = (a.astype(np.float64) + 2.0) * ETA
     q_lo = q_float(g, lower)
     q_hi = q_float(g, upper)
-    return q_lo - (rel * np.abs(q_lo) + absolute), q_hi + (rel * np.abs(q_hi) + absolute)
+    if g.win_probability:
+        return q_lo - (rel * np.abs(q_lo) + absolute), q_hi + (rel * np.abs(q_hi) + absolute)
+    # any sign and size: the allowance of the module docstring with X^- and M of the inputs
+    mag = Magnitude.of(lower, upper)
+    neg2 = 2.0 * (np.maximum(-g.float_arrays()[0], 0.0) + mag.neg)
+    absolute = absolute * max(1.0, mag.big)
+    return (q_lo - (rel * (np.abs(q_lo) + neg2) + absolute),
+            q_hi + (rel * (np.abs(q_hi) + neg2) + absolute))
 
 
 # --- exact action values ------------------------------------------------------------------
@@ -467,18 +522,32 @@ class Rows(Segments):
         self.sweeps += 1
         return np.asarray(self.c + self.p @ x, dtype=np.float64)
 
-    def margin(self, q: FloatArray, rows: IntArray | None = None) -> FloatArray:
-        """Rounding allowance of the computed ``q`` (of the rows ``rows``, default all)."""
-        if rows is None:
-            m: FloatArray = self.rel * np.abs(q) + self.absolute
+    @cached_property
+    def neg2(self) -> FloatArray:
+        """``2 c_k^-`` per row (the constant's share of the negative part of the terms)."""
+        out: FloatArray = 2.0 * np.maximum(-self.c, 0.0)
+        return out
+
+    def margin(self, q: FloatArray, rows: IntArray | None = None,
+               mag: Magnitude | None = None) -> FloatArray:
+        """Rounding allowance of the computed ``q`` (of the rows ``rows``, default all).
+
+        ``mag`` bounds the values ``q`` was computed from (module docstring); ``None`` for
+        values in ``[0, 1]`` with ``c >= 0`` (a win-probability game).
+        """
+        rel, absolute = (self.rel, self.absolute) if rows is None else \
+            (self.rel[rows], self.absolute[rows])
+        if mag is None:
+            m: FloatArray = rel * np.abs(q) + absolute
             return m
-        m = self.rel[rows] * np.abs(q) + self.absolute[rows]
+        neg2 = self.neg2 if rows is None else self.neg2[rows]
+        m = rel * (np.abs(q) + (neg2 + 2.0 * mag.neg)) + absolute * max(1.0, mag.big)
         return m
 
-    def down(self, q: FloatArray) -> FloatArray:
+    def down(self, q: FloatArray, mag: Magnitude | None = None) -> FloatArray:
         """``q`` lowered by its rounding allowance: below the exact action values."""
-        return q - self.margin(q)
+        return q - self.margin(q, mag=mag)
 
-    def up(self, q: FloatArray) -> FloatArray:
+    def up(self, q: FloatArray, mag: Magnitude | None = None) -> FloatArray:
         """``q`` raised by its rounding allowance: above the exact action values."""
-        return q + self.margin(q)
+        return q + self.margin(q, mag=mag)

@@ -2,20 +2,45 @@
 
 Mathematics
 -----------
-For a stopping game the Bellman operator ``T`` (see :mod:`tbsg.model.protocol`) is monotone and has
-a unique fixed point ``v*`` in ``[0, 1]^S``; iterating ``T`` from any start converges to
-it (Condon 1992). Two consequences give proven bounds:
+The Bellman operator ``(T v)(i) = opt_k (c_k + sum_o p_o v(t_o))`` (see
+:mod:`tbsg.model.protocol`; ``c_k`` holds the reward of the move and the expected terminal
+payoff, any rationals) is monotone. In a *stopping* game (play ends with probability 1
+under every profile) it has a unique fixed point ``v*``, the value, and ``T^k u -> v*``
+for *every* start ``u``, whatever the size and sign of the payoffs: every stationary
+profile stopping, the largest probability over all strategies that play lasts ``N``
+steps (``N`` the number of states) is some ``rho < 1`` (finitely many states and actions:
+Condon 1992; Patek and Bertsekas 1999, *stochastic shortest path games*), and ``T^k u``
+and ``T^k u'`` are the values of the ``k``-step game with final payoffs ``u`` and ``u'``,
+so they differ by at most
+``max |u - u'|`` times the probability of lasting ``k`` steps, at most
+``rho^{floor(k/N)}``. Expected totals are finite for the same reason. Two consequences
+give proven bounds:
 
-* *Interval iteration.* Starting from ``l = 0 <= v* <= u = 1`` and iterating both,
+* *Interval iteration.* Starting from ``l <= v* <= u`` and iterating both,
   monotonicity keeps ``l_k <= v* <= u_k`` at every step, so the gap ``u_k - l_k`` is a
   guaranteed error bound (Haddad and Monmege 2018, "Interval iteration algorithm for
   MDPs and IMDPs"; for games Kelmendi et al. 2018). Jehn's Pmin/Pmax iteration for Risk
-  or Safety (seed 000, section 4) is this scheme on one game.
+  or Safety (seed 000, section 4) is this scheme on one game. In a win-probability game
+  (``CompiledGame.win_probability``) ``l = 0`` and ``u = 1`` hold a priori, in a game
+  without rewards the least and largest payoffs (the box, below); elsewhere the start
+  comes from the certificate below, or from *a priori bounds*.
 * *Certificates from a candidate.* If a vector ``U`` satisfies ``T(U) <= U`` then
   ``T^k(U)`` decreases and converges to ``v*``, so ``v* <= U``; likewise ``T(L) >= L``
   proves ``L <= v*``. Checking one Bellman step therefore proves a bound, however the
   candidate was found (the idea of "optimistic"/"sound" value iteration, Hartmanns and
-  Kaminski 2020, here with a linear solve for the candidate).
+  Kaminski 2020, here with a linear solve for the candidate). Only monotonicity and
+  ``T^k U -> v*`` are used, so this certificate for total rewards needs no bound on the
+  values known in advance: it is what makes bounds on expected scores, turns and money
+  as sound as on probabilities.
+* *A priori bounds* (where the certificate fails in a game without a finite box, below).
+  On a level whose outside states have proven bounds, let ``H`` satisfy
+  ``H >= 1 + P^in_k H`` for every row ``k`` (``P^in`` the probabilities of staying in the
+  level: ``H`` bounds the expected number of steps before play leaves it, under any
+  strategies; found by policy iteration on the longest stay and checked with outward
+  rounding, :meth:`_Level.stay`), and ``B >= c_k + P^out_k u_out`` for every row
+  (outward rounded, ``B >= 0``). Then ``U0 = B H`` satisfies ``T U0 <= B + B P^in H <=
+  B + B (H - 1) = U0``, a supersolution; symmetrically ``L0 = -A H`` with ``A >= -(c_k +
+  P^out_k l_out)``, ``A >= 0``. Interval iteration starts from them.
 
 Components are processed level by level (:func:`tbsg.engine.graph.decompose`): every successor
 of a level's states lies in the level or in lower levels, whose bounds are already
@@ -50,16 +75,30 @@ proven. For each level:
    steps to the end of the game, far below what interval iteration reaches
    (its gap stalls where the per-sweep contraction equals the margins).
 3. *Fallback.* If no certificate is found or its gap exceeds ``tol``, interval iteration
-   continues from the best proven bounds until the gap is at most ``tol`` or stalls
-   (then ``converged`` is False).
+   continues from the best proven bounds (where a side has no certificate: the edge of
+   the box, or the a priori bounds where there is no finite box) until the gap is at most
+   ``tol`` or stalls (then ``converged`` is False). A level whose a priori bounds cannot
+   be proven either (systems singular in floats) keeps infinite bounds, and so do the
+   levels that reach it.
 
 Float rounding is accounted for by the kernel's outward rounding
 (:mod:`tbsg.engine.bellman`, where the bound is derived once, underflow included): every
 computed action value used for a lower bound is lowered, and every one used for an upper
-bound raised, by its rounding allowance. Entries of ``U`` equal to 1 (of ``L`` equal to
-0) need no check: ``T(U) <= 1`` whenever ``U <= 1``. The reported bounds therefore hold
-for the exact value, not just for the float computation. The game must be stopping
-(the pipeline checks it first, :func:`tbsg.engine.graph.end_components`).
+bound raised, by its rounding allowance. The allowance is relative to the size of the
+terms summed, not of the result, and its underflow part grows with the largest value
+read (:class:`~tbsg.engine.bellman.Magnitude`, tracked level by level as the bounds are
+proven): a sum of large payoffs that cancel is rounded outward as far as its terms need.
+Every value lies in the *box* ``[a, b]`` whenever ``a s_k <= c_k <= b s_k`` for every
+action (:func:`payoff_box`): ``[0, 1]`` in a win-probability game, the range of the
+terminal payoffs in a game without rewards, the whole line in a game whose moves pay
+without ending play. Bounds are clipped to the box, and entries of ``U`` equal to ``b``
+(of ``L`` equal to ``a``) need no check: ``T(U) <= b`` whenever ``U <= b``. In a
+win-probability game the allowance is moreover relative to the result alone. The gap
+that can be proven grows with the size of the values (about ``u |v|`` times the expected
+number of steps), so a ``tol`` that suits probabilities may be out of reach for large
+totals. The reported bounds hold for the exact value, not just for the float
+computation. The game must be stopping (the pipeline checks it first,
+:func:`tbsg.engine.graph.end_components`).
 """
 
 from __future__ import annotations
@@ -78,11 +117,11 @@ import numpy.typing as npt
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
-from tbsg.engine.bellman import ETA, IntArray32, Rows, U, rounding_counts
+from tbsg.engine.bellman import ETA, IntArray32, Magnitude, Rows, U, rounding_counts
 from tbsg.engine.compiled import CompiledGame, IndexArray
 from tbsg.engine.graph import Components, trivial_states
 
-__all__ = ["FloatResult", "float_profile", "solve_float"]
+__all__ = ["FloatResult", "float_profile", "payoff_box", "solve_float"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -129,12 +168,24 @@ class _Level(Rows):
     """
 
     def __init__(self, full: sp.csr_matrix, c: FloatArray, rel: IntArray32, absolute: IntArray32,
-                 maxi: BoolArray, seg: IntArray, s0: int, s1: int, comp: IntArray) -> None:
+                 maxi: BoolArray, seg: IntArray, s0: int, s1: int, comp: IntArray,
+                 below: Magnitude | None = None, box: tuple[float, float] = (0.0, 1.0)) -> None:
         super().__init__(c, full, seg, maxi, rel, absolute)
         self.full = full  # rows x s1: all successors (lower levels and this level)
         self.comp = comp  # component of each state, numbered from 0 within the level
         self.s0, self.s1 = s0, s1
         self.inner = full[:, s0:s1].tocsr()  # rows x m: successors inside the level
+        # None: values in [0, 1] (a win-probability game, or no proof asked: float_profile);
+        # else the magnitude of every bound below s0
+        self.below = below
+        self.box = box  # every value lies in it: [0, 1] or the whole line
+
+    def mag(self, *level: FloatArray) -> Magnitude | None:
+        """Magnitude of values read by the rows: the bounds below ``s0`` and ``level``
+        (values on the level); None in a win-probability game."""
+        if self.below is None:
+            return None
+        return self.below.join(Magnitude.of(*level))
 
     # -- policy evaluation ----------------------------------------------------------------
     def _transposed_system(self, pick: IntArray, sub: IntArray | None) -> sp.csc_matrix:
@@ -262,7 +313,7 @@ class _Level(Rows):
         switched. Returns the improved profile and its copies at those sweeps."""
         trail: _Trail = []
         for k in range(1, sweeps + 1):
-            q = b + self.inner @ np.clip(self.opt(q), 0.0, 1.0)
+            q = b + self.inner @ np.clip(self.opt(q), *self.box)
             self.sweeps += 1
             if k in _CHECKPOINTS or k == sweeps:
                 switch, best = self._improve(q, pick)
@@ -287,10 +338,10 @@ class _Level(Rows):
         x = solve(b[pick])
         if not np.all(np.isfinite(x)):
             return None
-        ext[s0:s1] = np.clip(x, 0.0, 1.0)
+        ext[s0:s1] = np.clip(x, *self.box)
         q = self.q(ext)
         raw = self.opt(q) - ext[s0:s1]
-        margin = self.margin(q[pick], pick)
+        margin = self.margin(q[pick], pick, self.mag(ext[s0:s1]))
         w = 2.0 * (np.maximum(raw if upper else -raw, 0.0) + margin) + 4.0 * U * U
         # delta must dominate the expected stay of *every* near-tied row of the states whose
         # rows must all pass (maximiser for U, minimiser for L): policy iteration on delta
@@ -318,11 +369,14 @@ class _Level(Rows):
         for _ in range(_CERT_TRIES):
             if not np.all(np.isfinite(delta)) or np.any(delta < 0):
                 return None
-            cand = np.clip(x + delta if upper else x - delta, 0.0, 1.0)
+            cand = np.clip(x + delta if upper else x - delta, *self.box)
             ext[s0:s1] = cand
             q = self.q(ext)
-            tight = self.opt(self.up(q) if upper else self.down(q))
-            bad = (tight > cand) & (cand < 1.0) if upper else (tight < cand) & (cand > 0.0)
+            mag = self.mag(cand)
+            tight = self.opt(self.up(q, mag) if upper else self.down(q, mag))
+            # an entry at the edge of the box needs no check (T maps the box into itself)
+            bad = (tight > cand) & (cand < self.box[1]) if upper else \
+                (tight < cand) & (cand > self.box[0])
             if not bad.any():
                 # one more (proven) Bellman step tightens the bound for free
                 return np.minimum(cand, tight) if upper else np.maximum(cand, tight)
@@ -343,10 +397,11 @@ class _Level(Rows):
         best_gap, stalled = np.inf, 0
         window_gap = np.inf
         for sweep in range(max_sweeps):
-            lo = self.opt(self.down(self.q(lower[:s1])))
-            hi = self.opt(self.up(self.q(upper[:s1])))
-            lower[s0:s1] = np.maximum(lower[s0:s1], np.clip(lo, 0.0, 1.0))
-            upper[s0:s1] = np.minimum(upper[s0:s1], np.clip(hi, 0.0, 1.0))
+            mag = self.mag(lower[s0:s1], upper[s0:s1])
+            lo = self.opt(self.down(self.q(lower[:s1]), mag))
+            hi = self.opt(self.up(self.q(upper[:s1]), mag))
+            lower[s0:s1] = np.maximum(lower[s0:s1], np.clip(lo, *self.box))
+            upper[s0:s1] = np.minimum(upper[s0:s1], np.clip(hi, *self.box))
             gap = upper[s0:s1] - lower[s0:s1]
             max_gap = float(np.max(gap))
             if max_gap <= tol:
@@ -366,6 +421,96 @@ class _Level(Rows):
                 window_gap = total_gap
         return False
 
+    # -- a priori bounds (games whose values are not in [0, 1]) ---------------------------
+    def stay(self, pick: IntArray) -> FloatArray | None:
+        """A proven ``H >= 1 + P_k H`` (inside the level) for every row ``k``: bounds on the
+        expected number of steps before play leaves the level, under any strategies.
+
+        ``h`` maximises the stay by float policy iteration (one player: every state picks
+        its longest stay), from ``pick``; then ``H = h (1 + 2**-20)``, doubled a few times
+        if need be, is checked with outward rounding (all terms are non-negative, so the
+        allowance is relative to the computed sum, scaled by ``max H`` for underflow).
+        Scaling helps: ``H - P_k H >= 1 - e`` for the exact maximum turns into ``2 H - P_k
+        2 H >= 2 - 2 e``. None if the systems are singular in floats.
+        """
+        ones = np.ones(self.m)
+        solve: _Solver | None = None
+        switch: BoolArray | None = None
+        h: FloatArray | None = None
+        for _ in range(_PI_ROUNDS):
+            solve = self.factor(pick, solve, switch)
+            if solve is None:
+                return None
+            h = solve(ones)
+            if not np.all(np.isfinite(h)):
+                return None
+            h = np.maximum(h, 1.0)  # (the exact h is at least 1; the check below decides)
+            stay = self.inner @ h
+            best = self.greedy_max(stay)
+            switch = stay[best] > stay[pick] * (1.0 + 1e-12)
+            if not switch.any():
+                break
+            pick = np.where(switch, best, pick)
+        if h is None:
+            return None
+        cand = h * (1.0 + 2.0**-20)
+        for _ in range(_CERT_TRIES):
+            t = 1.0 + self.inner @ cand
+            m = self.rel * t + self.absolute * float(np.max(cand))
+            if np.all(t + m <= cand[self.row_state]):
+                return cand
+            cand = 2.0 * cand
+        return None
+
+    def apriori(self, lower: FloatArray, upper: FloatArray, pick: IntArray
+                ) -> tuple[FloatArray, FloatArray] | None:
+        """Proven bounds ``(L0, U0)`` on the level from the outside bounds alone (module
+        docstring, *a priori bounds*), or None; ``lower``, ``upper`` hold proven bounds
+        below ``s0``, their level parts are overwritten with 0."""
+        h = self.stay(pick)
+        if h is None:
+            return None
+        s0, s1 = self.s0, self.s1
+        mag = self.mag()
+        lower[s0:s1] = 0.0
+        upper[s0:s1] = 0.0
+        with np.errstate(invalid="ignore"):
+            a = max(0.0, -float(np.min(self.down(self.q(lower[:s1]), mag))))
+            b = max(0.0, float(np.max(self.up(self.q(upper[:s1]), mag))))
+        if not (math.isfinite(a) and math.isfinite(b)):
+            return None
+        return -np.nextafter(a * h, np.inf), np.nextafter(b * h, np.inf)
+
+
+_UNIT_BOX = (0.0, 1.0)  # every value of a win-probability game lies here
+_FREE_BOX = (-np.inf, np.inf)  # no bound known before the solve
+_NORMAL = 2.0**-1022  # smallest normal double: below it a conversion has no relative bound
+
+
+def payoff_box(g: CompiledGame[Any, Any]) -> tuple[float, float]:
+    """Floats ``a <= b`` with ``a s_k <= c_k <= b s_k`` for every action, or the whole line.
+
+    Then ``T`` maps ``[a, b]^S`` into itself (``Q <= b s_k + (1 - s_k) b = b``), so every
+    value lies in the box, as ``[0, 1]`` in a win-probability game: without rewards
+    ``c_k / s_k`` is an average of terminal payoffs, and the box is the range of the
+    payoffs. An action that pays without ending play (``s_k = 0 != c_k``: a reward) leaves
+    no such box. The exact ratios are enclosed from their floats: with ``c_k``, ``s_k``
+    normal numbers, ``fl(fl(c_k) / fl(s_k))`` is within ``3 u`` of ``c_k / s_k``
+    relatively, so ``8 u`` more, rounded outward, encloses it.
+    """
+    table = np.array([float(x) for x in g.rationals], dtype=np.float64)
+    stops = g.stop_code != 0
+    if np.any(~stops & (g.act_code != 0)):
+        return _FREE_BOX
+    cf, sf = table[g.act_code[stops]], table[g.stop_code[stops]]
+    if not len(cf) or np.any(sf < _NORMAL) or np.any((cf != 0) & (np.abs(cf) < _NORMAL)):
+        return _FREE_BOX
+    with np.errstate(over="ignore"):
+        r = cf / sf
+        slack = 8.0 * U * np.abs(r)
+        lo = float(np.nextafter(np.min(r - slack), -np.inf))
+        hi = float(np.nextafter(np.max(r + slack), np.inf))
+    return lo, hi
 
 
 class _SweepPlan:
@@ -460,6 +605,8 @@ class _Prepared:
         self.table = np.array([float(x) for x in g.rationals], dtype=np.float64)
         self.c = self.table[g.act_code[self.acts]]
         self.counts = rounding_counts(g)  # per flat action (cached with the game)
+        self.unit = g.win_probability  # every value in [0, 1]: no magnitudes to track
+        self.box = _UNIT_BOX if self.unit else payoff_box(g)
         self.maxi = g.player[order] == 0
         self.label = comps.label[order]  # component of each state, non-decreasing
         levels = comps.level
@@ -495,15 +642,16 @@ class _Prepared:
         rows = self.acts[r0:r1]
         return self.counts[0][rows], self.counts[1][rows]
 
-    def level(self, s0: int, s1: int) -> _Level:
-        """The level owning states ``s0:s1``."""
+    def level(self, s0: int, s1: int, below: Magnitude | None = None) -> _Level:
+        """The level owning states ``s0:s1`` (``below``: magnitude of the bounds below
+        ``s0``, None in a win-probability game)."""
         r0, r1 = int(self.state_row[s0]), int(self.state_row[s1])
         indptr, indices, data = self.outcomes(r0, r1)
         full = sp.csr_matrix((data, indices, indptr), shape=(r1 - r0, s1))
         comp = self.label[s0:s1] - (self.label[s0] if s1 > s0 else 0)
         rel, absolute = self.rounding(r0, r1)
         return _Level(full, self.c[r0:r1], rel, absolute, self.maxi[s0:s1],
-                      self.state_row[s0:s1] - r0, s0, s1, comp)
+                      self.state_row[s0:s1] - r0, s0, s1, comp, below, self.box)
 
     def rows_to_actions(self, s0: int, pick: IntArray) -> IndexArray:
         """Flat action numbers of the level rows ``pick`` (local to the level at ``s0``)."""
@@ -578,7 +726,7 @@ def _runs(prep: _Prepared) -> list[tuple[int, int, int]]:
 
 
 def _acyclic(prep: _Prepared, s0: int, s1: int, kind: int, lower: FloatArray, upper: FloatArray,
-             mid: FloatArray) -> IntArray:
+             mid: FloatArray, below: Magnitude | None = None) -> IntArray:
     """Proven bounds of the trivial states ``s0:s1`` by one outward-rounded Bellman step each.
 
     Every successor of a trivial state lies in a lower level (for a merged run of small
@@ -587,20 +735,47 @@ def _acyclic(prep: _Prepared, s0: int, s1: int, kind: int, lower: FloatArray, up
     Writes ``lower``, ``upper`` and their midpoint ``mid`` on ``s0:s1`` (the three may be
     one array: a plain float pass) and returns each state's row chosen greedily against
     the midpoints (numbered from the first row of state ``s0``, as :class:`_Level` rows).
+    ``below`` is the magnitude of the bounds below ``s0`` (None in a win-probability game).
     """
     if kind == _WIDE:  # one level: no successor inside s0:s1
-        lv = prep.level(s0, s1)
-        lo = np.clip(lv.opt(lv.down(lv.q(lower[:s1]))), 0.0, 1.0)
-        hi = np.clip(lv.opt(lv.up(lv.q(upper[:s1]))), 0.0, 1.0)
+        lv = prep.level(s0, s1, below)
+        lo = np.clip(lv.opt(lv.down(lv.q(lower[:s1]), below)), *prep.box)
+        hi = np.clip(lv.opt(lv.up(lv.q(upper[:s1]), below)), *prep.box)
         lower[s0:s1] = lo
         upper[s0:s1] = hi
         mid[s0:s1] = (lo + hi) / 2
         return lv.greedy(lv.q(mid[:s1]))
-    return _acyclic_scalar(prep, s0, s1, lower, upper, mid)
+    return _acyclic_scalar(prep, s0, s1, lower, upper, mid, below)
+
+
+def _run_outcomes(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper: FloatArray,
+                  mid: FloatArray) -> tuple[list[int], list[int], list[float], list[float],
+                                            list[float], list[float]]:
+    """The outcomes of the rows of states ``s0:s1`` as lists for :func:`_acyclic_scalar`:
+    row pointers, successors numbered from ``s0`` (negative: before the run), probabilities,
+    and the final bounds and midpoints of the successors before the run (gathered at once)."""
+    indptr, cols_np, data_np = prep.outcomes(int(prep.state_row[s0]), int(prep.state_row[s1]))
+    before = cols_np < s0
+    safe = np.where(before, cols_np, 0)
+    return (indptr.tolist(), (cols_np - s0).tolist(), data_np.tolist(),
+            np.where(before, lower[safe], 0.0).tolist(), np.where(before, upper[safe], 0.0).tolist(),
+            np.where(before, mid[safe], 0.0).tolist())
+
+
+def _allowances(prep: _Prepared, r0: int, r1: int, below: Magnitude | None
+                 ) -> tuple[list[float], list[float], list[float]]:
+    """Per row ``r0:r1``, as lists: the relative and absolute rounding allowances
+    (:meth:`~tbsg.engine.bellman.Rows.margin`) and ``2 c^-`` (zeros if ``below`` is None)."""
+    rel_n, abs_n = prep.rounding(r0, r1)
+    rel = ((rel_n.astype(np.float64) + 2.0) * U).tolist()
+    absolute = ((abs_n.astype(np.float64) + 2.0) * ETA).tolist()
+    cneg2 = [0.0] * (r1 - r0) if below is None else \
+        (2.0 * np.maximum(-prep.c[r0:r1], 0.0)).tolist()
+    return rel, absolute, cneg2
 
 
 def _acyclic_scalar(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper: FloatArray,
-                    mid: FloatArray) -> IntArray:
+                    mid: FloatArray, below: Magnitude | None) -> IntArray:
     """:func:`_acyclic` state by state in solving order, in Python floats.
 
     Each action value is summed term by term (``c_k`` first), one of the orders the
@@ -608,24 +783,19 @@ def _acyclic_scalar(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper:
     :meth:`~tbsg.engine.bellman.Rows.down` and :meth:`~tbsg.engine.bellman.Rows.up`.
     Successors before ``s0`` are read once, as arrays. A hot loop (every outcome of the
     run, three sums each), kept in one piece so that its inputs stay local variables.
+    Outside a win-probability game the allowance also counts the negative part of the
+    terms and the magnitude of the values (``below``, then each bound of the run as it is
+    found: a state's successors come before it).
     """
     r0, r1 = int(prep.state_row[s0]), int(prep.state_row[s1])
-    indptr, cols_np, data_np = prep.outcomes(r0, r1)
-    before = cols_np < s0
-    safe = np.where(before, cols_np, 0)
-    # successors before the run: their final bounds gathered at once
-    out_lo = np.where(before, lower[safe], 0.0).tolist()
-    out_hi = np.where(before, upper[safe], 0.0).tolist()
-    out_mid = np.where(before, mid[safe], 0.0).tolist()
-    cols = (cols_np - s0).tolist()  # negative: before the run
-    ptr = indptr.tolist()
-    data = data_np.tolist()
+    ptr, cols, data, out_lo, out_hi, out_mid = _run_outcomes(prep, s0, s1, lower, upper, mid)
     c = prep.c[r0:r1].tolist()
-    rel_n, abs_n = prep.rounding(r0, r1)
-    rel = ((rel_n.astype(np.float64) + 2.0) * U).tolist()
-    absolute = ((abs_n.astype(np.float64) + 2.0) * ETA).tolist()
+    rel, absolute, cneg2 = _allowances(prep, r0, r1, below)
     srow = (prep.state_row[s0 : s1 + 1] - r0).tolist()
     maxi = prep.maxi[s0:s1].tolist()
+    unit = below is None
+    box_lo, box_hi = prep.box
+    xneg2, m1 = (0.0, 1.0) if below is None else (2.0 * below.neg, max(1.0, below.big))
     m = s1 - s0
     lo_l = [0.0] * m
     hi_l = [0.0] * m
@@ -648,8 +818,12 @@ def _acyclic_scalar(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper:
                     ql += w * out_lo[e]
                     qh += w * out_hi[e]
                     qm += w * out_mid[e]
-            ql -= rel[r] * abs(ql) + absolute[r]
-            qh += rel[r] * abs(qh) + absolute[r]
+            if unit:
+                ql -= rel[r] * abs(ql) + absolute[r]
+                qh += rel[r] * abs(qh) + absolute[r]
+            else:
+                ql -= rel[r] * (abs(ql) + cneg2[r] + xneg2) + absolute[r] * m1
+                qh += rel[r] * (abs(qh) + cneg2[r] + xneg2) + absolute[r] * m1
             if best_row < 0:
                 best_lo, best_hi, best_mid, best_row = ql, qh, qm, r
             elif mx:
@@ -662,10 +836,12 @@ def _acyclic_scalar(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper:
                 best_hi = min(best_hi, qh)
                 if qm < best_mid:
                     best_mid, best_row = qm, r
-        lo = min(max(best_lo, 0.0), 1.0)
-        hi = min(max(best_hi, 0.0), 1.0)
+        lo = min(max(best_lo, box_lo), box_hi)
+        hi = min(max(best_hi, box_lo), box_hi)
         lo_l[i], hi_l[i], mid_l[i] = lo, hi, (lo + hi) / 2
         pick[i] = best_row
+        if not unit:
+            xneg2, m1 = max(xneg2, -2.0 * lo), max(m1, -lo, hi)
     lower[s0:s1] = lo_l
     upper[s0:s1] = hi_l
     mid[s0:s1] = mid_l
@@ -692,9 +868,52 @@ def float_profile(g: CompiledGame[S, A], comps: Components,
             # (scratch: no copy of the prefix)
             pick, _, vals, trail = lv.policy(x[:s1], scratch=True, sweeps=plan.next(lv.m))
             plan.record(trail, pick)
-            x[s0:s1] = 0.5 if vals is None else np.clip(vals, 0.0, 1.0)
+            x[s0:s1] = 0.5 if vals is None else np.clip(vals, *prep.box)
         choice[prep.order[s0:s1]] = prep.rows_to_actions(s0, pick)
     return choice
+
+
+def _cyclic(lv: _Level, plan: _SweepPlan, lower: FloatArray, upper: FloatArray, mid: FloatArray,
+            tol: float, max_sweeps: int) -> bool:
+    """Proven bounds on a level with cycles (written into ``lower``, ``upper``): a
+    certificate from a policy-iteration candidate, else interval iteration from the best
+    bounds known (module docstring); True if the gap reached ``tol``."""
+    s0, s1 = lv.s0, lv.s1
+    pick, solve, _, trail = lv.policy(mid[:s1], scratch=True, sweeps=plan.next(lv.m))
+    plan.record(trail, pick)
+    box_lo, box_hi = lv.box
+    hi = lo = None
+    if solve is not None:
+        # certify works in place on the level's part of the bounds (no copies of the
+        # prefix): that part holds the box's bounds, restored on failure
+        hi = lv.certify(upper[:s1], pick, solve, upper=True)
+        upper[s0:s1] = box_hi if hi is None else hi
+        lo = lv.certify(lower[:s1], pick, solve, upper=False)
+        lower[s0:s1] = box_lo if lo is None else lo
+        if float(np.max(upper[s0:s1] - lower[s0:s1])) <= tol:
+            return True
+    if (hi is None or lo is None) and not (math.isfinite(box_lo) and math.isfinite(box_hi)):
+        # no box known: interval iteration needs finite bounds to start from
+        known_lo, known_hi = lower[s0:s1].copy(), upper[s0:s1].copy()
+        start = lv.apriori(lower, upper, pick)
+        if start is None:
+            lower[s0:s1], upper[s0:s1] = known_lo, known_hi
+        else:
+            lower[s0:s1] = np.maximum(known_lo, start[0])
+            upper[s0:s1] = np.minimum(known_hi, start[1])
+    return lv.iterate(lower, upper, tol, max_sweeps)
+
+
+def _settle(below: Magnitude, lower: FloatArray, upper: FloatArray, mid: FloatArray,
+            s0: int, s1: int) -> Magnitude:
+    """After a level of a game whose values are not in [0, 1]: a finite midpoint where a
+    bound is infinite (no bound proven), and the magnitude of the bounds so far."""
+    lo, hi = lower[s0:s1], upper[s0:s1]
+    mid_l = mid[s0:s1]
+    odd = ~np.isfinite(mid_l)
+    if odd.any():
+        mid_l[odd] = np.clip(0.0, lo[odd], hi[odd])
+    return below.join(Magnitude.of(lo, hi))
 
 
 def solve_float(
@@ -729,16 +948,20 @@ def solve_float(
     prep = _Prepared(g, allowed, comps)
     since_look, trimmed_at = 0, _resident()  # rows since the last look; size after a trim
     order = prep.order
-    lower = np.zeros(n)
-    upper = np.ones(n)
+    lower = np.full(n, prep.box[0])
+    upper = np.full(n, prep.box[1])
     choice = np.empty(n, dtype=np.int64)
     mid = np.full(n, 0.5)  # midpoints of the bounds, final below the current level
     plan = _SweepPlan()
     total_sweeps = 0
     converged = True
+    # magnitude of the proven bounds solved so far (None: every value is in [0, 1])
+    below: Magnitude | None = None if prep.unit else Magnitude(0.0, 0.0)
     for s0, s1, kind in _runs(prep):
         if kind != _CYCLIC:  # exact up to rounding in one step: nothing to iterate
-            best = _acyclic(prep, s0, s1, kind, lower, upper, mid)
+            best = _acyclic(prep, s0, s1, kind, lower, upper, mid, below)
+            if below is not None:
+                below = _settle(below, lower, upper, mid, s0, s1)
             choice[order[s0:s1]] = prep.rows_to_actions(s0, best)
             total_sweeps += 1
             if float(np.max(upper[s0:s1] - lower[s0:s1])) > tol:
@@ -746,28 +969,19 @@ def solve_float(
             if progress is not None:
                 progress(s1, n)
             continue
-        lv = prep.level(s0, s1)
+        lv = prep.level(s0, s1, below)
         since_look += len(lv.c)
         if since_look >= _TRIM_ROWS:
             since_look = 0
             if _resident() - trimmed_at >= _TRIM_GROWTH:
                 _release_free_memory()
                 trimmed_at = _resident()
-        done = False
-        pick, solve, _, trail = lv.policy(mid[:s1], scratch=True, sweeps=plan.next(lv.m))
-        plan.record(trail, pick)
-        if solve is not None:
-            # certify works in place on the level's part of the bounds (no copies of the
-            # prefix): that part holds the trivial bounds 1 and 0, restored on failure
-            hi = lv.certify(upper[:s1], pick, solve, upper=True)
-            upper[s0:s1] = 1.0 if hi is None else hi
-            lo = lv.certify(lower[:s1], pick, solve, upper=False)
-            lower[s0:s1] = 0.0 if lo is None else lo
-            done = float(np.max(upper[s0:s1] - lower[s0:s1])) <= tol
-        if not done and not lv.iterate(lower, upper, tol, max_sweeps):
+        if not _cyclic(lv, plan, lower, upper, mid, tol, max_sweeps):
             converged = False
         # the level's actions, chosen greedily against the midpoint of its final bounds
         mid[s0:s1] = (lower[s0:s1] + upper[s0:s1]) / 2
+        if below is not None:
+            below = _settle(below, lower, upper, mid, s0, s1)
         best = lv.greedy(lv.c + lv.full @ mid[:s1])
         choice[order[s0:s1]] = prep.rows_to_actions(s0, best)
         total_sweeps += lv.sweeps

@@ -45,7 +45,11 @@ candidates ``x^ +- delta h``, since ``T(x^ + delta h) = x^ + r + delta (h - 1)``
 residual ``r``; the two inequalities are checked with outward rounding that covers the
 rounding of every probability and constant (each replaced by an enclosing pair of
 floats) and of the sums (Higham 2002, section 3.1: ``|fl(sum) - sum| <= gamma_d sum |terms|``),
-doubling ``delta`` until they hold.
+doubling ``delta`` until they hold. Values are split by sign (``P u`` is enclosed by
+``P_hi u^+ + P_lo u^-`` from above) and the allowance is relative to the sum of the
+absolute values of the terms, the underflow part not scaling with the values (the
+probabilities are exact floats in their enclosures): the bounds hold for totals of any
+sign and size (rewards, scores, lengths), not only for probabilities.
 
 *Tie-breaking among optimal strategies.* In a stopping game a profile that plays, at
 every state, an action attaining the state's value is a pair of optimal strategies

@@ -6,9 +6,13 @@ exact value ``v`` to player 0, proven with outward rounding, and answers the que
 does: ``value`` is the midpoint (within ``gap / 2`` of ``v``), ``bounds`` the proven
 interval, ``action_values`` the proven interval of each action.
 
-*Player 1's view.* Her value is ``1 - v``; the bounds ``(1 - upper, 1 - lower)`` are
-rounded outward once more (:func:`complement_down`, :func:`complement_up`), so they stay
-proven.
+*Player 1's view* (the convention of :mod:`tbsg.model.protocol`). Player 1 receives
+``c - v``: in a win-probability game (:attr:`FloatSolution.win_probability`) ``c = 1``, her
+own probability of winning, and the bounds ``(1 - upper, 1 - lower)`` are rounded outward
+once more (:func:`complement_down`, :func:`complement_up`), so they stay proven; in any
+other game ``c = 0`` (zero-sum) and the bounds ``(-upper, -lower)`` are exact negations.
+Only in a win-probability game are action bounds clipped to ``[0, 1]``, where every
+value lies.
 
 *Float optimal actions.* An action of player 0 is ruled out when its proven upper bound
 is below the best proven lower bound among the state's actions (for player 1, who
@@ -35,6 +39,21 @@ Examples
 >>> lo, hi = approx.action_values(s)["toss"]
 >>> lo <= exact.action_values(s)["toss"] == Fraction(61, 99) <= hi
 True
+
+Expected totals: player 0 rolls a die, scoring a point per roll, until a six ends play
+with a penalty of 3 points, or stops for nothing; rolling is worth ``v = 1 + 5/6 v -
+3/6``, that is ``v = 3``, better than stopping (0). Player 1's view is the negation:
+
+>>> from tbsg.testing import RewardTableGame
+>>> roll = ((Fraction(1, 6), tbsg.Terminal(-3)), (Fraction(5, 6), 0))
+>>> stop = ((1, tbsg.Terminal(0)),)
+>>> game = RewardTableGame(players=(0,), moves=((("roll", roll), ("stop", stop)),), rewards=((1, 0),))
+>>> fsol = tbsg.solve(game, exact=False)
+>>> fsol.win_probability, fsol.optimal_actions()
+(False, ('roll',))
+>>> lo, hi = fsol.bounds()
+>>> lo <= 3 <= hi, fsol.bounds(player=1) == (-hi, -lo)
+(True, True)
 """
 
 from __future__ import annotations
@@ -86,9 +105,13 @@ def complement_up(x: float) -> float:
     return y if x >= 0.5 or (x * 2.0**53).is_integer() else min(math.nextafter(y, math.inf), 1.0)
 
 
-def interval_to(lo: float, hi: float, player: int) -> tuple[float, float]:
-    """Proven bounds on a value to player 0, as bounds on its value to ``player``."""
-    return (lo, hi) if player == 0 else (complement_down(hi), complement_up(lo))
+def interval_to(lo: float, hi: float, player: int, win_probability: bool = True
+                ) -> tuple[float, float]:
+    """Proven bounds on a value to player 0, as bounds on its value to ``player``: ``1 -``
+    the value in a win-probability game, its negation otherwise (module docstring)."""
+    if player == 0:
+        return lo, hi
+    return (complement_down(hi), complement_up(lo)) if win_probability else (-hi, -lo)
 
 
 @dataclass(frozen=True, eq=False)
@@ -134,13 +157,17 @@ class FloatSolution(_Base[S, A]):
     def bounds(self, state: S | Initial = INITIAL, *, player: int = 0) -> tuple[float, float]:
         """Proven ``(lower, upper)`` bounds on the value of ``state`` to ``player`` (0 by default)."""
         i = self._index(state)
-        return interval_to(float(self.lower[i]), float(self.upper[i]), check_player(player))
+        return interval_to(float(self.lower[i]), float(self.upper[i]), check_player(player),
+                           self.win_probability)
 
     def value(self, state: S | Initial = INITIAL, *, player: int = 0) -> float:
-        """Midpoint of the bounds (within ``gap / 2`` of the exact value), to ``player``."""
+        """Midpoint of the bounds (within ``gap / 2`` of the exact value), to ``player``
+        (``1 -`` or minus player 0's: module docstring)."""
         i = self._index(state)
         v = (float(self.lower[i]) + float(self.upper[i])) / 2
-        return v if check_player(player) == 0 else 1.0 - v
+        if check_player(player) == 0:
+            return v
+        return 1.0 - v if self.win_probability else -v
 
     def value_to_move(self, state: S | Initial = INITIAL) -> float:
         """Midpoint value of ``state`` to the player who moves there."""
@@ -176,8 +203,11 @@ class FloatSolution(_Base[S, A]):
 
     @cached_property
     def _action_bounds(self) -> tuple[FloatArray, FloatArray]:
-        """Proven bounds on every action's value to player 0 (flat actions), clipped to [0, 1]."""
+        """Proven bounds on every action's value to player 0 (flat actions), clipped to [0, 1]
+        where every value lies there."""
         lo, hi = action_bounds(self.graph, self.lower, self.upper)
+        if not self.graph.win_probability:
+            return lo, hi
         return np.maximum(lo, 0.0), np.minimum(hi, 1.0)
 
     def _kept(self, i: int) -> list[int]:
@@ -218,9 +248,8 @@ class FloatSolution(_Base[S, A]):
         lo, hi = self._action_bounds
         labels = self.graph.act_labels
         ks = self.graph.actions_of(i)
-        if who == 0:
-            return {labels[k]: (float(lo[k]), float(hi[k])) for k in ks}
-        return {labels[k]: (complement_down(float(hi[k])), complement_up(float(lo[k]))) for k in ks}
+        win = self.win_probability
+        return {labels[k]: interval_to(float(lo[k]), float(hi[k]), who, win) for k in ks}
 
     def action_values(self, state: S | Initial = INITIAL, *,
                       player: int = 0) -> dict[A, tuple[float, float]]:
