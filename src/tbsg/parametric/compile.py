@@ -45,6 +45,7 @@ import sys
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tbsg.engine.compile import compile_game
@@ -150,7 +151,7 @@ class ParametricCompiled(Generic[S, A]):
     reward: list[RationalFunction]
     win_probability: bool
 
-    @property
+    @cached_property
     def has_rewards(self) -> bool:
         """Some action's reward is not identically 0."""
         return any(not w.is_zero() for w in self.reward)
