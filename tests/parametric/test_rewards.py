@@ -12,11 +12,14 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 sympy = pytest.importorskip("sympy")
 pytest.importorskip("flint")
 
 import tbsg  # noqa: E402
+from strategies import parametric_games, substituted  # noqa: E402
 from tbsg import Terminal  # noqa: E402
 from tbsg.engine.compile import compile_game  # noqa: E402
 from tbsg.parametric import (  # noqa: E402
@@ -27,6 +30,7 @@ from tbsg.parametric import (  # noqa: E402
 )
 from tbsg.parametric.compile import compile_parametric  # noqa: E402
 from tbsg.parametric.rational import RationalFunction  # noqa: E402
+from tbsg.testing import RewardTableGame  # noqa: E402
 
 P = sympy.Symbol("p")
 UNIT = (Fraction(0), Fraction(1))
@@ -271,3 +275,49 @@ def test_numpy_integer_and_negative_rewards_are_read_exactly() -> None:
     assert sol.regions[0].value() == rf((P - sympy.Rational(1, 2)) / (1 - P))
     no_reward = compile_parametric(solo(Pays(0)), P, UNIT)
     assert no_reward.win_probability is True and not no_reward.has_rewards
+
+
+# -- properties ------------------------------------------------------------------------------
+
+REWARDS = [0, 1, -2, P, 1 - 2 * P, 1 / (1 + P), Fraction(5, 3)]
+"""Rewards a random game draws: constants of either sign and rational functions of ``p``
+finite on [0, 1]."""
+
+
+@st.composite
+def reward_games(draw: st.DrawFn) -> RewardTableGame:
+    """A random stopping parametric game (:func:`strategies.parametric_games`) whose every
+    action pays a reward drawn from :data:`REWARDS`."""
+    game = draw(parametric_games(P))
+    rewards = tuple(tuple(draw(st.sampled_from(REWARDS)) for _ in acts) for acts in game.moves)
+    return RewardTableGame(players=game.players, moves=game.moves, rewards=rewards)
+
+
+@settings(max_examples=25, deadline=None)
+@given(game=reward_games(), t=st.fractions(0, 1))
+def test_reward_games_agree_with_the_numeric_solver(game: RewardTableGame, t: Fraction) -> None:
+    """In every region, at its sample and at a point between its ends, each state's value is
+    what tbsg.solve finds with ``p`` replaced there (probabilities and rewards evaluated by
+    sympy, not by tbsg), and the region's action is among the numeric optimal ones."""
+    sol = solve_parametric(game, P)
+    assert verify_parametric(sol).ok
+    for r in sol.regions:
+        lo, hi = r.lo.tight[1], r.hi.tight[0]  # type: ignore[index]  # rationals just inside
+        for x in {r.sample, lo + t * (hi - lo)} - {lo, hi}:
+            numeric = tbsg.solve(_at(game, x))
+            for s in sol.compiled.states:
+                assert r.value(s, at=x) == numeric.value(s)
+                assert r.action(s) in numeric.optimal_actions(s)
+
+
+def _at(game: RewardTableGame, x: Fraction) -> RewardTableGame:
+    """``game`` with ``p = x`` in its probabilities and rewards (sympy's substitution)."""
+    plain = substituted(game, P, x)
+    xs = sympy.Rational(x.numerator, x.denominator)
+
+    def number(w: Any) -> Fraction:
+        r = sympy.Rational(sympy.sympify(w).subs(P, xs))
+        return Fraction(int(r.p), int(r.q))
+
+    rewards = tuple(tuple(number(w) for w in ws) for ws in game.rewards)
+    return RewardTableGame(players=plain.players, moves=plain.moves, rewards=rewards)
