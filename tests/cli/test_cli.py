@@ -698,6 +698,7 @@ def test_a_reward_game_reports_expected_payoffs(run: Run, sixes: Path) -> None:
     assert row.split()[:6] == ["rolling", "1", "4", "4", "-4", "-4"]  # hers: -v (zero-sum)
     status, out, _ = run("solve", f"{sixes}:Sixes", "--play")
     assert "play: outcomes:" in out and "payoff 0 1" in out and "wins" not in out
+    assert "play: rewards collected:     4 (expected, to player 0)" in out  # she quits: 4
 
 
 def test_a_win_game_keeps_its_labels(run: Run) -> None:

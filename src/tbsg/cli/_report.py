@@ -6,6 +6,11 @@ are written in full except in text, where a fraction longer than ``short`` chara
 becomes a decimal and its size; decimals have ``digits`` significant digits rounded from
 the exact value, and proven float bounds are rounded outward (the lower one down, the
 upper one up), so a printed interval still contains the value.
+
+A game that is not a win-probability game (rewards per move, payoffs outside [0, 1];
+:mod:`tbsg.model.protocol`) has its value reported as the "expected payoff to player 0",
+its terminal payoffs named as payoffs rather than as winners, and ``--play`` adds the
+expected rewards collected along play.
 """
 
 from __future__ import annotations
@@ -95,7 +100,8 @@ def play_summary(sol: Solution[Any, Any] | FloatSolution[Any, Any], game: Game[A
 
 def _exact_play(c: Chain[Any, Any], sol: Solution[Any, Any], count: StepFunction | None, unit: str,
                 fmt: str, digits: int, full: bool, short: int) -> Part:
-    """The exact outcome split, expected length and variance, fastest and slowest optimal play."""
+    """The exact outcome split, the rewards collected (in a game that pays them), expected
+    length and variance, fastest and slowest optimal play."""
     def text(x: Fraction) -> str:
         return _value_text(x, fmt, digits, full, short)
 
@@ -103,6 +109,10 @@ def _exact_play(c: Chain[Any, Any], sol: Solution[Any, Any], count: StepFunction
     rows: Rows = [("outcomes", "; ".join(f"{_ending(r, sol.win_probability)} {text(q)}"
                                          for r, q in split.items()))]
     record: dict[str, object] = {"outcomes": {fraction_text(r): fraction_text(q) for r, q in split.items()}}
+    if sol.graph.has_rewards:  # the value is these rewards plus the terminal payoff
+        collected = c.expected_reward()
+        rows.append(("rewards collected", f"{text(collected)} (expected, to player 0)"))
+        record["rewards"] = fraction_text(collected)
     try:
         mean, var = c.expected_steps(count), c.variance_of_steps(count)
     except InfiniteExpectationError as exc:
