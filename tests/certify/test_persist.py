@@ -576,3 +576,16 @@ def test_a_file_of_a_game_whose_reward_changed_is_refused(tmp_path: Path,
     _edit(path, _set(("value",), "5"))
     with pytest.raises(tbsg.TamperedSolutionError, match="value 5 but action 'quit' yields 4"):
         load(path, game=Sixes())
+
+
+def test_a_score_game_and_any_infinite_play_round_trip(tmp_path: Path) -> None:
+    """Issue 24: a reward game's solution, and one with never-ending play worth 2 (any
+    rational now), are saved and loaded; a changed reward is not the saved game."""
+    from oracles import OneTurn, Wait
+    sol = tbsg.solve(OneTurn(4))
+    tbsg.save(sol, tmp_path / "turn.json")
+    back = tbsg.load(tmp_path / "turn.json", game=OneTurn(4))
+    assert back.value() == Fraction(155, 36) and not back.win_probability
+    wait = tbsg.solve(Wait(), infinite_play=2)
+    tbsg.save(wait, tmp_path / "wait.json")
+    assert tbsg.load(tmp_path / "wait.json", game=Wait()).value() == 1  # v(start) = 2 / 2
