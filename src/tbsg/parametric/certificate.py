@@ -57,6 +57,7 @@ Every public field and method of the result types, and what covers it:
 ``ParametricSolution.game``, ``symbol``    the definition: compiled afresh
 ``interval``, ``regions``, ``region_at``   the cover (2)
 ``compiled``, ``n_states``, ``states``     equal to the fresh compile (1)
+``win_probability`` (and player 1's view)  equal to the fresh compile's (1)
 ``value``, ``values``, ``action_values``   the values (3) of the regions (holding ``at``)
 ``optimal_actions``, ``action``            the values (3) and the fresh compile (1)
 ``breakpoints``                            the cover (2) and the breakpoints (6)
