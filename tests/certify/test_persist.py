@@ -97,6 +97,7 @@ FIELD_EDITS = [
     (_set(("optimizing",), [True, 1]), tbsg.SolutionFileError, "'optimizing'"),
     (_set(("method",), "exact strategy iteration"), tbsg.SolutionFileError,
      "'method' .* does not describe"),
+    (_set(("infinite_play",), "2/4"), tbsg.SolutionFileError, "not in lowest terms"),
     (_set(("infinite_play",), 0.5), tbsg.SolutionFileError, "not an exact rational"),
     (_set(("value",), "1/2"), tbsg.SolutionFileError, "'value' 1/2 is not the value of the initial"),
     (_set(("value",), "4472/8330"), tbsg.SolutionFileError, "not in lowest terms"),
@@ -595,6 +596,61 @@ def test_a_duplicate_key_inside_a_fraction_is_named(tmp_path: Path) -> None:
     path.write_text(text.replace('"fraction": "1/3"', '"fraction": "1/2", "fraction": "1/3"'))
     with pytest.raises(tbsg.SolutionFileError, match=r"key 'fraction' appears twice in game\.fields\.bust"):
         load(path)
+
+
+# --- games that pay rewards --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Sixes:
+    """Player 1 rolls a die until it shows a six, paying 1 per roll, or quits paying ``quit``
+    at once: she minimises the expected total."""
+
+    quit: int = 4
+    initial = "rolling"
+
+    def player(self, s: str) -> int:
+        return 1
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("roll", "quit")
+
+    def reward(self, s: str, a: str) -> int:
+        return 1 if a == "roll" else self.quit
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, Any]]:
+        if a == "quit":
+            return [(Fraction(1), tbsg.Terminal(0))]
+        return [(Fraction(1, 6), tbsg.Terminal(0)), (Fraction(5, 6), "rolling")]
+
+
+@pytest.mark.parametrize(("cost", "value", "action"), [(4, 4, "quit"), (7, 6, "roll")])
+def test_a_reward_game_round_trips(tmp_path: Path, cost: int, value: int, action: str) -> None:
+    """Hand derivation: rolling until a six takes 6 rolls on average (geometric, success
+    1/6), so she quits when quitting costs less than 6. Saved and loaded, the solution
+    answers the same, values outside [0, 1] and player 1's view ``-v`` included."""
+    path = tmp_path / "sixes.json"
+    save(tbsg.solve(Sixes(cost)), path)
+    back = load(path, game=Sixes(cost))
+    assert back.value() == value and back.action() == action
+    assert back.win_probability is False and back.value(player=1) == -value
+    assert json.loads(path.read_text())["value"] == str(value)
+
+
+def test_a_file_of_a_game_whose_reward_changed_is_refused(tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """load compiles the game again: its rewards are part of the graph the file records
+    (the graph hash), so a game whose reward changed, even where the solution's values
+    would still hold, is not the file's game; and an edited value fails the certificate."""
+    path = tmp_path / "sixes.json"
+    save(tbsg.solve(Sixes()), path)
+    monkeypatch.setattr(Sixes, "reward", lambda self, s, a: 2 if a == "roll" else self.quit)
+    with pytest.raises(tbsg.SolutionFileError, match="graph hash differs"):
+        load(path, game=Sixes())
+    monkeypatch.undo()
+    _edit(path, _set(("states", 0, "value"), "5"))
+    _edit(path, _set(("value",), "5"))
+    with pytest.raises(tbsg.TamperedSolutionError, match="value 5 but action 'quit' yields 4"):
+        load(path, game=Sixes())
 
 
 def test_a_score_game_and_any_infinite_play_round_trip(tmp_path: Path) -> None:

@@ -611,6 +611,82 @@ def test_play_summary_of_an_own_game_with_a_count(run: Run, own: Path) -> None:
     assert status == 0 and lo <= c.expected_steps() <= hi
 
 
+# --- games that pay rewards --------------------------------------------------------------------
+
+@pytest.fixture
+def sixes(tmp_path: Path) -> Iterator[Path]:
+    """A user's reward game: player 1 rolls a die until it shows a six, paying 1 per roll,
+    or quits paying ``quit`` at once (she minimises the expected total)."""
+    name = f"sixes_{uuid.uuid4().hex[:8]}"
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent('''
+        from dataclasses import dataclass
+        from fractions import Fraction
+        import tbsg
+
+        @dataclass(frozen=True)
+        class Sixes:
+            quit: int = 4
+            initial = "rolling"
+
+            def player(self, s):
+                return 1
+
+            def actions(self, s):
+                return ("roll", "quit")
+
+            def reward(self, s, a):
+                return 1 if a == "roll" else self.quit
+
+            def outcomes(self, s, a):
+                if a == "quit":
+                    return [(1, tbsg.Terminal(0))]
+                return [(Fraction(1, 6), tbsg.Terminal(0)), (Fraction(5, 6), "rolling")]
+    '''), encoding="utf-8")
+    yield path
+    sys.modules.pop(name, None)
+
+
+def test_a_reward_game_reports_expected_payoffs(run: Run, sixes: Path) -> None:
+    """Hand derivation: rolling until a six takes 6 rolls on average (geometric, success
+    1/6); quitting costs 4 (value 4, she quits), or 7 (value 6, she rolls)."""
+    status, out, err = run("solve", f"{sixes}:Sixes")
+    assert status == 0 and err == ""
+    lines = dict(line.split(":", 1) for line in out.splitlines())
+    assert lines["expected payoff to player 0"].strip() == "4" and "value to player 0" not in lines
+    assert lines["optimal actions"].strip() == "quit"
+    assert lines["certificate"].strip().startswith("verified: 1 states")
+    status, out, _ = run("solve", f"{sixes}:Sixes", "-p", "quit=7", "--format", "json")
+    data = json.loads(out)
+    assert status == 0 and data["value"] == "6" and data["win_probability"] is False
+    status, out, _ = run("solve", f"{sixes}:Sixes", "--table")
+    head, _, row = out.splitlines()
+    assert "expected payoff" in head and "expected payoff to move" in head and " value" not in head
+    assert row.split()[:6] == ["rolling", "1", "4", "4", "-4", "-4"]  # hers: -v (zero-sum)
+    status, out, _ = run("solve", f"{sixes}:Sixes", "--play")
+    assert "play: outcomes:" in out and "payoff 0 1" in out and "wins" not in out
+    assert "play: rewards collected:     4 (expected, to player 0)" in out  # she quits: 4
+
+
+def test_a_win_game_keeps_its_labels(run: Run) -> None:
+    status, out, _ = run("solve", "risk_or_safety", "-p", "target=2", "--format", "json")
+    assert status == 0 and json.loads(out)["win_probability"] is True
+    _, table, _ = run("solve", "risk_or_safety", "-p", "target=2", "--table")
+    assert "expected payoff" not in table and table.split()[5:7] == ["value", "value_decimal"]
+
+
+def test_a_reward_game_saved_and_verified(run: Run, sixes: Path, tmp_path: Path) -> None:
+    saved = tmp_path / "sixes.json"
+    status, out, err = run("solve", f"{sixes}:Sixes", "-p", "quit=7", "--save", str(saved))
+    assert status == 0, err
+    assert "expected payoff to player 0: 6" in out and f"saved to {saved}" in out
+    status, out, err = run("verify", str(saved), "--game", f"{sixes}:Sixes", "-p", "quit=7")
+    assert status == 0, err
+    assert "verified: 1 states" in out
+    status, _, err = run("verify", str(saved), "--game", f"{sixes}:Sixes", "-p", "quit=5")
+    assert status == 2 and "the file is for Sixes with fields {'quit': 7}" in err  # another game
+
+
 # --- numbers on the command line: bounded digits, exponents and declared ranges ----------------
 
 def test_number_texts_up_to_the_digit_bound() -> None:

@@ -238,3 +238,38 @@ def test_plot_pig_hold_boundary(tmp_path: Path) -> None:
     right = fig.axes[1]
     assert [line.get_label() for line in right.get_lines()] == ["i = 0", "i = 4"]
     saved(fig, tmp_path / "pig.png")
+
+
+def test_a_reward_game_plots_expected_payoff() -> None:
+    """plot_parametric labels the curve "expected payoff" for a game that pays rewards (one
+    toss of a coin of bias p, tossed again on heads, earns 1 per toss: ``1/(1 - p)``), and
+    "value" for a win-probability game, as before."""
+    sympy = pytest.importorskip("sympy")
+    pytest.importorskip("flint")
+    p = sympy.Symbol("p")
+
+    class KeepTossing:
+        initial = "tossing"
+
+        def player(self, s: str) -> int:
+            return 0
+
+        def actions(self, s: str) -> tuple[str, ...]:
+            return ("toss",)
+
+        def reward(self, s: str, a: str) -> int:
+            return 1
+
+        def outcomes(self, s: str, a: str) -> list[tuple[Any, Any]]:
+            return [(p, "tossing"), (1 - p, tbsg.Terminal(0))]
+
+    reward = plots.plot_parametric(tbsg.solve_parametric(KeepTossing(), p), points=20)
+    win = plots.plot_parametric(tbsg.solve_parametric(tbsg.games.biased_risk_or_safety(2, p), p),
+                                points=20)
+    try:
+        assert reward.axes[0].get_ylabel() == "expected payoff (player 0)"
+        assert "expected payoff and optimal-strategy regions" in reward.axes[0].get_title()
+        assert win.axes[0].get_ylabel() == "value (player 0)"
+    finally:
+        plt.close(reward)
+        plt.close(win)

@@ -401,6 +401,61 @@ def test_float_action_bounds_contain_the_exact_action_values() -> None:
                 assert abs(row.action_values_to_move[a] - (mid if row.player == 0 else 1 - mid)) <= 1e-15
 
 
+# --- games that pay rewards: expected payoffs ---------------------------------------------------
+
+class TakeOrToss:
+    """Two turns, player 0 then player 1. The mover takes 2 points (a reward paid to her)
+    and passes the turn, or tosses a fair coin that ends play: heads she gains 3, tails
+    she loses 1. States ``(mover, turns left)``; the last take ends play."""
+
+    initial = (0, 2)
+
+    def player(self, s: tuple[int, int]) -> int:
+        return s[0]
+
+    def actions(self, s: tuple[int, int]) -> tuple[str, ...]:
+        return ("take", "toss")
+
+    def reward(self, s: tuple[int, int], a: str) -> int:
+        return (2 if s[0] == 0 else -2) if a == "take" else 0
+
+    def outcomes(self, s: tuple[int, int], a: str) -> list[tuple[Fraction, Any]]:
+        mover, left = s
+        sign = 1 if mover == 0 else -1
+        if a == "toss":
+            return [(Fraction(1, 2), tbsg.Terminal(3 * sign)), (Fraction(1, 2), tbsg.Terminal(-sign))]
+        return [(Fraction(1), (1 - mover, left - 1) if left > 1 else tbsg.Terminal(0))]
+
+
+def test_a_reward_table_says_expected_payoff() -> None:
+    """Hand derivation: at (1, 1) player 1 takes (-2 to player 0) rather than toss
+    (``(-3 + 1)/2 = -1``); at (0, 2) taking is worth ``2 - 2 = 0``, tossing
+    ``(3 - 1)/2 = 1``: she tosses, value 1. Player 1's view is ``-v`` (zero-sum)."""
+    t = state_table(tbsg.solve(TakeOrToss()))
+    assert t.win_probability is False
+    assert (t.row((0, 2)).value, t.row((0, 2)).value_to_move) == (1, 1)
+    assert (t.row((1, 1)).value, t.row((1, 1)).value_to_move) == (-2, 2)
+    text = t.to_text().splitlines()[0].split("  ")
+    assert "expected payoff" in text and "expected payoff to move" in text and "value" not in text
+    assert "| expected payoff | expected payoff (decimal) |" in t.to_markdown()
+    assert "expected payoff & expected payoff (decimal)" in t.to_latex()
+    assert "<th>expected payoff</th>" in t.to_html() and "expected payoffs" in t.to_html()
+    assert next(csv.reader(io.StringIO(t.to_csv())))[:3] == ["state", "player", "value"]  # keys stay
+    assert t.records()[0]["value"] == 1
+    assert t.pivot(lambda r: r.state[0], lambda r: r.state[1]).name == "expected payoff"
+    assert t.pivot(lambda r: r.state[0], lambda r: r.state[1], "value_to_move").name == \
+        "expected payoff to move"
+    floats = state_table(tbsg.solve(TakeOrToss(), exact=False))
+    assert floats.win_probability is False and "expected payoff" in floats.to_text()
+
+
+def test_a_win_table_keeps_its_titles() -> None:
+    t = state_table(tbsg.solve(risk_or_safety(2)))
+    assert t.win_probability is True
+    assert "expected payoff" not in t.to_text() + t.to_markdown() + t.to_latex() + t.to_html()
+    assert t.pivot("mover", "other", agg=max).name == "value"
+
+
 # --- pandas --------------------------------------------------------------------------------
 
 

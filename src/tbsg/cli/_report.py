@@ -6,6 +6,11 @@ are written in full except in text, where a fraction longer than ``short`` chara
 becomes a decimal and its size; decimals have ``digits`` significant digits rounded from
 the exact value, and proven float bounds are rounded outward (the lower one down, the
 upper one up), so a printed interval still contains the value.
+
+A game that is not a win-probability game (rewards per move, payoffs outside [0, 1];
+:mod:`tbsg.model.protocol`) has its value reported as the "expected payoff to player 0",
+its terminal payoffs named as payoffs rather than as winners, and ``--play`` adds the
+expected rewards collected along play.
 """
 
 from __future__ import annotations
@@ -61,6 +66,17 @@ def _game_text(game: object, label: str, parameters: Mapping[str, object]) -> st
 _WHO = {Fraction(1): "player 0 wins", Fraction(1, 2): "draw", Fraction(0): "player 1 wins"}
 
 
+def _ending(r: Fraction, win_probability: bool) -> str:
+    """A terminal payoff named: who wins, in a win-probability game; else the payoff."""
+    named = _WHO.get(r) if win_probability else None
+    return named if named is not None else f"payoff {fraction_text(r)}"
+
+
+def _objective(sol: Solution[Any, Any] | FloatSolution[Any, Any]) -> str:
+    """What a value is called: "value" in a win-probability game, else "expected payoff"."""
+    return "value" if sol.win_probability else "expected payoff"
+
+
 Part = tuple[Rows, dict[str, object]]
 """Rows of the printed summary, and the JSON fields that say the same."""
 
@@ -78,21 +94,26 @@ def play_summary(sol: Solution[Any, Any] | FloatSolution[Any, Any], game: Game[A
     if isinstance(sol, Solution):
         rows, record = _exact_play(c, sol, count, unit, fmt, digits, full, short)
     else:
-        rows, record = _float_play(c, count, unit, digits)
+        rows, record = _float_play(c, count, unit, digits, sol.win_probability)
     rows.append(("states reached", f"{c.n_states} under the solution's strategy"))
     return [(f"play: {k}", v) for k, v in rows], {"states_reached": c.n_states, "unit": unit, **record}
 
 
 def _exact_play(c: Chain[Any, Any], sol: Solution[Any, Any], count: StepFunction | None, unit: str,
                 fmt: str, digits: int, full: bool, short: int) -> Part:
-    """The exact outcome split, expected length and variance, fastest and slowest optimal play."""
+    """The exact outcome split, the rewards collected (in a game that pays them), expected
+    length and variance, fastest and slowest optimal play."""
     def text(x: Fraction) -> str:
         return _value_text(x, fmt, digits, full, short)
 
     split = c.outcome_probabilities()
-    rows: Rows = [("outcomes", "; ".join(f"{_WHO.get(r, f'payoff {fraction_text(r)}')} {text(q)}"
+    rows: Rows = [("outcomes", "; ".join(f"{_ending(r, sol.win_probability)} {text(q)}"
                                          for r, q in split.items()))]
     record: dict[str, object] = {"outcomes": {fraction_text(r): fraction_text(q) for r, q in split.items()}}
+    if sol.graph.has_rewards:  # the value is these rewards plus the terminal payoff
+        collected = c.expected_reward()
+        rows.append(("rewards collected", f"{text(collected)} (expected, to player 0)"))
+        record["rewards"] = fraction_text(collected)
     try:
         mean, var = c.expected_steps(count), c.variance_of_steps(count)
     except InfiniteExpectationError as exc:
@@ -108,10 +129,11 @@ def _exact_play(c: Chain[Any, Any], sol: Solution[Any, Any], count: StepFunction
     return rows, record | {"fastest": fraction_text(fast.expected), "slowest": fraction_text(slow.expected)}
 
 
-def _float_play(c: Chain[Any, Any], count: StepFunction | None, unit: str, digits: int) -> Part:
+def _float_play(c: Chain[Any, Any], count: StepFunction | None, unit: str, digits: int,
+                win_probability: bool) -> Part:
     """Proven bounds on the outcome split and on the expected length."""
     bounds = c.outcome_probabilities(exact=False)
-    rows: Rows = [("outcomes", "; ".join(f"{_WHO.get(r, f'payoff {fraction_text(r)}')} in "
+    rows: Rows = [("outcomes", "; ".join(f"{_ending(r, win_probability)} in "
                                          f"{_interval(lo, hi, digits)}" for r, (lo, hi) in bounds.items()))]
     record: dict[str, object] = {"outcomes": {fraction_text(r): [lo, hi] for r, (lo, hi) in bounds.items()}}
     try:
@@ -129,15 +151,17 @@ def _interval(lo: float, hi: float, digits: int) -> str:
 
 def _value_part(sol: Solution[Any, Any] | FloatSolution[Any, Any], fmt: str, digits: int, full: bool,
                 short: int) -> Part:
-    """The value to player 0: exact, or proven bounds and their gap."""
+    """The value to player 0 (its expected payoff, in a game that is not a win-probability
+    game): exact, or proven bounds and their gap."""
+    name = f"{_objective(sol)} to player 0"
     if isinstance(sol, Solution):
         v = sol.value()
-        return ([("value to player 0", _value_text(v, fmt, digits, full, short))],
+        return ([(name, _value_text(v, fmt, digits, full, short))],
                 {"value": fraction_text(v), "value_decimal": exact_decimal(v, digits)})
     lo, hi = sol.bounds()
     shown_lo, shown_hi = exact_decimal(lo, digits, "down"), exact_decimal(hi, digits, "up")
     gap = hi - lo
-    return ([("value to player 0", f"in [{shown_lo}, {shown_hi}] (proven bounds)"),
+    return ([(name, f"in [{shown_lo}, {shown_hi}] (proven bounds)"),
              ("gap", f"{gap:.3g} at the initial state, {sol.max_gap:.3g} at most over all states "
                      f"(--tol {sol.tol:g}{'' if sol.converged else ': NOT reached'})")],
             {"lower": lo, "upper": hi, "gap": gap, "value": sol.value(), "tol": sol.tol,
@@ -180,7 +204,8 @@ def solve_report(sol: Solution[Any, Any] | FloatSolution[Any, Any], label: str, 
     record: dict[str, object] = {
         "game": label, "parameters": {k: _json(v) for k, v in parameters.items()},
         "game_repr": shown_game, "exact": isinstance(sol, Solution),
-        "initial_state": show(sol.initial, 10**6), "player_to_move": sol.player(sol.initial)}
+        "initial_state": show(sol.initial, 10**6), "player_to_move": sol.player(sol.initial),
+        "win_probability": sol.win_probability}
     rows: Rows = [("game", shorten(shown_game, 200))]
     for part_rows, part_record in (_value_part(sol, fmt, digits, full, short), _play_part(sol, certificate)):
         rows += part_rows

@@ -62,10 +62,12 @@ def _poly_text(x: RealAlgebraic) -> str:
 
 def region_table(sol: ParametricSolution[S, A], *, state: S | Initial = INITIAL,
                  digits: int = 6, changes: bool = True) -> str:
-    """A Markdown table of :func:`region_rows`."""
+    """A Markdown table of :func:`region_rows` (the ``value`` column titled "expected
+    payoff" when the game is not a win-probability game)."""
     rows = region_rows(sol, state=state, digits=digits)
     cols = ["from", "to", "to_exact", "value"] + (["changes at to"] if changes else [])
-    head = "| " + " | ".join(cols) + " |"
+    titles = [c if c != "value" or sol.win_probability else "expected payoff" for c in cols]
+    head = "| " + " | ".join(titles) + " |"
     rule = "|" + "|".join("---" for _ in cols) + "|"
     body = ["| " + " | ".join(r[c].replace("|", "\\|") for c in cols) + " |" for r in rows]
     return "\n".join([head, rule, *body])

@@ -17,12 +17,18 @@ Columns of a :class:`StateTable`
 * ``player``: who moves there;
 * ``value``: value to player 0 (exact ``Fraction``; for a float solution the midpoint of
   the proven bounds, with the bounds themselves in ``lower`` and ``upper``);
-* ``value_to_move``: value to the player who moves there;
+* ``value_to_move``: value to the player who moves there (player 1's is ``c - value``:
+  ``c = 1`` in a win-probability game, ``0`` in any other, :mod:`tbsg.model.protocol`);
 * ``optimal``: every optimal action (exact ties included), in the game's action order.
   For a float solution: the actions the proven bounds cannot rule out (a superset of the
   exactly optimal ones, :meth:`tbsg.FloatSolution.optimal_actions`), also in the game's
   order;
 * ``margin``: how close the decision is (below); ``None`` with a single action.
+
+In a game that is not a win-probability game (rewards per move, or payoffs outside
+[0, 1]) the values are expected payoffs: the column keys stay ``value`` and
+``value_to_move`` (records, CSV, pandas), and the titles the human-readable exports
+print (text, Markdown, LaTeX, HTML) and a pivot's default name say "expected payoff".
 
 Each :class:`Row` also carries ``action`` (the action the solution's strategy plays) and
 ``action_values_to_move`` (the mover's value of every action, as
@@ -259,7 +265,7 @@ def _exact_row(sol: Solution[S, A], s: S) -> Row[S, A]:
     player = int(g.player[i])
     v = sol._fraction(i)
     q = sol._action_values_at(i, player)
-    return Row(state=s, player=player, value=v, value_to_move=v if player == 0 else 1 - v,
+    return Row(state=s, player=player, value=v, value_to_move=v if player == 0 else sol.constant_sum - v,
                optimal=sol._optimal_at(i), action=g.act_labels[int(sol.choice[i])], margin=_margin(q),
                action_values_to_move=q)
 
@@ -291,7 +297,8 @@ def _float_row(sol: FloatSolution[S, A], s: S) -> Row[S, A]:
     lo, hi = float(sol.lower[i]), float(sol.upper[i])
     v = (lo + hi) / 2
     q = {a: (x + y) / 2 for a, (x, y) in sol._action_bounds_at(i, player).items()}
-    return Row(state=s, player=player, value=v, value_to_move=v if player == 0 else 1.0 - v,
+    c = float(sol.constant_sum)
+    return Row(state=s, player=player, value=v, value_to_move=v if player == 0 else c - v,
                optimal=tuple(g.act_labels[k] for k in sol._kept(i)),
                action=g.act_labels[int(sol.choice[i])], margin=_margin(q), action_values_to_move=q,
                lower=lo, upper=hi)
@@ -357,7 +364,8 @@ def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable
     else:
         rows = tuple(_float_row(solution, s) for s in chosen)
         exact = False
-    return StateTable(fields=_fields_of(chosen), rows=rows, exact=exact)
+    return StateTable(fields=_fields_of(chosen), rows=rows, exact=exact,
+                      win_probability=solution.win_probability)
 
 
 def _keep(where: Callable[[S], bool], s: S) -> bool:
@@ -393,6 +401,9 @@ def _cut(n: int, max_rows: int | None) -> tuple[list[int], int]:
 # --- the table -----------------------------------------------------------------------------
 
 _Column = tuple[str, Callable[[Row[Any, Any]], object], "Kind | None"]
+_PAYOFF_TITLES = {"value": "expected payoff", "value_decimal": "expected payoff (decimal)",
+                  "value_to_move": "expected payoff to move",
+                  "value_to_move_decimal": "expected payoff to move (decimal)"}
 ColumnSpec: TypeAlias = "str | tuple[str, Callable[[Row[Any, Any]], Any]]"
 """An export column: a column name, or ``(header, function of a row)`` for a computed one."""
 
@@ -409,11 +420,22 @@ class StateTable(Generic[S, A]):
         One row per state.
     exact : bool
         True for an exact solution (Fraction values), False for a float one.
+    win_probability : bool
+        The values are probabilities of winning (a win-probability game), else expected
+        payoffs (titles say so).
     """
 
     fields: tuple[str, ...]
     rows: tuple[Row[S, A], ...]
     exact: bool
+    win_probability: bool = True
+
+    def _titles(self, cols: list[_Column]) -> list[str]:
+        """Column titles of the human-readable exports: the keys, with the value columns of
+        an expected-payoff table called so."""
+        if self.win_probability:
+            return [c for c, _, _ in cols]
+        return [_PAYOFF_TITLES.get(c, c) for c, _, _ in cols]
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -534,6 +556,8 @@ class StateTable(Generic[S, A]):
             grouped.setdefault(k, []).append(vkey(r))
             first.setdefault(k, r)
         cells = {k: (agg(v) if agg is not None else v[0]) for k, v in grouped.items()}
+        if not self.win_probability and isinstance(cell, str):
+            vdefault = _PAYOFF_TITLES.get(vdefault, vdefault)
         return Pivot.from_dict(cells, row_name=row_name or rdefault, col_name=col_name or cdefault,
                                name=name or vdefault, sort=sort)
 
@@ -627,7 +651,7 @@ class StateTable(Generic[S, A]):
         cols, fmt = self._exports(columns, decimals, fmt)
         body = self._shown_body(cols, fmt, max_rows)
         align = ["l" if _left(c, k) else "r" for c, _, k in cols]
-        return markdown_table([fmt.text(c) for c, _, _ in cols], body, align)
+        return markdown_table([fmt.text(c) for c in self._titles(cols)], body, align)
 
     def _shown_body(self, cols: list[_Column], fmt: Fmt, max_rows: int | None) -> list[list[str]]:
         """Formatted rows, the middle ones replaced by one "… n more rows …" line past ``max_rows``."""
@@ -662,7 +686,7 @@ class StateTable(Generic[S, A]):
         cols, fmt = self._exports(columns, decimals, Fmt("text", digits=digits, abbreviate=shorten))
         body = self._shown_body(cols, fmt, max_rows)
         align = ["l" if _left(c, k) else "r" for c, _, k in cols]
-        return text_table([c for c, _, _ in cols], body, align)
+        return text_table(self._titles(cols), body, align)
 
     def to_latex(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool | int = True,
                  digits: int = 6, fractions: Literal["slash", "frac"] = "slash",
@@ -675,7 +699,7 @@ class StateTable(Generic[S, A]):
         """
         cols, fmt = self._exports(columns, decimals, Fmt("latex", digits=digits, fractions=fractions))
         body = self._body(cols, fmt, range(len(self.rows)))
-        header = " & ".join(latex_escape(c.replace("_", " ")) for c, _, _ in cols) + " \\\\"
+        header = " & ".join(latex_escape(c.replace("_", " ")) for c in self._titles(cols)) + " \\\\"
         align = "".join("l" if _left(c, k) else "r" for c, _, k in cols)
         return latex_table([header], body, align, caption, label)
 
@@ -690,8 +714,9 @@ class StateTable(Generic[S, A]):
         cols, fmt = self._exports(columns, decimals, fmt)
         body = self._shown_body(cols, fmt, max_rows)
         kind = "exact" if self.exact else "float (proven bounds)"
-        return html_table([html.escape(c) for c, _, _ in cols], body,
-                     f"tbsg state table: {len(self.rows)} states, {kind}")
+        what = "" if self.win_probability else ", expected payoffs"
+        return html_table([html.escape(c) for c in self._titles(cols)], body,
+                     f"tbsg state table: {len(self.rows)} states, {kind}{what}")
 
     def to_pandas(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
                   index: bool = True) -> Any:

@@ -3,8 +3,11 @@ optimal strategy changes.
 
 A parametric game is an ordinary :class:`tbsg.Game` whose probabilities are sympy
 expressions in one symbol ``p`` (the catalog's :func:`~tbsg.games.biased_risk_or_safety`
-and :func:`~tbsg.games.biased_pig` take one). For every ``p`` of an open interval on
-which every probability is positive:
+and :func:`~tbsg.games.biased_pig` take one). A move may pay a reward (the optional
+``reward(state, action)`` of :mod:`tbsg.model.protocol`) that is a rational function of
+``p`` too, and a terminal any rational: values are then expected totals (``win_probability``
+is False and player 1's view is ``-v``). For every ``p`` of an open interval on which every
+probability is positive (and every reward finite):
 
 * :func:`evaluate_parametric`: the values of a fixed profile as exact rational functions
   of ``p`` (:class:`RationalFunction`, evaluated exactly at any rational);

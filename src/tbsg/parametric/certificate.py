@@ -10,8 +10,11 @@ either against that fresh compile or by deriving it again:
    ``states`` and ``optimal_actions`` read) and each region's (which ``action``,
    ``strategy``, ``value``, ``optimal_actions``, ``touch_points`` and ``certificate()`` read) equal
    the fresh compile field by field: the states in their order and their numbering, the
-   movers, each state's actions and their labels, each action's constant payoff
-   ``c_k(p)`` and terminal outcomes, its successors and their probabilities. A region's
+   movers, each state's actions and their labels, each action's reward ``w_k(p)`` (asked
+   of the game's own ``reward`` method again), constant payoff ``c_k(p)`` (the reward plus
+   the expected terminal payoff) and terminal outcomes, its successors and their
+   probabilities, and whether the game is a win-probability game (which decides player
+   1's view of every value: ``1 - v`` or ``-v``). A region's
    profile names, at each state, one of that state's own actions.
 2. *Cover*: the regions run from the interval's lower end to its upper end, each
    non-empty, each ending where the next begins, and the breakpoints are those ends.
@@ -25,7 +28,9 @@ either against that fresh compile or by deriving it again:
    re-derived without the elimination that produced them (every value query of a region
    reads them), and the region's ``sample`` is a rational strictly inside it.
 4. *Signs*: every advantage ``d_k = +-(Q_k - v)`` (sign by mover) is ``<= 0`` on the whole
-   closed region: its denominator has no real root in the region, no irreducible factor
+   region (closed, except at the interval's own open ends, which it does not hold: there
+   a reward game's totals may grow without bound, as ``1/(1 - p)`` tosses of a coin
+   tossed again on heads do): its denominator has no real root in the region, no irreducible factor
    of odd multiplicity of its numerator has a root strictly inside, and it is ``<= 0`` at
    a rational point inside where it does not vanish (or vanishes identically). Factoring
    and root isolation here are sympy's (``factor_list``, ``Poly.intervals``: Collins and
@@ -52,6 +57,7 @@ Every public field and method of the result types, and what covers it:
 ``ParametricSolution.game``, ``symbol``    the definition: compiled afresh
 ``interval``, ``regions``, ``region_at``   the cover (2)
 ``compiled``, ``n_states``, ``states``     equal to the fresh compile (1)
+``win_probability`` (and player 1's view)  equal to the fresh compile's (1)
 ``value``, ``values``, ``action_values``   the values (3) of the regions (holding ``at``)
 ``optimal_actions``, ``action``            the values (3) and the fresh compile (1)
 ``breakpoints``                            the cover (2) and the breakpoints (6)
@@ -213,6 +219,10 @@ def _compiled_problems(fresh: ParametricCompiled[Any, Any], rec: object, what: s
     problems: list[str] = []
     if not _same(rec.symbol, fresh.symbol):
         problems.append(f"{what}: its parameter is {show(rec.symbol)}, not {fresh.symbol}")
+    said = getattr(rec, "win_probability", None)
+    if not _same(said, fresh.win_probability):
+        problems.append(f"{what}: it says win_probability={show(said)}, the game's is "
+                        f"{fresh.win_probability}")
     if _first_difference(fresh.interval, rec.interval) is not None:
         problems.append(f"{what}: its interval is {show(rec.interval)}, not "
                         f"({fresh.interval[0]}, {fresh.interval[1]})")
@@ -255,6 +265,7 @@ class _Places:
             "act_ptr": ("the actions of", lambda j: self.state(max(j - 1, 0))),
             "act_labels": ("the label of", self.action),
             "act_state": ("the state of", self.action),
+            "reward": ("the reward w_k of", self.action),
             "const": ("the constant payoff c_k of", self.action),
             "terminals": ("the terminal outcomes of", self.action),
             "out_ptr": ("the outcomes of", lambda j: self.action(max(j - 1, 0))),
@@ -415,23 +426,26 @@ def _sign_problems(sym: Any, pc: ParametricCompiled[Any, Any], r: Region[Any, An
             zero.append(k)
             continue
         what = f"{show(pc.act_labels[k], 60)} at {show(pc.states[pc.act_state[k]], 120)}"
-        problem, even = _advantage_problem(sym, r, d, what)
+        problem, even = _advantage_problem(sym, r, d, what, pc.interval)
         if problem is not None:
             problems.append(f"region {n}: {problem}")
         touch += [(x, k) for x in sorted(even)]
     return zero, touch, problems
 
 
-def _advantage_problem(sym: Any, r: Region[Any, Any], d: RationalFunction, what: str
-                       ) -> tuple[str | None, list[RealAlgebraic]]:
+def _advantage_problem(sym: Any, r: Region[Any, Any], d: RationalFunction, what: str,
+                       interval: tuple[Fraction, Fraction]) -> tuple[str | None, list[RealAlgebraic]]:
     """Whether the non-zero advantage ``d`` of ``what`` (an action at a state) is ``<= 0``
-    on the closed region: the problem or None, and the roots of the even-multiplicity
-    factors of its numerator strictly inside (where it touches 0)."""
+    on the region, closed except at the interval's own open ends (a pole there is outside
+    it: a reward game's totals may grow without bound towards such an end): the problem
+    or None, and the roots of the even-multiplicity factors of its numerator strictly
+    inside (where it touches 0)."""
     import sympy
 
     num, den = _sympy_poly(d.num, sym), _sympy_poly(d.den, sym)
-    if den.degree() > 0 and (_roots_inside(den, r.lo, r.hi) or _is_root(den, r.lo)
-                             or _is_root(den, r.hi)):
+    ends = [e for e, open_end in ((r.lo, interval[0]), (r.hi, interval[1]))
+            if e != RealAlgebraic.rational(open_end)]
+    if den.degree() > 0 and (_roots_inside(den, r.lo, r.hi) or any(_is_root(den, e) for e in ends)):
         return f"the advantage of {what} has a pole in the region", []
     odd: list[RealAlgebraic] = []
     even: list[RealAlgebraic] = []

@@ -1,9 +1,12 @@
 """Compilation of a parametric game: states, actions and outcomes with rational-function probabilities.
 
 A *parametric game* is an ordinary :class:`tbsg.Game` whose outcome probabilities may be
-sympy expressions in one symbol ``p`` (e.g. ``p`` for heads and ``1 - p`` for tails);
-terminal payoffs stay rational constants. It is solved for every ``p`` in an open
-interval ``(lo, hi)`` at once.
+sympy expressions in one symbol ``p`` (e.g. ``p`` for heads and ``1 - p`` for tails). A
+terminal pays a rational constant (any sign, :class:`tbsg.Terminal`); a move may pay a
+reward (the optional ``reward(state, action)`` method of :mod:`tbsg.model.protocol`) that
+is a constant or a rational function of ``p`` alike, so a payoff that depends on the
+parameter is written as the reward of the move that ends play. It is solved for every
+``p`` in an open interval ``(lo, hi)`` at once.
 
 Validation is that of every compiler (:mod:`tbsg.engine.compile.checks`, in the same
 words: players, actions, hashable and stable states, no NaN inside, payoffs, limits),
@@ -13,22 +16,36 @@ rational functions); and every probability is *positive on the whole interval* (
 outcome whose probability is identically 0 is dropped, as the numeric compilers drop
 zero probabilities): its numerator and denominator have no real root in ``(lo, hi)``
 (exact root isolation, :mod:`tbsg.parametric.algebraic`) and its value at one rational
-point inside is positive. Hence for every ``p`` in the interval the game has the same
+point inside is positive. A reward is read through the same gate (exact, a rational
+function of ``p`` alone) and must be finite on the whole interval: its denominator has
+no real root there (a reward may be negative or vanish at points: only a pole would make
+the values undefined). Hence for every ``p`` in the interval the game has the same
 state graph (a successor reached at one ``p`` is reached at all), so whether the game
 is *stopping* is a property of the graph, checked once with
 :func:`tbsg.engine.graph.end_components` on the numeric game at one point.
 
 Breadth-first enumeration numbers the states ``0, 1, ...`` (``0`` the initial one) and
 the actions of each state consecutively, as :class:`tbsg.engine.compiled.CompiledGame`
-does; terminal outcomes are folded into ``c_k(p) = sum p(t) r(t)`` per action.
+does; terminal outcomes are folded with the reward ``w_k(p)`` into
+``c_k(p) = w_k(p) + sum p(t) r(t)`` per action (the constant every solver reads, as in
+:class:`tbsg.engine.compiled.CompiledGame`), and ``w_k`` is kept on its own too. The game
+is a *win-probability game* (``win_probability``) when every reward is identically 0 and
+every terminal payoff lies in [0, 1]: that decides player 1's view of a value (``1 - v``,
+else ``-v``) and the labels of tables and plots.
+
+Rewards need no rule of their own for the totals to be finite: a parametric game must be
+stopping (below), so every profile ends play with probability 1 and every expected total
+is finite, a rational function without a pole in the interval.
 """
 
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from tbsg.engine.compile import compile_game
@@ -54,7 +71,7 @@ from tbsg.engine.compile.checks import (
 )
 from tbsg.engine.graph import decompose, end_components
 from tbsg.errors import InvalidArgumentError, InvalidGameError, NonStoppingGameError, show
-from tbsg.model.protocol import Game, Terminal, exact, player_function
+from tbsg.model.protocol import Game, Terminal, exact, player_function, reward_function
 from tbsg.parametric.algebraic import real_roots
 from tbsg.parametric.rational import RationalFunction
 
@@ -106,11 +123,16 @@ class ParametricCompiled(Generic[S, A]):
     act_labels, act_state : list
         Each flat action's label and state.
     const : list of RationalFunction
-        ``c_k(p)``: expected terminal payoff of each action.
+        ``c_k(p) = w_k(p) + sum p(t) r(t)``: the reward and expected terminal payoff of
+        each action.
     terminals : list of tuple
         Each action's terminal outcomes ``(probability, payoff)``.
     out_ptr, out_target, out_prob : list
         Outcomes of action ``k`` leading to states: ``out_ptr[k]:out_ptr[k+1]``.
+    reward : list of RationalFunction
+        ``w_k(p)``: the reward of each action (included in ``const``).
+    win_probability : bool
+        Every reward is identically 0 and every terminal payoff lies in [0, 1].
     """
 
     symbol: sympy.Symbol
@@ -126,6 +148,13 @@ class ParametricCompiled(Generic[S, A]):
     out_ptr: list[int]
     out_target: list[int]
     out_prob: list[RationalFunction]
+    reward: list[RationalFunction]
+    win_probability: bool
+
+    @cached_property
+    def has_rewards(self) -> bool:
+        """Some action's reward is not identically 0."""
+        return any(not w.is_zero() for w in self.reward)
 
     @property
     def n_states(self) -> int:
@@ -142,8 +171,9 @@ class ParametricCompiled(Generic[S, A]):
         return range(self.act_ptr[i], self.act_ptr[i + 1])
 
     def at(self, x: Fraction) -> NumericGame:
-        """The numeric game at ``p = x`` (a :class:`tbsg.Game` on state and action numbers)."""
-        return NumericGame(self, x)
+        """The numeric game at ``p = x`` (a :class:`tbsg.Game` on state and action numbers;
+        with a ``reward`` method when some reward is not identically 0)."""
+        return NumericRewardGame(self, x) if self.has_rewards else NumericGame(self, x)
 
     def action_index(self, i: int, action: object) -> int | None:
         """Flat number of ``action`` at state ``i``, or None."""
@@ -179,6 +209,14 @@ class NumericGame:
         return out
 
 
+class NumericRewardGame(NumericGame):
+    """A parametric game with rewards at ``p = x``: :class:`NumericGame` and each action's
+    reward there."""
+
+    def reward(self, s: int, k: int) -> Fraction:
+        return self.pc.reward[k](self.x)
+
+
 class _Probabilities:
     """The number gate of a parametric game (:class:`tbsg.engine.compile.checks.Numbers`):
     a probability is a rational function of the parameter, positive on the whole interval.
@@ -192,6 +230,7 @@ class _Probabilities:
         self.symbol, self.interval = symbol, interval
         self.by_expr: dict[object, RationalFunction] = {}
         self.positive: dict[int, RationalFunction] = {}  # id -> a function checked positive
+        self.no_pole: dict[int, RationalFunction] = {}  # id -> a reward checked finite
         self.mid = (interval[0] + interval[1]) / 2
 
     def read(self, prob: object, what: str) -> RationalFunction:
@@ -232,6 +271,21 @@ class _Probabilities:
     def show(self, rf: RationalFunction) -> str:
         return str(rf.to_expr(self.symbol))
 
+    def finite(self, rf: RationalFunction, what: Callable[[], str]) -> RationalFunction:
+        """``rf``, checked to have no pole in the interval (its denominator no real root there)."""
+        if id(rf) in self.no_pole:
+            return rf
+        lo, hi = self.interval
+        _, d = rf.integer_parts()
+        roots = real_roots(d, lo, hi) if d.degree() >= 1 else []
+        if roots:
+            raise InvalidGameError(
+                f"{what()} = {self.show(rf)} has a pole at {self.symbol} = {roots[0].decimal(12)}... "
+                f"inside the interval ({lo}, {hi}): a reward must be finite on the whole "
+                "interval (narrow it)")
+        self.no_pole[id(rf)] = rf  # (kept alive here, so its id is not reused)
+        return rf
+
 
 def compile_parametric(game: Game[S, A], symbol: sympy.Symbol, interval: tuple[Fraction, Fraction], *,
                        max_states: int = DEFAULT_MAX_STATES) -> ParametricCompiled[S, A]:
@@ -241,10 +295,11 @@ def compile_parametric(game: Game[S, A], symbol: sympy.Symbol, interval: tuple[F
     ------
     InvalidGameError
         A probability that does not sum to 1, is not positive on the interval, or
-        depends on another symbol; the rules every compiler checks
+        depends on another symbol; a reward with a pole in the interval, or that depends
+        on another symbol; the rules every compiler checks
         (:mod:`tbsg.engine.compile.checks`), in the same words.
     ExactnessError
-        A float probability or payoff.
+        A float probability, payoff or reward.
     NonStoppingGameError
         The players can keep play going for ever (the same for every ``p``).
     """
@@ -265,7 +320,8 @@ def compile_parametric(game: Game[S, A], symbol: sympy.Symbol, interval: tuple[F
     pc = ParametricCompiled(symbol=symbol, interval=(lo, hi), states=build.states, index=build.index,
                             player=build.player, act_ptr=build.act_ptr, act_labels=build.act_labels,
                             act_state=build.act_state, const=build.const, terminals=build.terminals,
-                            out_ptr=build.out_ptr, out_target=build.out_target, out_prob=build.out_prob)
+                            out_ptr=build.out_ptr, out_target=build.out_target, out_prob=build.out_prob,
+                            reward=build.reward, win_probability=build.win_probability())
     _check_stopping(pc)
     return pc
 
@@ -294,12 +350,20 @@ class _Build:
         self.next_check, self.checked, self.plain = _FIRST_CHECK, 0, True
         self.payoffs: dict[int, tuple[Terminal, Fraction]] = {}  # id of a terminal -> (it, its payoff)
         self.zero, self.one = RationalFunction.constant(0), RationalFunction.constant(1)
+        self.player_fn = player_function(game)
+        self.reward_fn = reward_function(game)  # None: every reward is 0
+        self.reward: list[RationalFunction] = []
+        self.unit_payoffs = True  # every terminal payoff met lies in [0, 1]
+
+    def win_probability(self) -> bool:
+        """Every reward identically 0 and every terminal payoff met in [0, 1]."""
+        return self.unit_payoffs and all(w.is_zero() for w in self.reward)
 
     def expand(self, s: Any, i: int) -> None:
         """Enumerate the actions and outcomes of state ``s``, number ``i``."""
         game = self.game
         try:  # (the place is written only when user code raises)
-            who = player_function(game)(s)  # a game without player() is player 0's
+            who = self.player_fn(s)
         except Exception as exc:
             user_error("game.player()", at(s), exc)
         self.player.append(who if type(who) is int and who in (0, 1) else player_of(who, s))
@@ -315,9 +379,11 @@ class _Build:
             except Exception as exc:
                 user_error("game.outcomes()", at_action(s, a), exc)
             merged, terms = self._outcomes(outs, s, a, acts)
+            w = self.zero if self.reward_fn is None else self._reward(self.reward_fn, s, a)
             self.act_labels.append(a)
             self.act_state.append(i)
-            self.const.append(sum((rf * r for rf, r in terms), self.zero))
+            self.reward.append(w)
+            self.const.append(sum((rf * r for rf, r in terms), w))
             self.terminals.append(tuple(terms))
             self.out_target.extend(merged)
             self.out_prob.extend(merged.values())
@@ -348,6 +414,20 @@ class _Build:
             raise bad_sum(self.probs.show(total), s, a, self.probs.one)
         return merged, terms
 
+    def _reward(self, fn: Callable[[Any, Any], object], s: Any, a: Any) -> RationalFunction:
+        """The reward of ``a`` at ``s``: exact (numpy integers read as ints, floats refused
+        with :func:`tbsg.model.protocol.exact`'s words), a rational function of the
+        parameter alone, finite on the interval."""
+        try:
+            raw = fn(s, a)
+        except Exception as exc:
+            user_error("game.reward()", at_action(s, a), exc)
+        what = f"reward {at_action(s, a)}"
+        if type(raw) is not int and not _symbolic(raw):
+            raw = exact(raw, what)
+        rf = self.probs.read(raw, what)
+        return self.probs.finite(rf, lambda: what)
+
     def _payoff(self, t: Terminal, s: Any, a: Any) -> Fraction:
         """The payoff of the terminal ``t``, checked once per terminal object."""
         hit = self.payoffs.get(id(t))
@@ -355,6 +435,7 @@ class _Build:
             if len(self.payoffs) > 4096:  # terminals built afresh in every call: keep it small
                 self.payoffs.clear()
             hit = self.payoffs[id(t)] = (t, check_terminal(t, at_action(s, a)))
+            self.unit_payoffs = self.unit_payoffs and 0 <= hit[1] <= 1
         return hit[1]
 
     def _number(self, nxt: Any, s: Any, a: Any, acts: Sequence[Any]) -> int:
@@ -376,6 +457,14 @@ class _Build:
             check_actions_again(self.game.actions, s, acts)
             self.checked, self.next_check = j + 1, 2 * self.next_check
         return j
+
+
+def _symbolic(x: object) -> bool:
+    """Whether ``x`` is a sympy expression or a :class:`RationalFunction` (read as such)."""
+    if isinstance(x, RationalFunction):
+        return True
+    sympy = sys.modules.get("sympy")
+    return sympy is not None and isinstance(x, sympy.Basic)
 
 
 def _check_stopping(pc: ParametricCompiled[Any, Any]) -> None:

@@ -21,6 +21,10 @@ such claim and has no regions. :class:`ParametricValues` is to it what a solutio
 :func:`tbsg.evaluate` is to one of :func:`tbsg.solve`: the same queries, for a profile
 that nobody optimises (its optimal action at a state is the profile's).
 
+Values are to player 0; player 1's view is ``c - v`` with ``c = 1`` in a win-probability
+game and ``c = 0`` otherwise (``win_probability``; :mod:`tbsg.model.protocol`), as for
+every tbsg result.
+
 The *advantage* of action ``k`` at its state ``s`` under a profile with values ``v`` is
 ``d_k = +-(Q_k - v(s))`` (``+`` where player 0 moves, ``-`` where player 1 moves), with
 ``Q_k = c_k + sum_t p_kt v(t)``: the profile is optimal at ``p`` iff no ``d_k(p)`` is
@@ -80,8 +84,12 @@ def _at(x: object) -> Fraction:
     return exact(x, "the parameter point at")
 
 
-def _view(f: RationalFunction, player: int) -> RationalFunction:
-    return f if check_player(player) == 0 else 1 - f
+def _view(f: RationalFunction, player: int, pc: ParametricCompiled[Any, Any]) -> RationalFunction:
+    """``f`` to ``player``: player 1 receives ``c - f``, ``c`` = 1 in a win-probability game
+    and 0 otherwise (the convention of :mod:`tbsg.model.protocol`)."""
+    if check_player(player) == 0:
+        return f
+    return 1 - f if pc.win_probability else -f
 
 
 class _OneProfile(StatesOf[S], Generic[S, A]):
@@ -105,12 +113,19 @@ class _OneProfile(StatesOf[S], Generic[S, A]):
     def _over(self) -> ParametricCompiled[S, A]:
         return self._pc
 
+    @property
+    def win_probability(self) -> bool:
+        """Whether the game is a win-probability game (every reward identically 0, every
+        terminal payoff in [0, 1]): values are then probabilities of winning and player
+        1's view is ``1 - v``; otherwise expected totals, and player 1's view is ``-v``."""
+        return self._pc.win_probability
+
     def player(self, state: S | Initial = INITIAL) -> int:
         """Who moves at ``state``."""
         return self._pc.player[self._i(state)]
 
     def _formula(self, state: S | Initial | None, player: int, at: Point | None) -> Any:
-        f = _view(self._values[self._i(state)], player)
+        f = _view(self._values[self._i(state)], player, self._pc)
         if at is None:
             return f
         x = _at(at)
@@ -168,7 +183,8 @@ class _OneProfile(StatesOf[S], Generic[S, A]):
         return self._action_values(i, self._pc.player[i], at)
 
     def _action_values(self, i: int, player: int, at: Point | None) -> dict[A, Any]:
-        fs = {self._pc.act_labels[k]: _view(_q(self._pc, self._values, k), player) for k in self._held(i)}
+        pc = self._pc
+        fs = {pc.act_labels[k]: _view(_q(pc, self._values, k), player, pc) for k in self._held(i)}
         if at is None:
             return fs
         x = _at(at)
@@ -387,6 +403,13 @@ class ParametricSolution(StatesOf[S], Generic[S, A]):
     def _over(self) -> ParametricCompiled[S, A]:
         return self.compiled
 
+    @property
+    def win_probability(self) -> bool:
+        """Whether the game is a win-probability game (every reward identically 0, every
+        terminal payoff in [0, 1]): values are then probabilities of winning and player
+        1's view is ``1 - v``; otherwise expected totals, and player 1's view is ``-v``."""
+        return self.compiled.win_probability
+
     def _i(self, state: S | Initial | None) -> int:
         return _lookup(self.compiled, state, "ParametricSolution", "is not a reachable state of the game")
 
@@ -415,8 +438,9 @@ class ParametricSolution(StatesOf[S], Generic[S, A]):
         the parameter, or with ``at=x`` its exact value at ``x``."""
         i = self._i(state)
         if at is not None:
-            return _view(self.region_at(at)._values[i], player)(_at(at))
-        return Piecewise(tuple((r.lo, r.hi, _view(r._values[i], player)) for r in self.regions))
+            return _view(self.region_at(at)._values[i], player, self.compiled)(_at(at))
+        return Piecewise(tuple((r.lo, r.hi, _view(r._values[i], player, self.compiled))
+                               for r in self.regions))
 
     def value_to_move(self, state: S | Initial = INITIAL, /, *, at: Point | None = None) -> Any:
         """The value of ``state`` to the player who moves there (as :meth:`value`)."""

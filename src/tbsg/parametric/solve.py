@@ -259,6 +259,23 @@ def solve_parametric(game: Game[S, A], p: sympy.Symbol, interval: Interval = (0,
     (1, -4, 2)
     >>> sol.regions[-1].value(), sol.value(at=Fraction(1, 2))   # toss on, whatever the score
     (RationalFunction('-1/(p^2 - 2)'), Fraction(4, 7))
+
+    A reward game: stop, or earn 1 per toss and toss again on heads, tails costing 3.
+    Tossing for ever is worth ``(3p - 2)/(1 - p)`` (``v = 1 + p v - 3(1 - p)``), worth
+    more than stopping from ``p = 2/3``:
+
+    >>> import tbsg
+    >>> class StopOrToss:
+    ...     initial = "s"
+    ...     def actions(self, s): return ("stop", "toss")
+    ...     def reward(self, s, a): return 1 if a == "toss" else 0
+    ...     def outcomes(self, s, a):
+    ...         if a == "stop":
+    ...             return [(1, tbsg.Terminal(0))]
+    ...         return [(p, "s"), (1 - p, tbsg.Terminal(-3))]
+    >>> sol = solve_parametric(StopOrToss(), p)
+    >>> sol.breakpoints[0].at.decimal(6), sol.regions[1].value(), sol.win_probability
+    ('0.666666', RationalFunction('(-3*p + 2)/(p - 1)'), False)
     """
     import time
 

@@ -48,6 +48,8 @@ def plot_parametric(sol: ParametricSolution[S, A], *, state: S | Initial = INITI
     -------
     Figure
         Two axes: the value curve, and the regions as coloured bands with breakpoints.
+        The curve is labelled "expected payoff" when the game is not a win-probability
+        game (``sol.win_probability``).
     """
     plt = optional_import("matplotlib.pyplot", "tbsg.plots.plot_parametric")
     lo, hi = sol.interval
@@ -68,8 +70,9 @@ def plot_parametric(sol: ParametricSolution[S, A], *, state: S | Initial = INITI
         for axis in (ax, bx):
             axis.axvline(float(bp.at), color="0.3", linewidth=0.6, linestyle=":")
     sym = str(sol.symbol)
-    ax.set_ylabel("value (player 0)")
-    ax.set_title(title or f"{show(sol.game, 60)}: value and optimal-strategy regions over {sym}")
+    what = "value" if sol.win_probability else "expected payoff"
+    ax.set_ylabel(f"{what} (player 0)")
+    ax.set_title(title or f"{show(sol.game, 60)}: {what} and optimal-strategy regions over {sym}")
     ax.grid(True, alpha=0.3)
     bx.set_yticks([])
     bx.set_xlabel(sym)
