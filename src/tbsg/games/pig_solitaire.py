@@ -38,11 +38,12 @@ iteration. Unlike the one-turn problem (:mod:`tbsg.games.pig_turn`) the best pla
 "hold at 20": near the goal it rolls on to finish, and far from it it holds a little
 later or earlier depending on the score (:func:`pig_solitaire_boundary`).
 
-Findings (tbsg's own, exact; no source prints them): to 100 with a six-sided die the fewest
-expected turns are ``12.545232351955...`` (a fraction whose denominator has 189 digits),
-against ``12.636769490454...`` for "hold at 20 or goal"; to 10 and 20 the fewest are
-``7776/4591`` and ``15116544/5675645``. The best *single* holding value to 100
-(:func:`pig_solitaire_table`) is reported with its expected turns.
+Findings (exact): to 100 with a six-sided die the fewest expected turns are
+``12.545232351955...`` (a fraction whose denominator has 189 digits; tbsg's own, no source
+found prints it), against ``12.636769490454...`` for "hold at 20 or goal", the best
+*single* holding value (:func:`pig_solitaire_table`; 19 follows with ``12.638483...``, as
+Ruskeepää's simulations found, :mod:`tbsg.sources.pig_solitaire`). To 10 and 20 the fewest
+are ``7776/4591`` and ``15116544/5675645``; to 10, rolling on until the goal is optimal.
 
 Examples
 --------
@@ -50,8 +51,8 @@ Examples
 >>> sol = tbsg.solve(pig_solitaire(10))
 >>> sol.value()
 Fraction(7776, 4591)
->>> pig_solitaire_turns(10).hold == tbsg.chain(pig_solitaire(10), hold_at(20)).expected_reward(
-...     pig_solitaire(10).reward)
+>>> game = pig_solitaire(10)
+>>> pig_solitaire_turns(10).hold_mean == tbsg.chain(game, hold_at(20)).expected_reward(game.reward)
 True
 """
 

@@ -14,8 +14,8 @@ continue throwing"; at 20 the bet is fair. It is the one-player, score-valued ga
 win-probability solver cannot pose: the payoff of a turn is its score, any whole number.
 
 State: :class:`TurnState` ``(turn_total,)``. Holding at turn total ``k`` ends play with
-``tbsg.Terminal(k)``; a 1 with ``tbsg.Terminal(0)``. The game omits ``player``: its one
-player is player 0, who maximises (:mod:`tbsg.model.protocol`, one-player games).
+``tbsg.Terminal(k)``; a 1 with ``tbsg.Terminal(0)``. Its one player is player 0, who
+maximises (:mod:`tbsg.model.protocol`, one-player games).
 
 Mathematics
 -----------
@@ -155,6 +155,10 @@ class PigTurn:
     def initial(self) -> TurnState:
         """Turn total 0, before the first roll."""
         return TurnState(0)
+
+    def player(self, s: TurnState) -> int:
+        """Always 0: the one player maximises the expected score."""
+        return 0
 
     def actions(self, s: TurnState) -> Sequence[TurnAction]:
         """``("roll",)`` before the first roll, ``("hold",)`` from ``limit`` on, else both."""
