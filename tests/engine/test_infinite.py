@@ -352,12 +352,22 @@ def test_infinite_play_must_be_exact(bad: object) -> None:
     assert isinstance(info.value, TypeError)
 
 
-@pytest.mark.parametrize("bad", [-1, 2, F(3, 2), F(-1, 10**9)])
-def test_infinite_play_must_be_a_payoff(bad: Fraction) -> None:
-    with pytest.raises(tbsg.InvalidGameError, match=r"\[0, 1\]"):
-        tbsg.solve(Wait(), infinite_play=bad)
-    with pytest.raises(tbsg.InvalidGameError, match=r"\[0, 1\]"):
-        tbsg.verify(Wait(), tbsg.solve(Wait(), infinite_play=0), infinite_play=bad)
+@pytest.mark.parametrize(("c", "lobby", "best"), [
+    (F(-1), H, ("leave",)),
+    (F(-1, 10**9), H, ("leave",)),
+    (F(3, 2), F(3, 2), ("wait",)),
+    (F(2), F(2), ("wait",)),
+])
+def test_infinite_play_may_be_any_payoff(c: Fraction, lobby: Fraction, best: tuple[str, ...]) -> None:
+    # as test_wait_or_leave, by hand: v(lobby) = max(c, 1/2), v(start) = v(lobby) / 2; a
+    # payoff outside [0, 1] makes the game a zero-sum game of expected payoffs, not of
+    # win probabilities, so player 1's view is -v rather than 1 - v
+    sol = tbsg.solve(Wait(), infinite_play=c)
+    assert sol.value("lobby") == lobby and sol.value() == lobby / 2
+    assert sol.optimal_actions("lobby") == best
+    assert not sol.win_probability and sol.value(player=1) == -lobby / 2
+    tbsg.verify(Wait(), sol)
+    assert tbsg.solve(Wait(), infinite_play=H).win_probability
 
 
 def test_float_path() -> None:

@@ -7,7 +7,8 @@ The certificate of a solution is its values ``v`` and strategy profile ``sigma``
 it independent of them, is said below). Let ``F`` be the players who optimise (both for
 :func:`tbsg.solve`, one for :func:`tbsg.best_response`, none for :func:`tbsg.evaluate`);
 the other players' states allow only the action the solution plays there. With
-``Q(s, a) = sum_t p(t|s,a) r(t) + sum_s' p(s'|s,a) v(s')``:
+``Q(s, a) = w(s, a) + sum_t p(t|s,a) r(t) + sum_s' p(s'|s,a) v(s')`` (``w`` the reward,
+read from the game's own ``reward`` method by the fresh compile, 0 when it has none):
 
 (a) *strategy equations*: ``v(s) = Q(s, sigma(s))`` for every state;
 (b) *no profitable deviation*: ``Q(s, a) <= v(s)`` for every action where player 0 (in
@@ -34,13 +35,14 @@ supermartingale argument with de Alfaro's end-component theorem), (a), (b), (c')
 profile with its values; for a stopping game (c') is empty.
 
 *Every field a user reads is checked*: the values (``Fraction`` with ``int`` parts, in
-[0, 1]; a number built from numpy integers is rejected, not converted), the strategy,
-the players, ``optimal_actions`` at every state (recomputed: the actions of ``F``'s
-states with ``Q(s, a) = v(s)``, and in a non-stopping game only those whose permanent use
-keeps (c') for the mover; the played action alone at the other states), the component
-counts and the kind. The solution's compiled graph, which its query methods read, must be
-the game's number for number, and so must every cache it holds (the decoded numbers of
-each action that ``action_values`` reads, the float arrays, the graph hash that
+[0, 1] for a win-probability game; a number built from numpy integers is rejected, not
+converted), the strategy, the players, ``optimal_actions`` at every state (recomputed:
+the actions of ``F``'s states with ``Q(s, a) = v(s)``, and in a non-stopping game only
+those whose permanent use keeps (c') for the mover; the played action alone at the other
+states), the component counts and the kind. The solution's compiled graph, which its
+query methods read, must be the game's number for number (its rewards and
+``win_probability`` too), and so must every cache it holds (the decoded numbers of each
+action that ``action_values`` reads, the float arrays, the graph hash that
 ``provenance`` prints), each recomputed from the checked fields; an attribute of the
 solution or its graph that is neither a field nor such a cache (it would hide a method)
 and a subclass of :class:`~tbsg.Solution` or of the compiled graph are refused. The
@@ -234,11 +236,11 @@ def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray
     Raises
     ------
     TamperedSolutionError
-        If a value is outside [0, 1], or (a), (b) or (c') fails.
+        If a value of a win-probability game is outside [0, 1], or (a), (b) or (c') fails.
     NonStoppingGameError
         If (c) fails.
     """
-    _check_range(g, v)
+    _check_range(g, v, c)
     sign = exact_signs(g, v)
     failure = first_failure(g, sign, choice, directions(g, optimizing))
     if failure is not None:
@@ -407,7 +409,37 @@ def _check_graph(g: CompiledGame[S, A], h: CompiledGame[Any, Any]) -> None:
             raise TamperedSolutionError(
                 "the solution's probabilities or terminal payoffs are not the game's "
                 f"({name.split('_')[0]} numbers differ)")
+    _check_rewards(g, h, mapped)
     _check_own_attributes(h, _GRAPH_FIELDS, "the solution's graph")
+
+
+def _check_rewards(g: CompiledGame[S, A], h: CompiledGame[Any, Any], mapped: IntArray) -> None:
+    """The solution's graph must carry the game's rewards (re-derived from its ``reward``
+    method by the fresh compile) and say whether it is a win-probability game as the game
+    does: both decide what its values and player 1's view mean."""
+    if type(h.win_probability) is not bool or h.win_probability != g.win_probability:
+        raise TamperedSolutionError(
+            f"the solution's graph says win_probability={_show(h.win_probability)}, but the game "
+            f"{'is' if g.win_probability else 'is not'} a win-probability game")
+    mine, theirs = g.reward_code, h.reward_code
+    if mine is None and theirs is None:
+        return
+    if mine is None or type(theirs) is not np.ndarray or len(theirs) != g.n_actions \
+            or not np.array_equal(mapped[theirs], mine):
+        k = _first_reward_difference(g, h)
+        raise TamperedSolutionError(
+            f"the solution's rewards are not the game's (at state "
+            f"{_show(g.states[int(g.act_state[k])])}, action {_show(g.act_labels[k])} the game "
+            f"pays {_show(g.act_reward[k])})")
+
+
+def _first_reward_difference(g: CompiledGame[S, A], h: CompiledGame[Any, Any]) -> int:
+    """The first action whose reward differs between ``g`` and ``h`` (0 if none can be read)."""
+    try:
+        theirs = list(h.act_reward)
+    except Exception:
+        return 0
+    return next((k for k, w in enumerate(g.act_reward) if k >= len(theirs) or theirs[k] != w), 0)
 
 
 _GRAPH_TYPES: dict[str, type] = {
@@ -531,8 +563,11 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> list[Fraction]:
     return v
 
 
-def _check_range(g: CompiledGame[S, A], v: list[Fraction]) -> None:
-    """Every value is a payoff to player 0, in [0, 1]."""
+def _check_range(g: CompiledGame[S, A], v: list[Fraction], c: Fraction | None) -> None:
+    """In a win-probability game every value is a probability, in [0, 1]. (A reward game's
+    values have no range to check beyond (a), (b) and (c).)"""
+    if not g.win_probability or (c is not None and not 0 <= c <= 1):
+        return
     for i, x in enumerate(v):
         if not 0 <= x.numerator <= x.denominator:
             raise TamperedSolutionError(f"value at state {_show(g.states[i])} is {_show(x)}, outside [0, 1]")

@@ -3,11 +3,19 @@
 States are numbered ``0 .. n-1`` (``0`` the initial state) and actions ``0 .. m-1`` in
 state order, in compressed-sparse-row form: the actions of state ``i`` are
 ``act_ptr[i]:act_ptr[i+1]``, the outcomes of action ``k`` are ``out_ptr[k]:out_ptr[k+1]``,
-each a probability and a successor state. Outcomes that end play are folded into two
-numbers per action: ``c_k = sum p(t) r(t)`` (expected terminal payoff, ``act_const``) and
+each a probability and a successor state. Outcomes that end play are folded, with the
+action's reward ``w_k`` (:mod:`tbsg.model.protocol`; 0 for most games), into two numbers
+per action: ``c_k = w_k + sum p(t) r(t)`` (expected immediate payoff, ``act_const``) and
 ``s_k = sum p(t)`` (probability of ending now, ``act_stop``), so the Bellman operator reads
 
 .. math:: Q(k) = c_k + \\sum_{o} p_o\\, v(t_o), \\qquad v(i) = \\operatorname{opt}_{k \\in A(i)} Q(k).
+
+The solvers read ``c_k`` alone: a reward costs them nothing. The reward is also kept on
+its own (``reward_code``, ``act_reward``) for the code that needs the terminal part
+``c_k - w_k`` by itself (the distribution of the terminal reached) or the rewards
+themselves (the stopping rule for reward games, the fingerprint, the certificate).
+``win_probability`` records whether the game is a win-probability game (every reward 0,
+every terminal payoff in [0, 1]), which decides player 1's view and the labels.
 
 Every number is *interned*: the distinct rationals of a game are stored once, in
 ``rationals``, and each action and outcome holds an integer code into that table
@@ -137,6 +145,12 @@ class CompiledGame(Generic[S, A]):
     act_code, stop_code, out_code : ndarray of int64
         Index into ``rationals`` of each action's ``c_k``, each action's ``s_k`` and each
         outcome's probability.
+    reward_code : ndarray of int64 or None
+        Index into ``rationals`` of each action's reward ``w_k`` (included in ``c_k``);
+        None when every reward is 0.
+    win_probability : bool
+        Every reward is 0 and every terminal payoff lies in [0, 1] (see
+        :mod:`tbsg.model.protocol`).
     """
 
     states: list[S]
@@ -151,6 +165,8 @@ class CompiledGame(Generic[S, A]):
     act_code: IndexArray
     stop_code: IndexArray
     out_code: IndexArray
+    reward_code: IndexArray | None = None
+    win_probability: bool = True
 
     # -- constructors for derived games --------------------------------------------------
     @classmethod
@@ -158,22 +174,33 @@ class CompiledGame(Generic[S, A]):
                     act_ptr: IndexArray, act_labels: list[A], out_ptr: IndexArray,
                     out_target: IndexArray,
                     act_const: Sequence[Fraction], act_stop: Sequence[Fraction],
-                    out_prob: Sequence[Fraction]) -> CompiledGame[S, A]:
-        """A compiled game from plain sequences of ``Fraction`` (interned here)."""
+                    out_prob: Sequence[Fraction], act_reward: Sequence[Fraction] | None = None,
+                    win_probability: bool = True) -> CompiledGame[S, A]:
+        """A compiled game from plain sequences of ``Fraction`` (interned here).
+
+        ``act_const`` includes the rewards; ``act_reward`` (None: all 0) repeats them on
+        their own.
+        """
         table = Interner()
         act_state = np.repeat(np.arange(len(states), dtype=np.int64), np.diff(act_ptr))
+        rewards = None if act_reward is None or not any(act_reward) else table.codes(act_reward)
         return cls(states=states, index=index, player=player, act_ptr=act_ptr,
                    act_labels=act_labels, act_state=act_state, out_ptr=out_ptr,
                    out_target=out_target, rationals=table.values,
                    act_code=table.codes(act_const), stop_code=table.codes(act_stop),
-                   out_code=table.codes(out_prob))
+                   out_code=table.codes(out_prob), reward_code=rewards,
+                   win_probability=win_probability)
 
     def derive(self, act_const: Sequence[Fraction], act_stop: Sequence[Fraction],
-               out_prob: Sequence[Fraction], keep: BoolArray | None = None) -> CompiledGame[S, A]:
+               out_prob: Sequence[Fraction], keep: BoolArray | None = None,
+               act_reward: Sequence[Fraction] | None = None) -> CompiledGame[S, A]:
         """The same states and actions with new numbers (``keep``: outcomes to keep).
 
         ``out_prob`` is indexed like this game's outcomes; outcomes outside ``keep`` are
         dropped (their mass must have moved into ``act_const``/``act_stop``).
+        ``act_reward``: the derived game's rewards on their own, when its caller keeps
+        them apart (None: not kept; ``act_const`` carries them either way). The derived
+        game keeps this game's ``win_probability``.
         """
         out_ptr, target, probs = self.out_ptr, self.out_target, out_prob
         if keep is not None:
@@ -184,7 +211,7 @@ class CompiledGame(Generic[S, A]):
             probs = [p for p, k in zip(out_prob, keep.tolist(), strict=True) if k]
         return CompiledGame.from_values(self.states, self.index, self.player, self.act_ptr,
                                         self.act_labels, out_ptr, target, act_const, act_stop,
-                                        probs)
+                                        probs, act_reward, self.win_probability)
 
     # -- sizes and lookups ---------------------------------------------------------------
     @property
@@ -225,6 +252,18 @@ class CompiledGame(Generic[S, A]):
     def act_stop(self) -> Sequence[Fraction]:
         """``s_k``: probability that each action ends play (read-only)."""
         return _Decoded(self.rationals, self.stop_code.tolist())
+
+    @cached_property
+    def act_reward(self) -> Sequence[Fraction]:
+        """``w_k``: the reward of each action, included in ``act_const`` (read-only)."""
+        if self.reward_code is None:
+            return _Decoded(self.rationals, [0] * self.n_actions)
+        return _Decoded(self.rationals, self.reward_code.tolist())
+
+    @property
+    def has_rewards(self) -> bool:
+        """Some action pays a nonzero reward."""
+        return self.reward_code is not None
 
     @cached_property
     def out_prob(self) -> Sequence[Fraction]:

@@ -5,11 +5,14 @@ solution file, see :mod:`tbsg.certify.persist`) and :meth:`tbsg.Solution.provena
 (the hash a methods section quotes), so the two always agree.
 
 The hash is taken over a canonical text of the compiled game: every state's ``repr`` and
-mover, and each action's label, terminal payoff part and successor probabilities, in
-enumeration order. The *unordered* variant sorts states and actions by ``repr`` first and
-names successors by ``repr``, so that a game whose action order changed between runs
-(actions returned from a set) is told apart from another game. States must have a
-deterministic ``repr``.
+mover, and each action's label, immediate payoff ``c_k`` (reward included), probability
+of ending, successor probabilities and, when it is not 0, its reward on its own, in
+enumeration order. A reward is named apart from ``c_k`` so that moving payoff between a
+reward and a terminal changes the hash; a game without rewards has the text, and so the
+hash, it would have if rewards did not exist. The *unordered* variant sorts states and
+actions by ``repr`` first and names successors by ``repr``, so that a game whose action
+order changed between runs (actions returned from a set) is told apart from another
+game. States must have a deterministic ``repr``.
 """
 
 from __future__ import annotations
@@ -25,13 +28,16 @@ __all__ = ["graph_hash"]
 
 def _state_lines(g: CompiledGame[Any, Any], i: int, name: list[str], ordered: bool) -> list[str]:
     act_ptr, out_ptr, target = g.act_ptr, g.out_ptr, g.out_target
+    rewards = g.act_reward if g.has_rewards else None
     lines = []
     for k in range(int(act_ptr[i]), int(act_ptr[i + 1])):
         outs = [f"{name[int(target[o])]}:{g.out_prob[o]}"
                 for o in range(int(out_ptr[k]), int(out_ptr[k + 1]))]
         if not ordered:
             outs.sort()
-        lines.append(f"A\t{g.act_labels[k]!r}\t{g.act_const[k]}\t{g.act_stop[k]}\t{';'.join(outs)}\n")
+        reward = f"\tR{rewards[k]}" if rewards is not None and rewards[k] else ""
+        lines.append(f"A\t{g.act_labels[k]!r}\t{g.act_const[k]}\t{g.act_stop[k]}\t{';'.join(outs)}"
+                     f"{reward}\n")
     if not ordered:
         lines.sort()
     return [f"S\t{g.states[i]!r}\t{int(g.player[i])}\n", *lines]

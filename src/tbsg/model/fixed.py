@@ -26,7 +26,7 @@ import numpy as np
 
 from tbsg.errors import InvalidGameError, InvalidStrategyError, TbsgError, shorten, show
 from tbsg.model.arrays import ArrayTransitions, untrusted_reason
-from tbsg.model.protocol import Game, Probability, Terminal
+from tbsg.model.protocol import Game, Probability, Terminal, player_function, reward_function
 
 __all__ = ["FixedStrategyGame", "StrategyLike"]
 
@@ -77,7 +77,10 @@ class FixedStrategyGame(Generic[S, A]):
         self.fixed = fixed
         self.name = name
         self.initial: S = game.initial
-        self.player: Callable[[S], int] = game.player
+        self.player: Callable[[S], int] = player_function(game)
+        reward = reward_function(game)
+        if reward is not None:  # a reward game stays one: the compiler looks for the method
+            self.reward: Callable[[S, A], object] = reward
         self.outcomes: Callable[[S, A], Iterable[tuple[Probability, S | Terminal]]] = game.outcomes
         # looked up once: actions() runs once per state of the enumeration
         self._actions: Callable[[S], Sequence[A]] = game.actions
@@ -91,7 +94,7 @@ class FixedStrategyGame(Generic[S, A]):
         """The strategy's action at a fixed player's state (as the game's own object),
         else the game's actions."""
         acts = self._actions(state)
-        if not self._all_fixed and self.game.player(state) not in self.fixed:
+        if not self._all_fixed and self.player(state) not in self.fixed:
             return acts
         try:
             chosen = self._lookup(state)
@@ -100,7 +103,7 @@ class FixedStrategyGame(Generic[S, A]):
                 return acts
             raise InvalidStrategyError(
                 f"{self.name} has no action for state {show(state)} (player "
-                f"{show(self.game.player(state))} moves there; legal actions: "
+                f"{show(self.player(state))} moves there; legal actions: "
                 f"{show(tuple(acts))})") from None
         except TbsgError:
             raise

@@ -1,33 +1,59 @@
 """The game model: what a user writes to describe a turn-based stochastic game.
 
 A two-player turn-based stochastic game (Shapley 1953; Condon 1992, "The complexity of
-stochastic games") is given by a set of states ``S``, an owner ``player(s) in {0, 1}``
-for each state, a non-empty set of actions ``A(s)``, and for each action a probability
+stochastic games"; Filar and Vrieze 1997, "Competitive Markov Decision Processes", for
+total rewards) is given by a set of states ``S``, an owner ``player(s) in {0, 1}`` for
+each state, a non-empty set of actions ``A(s)``, and for each action a probability
 distribution over successors, each successor being a state or a *terminal* carrying a
-payoff ``r in [0, 1]`` to player 0. Player 0 maximises and player 1 minimises the
-expected terminal payoff; the game is zero-sum, so player 1's payoff is ``1 - r``.
-With payoffs 1 (player 0 wins), 0 (player 1 wins) and 1/2 (draw), the value is
-P(player 0 wins) + P(draw) / 2.
+payoff ``r(t)``, any exact rational, to player 0. Taking action ``a`` at ``s`` may also
+pay player 0 a *reward* ``w(s, a)`` (the optional ``reward`` method; 0 when absent).
+Player 0 maximises and player 1 minimises the expected *total*: the rewards collected
+along play plus the payoff of the terminal where it ends.
 
 The value ``v`` is the solution of the Bellman (Shapley) equations
 
 .. math::
 
-    v(s) = \\operatorname{opt}_{a \\in A(s)} \\Big( \\sum_{t \\in T} p(t \\mid s, a)\\, r(t)
+    v(s) = \\operatorname{opt}_{a \\in A(s)} \\Big( w(s, a)
+           + \\sum_{t \\in T} p(t \\mid s, a)\\, r(t)
            + \\sum_{s'} p(s' \\mid s, a)\\, v(s') \\Big),
 
 with ``opt = max`` where player 0 moves and ``min`` where player 1 moves. The solution
-is unique when the game is *stopping* (every strategy pair ends play with
-probability 1), which the solvers check.
+is unique, and every expected total finite, when the game is *stopping* (every strategy
+pair ends play with probability 1), which the solvers check. A game that is not stopping
+is refused, naming the end components where play can stay forever, unless every reward
+inside every end component is 0 and the game declares the payoff of play that never ends
+(``infinite_play``): the total is then the rewards collected before play settles in an
+end component plus that payoff, finite again. A reward collected forever would make the
+total infinite or undefined, so that is the case refused.
 
-A game is any object with the four members of :class:`Game`; states are any hashable
-values (tuples and ``NamedTuple`` s are recommended), actions any hashable values; both
-must compare equal to a fresh copy of themselves (a state rebuilt by the game must be
-found again). A pure chance step is a state with exactly one action.
+Win-probability games and player 1's view
+-----------------------------------------
+A *win-probability game* is one whose rewards are all 0 and whose terminal payoffs (and
+``infinite_play``) lie in [0, 1]: with payoffs 1 (player 0 wins), 0 (player 1 wins) and
+1/2 (:data:`DRAW`), the value is P(player 0 wins) + P(draw) / 2. Every game is zero-sum;
+what player 1 is said to receive is ``c - x`` when player 0 receives ``x``, with ``c = 1``
+for a win-probability game (player 1's own probability of winning, the constant-sum
+reading) and ``c = 0`` otherwise (the plain zero-sum reading: player 1 pays what player
+0 receives). ``value(s, player=1)`` and the mover's views follow this convention, so a
+win-probability game reads as it always has.
+
+One-player games
+----------------
+A game may omit ``player``: every state is then player 0's, who maximises. A game whose
+``player`` returns 1 everywhere is a one-player game whose player *minimises* (for
+example an expected number of turns, paid as a reward of 1 per turn): nothing more is
+needed to state either.
+
+A game is any object with ``initial``, ``actions`` and ``outcomes`` (and ``player``,
+``reward`` when it has them); states are any hashable values (tuples and ``NamedTuple``
+s are recommended), actions any hashable values; both must compare equal to a fresh
+copy of themselves (a state rebuilt by the game must be found again). A pure chance step
+is a state with exactly one action; its reward, if any, is paid whatever happens next.
 
 Exact numbers
 -------------
-Probabilities, payoffs and the payoff of never-ending play are exact rationals: ``int``
+Probabilities, payoffs, rewards and the payoff of never-ending play are exact rationals: ``int``
 or :class:`fractions.Fraction`, never ``float`` (a :class:`~tbsg.errors.ExactnessError`,
 a ``TypeError``). :func:`exact` is the one gate every number passes on its way in. numpy
 integers (``np.int64(1)``) and Fractions built from them (``Fraction(counts[i],
@@ -50,6 +76,19 @@ A one-state game: player 0 tosses a fair coin; heads wins, tails hands the coin 
 ...         return [(half, tbsg.win(s)), (half, 1 - s)]
 >>> tbsg.solve(Toss()).value()
 Fraction(2, 3)
+
+A one-player reward game: roll a die until it shows a six, each roll costing a point.
+Player 1 minimises the expected number of rolls (geometric: 6).
+
+>>> class Sixes:
+...     initial = "rolling"
+...     def player(self, s): return 1
+...     def actions(self, s): return ("roll",)
+...     def reward(self, s, a): return 1
+...     def outcomes(self, s, a):
+...         return [(Fraction(1, 6), tbsg.Terminal(0)), (Fraction(5, 6), "rolling")]
+>>> tbsg.solve(Sixes()).value()
+Fraction(6, 1)
 """
 
 from __future__ import annotations
@@ -57,12 +96,12 @@ from __future__ import annotations
 import math
 import numbers
 import operator
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
+from typing import Any, Literal, Protocol, TypeAlias, TypeVar, runtime_checkable
 
-from tbsg.errors import ExactnessError, InvalidGameError, exactness_error, show
+from tbsg.errors import ExactnessError, InvalidGameError, exactness_error
 
 __all__ = [
     "DRAW",
@@ -72,6 +111,8 @@ __all__ = [
     "Terminal",
     "exact",
     "infinite_play_payoff",
+    "player_function",
+    "reward_function",
     "win",
 ]
 
@@ -88,17 +129,18 @@ Probability: TypeAlias = Fraction | int
 
 @dataclass(frozen=True, slots=True)
 class Terminal:
-    """An end of play, paying ``payoff`` (a rational in [0, 1]) to player 0.
+    """An end of play, paying ``payoff`` (any exact rational) to player 0.
 
     Parameters
     ----------
     payoff : Fraction or int
-        Payoff to player 0; player 1 receives ``1 - payoff``.
+        Payoff to player 0; player 1 receives ``c - payoff`` (``c`` is 1 in a
+        win-probability game, 0 otherwise: see the module docstring).
 
     Examples
     --------
-    >>> Terminal(Fraction(1, 3))
-    Terminal(payoff=Fraction(1, 3))
+    >>> Terminal(Fraction(1, 3)), Terminal(-7)
+    (Terminal(payoff=Fraction(1, 3)), Terminal(payoff=Fraction(-7, 1)))
     >>> Terminal(0.5)
     Traceback (most recent call last):
     ...
@@ -113,8 +155,6 @@ write it exactly, e.g. Fraction(1, 2) or Fraction('0.5')
 
     def __init__(self, payoff: Fraction | int) -> None:
         value = exact(payoff, "terminal payoff")
-        if not 0 <= value <= 1:
-            raise InvalidGameError(f"terminal payoff must lie in [0, 1], got {show(value)}")
         object.__setattr__(self, "payoff", value)
         object.__setattr__(self, "_hash", hash((value,)))
 
@@ -196,14 +236,12 @@ def _from_parts(numerator: object, denominator: object, x: object, what: str) ->
 
 
 def infinite_play_payoff(c: object) -> Fraction | None:
-    """Validate an ``infinite_play`` argument: ``None`` or an exact rational in [0, 1].
+    """Validate an ``infinite_play`` argument: ``None`` or an exact rational.
 
     Raises
     ------
     ExactnessError
         For a float (or any other inexact value).
-    InvalidGameError
-        Outside [0, 1].
 
     Examples
     --------
@@ -212,12 +250,40 @@ def infinite_play_payoff(c: object) -> Fraction | None:
     """
     if c is None:
         return None
-    value = exact(c, "infinite_play")
-    if not 0 <= value <= 1:
-        raise InvalidGameError(
-            f"infinite_play must lie in [0, 1] (a payoff to player 0 for play that never ends), "
-            f"got {show(value)}")
-    return value
+    return exact(c, "infinite_play")
+
+
+def _player_zero(state: object, /) -> int:
+    """The owner of every state of a game without ``player``: player 0."""
+    return 0
+
+
+def player_function(game: object) -> Callable[[Any], int]:
+    """``game.player``, or for a one-player game that omits it, a function returning 0.
+
+    Examples
+    --------
+    >>> class Solo:
+    ...     initial = 0
+    >>> player_function(Solo())("any state")
+    0
+    """
+    fn: Callable[[Any], int] | None = getattr(game, "player", None)
+    return _player_zero if fn is None else fn
+
+
+def reward_function(game: object) -> Callable[[Any, Any], object] | None:
+    """``game.reward`` when the game pays rewards per move, else None (every reward is 0).
+
+    Examples
+    --------
+    >>> class Solo:
+    ...     def reward(self, s, a): return 1
+    >>> reward_function(Solo())("s", "a"), reward_function(object())
+    (1, None)
+    """
+    fn: Callable[[Any, Any], object] | None = getattr(game, "reward", None)
+    return fn
 
 
 DRAW = Terminal(Fraction(1, 2))
@@ -230,7 +296,13 @@ _WIN1 = Terminal(0)
 class Game(Protocol[S, A]):
     """Protocol a game implements; solvers see games only through it.
 
-    ``initial`` may be a plain attribute or a property. A game whose states are tuples of
+    ``initial`` may be a plain attribute or a property. Two members are optional (see the
+    module docstring): ``player``, which a one-player game may omit (every state is then
+    player 0's; the solvers read it through :func:`player_function`), and
+    ``reward(state, action) -> int | Fraction``, the reward paid to player 0 when
+    ``action`` is taken at ``state``, which a game that pays none omits (read through
+    :func:`reward_function`; not a member of this class, which a ``runtime_checkable``
+    protocol would then require). A game whose states are tuples of
     small ints may also offer the array form (``array_shape`` and ``array_transitions``,
     :mod:`tbsg.model.arrays`): many states at once, for a faster compilation of the same game.
     """

@@ -6,8 +6,10 @@ game into a Markov chain, and :func:`chain` answers what comes next, exactly:
 
 - :meth:`Chain.expected_steps`: expected number of steps until play ends, where a step
   counts what ``count(state, action)`` says (1 per move by default; 1 per coin toss, 1
-  per turn, ...); :meth:`Chain.expected_reward` for any rational per-step reward
-  (:mod:`tbsg.play.totals`);
+  per turn, ...); :meth:`Chain.expected_reward` for any rational per-step reward, the
+  game's own ``reward`` method by default (:mod:`tbsg.play.totals`); :meth:`Chain.value`
+  is the whole expected total, the game's rewards plus the terminal payoff, as a
+  solution's value is;
 - :meth:`Chain.length_distribution`: ``P(play has ended within k counted steps)`` for
   ``k <= n``, with the mean and variance of the length (:mod:`tbsg.play.lengths`);
 - :meth:`Chain.outcome_probabilities`: the distribution of the terminal payoff (win,
@@ -49,7 +51,7 @@ import time
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from functools import cached_property
-from typing import Literal, TypeVar, overload
+from typing import Literal, TypeVar, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -62,11 +64,11 @@ from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.markov import ChainStructure, structure
 from tbsg.errors import InvalidArgumentError, show
 from tbsg.model.fixed import FixedStrategyGame, StrategyLike
-from tbsg.model.protocol import Game, infinite_play_payoff
+from tbsg.model.protocol import Game, infinite_play_payoff, reward_function
 from tbsg.model.steps import StepFunction
 from tbsg.play import lengths, outcomes, totals
 from tbsg.play.lengths import LengthBounds, LengthDistribution
-from tbsg.play.system import Bounds, flag, reaching
+from tbsg.play.system import Bounds, diverging, flag, reaching
 from tbsg.results.floating import FloatSolution
 from tbsg.results.query import INITIAL, Initial, check_player
 from tbsg.results.solution import Solution
@@ -119,14 +121,19 @@ class Chain(OnGraph[S, A]):
     def value(self, state: S | Initial = INITIAL, *, player: int = 0,
               infinite_play: Fraction | int | None = None) -> Fraction:
         """Expected payoff of ``state`` to ``player`` (0 by default): the profile's value, as
-        :func:`tbsg.evaluate` gives it.
+        :func:`tbsg.evaluate` gives it: the expected total of the game's rewards along play
+        (its ``reward`` method) plus the terminal payoff, so that ``chain(game,
+        solution).value() == solution.value()``. Player 1's view is ``c - v`` (``c = 1``
+        in a win-probability game, else 0: :mod:`tbsg.model.protocol`).
 
         A chain that may never end needs ``infinite_play``, the payoff to player 0 of
-        never-ending play.
+        never-ending play (the game's rewards must be 0 where play never ends).
         """
         c = infinite_play_payoff(infinite_play)
         v = self._value_at(self._index(state), c)
-        return v if check_player(player) == 0 else 1 - v
+        if check_player(player) == 0:
+            return v
+        return (1 if self.graph.win_probability and (c is None or 0 <= c <= 1) else 0) - v
 
     def value_to_move(self, state: S | Initial = INITIAL, *,
                       infinite_play: Fraction | int | None = None) -> Fraction:
@@ -154,6 +161,8 @@ class Chain(OnGraph[S, A]):
     def _value_at(self, i: int, c: Fraction | None) -> Fraction:
         if c is None and self._reaches_a_trap[i]:
             raise outcomes.never_ends(self.graph, self.structure)
+        if self.graph.has_rewards and self._reaches_a_trap[i]:  # rewards collected for ever?
+            diverging(self.graph, self.structure, list(self.graph.act_reward), "total payoff", i)
         if c not in self._values:
             self._values[c] = outcomes.value_vector(self.graph, self.structure, c)
         return bk.to_fraction(self._values[c][i])
@@ -207,21 +216,37 @@ class Chain(OnGraph[S, A]):
         return totals.expected_steps(self.graph, self.structure, count, self._index(state), exact_)
 
     @overload
-    def expected_reward(self, reward: StepFunction, *, state: S | Initial = ...,
+    def expected_reward(self, reward: StepFunction | None = ..., *, state: S | Initial = ...,
                         exact: Literal[True] = ...) -> Fraction: ...
     @overload
-    def expected_reward(self, reward: StepFunction, *, state: S | Initial = ...,
+    def expected_reward(self, reward: StepFunction | None = ..., *, state: S | Initial = ...,
                         exact: Literal[False]) -> Bounds: ...
-    def expected_reward(self, reward: StepFunction, *, state: S | Initial = INITIAL,
+    def expected_reward(self, reward: StepFunction | None = None, *, state: S | Initial = INITIAL,
                         exact: bool = True) -> Fraction | Bounds:
         """Expected total of ``reward(state, action)`` (any rational) over the steps of play.
+
+        Parameters
+        ----------
+        reward : callable or None
+            ``reward(state, action)``; ``None`` (default): the game's own ``reward``
+            method, the rewards the game pays along play (terminal payoffs not included:
+            :meth:`value` is the whole total, rewards plus terminal payoff).
 
         Raises
         ------
         InfiniteExpectationError
             Play may reach states it never leaves where the reward is not 0.
+        InvalidArgumentError
+            ``reward`` is None and the game has no ``reward`` method.
         """
         exact_ = flag(exact)
+        if reward is None:
+            own = reward_function(self.game)
+            if own is None:
+                raise InvalidArgumentError(
+                    f"{type(self.game).__name__} pays no rewards (no reward method): pass "
+                    "reward(state, action), or use expected_steps() for the number of steps")
+            reward = cast("StepFunction", own)
         return totals.expected_reward(self.graph, self.structure, reward, self._index(state), exact_)
 
     @overload

@@ -1,16 +1,18 @@
 """How play ends and what it reaches: the profile's value, the split of the terminal
 payoffs, and the probability of reaching a set of states.
 
-* The *value* of a state is the expected terminal payoff to player 0: ``x = c + P x``
-  with ``c`` the expected payoff of ending at each step (:mod:`tbsg.play.system`). Play
-  trapped in a closed class never ends; it is worth ``infinite_play`` (given), and
-  without one a start from which a trap is reachable has no value
-  (:class:`~tbsg.errors.NonStoppingGameError`).
+* The *value* of a state is the expected total payoff to player 0, the game's rewards
+  along play plus the terminal payoff: ``x = c + P x`` with ``c`` the reward of each step
+  plus the expected payoff of ending there (``act_const``, :mod:`tbsg.play.system`). Play
+  trapped in a closed class never ends; it is worth ``infinite_play`` (given) if the
+  game's rewards are 0 throughout the class (else the total diverges:
+  :class:`~tbsg.errors.InfiniteExpectationError`), and without ``infinite_play`` a start
+  from which a trap is reachable has no value (:class:`~tbsg.errors.NonStoppingGameError`).
 * The *outcome probabilities* split that total by payoff: for each terminal payoff
   ``r``, ``x = e_r + P x`` with ``e_r`` the probability of ending now with ``r``. The
   compiled chain keeps only the sums over terminals, so the game is asked again for the
   states whose action can end play (:func:`terminal_split`), and the answer is checked
-  against those sums.
+  against those sums (``act_const`` less the step's reward, ``act_reward``).
 * The probability of *reaching* a set ``T`` solves ``x = P x`` with ``x = 1`` on ``T``
   and on the closed classes that meet it, ``x = 0`` on the other closed classes.
 """
@@ -80,7 +82,7 @@ def _split_at(game: Game[Any, Any], graph: CompiledGame[Any, Any], i: int) -> di
             split[nxt.payoff] = split.get(nxt.payoff, Fraction(0)) + q
     split = {r: q for r, q in split.items() if q}
     if sum(split.values(), Fraction(0)) != graph.act_stop[k] or \
-            sum((r * q for r, q in split.items()), Fraction(0)) != graph.act_const[k]:
+            sum((r * q for r, q in split.items()), Fraction(0)) != graph.act_const[k] - graph.act_reward[k]:
         raise InvalidGameError(
             f"outcomes({show(s)}, {show(a)}) returned different terminals than when the "
             "game was enumerated: outcomes must be a function of the state and action")

@@ -85,6 +85,8 @@ def solution_digest(solution: _Digested) -> str:
     for name in ("player", "act_ptr", "act_state", "out_ptr", "out_target", "act_code", "stop_code",
                  "out_code"):
         h.update(np.asarray(getattr(g, name), dtype=np.int64).tobytes())
+    if g.reward_code is not None:  # rewards on their own (a game without them digests as before)
+        h.update(b"rewards\n" + np.asarray(g.reward_code, dtype=np.int64).tobytes())
     h.update(np.asarray(solution.choice, dtype=np.int64).tobytes())
     h.update(np.asarray(solution.optimal, dtype=np.bool_).tobytes())
     h.update(f"\n{hash(tuple(g.states))}\t{hash(tuple(g.act_labels))}\n".encode())

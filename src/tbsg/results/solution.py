@@ -86,6 +86,20 @@ class _Base(OnGraph[S, A]):
     :func:`tbsg.evaluate`, ``(p,)`` for :func:`tbsg.best_response` of player ``p``."""
 
     @property
+    def win_probability(self) -> bool:
+        """Whether the game is a win-probability game: every reward 0 and every terminal
+        payoff, and ``infinite_play``, in [0, 1] (:mod:`tbsg.model.protocol`). Values are
+        then probabilities of winning (draws counting half) and player 1's view is
+        ``1 - v``; otherwise they are expected payoffs and player 1's view is ``-v``."""
+        c = self.infinite_play
+        return self.graph.win_probability and (c is None or 0 <= c <= 1)
+
+    @property
+    def constant_sum(self) -> Fraction:
+        """``c`` of player 1's view ``c - v``: 1 for a win-probability game, else 0."""
+        return Fraction(1) if self.win_probability else Fraction(0)
+
+    @property
     def kind(self) -> SolutionKind:
         """What the solution is: ``"solve"``, ``"evaluate"`` or ``"best_response"``."""
         return SolutionKind.of(self.optimizing)
@@ -182,13 +196,13 @@ class Solution(_Base[S, A]):
     def value(self, state: S | Initial = INITIAL, *, player: int = 0) -> Fraction:
         """Exact value of ``state`` (initial by default) to ``player`` (0 by default)."""
         v = self._fraction(self._index(state))
-        return v if check_player(player) == 0 else 1 - v
+        return v if check_player(player) == 0 else self.constant_sum - v
 
     def value_to_move(self, state: S | Initial = INITIAL) -> Fraction:
         """Value of ``state`` to the player who moves there."""
         i = self._index(state)
         v = self._fraction(i)
-        return v if int(self.graph.player[i]) == 0 else 1 - v
+        return v if int(self.graph.player[i]) == 0 else self.constant_sum - v
 
     def bounds(self, state: S | Initial = INITIAL, *, player: int = 0) -> tuple[Fraction, Fraction]:
         """``(v, v)`` for the exact value ``v``: the float solution's bounds, collapsed."""
@@ -229,7 +243,8 @@ class Solution(_Base[S, A]):
         g = self.graph
         ks = g.actions_of(i)
         q = exact_action_values(g, FractionValues(self._raw_values), ks)
-        return {g.act_labels[k]: (x if who == 0 else 1 - x) for k, x in zip(ks, q, strict=True)}
+        c = self.constant_sum
+        return {g.act_labels[k]: (x if who == 0 else c - x) for k, x in zip(ks, q, strict=True)}
 
     def action_bounds(self, state: S | Initial = INITIAL, *,
                       player: int = 0) -> dict[A, tuple[Fraction, Fraction]]:

@@ -189,9 +189,10 @@ def test_actions_asked_again_must_be_equal() -> None:
 
 def test_terminals() -> None:
     assert checks.check_terminal(tbsg.win(0), "here") == 1
+    assert checks.check_terminal(tbsg.Terminal(-3), "here") == -3  # any exact rational
     bent = tbsg.Terminal(H)
-    object.__setattr__(bent, "payoff", Fraction(3, 2))
-    with pytest.raises(tbsg.InvalidGameError, match=r"^terminal .* here has payoff 3/2; a payoff is an"):
+    object.__setattr__(bent, "payoff", 1.5)
+    with pytest.raises(tbsg.InvalidGameError, match=r"^terminal .* here has payoff 1.5; a payoff is an"):
         checks.check_terminal(bent, "here")
     assert "changed its payoff after it was returned (it was 1/2)" in str(checks.terminal_changed(bent, H))
 
@@ -268,5 +269,5 @@ def test_user_errors_keep_their_kind_and_gain_the_place() -> None:
 
 def test_protocol() -> None:
     with pytest.raises(tbsg.InvalidArgumentError, match=r"^object does not implement the tbsg\.Game "
-                                                        r"protocol: no initial, player, actions, outcomes"):
+                                                        r"protocol: no initial, actions, outcomes"):
         compile_game(object())  # type: ignore[arg-type]

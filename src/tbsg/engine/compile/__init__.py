@@ -15,7 +15,7 @@ Compiling a game means three things:
   compiled game, number for number.
 * **Validation**, once, naming the state and action at fault: exact probabilities that
   are non-negative and sum to exactly 1 per action, players 0 or 1, at least one action
-  per state and none listed twice, payoffs in [0, 1], hashable states whose hash and
+  per state and none listed twice, exact payoffs and rewards, hashable states whose hash and
   equality do not drift (no NaN inside), user code that raises reported with its state.
   The rules and their words are :mod:`.checks`, shared with the parametric compiler.
 * **Limits.** At most ``max_states`` states (:data:`DEFAULT_MAX_STATES` unless given) and,
@@ -48,7 +48,7 @@ from tbsg.engine.compile.checks import DEFAULT_MAX_STATES, check_max_states, che
 from tbsg.engine.compile.plain import compile_plain
 from tbsg.engine.compiled import CompiledGame
 from tbsg.errors import InvalidArgumentError, StateLimitError, show
-from tbsg.model.protocol import Game
+from tbsg.model.protocol import Game, reward_function
 
 __all__ = ["DEFAULT_MAX_STATES", "REPORT_EVERY", "check_max_states", "compile_game"]
 
@@ -87,7 +87,13 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES,
         same compiled game. An array form that may not belong to the game's rules (reached
         through ``__getattr__``, or below a class that redefines ``player``, ``actions`` or
         ``outcomes``: :func:`tbsg.model.arrays.untrusted_reason`) is not used by ``None`` and is
-        an :class:`~tbsg.errors.InvalidArgumentError` with ``True``.
+        an :class:`~tbsg.errors.InvalidArgumentError` with ``True``. A game with a
+        ``reward`` method is always compiled through the plain protocol, whatever
+        ``arrays`` says: the array form (:class:`tbsg.model.arrays.ArrayTransitions`)
+        describes no rewards, so an array compilation would have to ask ``reward`` state
+        by state in Python anyway, which is most of the plain compilation's cost, and a
+        second description of the rewards would be one more thing to check against the
+        first.
     check_arrays : {"sample", "all"}
         How an array form is compared with the plain protocol, the definition of the
         game. ``"sample"`` (default, what solving uses): the game is compiled through the
@@ -130,6 +136,8 @@ def _use_arrays(game: object, arrays: bool | None, check_arrays: object) -> bool
     """Whether to enumerate through the array form (see :func:`compile_game`)."""
     if check_arrays not in ("sample", "all"):
         raise InvalidArgumentError(f'check_arrays must be "sample" or "all", got {show(check_arrays)}')
+    if reward_function(game) is not None:
+        return False  # the array form has no rewards: a reward game is compiled plainly
     if arrays:
         check_offered(game)
         return True

@@ -93,7 +93,7 @@ from tbsg.engine.compiled import CompiledGame, IndexArray, Interner
 from tbsg.errors import ExactnessError, InvalidArgumentError, InvalidGameError
 from tbsg.errors import show as _show
 from tbsg.model.arrays import ArrayAction, ArrayOutcome, ArrayTransitions, untrusted_reason
-from tbsg.model.protocol import Terminal
+from tbsg.model.protocol import Terminal, player_function
 
 __all__ = ["CHUNK", "DENSE_LIMIT", "SAMPLE", "check_every_state", "check_offered", "check_rows",
            "compile_arrays", "offers_arrays"]
@@ -745,11 +745,16 @@ def _fold_terminals(cols: list[_Column], act_num: I64, codes: list[npt.NDArray[n
     dr = 1
     for r in payoffs:
         dr = math.lcm(dr, r.denominator)
-    bound = dp * dr * (len(ending) + 1)  # above every sum of p r over one action, scaled
+    scaled = [r.numerator * (dr // r.denominator) for r in payoffs]
+    # above every |sum of p r| over one action, scaled (payoffs may exceed 1 or be negative)
+    bound = dp * max(dr, *map(abs, scaled)) * (len(ending) + 1)
     wide = bound >= INT64_SAFE or any(cols[c].num is not None and cols[c].num.dtype == object  # type: ignore[union-attr]
                                        for c in ending)
     kind: Any = object if wide else np.int64
-    r_num = np.array([r.numerator * (dr // r.denominator) for r in payoffs], dtype=kind)
+    r_num = np.array(scaled, dtype=kind)
+    # (s, c) -> s * width + c + low: one int64 per pair, ordered as the pairs are
+    low = bound if min(scaled, default=0) < 0 else 0
+    width = bound + 1 + low
     n = len(act_num)
     for j in sorted({cols[c].action for c in ending}):
         stop: npt.NDArray[Any] = np.zeros(n, dtype=kind)
@@ -770,8 +775,8 @@ def _fold_terminals(cols: list[_Column], act_num: I64, codes: list[npt.NDArray[n
             tab.n_terms += int(col.ends.sum())
         rows = np.flatnonzero(ends)
         s_n, c_n = stop[rows], const[rows]
-        if not wide and (bound + 1) ** 2 < INT64_SAFE:  # one int64 per (stop, const) pair
-            _, first, inverse = np.unique(s_n * (bound + 1) + c_n, return_index=True,
+        if not wide and width * (bound + 1) < INT64_SAFE:  # one int64 per (stop, const) pair
+            _, first, inverse = np.unique(s_n * width + c_n + low, return_index=True,
                                                  return_inverse=True)
             ids = np.array([_class(tab, int(s_n[f]), int(c_n[f]), dp, dr) for f in first.tolist()],
                            dtype=np.int64)
@@ -828,7 +833,7 @@ def _assemble(tab: _Tables, keys: _Keys, interner: Interner) -> CompiledGame[Any
     del columns
     index = dict(zip(states, range(n), strict=True))
     return CompiledGame(states=states, index=index, act_labels=tab.labels, rationals=interner.values,
-                        **arrays)
+                        win_probability=all(0 <= r <= 1 for r in tab.payoffs_met), **arrays)
 
 
 def _arrays(tab: _Tables, interner: Interner, n: int) -> dict[str, Any]:
@@ -1020,7 +1025,7 @@ and the expected terminal payoff."""
 def _plain_row(game: Any, s: object) -> _Row:
     """State ``s`` as the plain protocol describes it, asked now (and checked as the plain
     compiler checks it)."""
-    who = call("game.player()", at(s), lambda: game.player(s))
+    who = call("game.player()", at(s), lambda: player_function(game)(s))
     acts = tuple(call("game.actions()", at(s), lambda: game.actions(s)))
     per_action = []
     for a in acts:

@@ -7,7 +7,8 @@ that a game is refused for the same reason, in the same words, whichever path me
 
 * the game implements the protocol; user code that raises is reported with the state
   and action it was asked about (:func:`call`, :func:`user_error`);
-* ``player(s)`` is 0 or 1 (numpy integers accepted);
+* ``player(s)`` is 0 or 1 (numpy integers accepted); a game without ``player`` is player
+  0's everywhere (:func:`tbsg.model.protocol.player_function`);
 * ``actions(s)`` is a sequence of hashable actions, at least one, none listed twice, and
   asking again returns equal actions in the same order (a solution names its actions);
 * ``outcomes(s, a)`` yields ``(probability, successor)`` pairs; every probability passes
@@ -15,7 +16,8 @@ that a game is refused for the same reason, in the same words, whichever path me
   functions of the parameter), is non-negative (positive on the parameter's interval),
   and the probabilities of an action sum to exactly 1; a zero probability drops its
   outcome, whose successor must still be hashable;
-* a terminal's payoff is an exact rational in [0, 1];
+* a terminal's payoff is an exact rational, and so is a move's reward (``reward(s, a)``,
+  when the game has that method: :func:`reward_value`);
 * states are hashable and stable: their hash and equality do not drift, and each equals
   a fresh copy of itself (:func:`check_stable`; a state that equals nothing, such as one
   holding a fresh ``float('nan')``, would be new every time it is returned and make
@@ -60,7 +62,7 @@ __all__ = [
     "check_hashable", "check_max_states", "check_protocol", "check_stable", "check_sums",
     "check_terminal", "common_denominator", "distinct_actions", "fold_denominators", "initial_state",
     "int_view", "lookup_error", "negative_probability", "no_actions", "not_a_pair", "not_a_player",
-    "player_of", "probability", "size_limit", "state_limit", "terminal_changed", "user_error",
+    "player_of", "probability", "reward_value", "size_limit", "state_limit", "terminal_changed", "user_error",
 ]
 
 N = TypeVar("N")
@@ -88,7 +90,7 @@ INT64_SAFE = 2**62
 COPIES = 8
 """States compared with copies of themselves per stability check."""
 
-_PROTOCOL = ("initial", "player", "actions", "outcomes")
+_PROTOCOL = ("initial", "actions", "outcomes")  # ``player`` and ``reward`` are optional
 
 
 # --- words -------------------------------------------------------------------------------------
@@ -126,13 +128,14 @@ to enumerate), got 0
 
 
 def check_protocol(game: object) -> None:
-    """``game`` has the four members of the :class:`tbsg.Game` protocol."""
+    """``game`` has the members of the :class:`tbsg.Game` protocol that are not optional."""
     missing = [name for name in _PROTOCOL if not hasattr(type(game), name) and not hasattr(game, name)]
     if missing:
         raise InvalidArgumentError(
             f"{type(game).__name__} does not implement the tbsg.Game protocol: no "
-            f"{', '.join(missing)} (a game needs initial, player(state), actions(state) and "
-            "outcomes(state, action) -> [(probability, successor), ...])")
+            f"{', '.join(missing)} (a game needs initial, actions(state) and "
+            "outcomes(state, action) -> [(probability, successor), ...], and player(state) "
+            "unless every state is player 0's)")
 
 
 def call(what: str, where: str, fn: Callable[[], R]) -> R:
@@ -466,17 +469,40 @@ def _first_bad_sum(cols: Columns, values: list[Fraction], k0: int, k1: int, t: i
 # --- terminals ---------------------------------------------------------------------------------
 
 def check_terminal(t: object, where: str) -> Fraction:
-    """The payoff of the terminal ``t`` met ``where``: an exact rational in [0, 1].
+    """The payoff of the terminal ``t`` met ``where``: an exact rational.
 
     ``Terminal(...)`` validates it, but a subclass or ``object.__setattr__`` can bypass
     that, so each distinct terminal is checked once.
     """
     p = getattr(t, "payoff", None)
     if type(p) is not Fraction or type(p.numerator) is not int or type(p.denominator) is not int \
-            or not 0 <= p <= 1 or exact(p, "terminal payoff") is not p:
+            or exact(p, "terminal payoff") is not p:
         raise InvalidGameError(f"terminal {show(t)} {where} has payoff {show(p)}; a payoff "
-                               "is an exact rational in [0, 1] (build it with tbsg.Terminal)")
+                               "is an exact rational (build it with tbsg.Terminal)")
     return p
+
+
+def reward_value(fn: Callable[[Any, Any], object], s: object, a: object) -> Fraction:
+    """The reward ``fn(s, a)`` of action ``a`` at state ``s``, through the number gate.
+
+    An exception raised by ``fn`` is reported with the state and action; a float is an
+    :class:`~tbsg.errors.ExactnessError` naming them.
+
+    >>> reward_value(lambda s, a: Fraction(3, 2), "s", "go")
+    Fraction(3, 2)
+    >>> reward_value(lambda s, a: 0.5, "s", "go")
+    Traceback (most recent call last):
+    ...
+    tbsg.errors.ExactnessError: reward at state 's', action 'go' must be an int or \
+fractions.Fraction, got float 0.5; write it exactly, e.g. Fraction(1, 2) or Fraction('0.5')
+    """
+    try:
+        raw = fn(s, a)
+    except Exception as exc:
+        user_error("game.reward()", at_action(s, a), exc)
+    if type(raw) is int:
+        return Fraction(raw)
+    return exact(raw, f"reward {at_action(s, a)}")
 
 
 def terminal_changed(t: object, was: Fraction) -> InvalidGameError:

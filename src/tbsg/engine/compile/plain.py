@@ -7,7 +7,9 @@ occurrence in ``outcomes(s, a)``. Zero-probability outcomes are dropped; a succe
 twice by one action is one outcome whose probability is the sum; outcomes that end play
 are listed sparsely while enumerating and folded afterwards into each action's expected
 terminal payoff ``c_k = sum p_t r_t`` and probability of ending ``s_k = sum p_t`` (one
-integer sum per action over a common denominator, :func:`_terminal_codes`).
+integer sum per action over a common denominator, :func:`_terminal_codes`). A game with a
+``reward`` method is asked it once per action; nonzero rewards are listed sparsely and
+added to ``c_k`` at the end (:func:`_fold_rewards`), and kept on their own as well.
 
 Every rule is one of :mod:`tbsg.engine.compile.checks`. Those that need not be checked
 outcome by outcome are batched each time the state table doubles and once at the end:
@@ -57,6 +59,7 @@ from tbsg.engine.compile.checks import (
     not_a_pair,
     player_of,
     probability,
+    reward_value,
     size_limit,
     state_limit,
     terminal_changed,
@@ -65,7 +68,7 @@ from tbsg.engine.compile.checks import (
 from tbsg.engine.compiled import CompiledGame, Interner
 from tbsg.engine.compiled import IndexArray as Index
 from tbsg.errors import InvalidGameError
-from tbsg.model.protocol import Game, Terminal
+from tbsg.model.protocol import Game, Terminal, player_function, reward_function
 
 __all__ = ["compile_plain"]
 
@@ -149,6 +152,8 @@ class _Build(Columns):
     terminals: list[Terminal]  # distinct terminals met, numbered -1, -2, ... in the index
     term_payoffs: list[Fraction]  # their payoffs, as checked when first met
     term_by_id: dict[int, tuple[Terminal, int]]  # id of a terminal met -> (it, its number)
+    rew_act: array[int]  # actions paying a nonzero reward, ascending
+    rew_val: list[Fraction]  # their rewards (interned at the end: the table holds probabilities)
 
 
 def _start(initial: object) -> _Build:
@@ -159,7 +164,8 @@ def _start(initial: object) -> _Build:
         # neither 2**31 states nor 2**31 distinct probabilities fit in memory
         out_code=array("i"), term_act=array("q"), term_code=array("i"), term_idx=array("i"),
         index={initial: 0}, players=array("b"), out_target=array("i"), last_out=array("q", [-1]),
-        table=_Rationals(), terminals=[], term_payoffs=[], term_by_id={})
+        table=_Rationals(), terminals=[], term_payoffs=[], term_by_id={}, rew_act=array("q"),
+        rew_val=[])
 
 
 class _Due:
@@ -244,7 +250,9 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
     act_ptr, out_ptr, out_code = b.act_ptr, b.out_ptr, b.out_code
     by_id_get, by_parts_get = table.by_id.get, table.by_parts.get
     fraction_t, fraction_parts, terminal = Fraction, _FRACTION_PARTS, Terminal
-    player_fn, actions_fn, outcomes_fn = game.player, game.actions, game.outcomes
+    player_fn, actions_fn, outcomes_fn = player_function(game), game.actions, game.outcomes
+    reward_fn = reward_function(game)  # None for a game without rewards: one test per action
+    rew_act_append, rew_val_append = b.rew_act.append, b.rew_val.append
     index_setdefault = cast("Callable[[object, int], int]", index.setdefault)
     term_by_id_get = b.term_by_id.get
     tuple_t, list_t, int_t = tuple, list, int
@@ -368,6 +376,11 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
                 target_append(j)
                 code_append(code)
                 n_out += 1
+            if reward_fn is not None:
+                w = reward_value(reward_fn, s, a)
+                if w:
+                    rew_act_append(k_now)
+                    rew_val_append(w)
             act_labels.append(a)
             out_ptr.append(n_out)
             if n_out > max_outcomes:
@@ -421,6 +434,7 @@ def _finish(b: _Build, due: _Due) -> CompiledGame[Any, Any]:
     n_actions = len(b.act_labels)
     check_sums(b, b.table.values, due.checked_acts, n_actions)
     act_code, stop_code = _terminal_codes(b, n_actions)
+    reward_code = _fold_rewards(b, act_code, n_actions)
     # each column is narrowed and let go of in turn, so few copies coexist
     act_ptr, b.act_ptr = b.act_ptr, array("q")
     act_ptr_np = _narrow(act_ptr)
@@ -442,7 +456,27 @@ def _finish(b: _Build, due: _Due) -> CompiledGame[Any, Any]:
         act_code=act_code,
         stop_code=stop_code,
         out_code=int_view(b.out_code),
+        reward_code=reward_code,
+        win_probability=reward_code is None and all(0 <= r <= 1 for r in b.term_payoffs),
     )
+
+
+def _fold_rewards(b: _Build, act_code: Index, n_actions: int) -> Index | None:
+    """Codes of each action's reward (None when all are 0), after adding each reward to its
+    action's ``act_const`` (``act_code`` is updated in place): ``c_k = w_k + sum p_t r_t``.
+
+    Rewards are interned after the probabilities and terminal constants, so a game
+    without rewards interns exactly what it would if rewards did not exist.
+    """
+    if not b.rew_act:
+        return None
+    table = b.table
+    values = table.values
+    reward_code = np.zeros(n_actions, dtype=np.int32)  # code 0 is the value 0
+    for k, w in zip(b.rew_act, b.rew_val, strict=True):
+        reward_code[k] = table.code(w)
+        act_code[k] = table.code(values[act_code[k]] + w)
+    return reward_code
 
 
 def _narrow(column: array[int]) -> Index:
