@@ -16,9 +16,10 @@ Two sources print them:
 Everything reproduces. The distribution is computed exactly (:func:`tbsg.games.pig_turn_outcomes`,
 a Markov chain of the rule): every probability rounds to the printed 6 decimals, e.g.
 ``P(0) = 9440899/15116544``. Knizia's rule is checked on the exactly solved turn
-(:func:`tbsg.solve` of :func:`tbsg.games.pig_turn` with rolling offered up to turn total 40):
-rolling is the only optimal action at every turn total from 1 to 19, rolling and holding
-tie exactly at 20 (the fair bet), and holding is the only optimal action from 21 on. So
+(:func:`tbsg.solve` of :func:`tbsg.games.pig_turn`, rolling offered below turn total 40):
+rolling is the only optimal action at every turn total from 2 to 19 (1 is never reached),
+rolling and holding tie exactly at 20 (the fair bet), and holding is the only optimal
+action from 21 on. So
 "hold at 20" maximises the expected score of a turn, ``492303203/60466176 = 8.1418...``,
 and so does "hold at 21" (it rolls once more at the tie). No known discrepancy.
 
@@ -61,7 +62,8 @@ def _optimal_actions() -> dict[int, tuple[str, ...]]:
     from tbsg.api.solving import solve
 
     sol = solve(pig_turn(6, _LIMIT))
-    return {k: tuple(sol.optimal_actions(TurnState(k))) for k in range(1, _LIMIT)}
+    return {k: tuple(sol.optimal_actions(TurnState(k))) for k in range(1, _LIMIT)
+            if TurnState(k) in sol.values}  # a turn total of 1 is never reached
 
 
 def checks() -> list[Check]:
@@ -76,10 +78,10 @@ def checks() -> list[Check]:
     roll = [k for k, a in best.items() if a == ("roll",)]
     tie = [k for k, a in best.items() if set(a) == {"roll", "hold"}]
     hold = [k for k, a in best.items() if a == ("hold",)]
-    rolls_below = roll == list(range(1, 20)) and hold == list(range(21, _LIMIT))
+    rolls_below = roll == list(range(2, 20)) and hold == list(range(21, _LIMIT))
     rows.append(_PAPER.claim(
         "pp. 25-26 (Knizia 1999, p. 129)", "one turn: roll is optimal exactly below 20",
-        ROLL_BELOW, f"roll only at 1..{max(roll)}; hold only at {min(hold)}..{max(hold)}",
+        ROLL_BELOW, f"roll only at {min(roll)}..{max(roll)}; hold only at {min(hold)}..{max(hold)}",
         rolls_below, note=f"exact solve, rolling offered up to turn total {_LIMIT - 1}"))
     rows.append(_PAPER.claim(
         "pp. 25-26 (Knizia 1999, p. 129)", "one turn: roll and hold tie exactly at 20",
