@@ -137,6 +137,9 @@ def test_goal_100_against_the_nifty_simulation() -> None:
     assert f"{float(t.optimal):.9f}" == "12.545232352"
     assert t.optimal == fewest_turns(100, 6)[0]
     assert len(str(t.optimal.denominator)) == 189
+    # regression pin: tbsg's own output, not a source value (the module docstring's policy)
+    boundary = pig_solitaire_boundary(tbsg.solve(pig_solitaire(100)))
+    assert [boundary[i] for i in (0, 50, 70, 75)] == [19, 24, 14, 25]
 
 
 def test_boundary_and_table() -> None:

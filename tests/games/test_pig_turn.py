@@ -95,6 +95,15 @@ def test_six_sided_optimum() -> None:
     assert tbsg.solve(pig_turn()).value() == expected == Fraction(492303203, 60466176)
 
 
+def test_three_sided_die_by_hand() -> None:
+    # hand derivation, d = 3 (faces 1, 2, 3), T = 5: V(k) = k for k >= 5; V(4) = (6 + 7)/3
+    # = 13/3; V(3) = (5 + 6)/3 = 11/3; V(2) = (13/3 + 5)/3 = 28/9; V(0) = (28/9 + 11/3)/3
+    sol = tbsg.solve(pig_turn(3))
+    assert [sol.value(TurnState(k)) for k in (0, 2, 3, 4, 5)] == [
+        Fraction(61, 27), Fraction(28, 9), Fraction(11, 3), Fraction(13, 3), Fraction(5)]
+    assert sol.optimal_actions(TurnState(5)) == ("roll", "hold")
+
+
 def test_knizia_rule_roll_below_20_tie_at_20() -> None:
     # Neller and Presser 2004, pp. 25-26 (Knizia 1999, p. 129): continue throwing below 20;
     # at 20 one more roll is a fair bet

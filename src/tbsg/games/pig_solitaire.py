@@ -35,15 +35,17 @@ with the hold only for ``k >= 1`` (``g = goal``, ``d = die``). The bust returns 
 start of a turn at the same score, so each score is a cycle of its own: tbsg solves the
 scores from the goal down, one strongly connected component each, by exact strategy
 iteration. Unlike the one-turn problem (:mod:`tbsg.games.pig_turn`) the best play is not
-"hold at 20": near the goal it rolls on to finish, and far from it it holds a little
-later or earlier depending on the score (:func:`pig_solitaire_boundary`).
+"hold at 20": it aims at a good number of remaining turns rather than at the points of
+this one. To 100 the first turn total at which it holds is 19 at score 0, 24 at 50, 14 at
+70, and 25 at 75 (then it rolls on to the goal) (:func:`pig_solitaire_boundary`).
 
 Findings (exact): to 100 with a six-sided die the fewest expected turns are
 ``12.545232351955...`` (a fraction whose denominator has 189 digits; tbsg's own, no source
 found prints it), against ``12.636769490454...`` for "hold at 20 or goal", the best
 *single* holding value (:func:`pig_solitaire_table`; 19 follows with ``12.638483...``, as
 Ruskeepää's simulations found, :mod:`tbsg.sources.pig_solitaire`). To 10 and 20 the fewest
-are ``7776/4591`` and ``15116544/5675645``; to 10, rolling on until the goal is optimal.
+are ``7776/4591`` and ``15116544/5675645``: to 20 or less, rolling on until the goal is
+optimal.
 
 Examples
 --------

@@ -46,7 +46,10 @@ beyond ``T`` (:func:`pig_turn_outcomes` sets it).
 
 For a six-sided die the optimal expected score is
 ``V(0) = 492303203 / 60466176 = 8.1417948937...`` (tbsg's own exact value; the denominator
-is ``6 ** 10``: a "hold at 20" turn lasts at most 10 rolls before its last).
+is ``6 ** 10``: a "hold at 20" turn has at most 10 rolls). Other dice (exact, tbsg's own):
+``d = 3``: ``61/27`` (hold at 5), ``d = 4``: ``3949/1024`` (hold at 9), ``d = 8``:
+``13.9007871...`` (hold at 35), ``d = 10``: ``21.1323973...`` (hold at 54); a coin
+(``d = 2``, a "die" whose faces are 1 and 2) scores exactly 1.
 
 Examples
 --------
