@@ -37,7 +37,15 @@ from tbsg.engine.compile import DEFAULT_MAX_STATES, compile_game
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.exact import solve_exact
 from tbsg.engine.floating import solve_float
-from tbsg.engine.graph import Components, EndComponents, decompose, end_components, raise_non_stopping
+from tbsg.engine.graph import (
+    Components,
+    EndComponents,
+    decompose,
+    end_components,
+    paying_end_action,
+    raise_non_stopping,
+    raise_paying_end_component,
+)
 from tbsg.engine.infinite import best_response_mdp, profile_values, solve_infinite_play
 from tbsg.errors import InvalidArgumentError, ToleranceError, UnsupportedError, show
 from tbsg.model.fixed import FixedStrategyGame, StrategyLike
@@ -248,6 +256,9 @@ def _infinite_play_rule(g: CompiledGame[S, A], ec: EndComponents, opts: _Options
     without one (naming the end components), and on the float path."""
     if opts.c is None:
         raise_non_stopping(g, ec)
+    paying = paying_end_action(g, ec)
+    if paying is not None:  # a reward collected for ever: no finite total to optimise
+        raise_paying_end_component(g, ec, paying)
     if not opts.exact:
         raise UnsupportedError(
             f"infinite_play with exact=False: the game is not stopping ({ec.count} maximal "

@@ -100,7 +100,13 @@ from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import exact_action_values
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
 from tbsg.engine.compiled import CompiledGame, _Decoded
-from tbsg.engine.graph import decompose, end_components, raise_non_stopping
+from tbsg.engine.graph import (
+    decompose,
+    end_components,
+    paying_end_action,
+    raise_non_stopping,
+    raise_paying_end_component,
+)
 from tbsg.engine.optimality import (
     Failure,
     directions,
@@ -253,6 +259,9 @@ def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray
         except NonStoppingGameError as exc:
             raise NonStoppingGameError(f"(c) fails: {exc}", exc.trap_states) from None
     if c is not None:
+        paying = paying_end_action(g, traps)
+        if paying is not None:  # the theorem of (c') needs no reward inside an end component
+            raise_paying_end_component(g, traps, paying)
         failure = end_component_failure(g, v, choice, c, usable)
         if failure is not None:
             raise TamperedSolutionError(

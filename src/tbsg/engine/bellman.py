@@ -56,6 +56,15 @@ only the others are evaluated exactly (:func:`action_signs`). This is the floati
 filter of exact geometric predicates (Shewchuk 1997): it only skips work, every decision
 it makes is the exact one.
 
+*Values outside [0, 1]* (a reward game, payoffs outside [0, 1], or never-ending play
+worth more than 1 or less than 0: any game that is not a win-probability game,
+:mod:`tbsg.model.protocol`). The derivation above bounds every term by 1. Without that,
+each error is at most the same multiple of the magnitude of what is summed: with
+``M_k = |c_k| + sum p_o |v_o| + |v(i)|`` the error of ``D`` is at most
+``(gamma_{n+3} + 2u) max(1, M_k) + (2n + 4) eta max(1, M_k)``, so the filter uses
+``B_k max(1, M_k)`` (:func:`magnitudes`, :meth:`ExactActions.scale`; the factor 2 in
+``B_k`` covers the rounding of ``M_k`` itself). A win-probability game keeps ``B_k``.
+
 Per-state optima over rows grouped by state (``seg``: first row of each state) are
 :class:`Segments`: the maximum (minimiser's rows negated, an exact operation) and the
 first row attaining it.
@@ -87,6 +96,7 @@ __all__ = [
     "action_signs",
     "exact_action_values",
     "filter_bound",
+    "magnitudes",
     "q_float",
     "rounding_counts",
 ]
@@ -162,6 +172,24 @@ def filter_bound(degree: IntArray | int) -> FloatArray:
     return bound
 
 
+def magnitudes(g: CompiledGame[Any, Any], vf: FloatArray, acts: IntArray, *,
+               with_state: bool = True) -> FloatArray:
+    """``max(1, M_k)`` for the flat actions ``acts``: the factor of the filter bound for
+    values outside [0, 1] (module docstring), ``M_k = |c_k| + sum p_o |v_o|`` plus, with
+    ``with_state``, ``|v(i)|`` of the action's state."""
+    const_f, prob_f = g.float_arrays()
+    a = np.abs(vf)
+    o_start = g.out_ptr[acts]
+    deg = g.out_ptr[acts + 1] - o_start
+    outs = np.repeat(o_start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
+    rows = np.repeat(np.arange(len(acts)), deg)
+    m: FloatArray = np.abs(const_f[acts]) + np.bincount(rows, weights=prob_f[outs] * a[g.out_target[outs]],
+                                                         minlength=len(acts))
+    if with_state:
+        m = m + a[g.act_state[acts]]
+    return np.maximum(m, 1.0)
+
+
 # --- float action values -----------------------------------------------------------------
 
 def q_float(g: CompiledGame[Any, Any], v: FloatArray, acts: IntArray | None = None) -> FloatArray:
@@ -227,7 +255,9 @@ class ExactActions:
     and their correctly rounded floats, read (not copied) by :meth:`qx` and :meth:`qf`.
     """
 
-    def __init__(self, g: CompiledGame[Any, Any], values: list[Rational], vf: list[float]) -> None:
+    def __init__(self, g: CompiledGame[Any, Any], values: list[Rational], vf: list[float], *,
+                 unit: bool | None = None) -> None:
+        self.unit = g.win_probability if unit is None else unit  # see action_signs
         self.out_ptr: list[int] = g.out_ptr.tolist()
         self.target: list[int] = g.out_target.tolist()
         table = [bk.from_fraction(x) for x in g.rationals]  # one conversion per value
@@ -264,9 +294,22 @@ class ExactActions:
         return prob_f
 
     def bound(self, k: int) -> float:
-        """:func:`filter_bound` of action ``k`` (computed on demand: no per-action list)."""
+        """:func:`filter_bound` of action ``k`` (computed on demand: no per-action list),
+        times :meth:`scale` for values outside [0, 1]: a bound on the error of ``qf(k)``."""
+        b = self._unit_bound(k)
+        return b if self.unit else b * self.scale(k)
+
+    def _unit_bound(self, k: int) -> float:
         n = self.out_ptr[k + 1] - self.out_ptr[k]
         return 2.0 * (n + 6.0) * U + (2.0 * n + 6.0) * ETA
+
+    def scale(self, k: int, ref_f: float = 0.0) -> float:
+        """``max(1, |c_k| + sum p_o |v_o| + |ref|)`` (:func:`magnitudes`, one action)."""
+        total = abs(self.const_f[k]) + abs(ref_f)
+        vf, target, prob = self.vf, self.target, self.prob_f
+        for o in range(self.out_ptr[k], self.out_ptr[k + 1]):
+            total += prob[o] * abs(vf[target[o]])
+        return max(total, 1.0)
 
     def qf(self, k: int) -> float:
         """Computed ``fl(Q(k))`` from the float values."""
@@ -287,7 +330,9 @@ class ExactActions:
     def sign(self, k: int, ref_f: float, ref_q: Rational) -> int:
         """Exact sign of ``Q(k) - ref`` (``ref`` exact, ``ref_f`` its rounded float), filtered."""
         d = self.qf(k) - ref_f
-        b = self.bound(k)
+        b = self._unit_bound(k)
+        if not self.unit:
+            b *= self.scale(k, ref_f)
         if d > b:
             return 1
         if d < -b:
@@ -298,19 +343,23 @@ class ExactActions:
 
 def action_signs(g: CompiledGame[Any, Any], values: Sequence[Rational], vf: FloatArray,
                  acts: IntArray | None = None,
-                 exact_q: Callable[[int], Rational] | None = None) -> npt.NDArray[np.int8]:
+                 exact_q: Callable[[int], Rational] | None = None, *,
+                 unit: bool | None = None) -> npt.NDArray[np.int8]:
     """Exact ``sign(Q_v(k) - v(i))`` for the flat actions ``acts`` (default: all), filtered.
 
     ``values`` are exact (backend rationals), ``vf`` their correctly rounded floats;
     ``exact_q(k)`` computes one action's exact ``Q`` (default: from ``values`` and the
     game's rationals). The float filter (module docstring) decides where it can; the
-    rest is computed exactly.
+    rest is computed exactly. ``unit``: every value and ``c_k`` lies in [0, 1] (default:
+    ``g.win_probability``); otherwise the bound is scaled by :func:`magnitudes`.
     """
     ks = np.arange(g.n_actions, dtype=np.int64) if acts is None else acts
     # most actions: one pass over all outcomes beats gathering the outcomes of a subset
     qf = q_float(g, vf)[ks] if acts is None or 2 * len(acts) > g.n_actions else q_float(g, vf, ks)
     diff = qf - vf[g.act_state[ks]]
     bound = filter_bound(g.degrees()[ks])
+    if not (g.win_probability if unit is None else unit):
+        bound = bound * magnitudes(g, vf, ks)
     sign = np.where(diff > bound, 1, np.where(diff < -bound, -1, 0)).astype(np.int8)
     unsure = np.flatnonzero(np.abs(diff) <= bound)
     if len(unsure):

@@ -175,12 +175,18 @@ class CompiledGame(Generic[S, A]):
                     out_target: IndexArray,
                     act_const: Sequence[Fraction], act_stop: Sequence[Fraction],
                     out_prob: Sequence[Fraction], act_reward: Sequence[Fraction] | None = None,
-                    win_probability: bool = True) -> CompiledGame[S, A]:
+                    win_probability: bool | None = None) -> CompiledGame[S, A]:
         """A compiled game from plain sequences of ``Fraction`` (interned here).
 
         ``act_const`` includes the rewards; ``act_reward`` (None: all 0) repeats them on
-        their own.
+        their own. ``win_probability`` None: inferred, True when no reward is kept and
+        ``0 <= c_k <= s_k`` for every action (every expected terminal payoff is a
+        probability-weighted average of payoffs in [0, 1], so every value lies in [0, 1]:
+        what the float filter of :mod:`tbsg.engine.bellman` needs to know of a derived game).
         """
+        if win_probability is None:
+            win_probability = (act_reward is None or not any(act_reward)) and all(
+                0 <= c <= s for c, s in zip(act_const, act_stop, strict=True))
         table = Interner()
         act_state = np.repeat(np.arange(len(states), dtype=np.int64), np.diff(act_ptr))
         rewards = None if act_reward is None or not any(act_reward) else table.codes(act_reward)
@@ -193,14 +199,15 @@ class CompiledGame(Generic[S, A]):
 
     def derive(self, act_const: Sequence[Fraction], act_stop: Sequence[Fraction],
                out_prob: Sequence[Fraction], keep: BoolArray | None = None,
-               act_reward: Sequence[Fraction] | None = None) -> CompiledGame[S, A]:
+               act_reward: Sequence[Fraction] | None = None,
+               win_probability: bool | None = None) -> CompiledGame[S, A]:
         """The same states and actions with new numbers (``keep``: outcomes to keep).
 
         ``out_prob`` is indexed like this game's outcomes; outcomes outside ``keep`` are
         dropped (their mass must have moved into ``act_const``/``act_stop``).
         ``act_reward``: the derived game's rewards on their own, when its caller keeps
-        them apart (None: not kept; ``act_const`` carries them either way). The derived
-        game keeps this game's ``win_probability``.
+        them apart (None: not kept; ``act_const`` carries them either way);
+        ``win_probability`` as in :meth:`from_values` (None: inferred from the numbers).
         """
         out_ptr, target, probs = self.out_ptr, self.out_target, out_prob
         if keep is not None:
@@ -211,7 +218,7 @@ class CompiledGame(Generic[S, A]):
             probs = [p for p, k in zip(out_prob, keep.tolist(), strict=True) if k]
         return CompiledGame.from_values(self.states, self.index, self.player, self.act_ptr,
                                         self.act_labels, out_ptr, target, act_const, act_stop,
-                                        probs, act_reward, self.win_probability)
+                                        probs, act_reward, win_probability)
 
     # -- sizes and lookups ---------------------------------------------------------------
     @property

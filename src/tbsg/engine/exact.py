@@ -64,6 +64,7 @@ from tbsg.engine.bellman import (
     Rows,
     action_signs,
     filter_bound,
+    magnitudes,
     q_float,
     rounding_counts,
 )
@@ -235,6 +236,8 @@ class _Engine:
         sign = np.where(g.player[states] == 0, 1.0, -1.0)[owner]
         key = qf * sign  # maximise for both players (negation is exact)
         bound = filter_bound(g.out_ptr[acts + 1] - g.out_ptr[acts])
+        if not g.win_probability:  # values outside [0, 1]: the bound scales with them
+            bound = bound * magnitudes(g, self.vf_np, acts, with_state=False)
         seg = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
         best = np.maximum.reduceat(key, seg)[owner]
         widest = np.maximum.reduceat(bound, seg)[owner]
@@ -369,7 +372,11 @@ class _Engine:
         vf = np.array([self.vf[i] for i in comp.states])
         q = rows.q(vf)
         gain = rows.row_sign * (q - vf[rows.row_state])
-        maybe = (gain > -comp.bound) & (comp.row_owner == owner) & comp.multi
+        bound = comp.bound
+        if comp.c_abs is not None:  # values outside [0, 1]: the bound scales with them
+            a = np.abs(vf)
+            bound = bound * np.maximum(1.0, comp.c_abs + float(a.max(initial=0.0)) + a[rows.row_state])
+        maybe = (gain > -bound) & (comp.row_owner == owner) & comp.multi
         switched = False
         kernel = self.kernel
         for r in np.unique(rows.row_state[maybe]).tolist():
@@ -522,6 +529,9 @@ class _Component:
         # c + outside part of every row: the outside values are exact and final
         b = eng.const_np[act] + np.bincount(
             out_row[~inside], weights=p[~inside] * eng.vf_np[tgt[~inside]], minlength=len(acts))
+        # |c| + outside part in magnitude, for the filter bound of values outside [0, 1]
+        self.c_abs = None if g.win_probability else np.abs(eng.const_np[act]) + np.bincount(
+            out_row[~inside], weights=p[~inside] * np.abs(eng.vf_np[tgt[~inside]]), minlength=len(acts))
         pmat: npt.NDArray[np.float64] | sp.csr_matrix
         if m <= _DENSE_MAX:
             pmat = np.zeros((len(acts), m))

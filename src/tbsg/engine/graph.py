@@ -49,7 +49,8 @@ from tbsg.engine.compiled import CompiledGame, IndexArray
 from tbsg.errors import NonStoppingGameError, show
 
 __all__ = ["Components", "EndComponents", "Subgraph", "decompose", "decompose_edges",
-           "end_components", "end_components_of", "raise_non_stopping", "subgraph"]
+           "end_components", "end_components_of", "paying_end_action", "raise_non_stopping",
+           "raise_paying_end_component", "subgraph"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -434,6 +435,39 @@ def subgraph(g: CompiledGame[Any, Any], states: list[int], acts: BoolArray) -> S
                     act_state=pos[g.act_state[chosen]],
                     out_action=np.repeat(np.arange(len(chosen), dtype=np.int64), deg),
                     out_target=target)
+
+
+def paying_end_action(g: CompiledGame[Any, Any], ec: EndComponents) -> int | None:
+    """The first action inside an end component of ``ec`` (an internal action) that pays a
+    nonzero reward, or None.
+
+    A reward inside an end component can be collected at every step of a play that never
+    ends, so the expected total is infinite or undefined whatever ``infinite_play`` says;
+    rewards on the other actions are collected finitely often (the actions taken
+    infinitely often form an end component: de Alfaro 1997), and only they are allowed
+    in a game that is not stopping.
+    """
+    if g.reward_code is None or not ec.count:
+        return None
+    paying = np.flatnonzero(ec.internal & (g.reward_code != 0))  # code 0 is the value 0
+    return int(paying[0]) if len(paying) else None
+
+
+def raise_paying_end_component(g: CompiledGame[S, A], ec: EndComponents, k: int) -> NoReturn:
+    """Raise :class:`NonStoppingGameError` for a game with ``infinite_play`` whose action
+    ``k`` pays a reward inside an end component (:func:`paying_end_action`)."""
+    i = int(g.act_state[k])
+    members = ec.members()[int(ec.label[i])]
+    names = ", ".join(show(g.states[j], 80) for j in members[:4])
+    more = f", ... ({len(members)} states)" if len(members) > 4 else ""
+    raise NonStoppingGameError(
+        f"the expected total payoff is not defined: the game is not stopping, and action "
+        f"{show(g.act_labels[k])} at state {show(g.states[i])} pays a reward of "
+        f"{show(g.act_reward[k])} inside the end component {{{names}{more}}}, where the players "
+        "can keep play going forever collecting it; infinite_play gives never-ending play a "
+        "payoff only when every reward inside every end component is 0 (make the game "
+        "stopping, or move the reward off the actions that can repeat forever)",
+        tuple(g.states[j] for j in members[:8]))
 
 
 def raise_non_stopping(g: CompiledGame[S, A], ec: EndComponents) -> NoReturn:

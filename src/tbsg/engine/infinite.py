@@ -6,14 +6,19 @@ A game is *stopping* when every strategy profile ends play with probability 1
 (:mod:`tbsg.engine.graph`). Otherwise some set of states is an *end component* (de Alfaro 1997):
 the players can together keep play there forever, the Bellman equations have many fixed
 points, and the game has no value until a never-ending play gets a payoff. The rule
-``infinite_play = c`` (a rational in [0, 1]) gives player 0 the payoff
+``infinite_play = c`` (any exact rational) gives player 0 the payoff
 
 .. math::
 
     \\Phi = r(t) \\text{ if play ends in the terminal } t, \\qquad
     \\Phi = c \\text{ if play never ends},
 
-and player 0 maximises, player 1 minimises, the expectation of ``Φ``. For ``c = 0`` (and
+plus, in a game with rewards (:mod:`tbsg.model.protocol`), the rewards collected along
+play, and player 0 maximises, player 1 minimises, the expectation of ``Φ``. Rewards are
+allowed only outside end components (every reward of an internal action, see below, is
+0; :func:`tbsg.engine.graph.paying_end_action`, checked before solving and by
+:func:`tbsg.verify`): one collected inside could be collected at every step of a play
+that never ends, and the total would be infinite or undefined. For ``c = 0`` (and
 payoffs in [0, 1]) this is a quantitative *reachability* objective: the value is the
 **least** fixed point of the Bellman operator ``T``, not just any fixed point (Condon
 1992); for ``c = 1`` it is the greatest; for ``0 < c < 1`` it is in general neither.
@@ -23,7 +28,8 @@ is a perfect-information mean-payoff game, and both players have optimal *positi
 (pure, stationary) strategies (Liggett and Lippman 1969).
 
 Notation: ``Q_v(k) = c_k + Σ_j p_kj v(j)`` is the value of the flat action ``k`` against
-state values ``v`` (``c_k`` its terminal payoff mass, see :mod:`tbsg.engine.compile`);
+state values ``v`` (``c_k`` its reward plus its terminal payoff mass, see
+:mod:`tbsg.engine.compiled`);
 ``G[τ]`` is the Markov decision process (MDP) of player 0 when player 1 plays the
 positional strategy ``τ`` (``G[σ]`` likewise for player 1), and ``EC(M)`` the set of
 states lying in some end component of ``M``.
@@ -40,17 +46,31 @@ The certificate
 Then ``v`` is the value of the game and ``σ`` and ``τ`` are optimal, against all
 (history-dependent, randomised) strategies.
 
-*Proof.* Fix ``τ`` and any strategy ``π`` of player 0, and let ``Y_n = v(X_n)`` while play
-runs (``X_n`` the state after ``n`` steps) and ``Y_n = r(t)`` once play has ended in
-``t``. By (b) at player-0 states and (a) at player-1 states, ``E[Y_{n+1} | past] <= Y_n``:
-``(Y_n)`` is a bounded supermartingale, so it converges almost surely to some ``Y_∞``
-with ``E[Y_∞] <= v(s_0)``. If play ends, ``Y_∞ = Φ``. If it never ends then, almost
-surely, the state–action pairs taken infinitely often form an end component of ``G[τ]``
-(the fundamental property of end components: de Alfaro 1997; Baier and Katoen 2008,
-chapter 10; an action with terminal mass taken infinitely often ends play), so from some time on
-``X_n`` stays in ``EC(G[τ])`` and ``Y_∞ >= c = Φ`` by (c). Hence ``E^{π,τ}[Φ] <= v(s_0)``.
-Symmetrically ``E^{σ,π'}[Φ] >= v(s_0)`` for every strategy ``π'`` of player 1, and both
-bounds together give ``E^{σ,τ}[Φ] = v(s_0)``. ∎
+*Proof.* Fix ``τ`` and any strategy ``π`` of player 0, and let ``Y_n = v(X_n)`` while
+play runs (``X_n`` the state after ``n`` steps) and ``Y_n = r(t)`` once play has ended
+in ``t``. By (b) at player-0 states and (a) at player-1 states, ``E[Y_{n+1} | past] <=
+Y_n``: ``(Y_n)`` is a bounded supermartingale (without rewards; see below otherwise), so
+it converges almost surely to some ``Y_∞`` with ``E[Y_∞] <= v(s_0)``. If play ends,
+``Y_∞ = Φ``. If it never ends then, almost surely, the state–action pairs taken
+infinitely often form an end component of ``G[τ]`` (the fundamental property of end
+components: de Alfaro 1997; Baier and Katoen 2008, chapter 10; an action with terminal
+mass taken infinitely often ends play), so from some time on ``X_n`` stays in
+``EC(G[τ])`` and ``Y_∞ >= c = Φ`` by (c). Hence ``E^{π,τ}[Φ] <= v(s_0)``. Symmetrically
+``E^{σ,π'}[Φ] >= v(s_0)`` for every strategy ``π'`` of player 1, and both bounds
+together give ``E^{σ,τ}[Φ] = v(s_0)``. ∎
+
+*With rewards.* Let ``W_n`` be the rewards collected in the first ``n`` steps and
+``Y_n = W_n + v(X_n)`` (``W_n + r(t)`` once play has ended); (a) and (b) make it a
+supermartingale as before, ``Q_v`` now including the reward. It is no longer bounded,
+but it is dominated: ``|Y_n| <= max |v| + max |r| + R N``, with ``R`` the largest reward
+and ``N`` the number of steps that take an action outside every end component (only
+those pay). ``E N`` is finite uniformly over strategies: such a pair ``(s, a)``, once
+taken, is taken again with probability at most ``q < 1`` whatever the players do (the
+largest probability of returning to it is attained by a positional strategy, and a
+positional strategy that returned with probability 1 would take it infinitely often,
+making it part of an end component), so it is taken at most ``1 / (1 - q)`` times in
+expectation. By dominated convergence the argument above goes through, and the limit
+adds the (finite) collected rewards to ``r(t)`` or ``c``, which is ``Φ``.
 
 The conditions are also *necessary* for an optimal positional profile and its values:
 the value satisfies the Bellman equations (a), (b) (one step, then optimal play), and
@@ -312,12 +332,13 @@ def profile_values(g: CompiledGame[Any, Any], choice: IntArray, c: Fraction,
     return values, solves
 
 
-def _action_signs(g: CompiledGame[Any, Any], values: list[Rational],
+def _action_signs(g: CompiledGame[Any, Any], values: list[Rational], c: Fraction,
                   acts: IntArray | None = None) -> SignArray:
     """``sign(Q_v(k) - v(s))`` for every flat action ``k`` of state ``s`` (or those in
-    ``acts``), decided exactly through the kernel's float filter."""
+    ``acts``), decided exactly through the kernel's float filter (whose bound scales with
+    the values unless they lie in [0, 1]: a win-probability game with ``0 <= c <= 1``)."""
     vf = np.array([bk.to_float(x) for x in values], dtype=np.float64)
-    return action_signs(g, values, vf, acts)
+    return action_signs(g, values, vf, acts, unit=g.win_probability and 0 <= c <= 1)
 
 
 def certify_profile(g: CompiledGame[Any, Any], values: list[Rational], choice: IntArray,
@@ -332,7 +353,7 @@ def certify_profile(g: CompiledGame[Any, Any], values: list[Rational], choice: I
     sign : ndarray of int8
         ``sign(Q_v(k) - v(s))`` of every flat action (0: value-preserving).
     """
-    sign = _action_signs(g, values)
+    sign = _action_signs(g, values, c)
     failure = first_failure(g, sign, choice, directions(g)) or end_component_failure(g, values, choice, c)
     return (None if failure is None else _describe(g, failure)), sign
 
@@ -399,7 +420,8 @@ def solve_infinite_play(g: CompiledGame[Any, Any], c: Fraction, *,
     ----------
     g : CompiledGame
     c : Fraction
-        Payoff of infinite play, in [0, 1] (validated by :func:`tbsg.model.protocol.infinite_play_payoff`).
+        Payoff of infinite play, an exact rational (validated by
+        :func:`tbsg.model.protocol.infinite_play_payoff`).
     mecs : EndComponents, optional
         ``end_components(g)`` if already computed.
     progress : callable, optional
@@ -536,7 +558,7 @@ def best_response_mdp(g: CompiledGame[Any, Any], allowed: BoolArray, player: int
         q_values, q_choice, improved, solved = _solve_stopping(quotient.game())
         values, choice = quotient.lift(q_values, q_choice)
     optimal = optimal_mask(g, values, choice, optimizing=(player,), allowed=allowed,
-                           sign=lambda acts: _action_signs(g, values, acts), infinite_play=c,
+                           sign=lambda acts: _action_signs(g, values, c, acts), infinite_play=c,
                            mecs=mec)
     return InfinitePlayResult(values=values, choice=choice, optimal=optimal,
                               epsilon=None, attempts=0, improvements=improved,

@@ -127,7 +127,9 @@ def restrict(g: CompiledGame[S, A], keep: BoolArray) -> CompiledGame[S, A]:
                         act_labels=[labels[k] for k in acts.tolist()], act_state=g.act_state[acts],
                         out_ptr=out_ptr, out_target=g.out_target[outs], rationals=g.rationals,
                         act_code=g.act_code[acts], stop_code=g.stop_code[acts],
-                        out_code=g.out_code[outs])
+                        out_code=g.out_code[outs],
+                        reward_code=None if g.reward_code is None else g.reward_code[acts],
+                        win_probability=g.win_probability)
 
 
 @dataclass(frozen=True, eq=False)

@@ -54,10 +54,11 @@ except ImportError as exc:  # pragma: no cover - exercised in a subprocess by th
 
 from tbsg.testing.oracle import BruteForce, brute_force, profile_values, solve_linear_system
 from tbsg.testing.published import assert_reproduces
-from tbsg.testing.strategies import TableGame, distributions, games, terminals
+from tbsg.testing.strategies import RewardTableGame, TableGame, distributions, games, terminals
 
 __all__ = [
     "BruteForce",
+    "RewardTableGame",
     "TableGame",
     "assert_reproduces",
     "brute_force",

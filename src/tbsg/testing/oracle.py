@@ -22,6 +22,14 @@ stationary profiles of min over player 1's`` is the value. With ``infinite_play=
 never ends is a limit average ``c``, and under a fixed profile a state from which no
 terminal can be reached is worth ``c``.
 
+Rewards (a game's optional ``reward(state, action)``) are added to each action's
+expected terminal payoff: ``b`` of a profile is then the expected immediate payoff, and
+the same argument holds for the expected total (a stopping game has optimal pure
+stationary strategies for total rewards too: Filar and Vrieze 1997, chapter 4). A
+profile under which play can stay forever among states that pay a reward has no finite
+total, and the oracle refuses the game (:class:`tbsg.NonStoppingGameError`), as
+:func:`tbsg.solve` does. A game without ``player`` is player 0's everywhere.
+
 Cost: ``P`` linear systems of ``n`` unknowns, ``O(P * n**3)`` exact operations, where
 ``n`` is the number of reachable states and ``P`` the number of pure stationary profiles,
 the product of the action counts over the states (those pinned by ``fixed=`` count 1).
@@ -48,7 +56,7 @@ from tbsg.errors import (
     StateLimitError,
     show,
 )
-from tbsg.model.protocol import Game, Terminal, exact, infinite_play_payoff
+from tbsg.model.protocol import Game, Terminal, exact, infinite_play_payoff, player_function, reward_function
 
 __all__ = [
     "MAX_PROFILES",
@@ -222,12 +230,13 @@ class _Action:
     scale: int
     pay_int: int
     to_int: dict[int, int]
+    reward: Fraction
 
     @classmethod
-    def of(cls, label: Hashable, pay: Fraction, to: dict[int, Fraction]) -> _Action:
+    def of(cls, label: Hashable, pay: Fraction, to: dict[int, Fraction], reward: Fraction) -> _Action:
         scale = math.lcm(pay.denominator, *(p.denominator for p in to.values()))
         return cls(label, pay, to, sum(to.values()) < 1, scale, int(pay * scale),
-                   {j: int(p * scale) for j, p in to.items()})
+                   {j: int(p * scale) for j, p in to.items()}, reward)
 
 
 class _Tables(Generic[S, A]):
@@ -240,10 +249,13 @@ class _Tables(Generic[S, A]):
         self.index: dict[S, int] = {initial: 0}
         self.owner: list[int] = []
         self.moves: list[list[_Action]] = []
+        self.reward = reward_function(game)
+        self.win_probability = True  # every reward 0 and every payoff in [0, 1] so far
+        player = player_function(game)
         i = 0
         while i < len(self.states):
             s = self.states[i]
-            who = game.player(s)
+            who = player(s)
             if isinstance(who, bool) or who not in (0, 1):
                 raise InvalidGameError(f"player({show(s)}) must be 0 or 1, got {show(who)}")
             acts = list(game.actions(s))
@@ -266,6 +278,7 @@ class _Tables(Generic[S, A]):
                 continue
             if isinstance(nxt, Terminal):
                 pay += p * nxt.payoff
+                self.win_probability &= 0 <= nxt.payoff <= 1
                 continue
             _hashable(nxt, f"a successor of state {show(s)}, action {show(a)}")
             j = self.index.get(nxt)
@@ -281,7 +294,10 @@ class _Tables(Generic[S, A]):
         if total != 1:
             raise InvalidGameError(f"probabilities sum to {show(total)}, not 1, at state {show(s)}, "
                                    f"action {show(a)}")
-        return _Action.of(a, pay, to)
+        w = Fraction(0) if self.reward is None else exact(
+            self.reward(s, a), f"reward at state {show(s)}, action {show(a)}")
+        self.win_probability &= w == 0
+        return _Action.of(a, pay + w, to, w)
 
     def player(self, s: S) -> int:
         return self.owner[self.index[s]]
@@ -325,6 +341,13 @@ class _Tables(Generic[S, A]):
                 f"play never ends from state {show(trapped[0])} under the pure profile "
                 f"{show({s: self.chosen(profile, s).label for s in trapped})}: the game is not "
                 f"stopping; give the payoff of never-ending play with infinite_play=", trapped)
+        paying = [i for i in range(n) if i not in live and acts[i].reward]
+        if paying:
+            s = self.states[paying[0]]
+            raise NonStoppingGameError(
+                f"under the pure profile {show({t: self.chosen(profile, t).label for t in self.states})} "
+                f"play can stay forever among states that pay rewards, e.g. {show(s)}: no finite "
+                "expected total", (s,))
         order = sorted(live)
         pos = {i: r for r, i in enumerate(order)}
         c = infinite_play if infinite_play is not None else Fraction(0)
@@ -415,6 +438,9 @@ class BruteForce(Generic[S]):
     initial: S
     values: dict[S, Fraction]
     profiles: int
+    win_probability: bool = True
+    """Every reward 0 and every payoff (``infinite_play`` too) in [0, 1]: player 1's view
+    is then ``1 - v``, else ``-v`` (:mod:`tbsg.model.protocol`)."""
 
     def value(self, state: S = _INITIAL, *, player: int = 0) -> Fraction:
         """The value of ``state`` (the initial state by default) to ``player`` (0 by default)."""
@@ -425,7 +451,7 @@ class BruteForce(Generic[S]):
             v = self.values[key]
         except KeyError:
             raise InvalidArgumentError(f"{show(key)} is not a reachable state") from None
-        return v if player == 0 else 1 - v
+        return v if player == 0 else (1 if self.win_probability else 0) - v
 
 
 def brute_force(game: Game[S, A], *, fixed: Mapping[S, A] | None = None,
@@ -505,4 +531,5 @@ def brute_force(game: Game[S, A], *, fixed: Mapping[S, A] | None = None,
             f"above max_profiles={limit}; the cost is profiles x states**3 exact operations: "
             f"test a smaller variant, or raise max_profiles")
     values = max_min(tables, tables.states, lambda prof: tables.values(prof, c), pinned)
-    return BruteForce(tables.states[0], values, profiles)
+    win = tables.win_probability and (c is None or 0 <= c <= 1)
+    return BruteForce(tables.states[0], values, profiles, win)

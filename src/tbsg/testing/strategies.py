@@ -9,7 +9,8 @@ example into a regression test).
 
 :func:`games` draws such games by shape: number of states, actions per state, outcomes
 per action, whether play may return to an earlier state (cycles), the terminal payoffs
-(win/lose, draws, any rational) and which players own states. Unless asked otherwise,
+(win/lose, draws, any rational in [0, 1], or scores outside [0, 1]), whether moves pay
+rewards (then a :class:`RewardTableGame`), and which players own states. Unless asked otherwise,
 the games are **stopping** (play ends with probability 1 under every strategy profile,
 so :func:`tbsg.solve` accepts them without ``infinite_play``). Every action is one of
 
@@ -32,7 +33,7 @@ import functools
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, cast
 
 from hypothesis import strategies as st
 
@@ -42,10 +43,12 @@ from tbsg.model.protocol import DRAW, Probability, Terminal, win
 __all__ = [
     "LABELS",
     "NUDGE",
+    "SCORES",
     "TINY",
     "Action",
     "Outcome",
     "Payoffs",
+    "RewardTableGame",
     "TableGame",
     "action_label",
     "distributions",
@@ -60,8 +63,9 @@ Action: TypeAlias = Hashable
 Outcome: TypeAlias = tuple[Probability, int | Terminal]
 """``(probability, successor)``: the successor is a state number or a terminal."""
 
-Payoffs: TypeAlias = Literal["win-lose", "draws", "rational"]
-"""Terminal payoffs of drawn games: ``{0, 1}``, ``{0, 1/2, 1}`` or any rational ``k/m``."""
+Payoffs: TypeAlias = Literal["win-lose", "draws", "rational", "score"]
+"""Terminal payoffs of drawn games: ``{0, 1}``, ``{0, 1/2, 1}``, any rational ``k/m`` in
+[0, 1], or those and scores outside [0, 1] (negative, or above 1)."""
 
 #: Tiny probabilities (drawn with ``tiny=True``): they stress exact arithmetic, and make
 #: value iteration need about ``2**40`` sweeps.
@@ -168,9 +172,42 @@ class TableGame:
         return sorted(seen)
 
 
+@dataclass(frozen=True)
+class RewardTableGame(TableGame):
+    """A :class:`TableGame` whose moves pay rewards: ``rewards[s][i]`` is paid to player 0
+    when the ``i``-th action of state ``s`` is taken (:mod:`tbsg.model.protocol`).
+
+    Examples
+    --------
+    Player 1 rolls a die until it shows a six, paying one point per roll (the expected
+    number of rolls, 6, by the geometric law):
+
+    >>> import tbsg
+    >>> roll = ((Fraction(1, 6), tbsg.Terminal(0)), (Fraction(5, 6), 0))
+    >>> game = RewardTableGame(players=(1,), moves=((("roll", roll),),), rewards=((1,),))
+    >>> tbsg.solve(game).value()
+    Fraction(6, 1)
+    """
+
+    rewards: tuple[tuple[Fraction | int, ...], ...] = ()
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if len(self.rewards) != len(self.moves) or any(
+                len(r) != len(m) for r, m in zip(self.rewards, self.moves, strict=True)):
+            raise InvalidGameError("RewardTableGame: give one reward per action of every state")
+
+    def reward(self, s: int, a: Action) -> Fraction | int:
+        """The reward of action ``a`` at state ``s``."""
+        for (label, _), w in zip(self.moves[s], self.rewards[s], strict=True):
+            if label == a and type(label) is type(a):
+                return w
+        raise KeyError(f"no action {a!r} at state {s}")
+
+
 # --- building blocks ---------------------------------------------------------------------
 
-_PAYOFFS: tuple[Payoffs, ...] = ("win-lose", "draws", "rational")
+_PAYOFFS: tuple[Payoffs, ...] = ("win-lose", "draws", "rational", "score")
 
 
 def terminals(payoffs: Payoffs = "rational") -> st.SearchStrategy[Terminal]:
@@ -178,9 +215,10 @@ def terminals(payoffs: Payoffs = "rational") -> st.SearchStrategy[Terminal]:
 
     Parameters
     ----------
-    payoffs : {"win-lose", "draws", "rational"}
-        Payoffs ``{0, 1}``, ``{0, 1/2, 1}``, or those and any ``k/m`` with ``m <= 7``.
-        Shrinks towards ``win(0)``.
+    payoffs : {"win-lose", "draws", "rational", "score"}
+        Payoffs ``{0, 1}``, ``{0, 1/2, 1}``, or those and any ``k/m`` in [0, 1] with
+        ``m <= 7``, or (``"score"``) those and :data:`SCORES`, outside [0, 1]. Shrinks
+        towards ``win(0)``.
 
     Examples
     --------
@@ -197,11 +235,16 @@ def terminals(payoffs: Payoffs = "rational") -> st.SearchStrategy[Terminal]:
 _FRACTIONAL = tuple(Terminal(x) for x in sorted({Fraction(k, m) for m in range(1, 8)
                                                   for k in range(m + 1)},
                                                  key=lambda x: (x.denominator, x)))
+#: Payoffs and rewards outside [0, 1] that ``payoffs="score"`` and ``rewards=True`` draw
+SCORES = (Fraction(-1), Fraction(2), Fraction(-3, 2), Fraction(5, 3), Fraction(-7), Fraction(12),
+          Fraction(-2, 7), Fraction(100, 3))
 _TERMINALS: dict[str, st.SearchStrategy[Terminal]] = {
     "win-lose": st.sampled_from([win(0), win(1)]),
     "draws": st.sampled_from([win(0), win(1), DRAW]),
     "rational": st.sampled_from([win(0), win(1), DRAW, *_FRACTIONAL[3:]]),
+    "score": st.sampled_from([win(0), win(1), DRAW, *_FRACTIONAL[3:12], *map(Terminal, SCORES)]),
 }
+_REWARDS = st.sampled_from([Fraction(0), Fraction(1), *(t.payoff for t in _FRACTIONAL[3:8]), *SCORES])
 
 
 def distributions(k: int, *, tiny: bool = False) -> st.SearchStrategy[list[Fraction]]:
@@ -304,12 +347,14 @@ class _Shape:
     near_ties: bool
     tiny: bool
     max_profiles: int | None
+    rewards: bool = False
 
 
 def games(states: Range = (1, 5), actions: Range = (1, 3), outcomes: Range = (1, 3), *,
           cycles: bool = True, stopping: bool = True, payoffs: Payoffs = "rational",
           players: Sequence[int] = (0, 1), ties: bool = True, near_ties: bool = False,
-          tiny: bool = False, max_profiles: int | None = None) -> st.SearchStrategy[TableGame]:
+          tiny: bool = False, max_profiles: int | None = None,
+          rewards: bool = False) -> st.SearchStrategy[TableGame]:
     """Random games of a given shape, stopping unless asked otherwise.
 
     Parameters
@@ -333,9 +378,10 @@ def games(states: Range = (1, 5), actions: Range = (1, 3), outcomes: Range = (1,
         ``False``: actions go anywhere with no terminal outcome guaranteed, so the game
         may have end components; solve those with ``infinite_play=`` (or expect
         :class:`tbsg.NonStoppingGameError`). Needs ``cycles=True``.
-    payoffs : {"rational", "draws", "win-lose"}
+    payoffs : {"rational", "draws", "win-lose", "score"}
         Terminal payoffs: any rational ``k/m`` with ``m <= 7`` and ``0, 1/2, 1``
-        (default); ``0, 1/2, 1`` only (draws); or ``0`` and ``1`` only.
+        (default); ``0, 1/2, 1`` only (draws); ``0`` and ``1`` only; or (``"score"``)
+        payoffs outside [0, 1] too (:data:`SCORES`).
     players : sequence of int
         The players who may own states: ``(0, 1)`` (default), or ``(0,)`` / ``(1,)`` for
         one-player games (Markov decision processes).
@@ -353,6 +399,11 @@ def games(states: Range = (1, 5), actions: Range = (1, 3), outcomes: Range = (1,
         Bound on the number of pure stationary profiles (the product of the action counts
         over all states), for tests that enumerate them (:func:`tbsg.testing.brute_force`).
         It wins over the lower bound of ``actions``.
+    rewards : bool
+        Draw a reward for every action (0, 1, fractions in [0, 1] and :data:`SCORES`):
+        the games are then :class:`RewardTableGame`. In a game drawn with
+        ``stopping=False`` only actions with a terminal outcome pay, so that no reward lies
+        inside an end component and ``infinite_play=`` gives a finite total.
 
     Returns
     -------
@@ -389,11 +440,11 @@ def games(states: Range = (1, 5), actions: Range = (1, 3), outcomes: Range = (1,
         states=_range("states", states, 1), actions=_range("actions", actions, 1),
         outcomes=_range("outcomes", outcomes, 1), cycles=bool(cycles), stopping=bool(stopping),
         players=_players(players), ties=bool(ties), near_ties=bool(near_ties), tiny=bool(tiny),
-        max_profiles=_max_profiles(max_profiles))
+        max_profiles=_max_profiles(max_profiles), rewards=bool(rewards))
     if not shape.stopping and not shape.cycles:
         raise InvalidArgumentError("stopping=False needs cycles=True (a game without cycles "
                                    "always stops)")
-    if shape.near_ties and payoffs != "rational":
+    if shape.near_ties and payoffs not in ("rational", "score"):
         raise InvalidArgumentError(f"near_ties=True needs payoffs='rational' (a nudged payoff "
                                    f"is not in {{0, 1/2, 1}}), got payoffs={payoffs!r}")
     return _draw_game(shape, terminals(payoffs))
@@ -423,6 +474,7 @@ def _draw_game(draw: st.DrawFn, shape: _Shape, terminal: st.SearchStrategy[Termi
     players: list[int] = []
     profiles = 1
     moves: list[tuple[tuple[Action, tuple[Outcome, ...]], ...]] = []
+    pays: list[tuple[Fraction, ...]] = []
     for s in range(n):
         players.append(shape.players[draw(_ints(0, len(shape.players) - 1))])
         k = draw(_ints(*shape.actions))
@@ -441,6 +493,11 @@ def _draw_game(draw: st.DrawFn, shape: _Shape, terminal: st.SearchStrategy[Termi
                 outs = _draw_action(draw, s, n, shape, terminal)
             acts.append((action_label(family, i), outs))
         moves.append(tuple(acts))
+        if shape.rewards:  # drawn after the state's actions: earlier states keep their meaning
+            pays.append(tuple(cast("Fraction", draw(_REWARDS)) if shape.stopping or any(
+                isinstance(nxt, Terminal) for _, nxt in outs) else Fraction(0) for _, outs in acts))
+    if shape.rewards:
+        return RewardTableGame(tuple(players), tuple(moves), rewards=tuple(pays))
     return TableGame(tuple(players), tuple(moves))
 
 
