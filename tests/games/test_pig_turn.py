@@ -131,6 +131,15 @@ def test_limit_beyond_the_fair_total_changes_no_value(limit: int) -> None:
     assert all(sol.value(s) == v for s, v in base.items())
 
 
+@pytest.mark.parametrize(("die", "best"), [(2, [1, 2, 3, 4]), (3, [5, 6]), (4, [9, 10]),
+                                           (5, [14, 15]), (8, [35, 36])])
+def test_best_holds_for_other_dice(die: int, best: list[int]) -> None:
+    # module docstring: T and T + 1 (T = 2 + ... + d); with d = 2 only even totals occur,
+    # so 1 plays as 2 and 4 as 3 (hand derivation)
+    rows = pig_turn_table(range(1, 50), die)
+    assert [r.hold for r in rows if r.optimal] == best
+
+
 def test_table_best_holds_are_20_and_21() -> None:
     # module docstring: "hold at T" and "hold at T + 1" tie for the best expected score
     rows = pig_turn_table(range(1, 31))

@@ -35,7 +35,9 @@ probability ``1/d`` against an average gain of ``T / (d - 1)`` with probability
 (``((d - 1) k + T) / d > k``), so rolling is strictly optimal. Hence the optimal rule is
 "hold at T", and "hold at T + 1" is optimal too (it rolls once more at ``T``, where the
 two actions tie): the two rules have exactly the same expected score, the largest of all
-holding values (:func:`pig_turn_table` shows it for a six-sided die).
+holding values. A rule "hold at h" with another ``h`` is optimal only if it plays the same
+at every turn total it reaches: for ``d >= 3`` no other ``h`` does, for ``d = 2`` (gains of
+2 only, even totals) 1 and 4 do too (:func:`pig_turn_table`; the tests check ``d <= 8``).
 
 *A finite game.* Rolling can go on without end in the rules, so the game bounds it: rolling
 is offered while the turn total is below ``limit`` (default ``T + 1``: rolling is offered
@@ -237,8 +239,8 @@ def pig_turn_table(holds: Sequence[int] = tuple(range(1, 31)), die: int = 6) -> 
     """Expected score of one turn for each rule "hold at ``h``", exactly, for a figure.
 
     Each row evaluates the rule (:func:`pig_turn_outcomes`) and compares it with the value
-    of the game (:func:`tbsg.solve`): exactly the holding values ``T`` and ``T + 1`` are
-    optimal (the module docstring).
+    of the game (:func:`tbsg.solve`): for ``die >= 3`` exactly the holding values ``T``
+    and ``T + 1`` are optimal (the module docstring).
 
     Examples
     --------
