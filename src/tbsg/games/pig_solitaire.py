@@ -18,7 +18,9 @@ its turn total is 0. No win probability and no negation by hand are involved.
 State: :class:`SolitaireState` ``(score, turn_total)``, ``score + turn_total < goal``. A
 turn starts with a roll (holding at turn total 0 would only waste a turn, and would let
 play go on for ever, which a reward game may not: every strategy here ends play with
-probability 1, since each turn reaches the goal with positive probability by rolling on).
+probability 1: whatever is held, each roll that is not a 1 raises score plus turn total by
+at least 2, so from any state a run of at most ``goal / 2`` such rolls, which has positive
+probability, ends the game).
 
 Mathematics
 -----------
