@@ -19,7 +19,8 @@ import tbsg
 from tbsg.testing import TableGame, oracle
 from tbsg.testing import solve_linear_system as gauss_jordan
 
-__all__ = ["PassTheCoin", "PingPong", "Profile", "Wait", "all_profiles", "gauss_jordan", "max_min"]
+__all__ = ["Bet", "FewestRolls", "KeepRolling", "OneTurn", "PassTheCoin", "PingPong", "Profile",
+           "Wait", "all_profiles", "gauss_jordan", "max_min"]
 
 Profile = dict[int, Hashable]
 
@@ -103,3 +104,123 @@ def float_solution(solver: Callable[..., Any], *args: Any, **kwargs: Any) -> Any
         found = cast("tbsg.FloatSolution[Any, Any]", exc.solution)
         assert not found.converged and exc.reachable == found.max_gap
         return found
+
+
+# --- reward games: hand-derived values (issue 24) ----------------------------------------------
+
+SIXTH = Fraction(1, 6)
+
+
+@dataclass(frozen=True)
+class OneTurn:
+    """One turn of Pig played for points (Neller and Presser's one-turn game): the state is
+    the turn total ``t``; "roll" a die: a 1 ends the turn scoring nothing, a face ``k >= 2``
+    adds ``k``; "bank" ends the turn scoring ``t`` (a reward, paid to player 0). From
+    ``t >= cap`` only "bank" is offered (so the game is finite).
+
+    By hand, with ``cap = 4``: ``V(t) = t`` for ``t >= 4``; ``V(3) = max(3, (5 + 6 + 7 + 8 +
+    9) / 6) = 35/6``; ``V(2) = max(2, (4 + 5 + 6 + 7 + 8) / 6) = 5``; ``V(0) = (V(2) + V(3) +
+    4 + 5 + 6) / 6 = (5 + 35/6 + 15) / 6 = 155/36`` (banking 0 at ``t = 0`` is worse).
+
+    With a cap far above 20 ("hold at 20"): once every successor banks, rolling at ``t`` is
+    worth ``(5/6)(t + 4) = t + (20 - t)/6``, so rolling is better below 20, banking above,
+    and at exactly 20 the two tie; the one-step argument holds since above 20 every later
+    roll is worse still.
+    """
+
+    cap: int = 4
+    initial: int = 0  # no player(): a one-player game, every state player 0's
+
+    def actions(self, t: int) -> tuple[str, ...]:
+        return ("bank",) if t >= self.cap else ("bank", "roll")
+
+    def reward(self, t: int, a: str) -> int:
+        return t if a == "bank" else 0
+
+    def outcomes(self, t: int, a: str) -> list[tuple[Fraction, int | tbsg.Terminal]]:
+        if a == "bank":
+            return [(Fraction(1), tbsg.Terminal(0))]
+        return [(SIXTH, tbsg.Terminal(0)), *((SIXTH, t + k) for k in range(2, 7))]
+
+
+class KeepRolling:
+    """A geometric "keep rolling" game: player 0 may "stop" (nothing more) or "roll": the
+    roll pays 1 point, then a six ends play costing 3 points (a terminal paying -3), any
+    other face lets him roll again.
+
+    By hand: ``v = max(0, 1 + (1/6)(-3) + (5/6) v)``; rolling for ever (the stationary
+    choice) gives ``v = 1/2 + 5v/6``, ``v = 3 > 0``: roll, value 3.
+    """
+
+    initial = "go"
+
+    def player(self, s: str) -> int:
+        return 0
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("stop", "roll")
+
+    def reward(self, s: str, a: str) -> int:
+        return 1 if a == "roll" else 0
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | tbsg.Terminal]]:
+        if a == "stop":
+            return [(Fraction(1), tbsg.Terminal(0))]
+        return [(SIXTH, tbsg.Terminal(-3)), (1 - SIXTH, "go")]
+
+
+class Bet:
+    """A two-player game for a score: the terminal pays player 0 the point difference.
+
+    At "A" player 0 may take a "safe" 1 point, or "bet": a coin sends play to "B" or ends
+    it at 0. At "B" player 1 may "concede" 4 points, or "call": a die pays 9 on a 1 or 2
+    (probability 1/3), and -1 otherwise.
+
+    By hand: ``Q(B, call) = 9/3 - 2/3 = 7/3 < 4 = Q(B, concede)``, so player 1 calls and
+    ``V(B) = 7/3``; ``Q(A, bet) = (1/2)(7/3) + (1/2) 0 = 7/6 > 1``, so ``V(A) = 7/6``.
+    Player 1's view is ``-7/6`` (a zero-sum game of points, not of win probabilities).
+    """
+
+    initial = "A"
+
+    def player(self, s: str) -> int:
+        return 0 if s == "A" else 1
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("safe", "bet") if s == "A" else ("concede", "call")
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | tbsg.Terminal]]:
+        half, third = Fraction(1, 2), Fraction(1, 3)
+        return {"safe": [(Fraction(1), tbsg.Terminal(1))],
+                "bet": [(half, "B"), (half, tbsg.Terminal(0))],
+                "concede": [(Fraction(1), tbsg.Terminal(4))],
+                "call": [(third, tbsg.Terminal(9)), (1 - third, tbsg.Terminal(-1))]}[a]
+
+
+@dataclass(frozen=True)
+class FewestRolls:
+    """A one-player minimisation: player 1 wants a six in as few rolls as possible,
+    paying one point per die rolled: roll "one" die (1 point, a six with probability 1/6)
+    or "two" dice (2 points, at least one six with probability 11/36).
+
+    By hand: always one die costs ``v = 1 + (5/6) v``, ``v = 6``; always two costs
+    ``w = 2 + (25/36) w``, ``w = 72/11``; and at ``v = 6`` the Bellman equation holds
+    with "one" strictly better (``2 + (25/36) 6 = 37/6 > 6``), so the value is 6. With
+    ``cost = -1`` the same game is player 0's, maximising ``-rolls``: value -6.
+    """
+
+    cost: int = 1
+    initial: str = "rolling"
+
+    def player(self, s: str) -> int:
+        return 1 if self.cost > 0 else 0
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("one", "two")
+
+    def reward(self, s: str, a: str) -> int:
+        return self.cost * (1 if a == "one" else 2)
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | tbsg.Terminal]]:
+        hit = SIXTH if a == "one" else Fraction(11, 36)
+        return [(hit, tbsg.Terminal(0)), (1 - hit, "rolling")]

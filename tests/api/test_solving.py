@@ -493,3 +493,107 @@ def test_progress_bar_forced_and_silent_by_default(capsys: pytest.CaptureFixture
     assert tbsg.solve(risk_or_safety(4)).value() == Fraction(2236, 4165)  # not a terminal here
     assert tbsg.solve(risk_or_safety(4), exact=False, progress=False).bounds()[0] > 0
     assert capsys.readouterr().err == ""
+
+
+# --- any zero-sum objective: scores, rewards per move, one-player games (issue 24) ---------------
+
+def test_one_turn_game_hand_derived() -> None:
+    """OneTurn(cap=4), derived by hand in its docstring: 155/36, rolling below the cap."""
+    from oracles import OneTurn
+    sol = tbsg.solve(OneTurn(4))
+    assert sol.value() == Fraction(155, 36)
+    assert sol.value(3) == Fraction(35, 6) and sol.value(2) == 5 and sol.value(9) == 9
+    assert sol.action(0) == sol.action(2) == sol.action(3) == "roll"
+    assert not sol.win_probability and sol.value(player=1) == -Fraction(155, 36)
+
+
+def test_one_turn_game_holds_at_twenty() -> None:
+    """OneTurn with a distant cap: roll below 20, bank above, an exact tie at 20 (the
+    one-step argument of OneTurn's docstring)."""
+    from oracles import OneTurn
+    sol = tbsg.solve(OneTurn(60))
+    assert all(sol.optimal_actions(t) == ("roll",) for t in sol.states if t < 20)
+    assert all(sol.optimal_actions(t) == ("bank",) for t in sol.states if 20 < t < 60)
+    assert sol.optimal_actions(20) == ("bank", "roll")
+    assert sol.value(20) == 20
+
+
+def test_keep_rolling_geometric() -> None:
+    """KeepRolling, by hand (its docstring): v = 1/2 + 5v/6, so 3, by rolling."""
+    from oracles import KeepRolling
+    sol = tbsg.solve(KeepRolling())
+    assert sol.value() == 3 and sol.action() == "roll"
+    assert sol.action_values() == {"stop": 0, "roll": 3}
+
+
+def test_two_player_score_game() -> None:
+    """Bet, by hand (its docstring): player 1 calls (7/3 < 4), player 0 bets (7/6 > 1)."""
+    from oracles import Bet
+    sol = tbsg.solve(Bet())
+    assert sol.value() == Fraction(7, 6) and sol.value("B") == Fraction(7, 3)
+    assert sol.strategy == {"A": "bet", "B": "call"}
+    assert sol.value(player=1) == -Fraction(7, 6)  # zero-sum: c = 0
+    assert sol.value_to_move("B") == -Fraction(7, 3)
+    assert sol.action_values_to_move("B") == {"concede": -4, "call": -Fraction(7, 3)}
+
+
+@pytest.mark.parametrize(("cost", "value"), [(1, 6), (-1, -6)])
+def test_one_player_minimisation(cost: int, value: int) -> None:
+    """FewestRolls, by hand (its docstring): player 1 minimises the expected rolls, 6, with
+    one die; the same as player 0 maximising minus the rolls, -6."""
+    from oracles import FewestRolls
+    sol = tbsg.solve(FewestRolls(cost))
+    assert sol.value() == value and sol.action() == "one"
+    assert sol.action_values() == {"one": value, "two": cost * Fraction(37, 6)}
+
+
+def test_win_probability_games_read_as_before() -> None:
+    """A win-probability game keeps player 1's view 1 - v (Risk or Safety to 2: 4/7, as
+    before rewards existed); a payoff outside [0, 1] or a reward makes it a score game."""
+    sol = tbsg.solve(risk_or_safety(2))
+    assert sol.win_probability and sol.value(player=1) == Fraction(3, 7)
+    score = TableGame((0,), ((("a", ((Fraction(1), tbsg.Terminal(2)),)),),))
+    assert not tbsg.solve(score).win_probability
+
+
+def test_evaluate_and_best_response_on_reward_games() -> None:
+    """FewestRolls and Bet, by hand: always two dice costs 72/11 (FewestRolls' docstring);
+    in Bet, against player 1 conceding, betting is worth 2 > 1, and player 1's best
+    response to "safe" is either action (the value is 1 whatever she does)."""
+    from oracles import Bet, FewestRolls
+    assert tbsg.evaluate(FewestRolls(), lambda s: "two").value() == Fraction(72, 11)
+    br = tbsg.best_response(Bet(), 0, {"B": "concede"})
+    assert br.value() == 2 and br.action("A") == "bet"
+    assert tbsg.best_response(Bet(), 1, {"A": "safe"}).value() == 1
+
+
+def test_a_reward_inside_an_end_component_is_refused() -> None:
+    """Waiting forever while collecting a reward has no finite total: refused with the end
+    component named, even with infinite_play; a reward on the way out is fine (by hand:
+    "leave" pays 1 then a draw, 3/2; the lobby is worth max(c, 3/2))."""
+    class Lobby:
+        initial = "lobby"
+
+        def __init__(self, wait_reward: int) -> None:
+            self.wait_reward = wait_reward
+
+        def actions(self, s: str) -> tuple[str, ...]:
+            return ("wait", "leave")
+
+        def reward(self, s: str, a: str) -> int:
+            return self.wait_reward if a == "wait" else 1
+
+        def outcomes(self, s: str, a: str) -> list[tuple[int, str | tbsg.Terminal]]:
+            return [(1, "lobby")] if a == "wait" else [(1, tbsg.DRAW)]
+
+    with pytest.raises(tbsg.NonStoppingGameError, match=r"action 'wait' at state 'lobby' pays a "
+                                                        r"reward of 2 inside the end component"):
+        tbsg.solve(Lobby(2), infinite_play=0)
+    with pytest.raises(tbsg.NonStoppingGameError, match="not stopping"):
+        tbsg.solve(Lobby(0))
+    assert tbsg.solve(Lobby(0), infinite_play=0).value() == Fraction(3, 2)
+    sol = tbsg.solve(Lobby(0), infinite_play=5)
+    assert sol.value() == 5 and sol.action() == "wait"
+    tbsg.verify(Lobby(0), sol)
+    with pytest.raises(tbsg.TamperedSolutionError, match="not the game's"):
+        tbsg.verify(Lobby(2), sol)  # the game's rewards changed

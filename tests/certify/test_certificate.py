@@ -268,3 +268,67 @@ def test_check_certificate_returns_the_mask_it_implies() -> None:
     # worth 1, claiming 1/2 by leaving: waiting ties, but for ever earns 1 > 1/2: (c') fails
     with pytest.raises(tbsg.TamperedSolutionError, match=r"^\(c'\) fails at state 'lobby'"):
         check_certificate(g, [Fraction(1, 2)], leave, (0,), Fraction(1))
+
+
+# --- rewards (issue 24) ---------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Shift:
+    """One state: "go" pays ``w`` and ends with payoff ``r``; "stay" ends with a draw.
+    By hand the value is max(w + r, 1/2)."""
+
+    w: int
+    r: int
+    initial: str = "s"
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("go", "stay")
+
+    def reward(self, s: str, a: str) -> int:
+        return self.w if a == "go" else 0
+
+    def outcomes(self, s: str, a: str) -> list[tuple[int, tbsg.Terminal]]:
+        return [(1, tbsg.Terminal(self.r) if a == "go" else tbsg.DRAW)]
+
+
+def test_verify_rederives_rewards_from_the_game() -> None:
+    sol = tbsg.solve(_Shift(1, 0))
+    assert sol.value() == 1
+    tbsg.verify(_Shift(1, 0), sol)
+    with pytest.raises(tbsg.TamperedSolutionError, match="not the game's"):
+        tbsg.verify(_Shift(2, 0), sol)  # a changed reward changes c_k
+    # the same c_k (a point moved between the reward and the terminal): the rewards differ
+    with pytest.raises(tbsg.TamperedSolutionError,
+                       match=r"rewards are not the game's \(at state 's', action 'go' the game pays 2\)"):
+        tbsg.verify(_Shift(2, -1), sol)
+
+
+def test_verify_checks_win_probability_and_the_range_of_win_games() -> None:
+    sol = tbsg.solve(_Shift(0, 1))
+    assert sol.win_probability
+    bent = dataclasses.replace(sol.graph, win_probability=False)
+    with pytest.raises(tbsg.TamperedSolutionError, match="win_probability=False"):
+        tbsg.verify(_Shift(0, 1), dataclasses.replace(sol, graph=bent))
+    tbsg.verify(_Shift(2, 1), tbsg.solve(_Shift(2, 1)))  # value 3: no [0, 1] range to check
+
+
+def test_check_certificate_refuses_a_reward_inside_an_end_component() -> None:
+    """(c') needs no reward inside an end component: checked even on a hand-made claim."""
+    from tbsg.certify.certificate import check_certificate
+    from tbsg.engine.compile import compile_game
+
+    class Loop:
+        initial = "s"
+
+        def actions(self, s: str) -> tuple[str, ...]:
+            return ("loop", "out")
+
+        def reward(self, s: str, a: str) -> int:
+            return 1 if a == "loop" else 0
+
+        def outcomes(self, s: str, a: str) -> list[tuple[int, object]]:
+            return [(1, "s")] if a == "loop" else [(1, tbsg.DRAW)]
+
+    g = compile_game(Loop())
+    with pytest.raises(tbsg.NonStoppingGameError, match="pays a reward of 1 inside the end component"):
+        check_certificate(g, [Fraction(1, 2)], np.array([1]), (0, 1), Fraction(0))

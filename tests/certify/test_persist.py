@@ -97,7 +97,6 @@ FIELD_EDITS = [
     (_set(("optimizing",), [True, 1]), tbsg.SolutionFileError, "'optimizing'"),
     (_set(("method",), "exact strategy iteration"), tbsg.SolutionFileError,
      "'method' .* does not describe"),
-    (_set(("infinite_play",), "2"), tbsg.SolutionFileError, "outside \\[0, 1\\]"),
     (_set(("infinite_play",), 0.5), tbsg.SolutionFileError, "not an exact rational"),
     (_set(("value",), "1/2"), tbsg.SolutionFileError, "'value' 1/2 is not the value of the initial"),
     (_set(("value",), "4472/8330"), tbsg.SolutionFileError, "not in lowest terms"),
@@ -522,3 +521,16 @@ def test_a_duplicate_key_inside_a_fraction_is_named(tmp_path: Path) -> None:
     path.write_text(text.replace('"fraction": "1/3"', '"fraction": "1/2", "fraction": "1/3"'))
     with pytest.raises(tbsg.SolutionFileError, match=r"key 'fraction' appears twice in game\.fields\.bust"):
         load(path)
+
+
+def test_a_score_game_and_any_infinite_play_round_trip(tmp_path: Path) -> None:
+    """Issue 24: a reward game's solution, and one with never-ending play worth 2 (any
+    rational now), are saved and loaded; a changed reward is not the saved game."""
+    from oracles import OneTurn, Wait
+    sol = tbsg.solve(OneTurn(4))
+    tbsg.save(sol, tmp_path / "turn.json")
+    back = tbsg.load(tmp_path / "turn.json", game=OneTurn(4))
+    assert back.value() == Fraction(155, 36) and not back.win_probability
+    wait = tbsg.solve(Wait(), infinite_play=2)
+    tbsg.save(wait, tmp_path / "wait.json")
+    assert tbsg.load(tmp_path / "wait.json", game=Wait()).value() == 1  # v(start) = 2 / 2

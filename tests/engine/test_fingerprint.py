@@ -131,3 +131,38 @@ def test_only_the_ordered_hash_sees_the_order_of_actions() -> None:
     assert graph_hash(one) != graph_hash(other)
     assert graph_hash(one, ordered=False) == graph_hash(other, ordered=False)
     assert graph_hash(one) != graph_hash(one, ordered=False)  # the two texts are told apart
+
+
+def test_a_changed_reward_changes_the_hash() -> None:
+    """A reward is hashed apart from c_k: moving a point from the terminal to the reward
+    (the same c_k) changes the hash, and so does changing the reward."""
+    class Step:
+        initial = 0
+
+        def __init__(self, w: int, r: int) -> None:
+            self.w, self.r = w, r
+
+        def actions(self, s: int) -> tuple[str]:
+            return ("go",)
+
+        def reward(self, s: int, a: str) -> int:
+            return self.w
+
+        def outcomes(self, s: int, a: str) -> list[tuple[int, Terminal]]:
+            return [(1, Terminal(self.r))]
+
+    hashes = {graph_hash(compile_game(Step(w, r))) for w, r in [(1, 0), (0, 1), (2, 0)]}
+    assert len(hashes) == 3
+    assert graph_hash(compile_game(Step(0, 1))) == graph_hash(compile_game(_NoReward()))
+
+
+class _NoReward:
+    """Step(0, 1) without a reward method: the same game, the same hash."""
+
+    initial = 0
+
+    def actions(self, s: int) -> tuple[str]:
+        return ("go",)
+
+    def outcomes(self, s: int, a: str) -> list[tuple[int, Terminal]]:
+        return [(1, Terminal(1))]

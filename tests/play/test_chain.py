@@ -430,3 +430,40 @@ def test_fastest_is_no_slower_than_any_optimal_profile(game: TableGame) -> None:
     assert (fast.expected, slow.expected) == (min(lengths), max(lengths))
     assert tbsg.chain(game, fast.strategy).expected_steps() == fast.expected
     assert tbsg.chain(game, slow.strategy).expected_steps() == slow.expected
+
+
+# --- rewards (issue 24) ---------------------------------------------------------------------------
+
+def test_a_chain_counts_the_games_own_rewards() -> None:
+    """OneTurn and Bet (hand-derived in tests/oracles.py): the chain of the solution's
+    profile is worth the solution's value, rewards included; expected_reward() with no
+    argument is the game's own rewards (OneTurn's terminals pay 0: the whole value)."""
+    from oracles import Bet, OneTurn
+    game = OneTurn(4)
+    sol = tbsg.solve(game)
+    c = tbsg.chain(game, sol)
+    assert c.value() == c.expected_reward() == sol.value() == Fraction(155, 36)
+    assert c.expected_reward(lambda s, a: 1) == c.expected_steps()
+    assert c.outcome_probabilities() == {0: 1}  # every turn ends at a terminal paying 0
+    bet = tbsg.chain(Bet(), tbsg.solve(Bet()))
+    assert bet.value() == Fraction(7, 6) and bet.value(player=1) == -Fraction(7, 6)
+    assert bet.outcome_probabilities() == {9: Fraction(1, 6), 0: Fraction(1, 2), -1: Fraction(1, 3)}
+    with pytest.raises(tbsg.InvalidArgumentError, match="pays no rewards"):
+        bet.expected_reward()
+
+
+def test_a_chain_that_collects_rewards_forever_has_no_value() -> None:
+    class Treadmill:
+        initial = 0
+
+        def actions(self, s: int) -> tuple[str]:
+            return ("run",)
+
+        def reward(self, s: int, a: str) -> int:
+            return 1
+
+        def outcomes(self, s: int, a: str) -> list[tuple[int, int]]:
+            return [(1, 0)]
+
+    with pytest.raises(tbsg.InfiniteExpectationError, match="total payoff is infinite"):
+        tbsg.chain(Treadmill(), lambda s: "run").value(infinite_play=0)

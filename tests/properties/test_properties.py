@@ -33,6 +33,8 @@ from strategies import (
 )
 from tbsg.engine import _backend as bk
 from tbsg.games import piglet, risk_or_safety
+from tbsg.testing import brute_force as _brute_force
+from tbsg.testing import games as _games
 
 # TBSG_EXAMPLES=1000 runs a longer search (the default keeps the file to a few seconds)
 EXAMPLES = int(os.environ.get("TBSG_EXAMPLES", "60"))
@@ -448,3 +450,51 @@ def test_probabilities_built_from_numpy_integers_give_the_same_exact_values(game
     tbsg.verify(built, sol)
     lo, hi = float_solution(tbsg.solve, built).bounds()  # tiny probabilities may stall the gap
     assert Fraction(lo) <= plain.value() <= Fraction(hi)
+
+
+# --- reward games: scores, rewards per move, one-player games (issue 24) -------------------------
+
+_REWARD_GAMES = _games(states=(1, 5), actions=(1, 3), payoffs="score", rewards=True, max_profiles=256)
+
+
+@SETTINGS
+@given(_REWARD_GAMES)
+def test_solve_is_the_oracle_on_reward_games(game: TableGame) -> None:
+    """Random reward games with payoffs and rewards outside [0, 1]: the exact solution is
+    the brute-force oracle's, state for state, verifies, and the chain of its own profile
+    is worth its value (rewards counted by the chain as by the solver)."""
+    sol = tbsg.solve(game)
+    oracle = _brute_force(game, max_profiles=256)
+    assert sol.values == oracle.values
+    assert sol.win_probability == oracle.win_probability
+    assert sol.value(player=1) == oracle.value(player=1)
+    tbsg.verify(game, sol)
+    assert tbsg.chain(game, sol).value() == sol.value()
+
+
+@SETTINGS
+@given(_games(states=(1, 5), actions=(1, 3), payoffs="score", rewards=True, max_profiles=256,
+              near_ties=True))
+def test_near_ties_of_large_values_are_decided_exactly(game: TableGame) -> None:
+    """Values far outside [0, 1] with ties closer than float resolution: the float filter's
+    bound scales with the values (tbsg.engine.bellman), so every decision is the exact one."""
+    assert tbsg.solve(game).values == _brute_force(game, max_profiles=256).values
+
+
+@SETTINGS
+@given(_games(states=(1, 4), actions=(1, 3), payoffs="score", rewards=True, stopping=False,
+              max_profiles=128), st.sampled_from([Fraction(0), Fraction(5, 2), Fraction(-3)]))
+def test_infinite_play_reward_games_match_the_oracle(game: TableGame, c: Fraction) -> None:
+    """Non-stopping reward games (rewards only on actions that may end play, none inside an
+    end component) with never-ending play worth c, any rational: solve is the oracle."""
+    sol = tbsg.solve(game, infinite_play=c)
+    assert sol.values == _brute_force(game, infinite_play=c, max_profiles=128).values
+    tbsg.verify(game, sol)
+
+
+@SETTINGS
+@given(_games(states=(1, 4), actions=(1, 3), payoffs="score", rewards=True, players=(1,),
+              max_profiles=128))
+def test_one_player_minimisers_match_the_oracle(game: TableGame) -> None:
+    """One-player games of player 1, who minimises the expected total."""
+    assert tbsg.solve(game).values == _brute_force(game, max_profiles=128).values

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 import tbsg
 from tbsg.games import piglet, risk_or_safety
 from tbsg.testing import (
+    RewardTableGame,
     TableGame,
     assert_reproduces,
     brute_force,
@@ -511,3 +512,46 @@ def test_solutions_are_read_at_a_state_for_a_player() -> None:
 def test_bad_arguments(computed: object, published: object, kwargs: dict[str, object], match: str) -> None:
     with pytest.raises(tbsg.InvalidArgumentError, match=match):
         assert_reproduces(computed, published, **kwargs)  # type: ignore[arg-type]
+
+
+# --- reward games (issue 24) ------------------------------------------------------------------------
+
+def test_the_oracle_counts_rewards_and_scores() -> None:
+    """By hand (FewestRolls of tests/oracles.py as tables): one die costs 6 rolls; the
+    oracle's player 1 view of a score game is -v; one-player games without player() work."""
+    from oracles import FewestRolls, OneTurn
+    roll = ((F(1, 6), tbsg.Terminal(0)), (F(5, 6), 0))
+    two = ((F(11, 36), tbsg.Terminal(0)), (F(25, 36), 0))
+    game = RewardTableGame(players=(1,), moves=((("one", roll), ("two", two)),), rewards=((1, 2),))
+    oracle = brute_force(game)
+    assert oracle.value() == 6 == brute_force(FewestRolls()).value()
+    assert oracle.value(player=1) == -6 and not oracle.win_probability
+    assert brute_force(OneTurn(4)).value() == F(155, 36)
+    assert brute_force(risk_or_safety(2)).win_probability
+
+
+def test_the_oracle_refuses_rewards_collected_forever() -> None:
+    loop = RewardTableGame(players=(0,), moves=((("wait", ((1, 0),)), ("end", ((1, tbsg.DRAW),))),),
+                           rewards=((1, 0),))
+    with pytest.raises(tbsg.NonStoppingGameError, match="pay rewards"):
+        brute_force(loop, infinite_play=0)
+    free = RewardTableGame(players=(0,), moves=loop.moves, rewards=((0, 3),))
+    assert brute_force(free, infinite_play=5).value() == 5  # max(5 forever, 3 + 1/2)
+
+
+def test_a_reward_table_needs_one_reward_per_action() -> None:
+    with pytest.raises(tbsg.InvalidGameError, match="one reward per action"):
+        RewardTableGame(players=(0,), moves=((("a", ((1, tbsg.DRAW),)),),), rewards=((1, 2),))
+
+
+@SETTINGS
+@given(games(states=(1, 4), payoffs="score", rewards=True))
+def test_score_and_reward_games_are_drawn(game: TableGame) -> None:
+    assert isinstance(game, RewardTableGame)
+    assert all(len(r) == len(m) for r, m in zip(game.rewards, game.moves, strict=True))
+    tbsg.solve(game)  # stopping: solved without infinite_play
+
+
+def test_score_games_reach_outside_zero_one() -> None:
+    big = find(games(payoffs="score", rewards=True), lambda g: abs(tbsg.solve(g).value()) > 1)
+    assert not tbsg.solve(big).win_probability

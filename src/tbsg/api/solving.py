@@ -61,7 +61,7 @@ ProfileLike = StrategyLike[S, A] | Solution[S, A] | FloatSolution[S, A]
 """A stationary strategy, or a solution standing for its own strategy (as for :func:`tbsg.chain`)."""
 
 InfinitePlay = Fraction | int | None
-"""Payoff to player 0 of play that never ends: an exact rational in [0, 1], or ``None``."""
+"""Payoff to player 0 of play that never ends: an exact rational, or ``None``."""
 
 _EXACT_METHOD = "exact strategy iteration (Hoffman-Karp) per SCC"
 _FLOAT_METHOD = "certified policy-iteration bounds per SCC level (interval-iteration fallback)"
@@ -161,13 +161,15 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float | None = None,
         Progress bar (needs tqdm, the ``notebook`` extra). ``None`` (default): shown only
         in an interactive terminal or notebook, once the solve has taken 2 seconds.
     infinite_play : Fraction, int or None
-        Payoff to player 0 of a play that never ends (an exact rational in [0, 1], e.g.
-        ``0`` or ``Fraction(1, 2)``). ``None`` (default): a game in which the players can
-        keep play going forever is refused with :class:`tbsg.NonStoppingGameError`. With a
-        payoff, such a game is solved exactly and certified (:mod:`tbsg.engine.infinite`;
-        ``c = 0`` gives the least fixed point of the Bellman equations, i.e. play must end
-        to count). Stopping games are solved as without it, at the same cost. Exact path
-        only: with ``exact=False`` a non-stopping game raises :class:`tbsg.UnsupportedError`.
+        Payoff to player 0 of a play that never ends (an exact rational, e.g. ``0`` or
+        ``Fraction(1, 2)``; in a reward game no reward may be paid inside an end component,
+        else :class:`tbsg.NonStoppingGameError` names it). ``None`` (default): a game in
+        which the players can keep play going forever is refused with
+        :class:`tbsg.NonStoppingGameError`. With a payoff, such a game is solved exactly and
+        certified (:mod:`tbsg.engine.infinite`; ``c = 0`` gives the least fixed point of the
+        Bellman equations, i.e. play must end to count). Stopping games are solved as
+        without it, at the same cost. Exact path only: with ``exact=False`` a non-stopping
+        game raises :class:`tbsg.UnsupportedError`.
         In a non-stopping game ``optimal_actions(s)`` lists the actions that keep the
         solution's strategy optimal when played at ``s`` instead of its own choice
         (value-preserving loops that would let play go on for ever at a cost to the mover

@@ -247,21 +247,21 @@ def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray
         If (c) fails.
     """
     _check_range(g, v, c)
+    usable = usable_actions(g, choice, optimizing)
+    traps = end_components(g, usable)
+    paying = None if c is None else paying_end_action(g, traps)
+    if paying is not None:  # no total to certify: the theorem of (c') needs no such reward
+        raise_paying_end_component(g, traps, paying)
     sign = exact_signs(g, v)
     failure = first_failure(g, sign, choice, directions(g, optimizing))
     if failure is not None:
         raise TamperedSolutionError(_bellman_failure(g, v, failure))
-    usable = usable_actions(g, choice, optimizing)
-    traps = end_components(g, usable)
     if c is None and traps.count:
         try:
             raise_non_stopping(g, traps)
         except NonStoppingGameError as exc:
             raise NonStoppingGameError(f"(c) fails: {exc}", exc.trap_states) from None
     if c is not None:
-        paying = paying_end_action(g, traps)
-        if paying is not None:  # the theorem of (c') needs no reward inside an end component
-            raise_paying_end_component(g, traps, paying)
         failure = end_component_failure(g, v, choice, c, usable)
         if failure is not None:
             raise TamperedSolutionError(

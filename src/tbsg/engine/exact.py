@@ -32,7 +32,9 @@ policy-iteration pass, so in practice one exact solve per component suffices.
 
 Exact comparisons go through the kernel's *floating-point filter*
 (:mod:`tbsg.engine.bellman`, where its bound is derived): a comparison whose float margin
-exceeds the bound is decided in floats, the others exactly. The filter only skips work:
+exceeds the bound is decided in floats, the others exactly (for values outside [0, 1], a
+game that is not a win-probability game, the bound is scaled by the magnitudes of the
+values compared: :func:`tbsg.engine.bellman.magnitudes`). The filter only skips work:
 every decision it makes is the exact one. The game must be stopping (the pipeline checks
 it first, :func:`tbsg.engine.graph.end_components`).
 

@@ -8,11 +8,11 @@ makes play shortest in expectation and :meth:`tbsg.Solution.slowest` one that ma
 longest, where a step counts what ``count(state, action)`` says.
 
 What is assumed of the players: both keep to optimal actions (so neither gives up any of
-the main objective, the winning chance) and both pursue the same secondary goal, as if
-cooperating to end the game quickly (or to prolong it). The tie-break is then a Markov
-decision process over the optimal actions, solved exactly by policy iteration; the chosen
-profile's winning chances are recomputed from scratch and checked to equal the
-solution's values at every state.
+the main objective, the winning chance, or in a reward game the expected total payoff)
+and both pursue the same secondary goal, as if cooperating to end the game quickly (or
+to prolong it). The tie-break is then a Markov decision process over the optimal
+actions, solved exactly by policy iteration; the chosen profile's winning chances are
+recomputed from scratch and checked to equal the solution's values at every state.
 
 Examples
 --------

@@ -17,7 +17,8 @@ One concept per module:
   release.
 
 Values are *expected payoff to player 0* (P(player 0 wins) when there are no draws);
-``value(state, player=1)`` gives player 1's view (``1 - v``) and ``value_to_move(state)``
+``value(state, player=1)`` gives player 1's view (``1 - v`` in a win-probability game,
+``-v`` in a game of scores or rewards: :mod:`tbsg.model.protocol`) and ``value_to_move(state)``
 the view of the player who moves at ``state``. An exact :class:`Solution` and a float
 :class:`FloatSolution` answer the same questions with the same methods, so code written
 for one runs on the other. Numbers handed out are ``fractions.Fraction`` (exact) or

@@ -12,9 +12,10 @@ The vocabulary
 ``s`` is a state; every ``state`` argument defaults to :data:`INITIAL` (the game's
 initial state; ``None`` is not used as a default because ``None`` may be a state).
 *Player 0's view* is the expected payoff to player 0 (his probability of winning when
-there are no draws); ``player=1`` gives player 1's view, ``1 - v``; *the mover's view*
-is the view of the player who moves at ``s``. A name without a suffix is player 0's
-view unless ``player=`` says otherwise; the suffix ``_to_move`` names the mover's view.
+there are no draws); ``player=1`` gives player 1's view, ``1 - v`` (``-v`` in a game
+that is not a win-probability game, :mod:`tbsg.model.protocol`); *the mover's view* is
+the view of the player who moves at ``s``. A name without a suffix is player 0's view
+unless ``player=`` says otherwise; the suffix ``_to_move`` names the mover's view.
 
 ==================================  ========================================  ===============
 query                               method (signature)                        view

@@ -193,7 +193,8 @@ def _computed(computed: object, state: object, player: int) -> tuple[Fraction, F
     if isinstance(computed, FloatSolution):
         lo_f, hi_f = computed.bounds() if state is _INITIAL else computed.bounds(state)
         lo, hi = Fraction(lo_f), Fraction(hi_f)
-        return (lo, hi, name) if player == 0 else (1 - hi, 1 - lo, name)
+        c = 1 if computed.win_probability else 0  # player 1's view is c - v (tbsg.model.protocol)
+        return (lo, hi, name) if player == 0 else (c - hi, c - lo, name)
     if state is not _INITIAL or player != 0:
         raise InvalidArgumentError("state= and player= apply to a Solution or FloatSolution only")
     if isinstance(computed, float):

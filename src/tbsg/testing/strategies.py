@@ -33,7 +33,7 @@ import functools
 from collections.abc import Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Literal, TypeAlias, cast
+from typing import Literal, TypeAlias
 
 from hypothesis import strategies as st
 
@@ -494,7 +494,7 @@ def _draw_game(draw: st.DrawFn, shape: _Shape, terminal: st.SearchStrategy[Termi
             acts.append((action_label(family, i), outs))
         moves.append(tuple(acts))
         if shape.rewards:  # drawn after the state's actions: earlier states keep their meaning
-            pays.append(tuple(cast("Fraction", draw(_REWARDS)) if shape.stopping or any(
+            pays.append(tuple(draw(_REWARDS) if shape.stopping or any(
                 isinstance(nxt, Terminal) for _, nxt in outs) else Fraction(0) for _, outs in acts))
     if shape.rewards:
         return RewardTableGame(tuple(players), tuple(moves), rewards=tuple(pays))

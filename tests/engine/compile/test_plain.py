@@ -181,3 +181,62 @@ def test_a_wrong_sum_is_found_after_the_first_batched_check() -> None:
     with pytest.raises(tbsg.InvalidGameError, match=r"^probabilities sum to 3/4, not 1, at state 1500, "
                                                     r"action 'on'$"):
         _plain(Off(3000))
+
+
+# --- rewards (issue 24) ---------------------------------------------------------------------------
+
+class _Paying:
+    """Two states; "go" at "s" pays ``w`` and moves to "t" (or ends, paying ``payoff``)."""
+
+    initial = "s"
+
+    def __init__(self, w: object, payoff: Fraction | int = 0) -> None:
+        self.w, self.payoff = w, payoff
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("go",) if s == "s" else ("end",)
+
+    def reward(self, s: str, a: str) -> object:
+        return self.w if s == "s" else 0
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, object]]:
+        half = Fraction(1, 2)
+        if s == "s":
+            return [(half, "t"), (half, Terminal(self.payoff))]
+        return [(Fraction(1), win(0))]
+
+
+def test_a_reward_is_folded_into_act_const_and_kept_apart() -> None:
+    # c_k = w + sum p r: 3/2 + (1/2)(-2) = 1/2 for "go"; 1 for "end" (a win, no reward)
+    g = compile_game(_Paying(Fraction(3, 2), -2))
+    assert list(g.act_const) == [Fraction(1, 2), 1] and list(g.act_reward) == [Fraction(3, 2), 0]
+    assert g.has_rewards and not g.win_probability
+    assert g.player.tolist() == [0, 0]  # no player(): player 0's everywhere
+    plain = compile_game(_Paying(0))
+    assert plain.reward_code is None and not plain.has_rewards and plain.win_probability
+    assert list(plain.act_reward) == [0, 0]
+
+
+@pytest.mark.parametrize(("w", "error", "match"), [
+    (0.5, tbsg.ExactnessError, r"^reward at state 's', action 'go' must be an int or fractions\.Fraction"),
+    ("1", tbsg.ExactnessError, r"^reward at state 's', action 'go' must be"),
+    (True, tbsg.ExactnessError, r"^reward at state 's', action 'go' must be"),
+])
+def test_a_reward_passes_the_number_gate(w: object, error: type[Exception], match: str) -> None:
+    with pytest.raises(error, match=match):
+        compile_game(_Paying(w))
+
+
+def test_a_reward_that_raises_names_the_state_and_action() -> None:
+    class Broken(_Paying):
+        def reward(self, s: str, a: str) -> object:
+            raise ZeroDivisionError("no")
+
+    with pytest.raises(tbsg.InvalidGameError,
+                       match=r"game\.reward\(\) raised ZeroDivisionError: no at state 's', action 'go'"):
+        compile_game(Broken(1))
+
+
+def test_payoffs_outside_zero_one_compile_and_mark_a_score_game() -> None:
+    g = compile_game(_Paying(0, 7))
+    assert list(g.act_const) == [Fraction(7, 2), 1] and not g.win_probability and not g.has_rewards
