@@ -129,3 +129,15 @@ def test_a_fixed_game_without_an_array_form_offers_none_and_errors_name_the_stat
     # a strategy error keeps its plain-protocol message
     with pytest.raises(InvalidStrategyError, match="not a legal action"):
         tbsg.evaluate(pig(6), lambda s: "jump")  # type: ignore[arg-type]  # an illegal action
+
+
+def test_a_fixed_reward_game_keeps_its_rewards_and_its_one_player() -> None:
+    """Issue 24: fixing the strategy of OneTurn (tests/oracles.py: no player(), a reward
+    for banking) keeps the reward and player 0 everywhere; holding at 4 is the forced rule
+    of OneTurn(4), whose hand-derived value is 155/36."""
+    from oracles import OneTurn
+    fixed = FixedStrategyGame(OneTurn(4), lambda t: "roll" if t < 4 else "bank", (0,))
+    assert fixed.player(7) == 0 and fixed.reward(7, "bank") == 7
+    assert tbsg.solve(fixed).value() == Fraction(155, 36)
+    plain = FixedStrategyGame(risk_or_safety(2), lambda s: "toss", (0, 1))
+    assert not hasattr(plain, "reward")  # a game without rewards stays one

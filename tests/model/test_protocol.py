@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import tbsg
+import tbsg.games
 from oracles import PassTheCoin
 from tbsg.errors import ExactnessError, InvalidGameError
 from tbsg.model.protocol import DRAW, Game, Terminal, exact, infinite_play_payoff, win
@@ -146,3 +147,20 @@ def test_win_takes_an_int_player_only(bad: object) -> None:
 
 def test_win_takes_numpy_integers() -> None:
     assert tbsg.win(np.int64(1)) is tbsg.win(1)  # type: ignore[arg-type]  # numpy ints are ints here
+
+
+def test_player_and_reward_are_optional() -> None:
+    """Issue 24: a game without player() is player 0's everywhere; without reward() it pays
+    none (reward_function gives None, not a function returning 0)."""
+    from tbsg.model.protocol import player_function, reward_function
+
+    class Solo:
+        initial = 0
+
+        def reward(self, s: int, a: str) -> int:
+            return 2
+
+    assert player_function(Solo())("anything") == 0
+    assert reward_function(Solo()) is not None and reward_function(Solo())(0, "a") == 2
+    assert reward_function(object()) is None
+    assert player_function(tbsg.games.risk_or_safety(2))(tbsg.games.RoSState(1, 0, 0, 0)) == 1

@@ -62,7 +62,8 @@ __all__ = [
     "check_hashable", "check_max_states", "check_protocol", "check_stable", "check_sums",
     "check_terminal", "common_denominator", "distinct_actions", "fold_denominators", "initial_state",
     "int_view", "lookup_error", "negative_probability", "no_actions", "not_a_pair", "not_a_player",
-    "player_of", "probability", "reward_value", "size_limit", "state_limit", "terminal_changed", "user_error",
+    "player_of", "probability", "reward_number", "reward_value", "size_limit", "state_limit",
+    "terminal_changed", "user_error",
 ]
 
 N = TypeVar("N")
@@ -500,6 +501,11 @@ fractions.Fraction, got float 0.5; write it exactly, e.g. Fraction(1, 2) or Frac
         raw = fn(s, a)
     except Exception as exc:
         user_error("game.reward()", at_action(s, a), exc)
+    return reward_number(raw, s, a)
+
+
+def reward_number(raw: object, s: object, a: object) -> Fraction:
+    """What ``reward(s, a)`` returned, through the number gate (see :func:`reward_value`)."""
     if type(raw) is int:
         return Fraction(raw)
     return exact(raw, f"reward {at_action(s, a)}")

@@ -59,7 +59,7 @@ from tbsg.engine.compile.checks import (
     not_a_pair,
     player_of,
     probability,
-    reward_value,
+    reward_number,
     size_limit,
     state_limit,
     terminal_changed,
@@ -377,10 +377,15 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
                 code_append(code)
                 n_out += 1
             if reward_fn is not None:
-                w = reward_value(reward_fn, s, a)
-                if w:
-                    rew_act_append(k_now)
-                    rew_val_append(w)
+                try:
+                    w = reward_fn(s, a)
+                except Exception as exc:
+                    user_error("game.reward()", at_action(s, a), exc)
+                if type(w) is not int_t or w:  # a plain 0 (the common case) needs nothing
+                    w = reward_number(w, s, a)
+                    if w:
+                        rew_act_append(k_now)
+                        rew_val_append(w)
             act_labels.append(a)
             out_ptr.append(n_out)
             if n_out > max_outcomes:
