@@ -39,6 +39,7 @@ NOTEBOOKS: dict[str, str] = {
     "the_race": "The Race (Project Euler 232)",
     "unspeakable_words": "Unspeakable Words (Win-Vector)",
     "pig": "Pig and Piglet (Neller and Presser 2004)",
+    "pig_turn": "Pig for points and Pig solitaire (Neller 2010)",
     "parametric": "Parametric games: a biased coin",
 }
 

@@ -53,6 +53,7 @@ EXPECTED: dict[str, set[str]] = {
                           "unspeakable_words_d6_less_than_ties.png",
                           "unspeakable_words_d6_margin.png"},
     "pig": {"pig_hold_boundary_20.png"},
+    "pig_turn": {"pig_turn_by_hold.png", "pig_solitaire_boundary_40.png"},
     "parametric": {"parametric_risk_or_safety.png", "parametric_risk_or_safety.md",
                    "parametric_risk_or_safety.tex", "parametric_pig.png"},
 }

@@ -494,7 +494,8 @@ def test_every_recordable_tbsg_game_declares_the_range_of_its_numbers() -> None:
         declared = bounds_of(cls.__module__, cls.__qualname__)
         assert declared is not None
         hints = typing.get_type_hints(cls)
-        numeric = {f.name for f in dataclasses.fields(cls) if hints[f.name] in (int, Fraction, Any)}
+        numeric = {f.name for f in dataclasses.fields(cls)
+                   if hints[f.name] in (int, Fraction, Any, int | None)}  # None: a default
         assert set(declared) == numeric, cls
         for f in dataclasses.fields(cls):  # the defaults lie in the ranges
             if f.name in declared and f.default is not dataclasses.MISSING:

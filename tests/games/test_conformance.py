@@ -30,6 +30,8 @@ SMALL = {
     "super_six": {"k": "3", "l": "2"},
     "pig": {"goal": "6", "die": "4"},
     "piglet": {"goal": "4"},
+    "pig_turn": {"die": "4"},
+    "pig_solitaire": {"goal": "8", "die": "4"},
 }
 
 
@@ -62,7 +64,10 @@ def test_game_is_a_frozen_dataclass_with_documented_state_fields(
 def test_solves_exactly_and_in_floats_consistently(case: tuple[str, Any, tbsg.Solution[Any, Any]]) -> None:
     _, game, sol = case
     assert sol.kind is tbsg.SolutionKind.SOLVE
-    assert isinstance(sol.value(), Fraction) and 0 <= sol.value() <= 1
+    assert isinstance(sol.value(), Fraction)
+    assert not sol.win_probability or 0 <= sol.value() <= 1  # a score game pays any rational
+    if not sol.win_probability:
+        pytest.xfail("the float path of score games (values outside [0, 1]) is issue 24's float part")
     approx = tbsg.solve(game, exact=False)
     for s in sol.states:
         lo, hi = approx.bounds(s)

@@ -166,6 +166,8 @@ GAME_BOUNDS: dict[str, Mapping[str, Bounds]] = {
     "tbsg.games.pig.Pig": {"goal": _SIZE, "die": _FACES},
     "tbsg.games.pig.Piglet": {"goal": _SIZE},
     "tbsg.games.pig.BiasedPig": {"goal": _SIZE, "die": _FACES, "bust": _PROBABILITY},
+    "tbsg.games.pig_solitaire.PigSolitaire": {"goal": _SIZE, "die": _FACES},
+    "tbsg.games.pig_turn.PigTurn": {"die": _FACES, "limit": Bounds(int, 1, 10**9, none=True)},
     "tbsg.games.risk_or_safety.RiskOrSafety": {"target": _SIZE},
     "tbsg.games.risk_or_safety.BiasedRiskOrSafety": {"target": _SIZE, "heads": _PROBABILITY},
     "tbsg.games.super_six.SuperSix": {"hand": _SIZE, "other": _SIZE, "lid": Bounds(int, 0, 5)},

@@ -138,4 +138,6 @@ CATALOG: dict[str, CatalogEntry] = {e.name: e for e in [
     _entry("pig", "Pig", "T. Neller and C. Presser, Optimal Play of the Dice Game Pig (2004)"),
     _entry("piglet", "Piglet", "T. Neller and C. Presser, Optimal Play of the Dice Game Pig (2004)",
            module="pig"),
+    _entry("pig_turn", "PigTurn", "T. Neller, Pig (Nifty Assignments, 2010); Neller and Presser (2004)"),
+    _entry("pig_solitaire", "PigSolitaire", "T. Neller, Pig (Nifty Assignments, 2010)"),
 ]}

@@ -12,7 +12,11 @@ Each module's docstring says what the source is and what does not reproduce, and
 * :mod:`tbsg.sources.super_six`: R. Jehn, Super Six (2021; seed 002);
 * :mod:`tbsg.sources.the_race`: Project Euler 232, The Race (seed 003);
 * :mod:`tbsg.sources.unspeakable_words`: Win-Vector, Unspeakable bets (seed 004);
-* :mod:`tbsg.sources.pig`: Neller and Presser 2004, Pig and Piglet (both catalog games).
+* :mod:`tbsg.sources.pig`: Neller and Presser 2004, Pig and Piglet (both catalog games);
+* :mod:`tbsg.sources.pig_turn`: Neller's Nifty Assignment (2010) and Neller and Presser
+  2004, one turn of Pig played for points;
+* :mod:`tbsg.sources.pig_solitaire`: Neller's Nifty Assignment (2010), Pig solitaire's
+  expected number of turns.
 
 The games never import this package: sources depend on games, not the reverse. ``tbsg
 reproduce`` (:mod:`tbsg.sources.reproduce`) runs the modules; :mod:`tbsg.games.registry` names each
