@@ -29,11 +29,10 @@
 # %%
 from fractions import Fraction
 
-from _output import Output, pyplot
-
 import tbsg
 from tbsg.games import hold_at, pig_solitaire, pig_solitaire_boundary, pig_turn, pig_turn_table
 from tbsg.games.pig_turn import TurnState, pig_turn_outcomes
+from tbsg.outputs.notebook import Output, pyplot
 from tbsg.sources.pig_solitaire import AVERAGE_TURNS, GAMES
 from tbsg.sources.pig_turn import OUTCOMES  # as printed on the Nifty page
 

@@ -66,8 +66,6 @@ def test_solves_exactly_and_in_floats_consistently(case: tuple[str, Any, tbsg.So
     assert sol.kind is tbsg.SolutionKind.SOLVE
     assert isinstance(sol.value(), Fraction)
     assert not sol.win_probability or 0 <= sol.value() <= 1  # a score game pays any rational
-    if not sol.win_probability:
-        pytest.xfail("the float path of score games (values outside [0, 1]) is issue 24's float part")
     approx = tbsg.solve(game, exact=False)
     for s in sol.states:
         lo, hi = approx.bounds(s)
