@@ -668,6 +668,41 @@ def test_a_reward_game_reports_expected_payoffs(run: Run, sixes: Path) -> None:
     assert "play: rewards collected:     4 (expected, to player 0)" in out  # she quits: 4
 
 
+def test_a_one_player_game_without_player_from_a_file(run: Run, tmp_path: Path) -> None:
+    """A game may omit ``player`` (player 0's alone). Hand derivation: one die, banking the
+    turn total, a 1 loses it, banking forced from 3 on with a 3-sided die (faces 1-3): at 2,
+    rolling is worth (1/3)(0) + (1/3)(4) + (1/3)(5) = 3 > 2; at 0, rolling is worth
+    (1/3)(0) + (1/3)(3) + (1/3)(3) = 2."""
+    name = f"turn_{uuid.uuid4().hex[:8]}"
+    path = tmp_path / f"{name}.py"
+    path.write_text(textwrap.dedent('''
+        from fractions import Fraction
+        import tbsg
+
+        class Turn:
+            initial = 0
+            def actions(self, t):
+                return ("bank",) if t >= 3 else ("roll",) if t == 0 else ("bank", "roll")
+            def reward(self, t, a):
+                return t if a == "bank" else 0
+            def outcomes(self, t, a):
+                if a == "bank":
+                    return [(1, tbsg.Terminal(0))]
+                third = Fraction(1, 3)
+                return [(third, tbsg.Terminal(0)), (third, t + 2), (third, t + 3)]
+    '''), encoding="utf-8")
+    try:
+        status, out, err = run("solve", f"{path}:Turn")
+        assert status == 0, err
+        lines = dict(line.split(":", 1) for line in out.splitlines())
+        assert lines["expected payoff to player 0"].strip() == "2"
+        status, out, err = run("solve", f"{path}:Turn", "--float")
+        assert status == 0, err
+        assert "expected payoff to player 0: in [" in out
+    finally:
+        sys.modules.pop(name, None)
+
+
 def test_a_win_game_keeps_its_labels(run: Run) -> None:
     status, out, _ = run("solve", "risk_or_safety", "-p", "target=2", "--format", "json")
     assert status == 0 and json.loads(out)["win_probability"] is True

@@ -141,7 +141,8 @@ class GameSpec:
             lacks = f"no {', '.join(missing)}" if missing else "a class, not an instance"
             raise InvalidArgumentError(
                 f"{call} returned {type(game).__name__} {show(game, 60)}, not a game ({lacks}; a game "
-                "has initial, player(state), actions(state) and outcomes(state, action))")
+                "has initial, actions(state) and outcomes(state, action), and may have "
+                "player(state) and reward(state, action))")
         return game
 
     def bound(self, texts: Mapping[str, str]) -> dict[str, object]:
@@ -155,8 +156,8 @@ class GameSpec:
 
 # --- resolving a spec -----------------------------------------------------------------------------
 
-_MEMBERS = ("initial", "player", "actions", "outcomes")
-"""What a game has (the :class:`tbsg.Game` protocol)."""
+_MEMBERS = ("initial", "actions", "outcomes")
+"""What every game has (the :class:`tbsg.Game` protocol; ``player`` and ``reward`` are optional)."""
 _SYNTAX = ("a catalog game (tbsg list), MODULE:FACTORY (e.g. mygames.dice:Duel) or "
            "path/to/file.py:FACTORY (e.g. ./duel.py:Duel)")
 
