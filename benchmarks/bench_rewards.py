@@ -13,7 +13,7 @@ use), and three variants of the same states and actions are solved beside it:
 Rows print the median CPU seconds of ``rounds`` runs, the variants interleaved in one
 process, and each variant's ratio to the win-probability game. Usage::
 
-    python benchmarks/bench_rewards.py [--rounds 3] [--float]
+    python benchmarks/bench_rewards.py [--rounds 3] [--float [--tol 4e-12]]
 """
 
 from __future__ import annotations
@@ -93,6 +93,8 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--float", action="store_true", help="solve in float (proven bounds)")
+    parser.add_argument("--tol", type=float, default=4e-12,
+                        help="float gap for every variant (a score of range 2 has twice the gap)")
     args = parser.parse_args()
     kind = "float" if args.float else "exact"
     print(f"{'game':20} {'variant':16} {kind + ' s':>9} {'/ win':>7}  value")
@@ -104,7 +106,7 @@ def main() -> None:
                 game = wrap(make())
                 gc.collect()
                 t = time.process_time()
-                sol = tbsg.solve(game, exact=not args.float)
+                sol = tbsg.solve(game, exact=False, tol=args.tol) if args.float else tbsg.solve(game)
                 times[v].append(time.process_time() - t)
                 values[v] = f"{float(sol.value()):.6f}" + ("" if sol.win_probability else " (score)")
         base = statistics.median(times["win"])

@@ -508,6 +508,8 @@ def reward_number(raw: object, s: object, a: object) -> Fraction:
     """What ``reward(s, a)`` returned, through the number gate (see :func:`reward_value`)."""
     if type(raw) is int:
         return Fraction(raw)
+    if type(raw) is Fraction and type(raw.numerator) is int and type(raw.denominator) is int:
+        return raw  # already what the gate returns: the place is written only for an error
     return exact(raw, f"reward {at_action(s, a)}")
 
 

@@ -478,9 +478,15 @@ def _fold_rewards(b: _Build, act_code: Index, n_actions: int) -> Index | None:
     table = b.table
     values = table.values
     reward_code = np.zeros(n_actions, dtype=np.int32)  # code 0 is the value 0
-    for k, w in zip(b.rew_act, b.rew_val, strict=True):
-        reward_code[k] = table.code(w)
-        act_code[k] = table.code(values[act_code[k]] + w)
+    codes = table.codes(b.rew_val)  # rewards repeat: each distinct one is interned once
+    folded: dict[tuple[int, int], int] = {}  # (constant, reward) -> code of their sum
+    for k, rc in zip(b.rew_act, codes.tolist(), strict=True):
+        reward_code[k] = rc
+        key = (int(act_code[k]), rc)
+        c = folded.get(key)
+        if c is None:
+            c = folded[key] = table.code(values[key[0]] + values[rc])
+        act_code[k] = c
     return reward_code
 
 
