@@ -80,6 +80,7 @@ from tbsg.errors import InvalidArgumentError, InvalidGameError, InvalidStrategyE
 from tbsg.model.fixed import FixedStrategyGame, StrategyLike
 from tbsg.model.protocol import Game, Terminal, exact
 from tbsg.model.steps import StepFunction, step_values
+from tbsg.play.outcomes import terminal_split
 from tbsg.results.floating import FloatSolution
 from tbsg.results.solution import Solution
 
@@ -380,7 +381,7 @@ def _segments(game: Game[Any, Any], graph: CompiledGame[Any, Any]
     n = graph.n_states
     k = np.asarray(graph.act_ptr[:-1], dtype=np.int64)  # one action per state
     deg = np.asarray(graph.degrees(), dtype=np.int64)[k]
-    split = _terminal_split(game, graph)
+    split = terminal_split(game, graph)
     terminals = sorted({r for d in split for r in d}, reverse=True)
     code = {r: -1 - t for t, r in enumerate(terminals)}
     n_term = np.array([len(d) for d in split], dtype=np.int64)
@@ -409,26 +410,6 @@ def _segment_cumsum(x: FloatArray, ptr: IntArray) -> FloatArray:
     total: FloatArray = np.cumsum(x)
     before = np.concatenate(([0.0], total))[ptr[:-1]]
     out: FloatArray = total - np.repeat(before, np.diff(ptr))
-    return out
-
-
-def _terminal_split(game: Game[Any, Any], graph: CompiledGame[Any, Any]) -> list[dict[Fraction, Fraction]]:
-    """Per state, ``{terminal payoff: probability}`` of ending at its move (the compiled
-    game keeps only the sums: the game is asked again where the move can end play)."""
-    out: list[dict[Fraction, Fraction]] = [{} for _ in range(graph.n_states)]
-    for i in np.flatnonzero(graph.stop_mask()[graph.act_ptr[:-1]]).tolist():
-        k = int(graph.act_ptr[i])
-        s, a = graph.states[i], graph.act_labels[k]
-        split: dict[Fraction, Fraction] = {}
-        for p, nxt in game.outcomes(s, a):
-            if isinstance(nxt, Terminal):
-                q = exact(p, f"probability at state {show(s)}, action {show(a)}")
-                split[nxt.payoff] = split.get(nxt.payoff, Fraction(0)) + q
-        if sum(split.values(), Fraction(0)) != graph.act_stop[k]:
-            raise InvalidGameError(f"outcomes({show(s)}, {show(a)}) returned different terminals than "
-                                   "when the game was enumerated: outcomes must be a function of the "
-                                   "state and action")
-        out[i] = {r: q for r, q in split.items() if q}
     return out
 
 
