@@ -477,8 +477,8 @@ def test_verify_usage_errors(argv: list[str], message: str, run: Run) -> None:
 
 @pytest.mark.parametrize(("factory", "params", "message"), [
     ("Nope", [], "FILE has no 'Nope'; it defines NoOutcomes, Race, Tiny, coins, make, not_a_game, raises"),
-    ("not_a_game", [], "FILE:not_a_game() returned int 42, not a game (no initial, player, actions, "
-                       "outcomes; a game has initial"),
+    ("not_a_game", [], "FILE:not_a_game() returned int 42, not a game (no initial, actions, outcomes; "
+                       "a game has initial"),
     ("NoOutcomes", [], "FILE:NoOutcomes() returned NoOutcomes <"),
     ("raises", ["goal=7"], "FILE:raises(goal=7) raised RuntimeError: no game for goal 7"),
     ("Tiny", [], "FILE:Tiny needs k; its parameters are k: int"),
