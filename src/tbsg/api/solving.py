@@ -46,8 +46,8 @@ from tbsg.engine.graph import (
     raise_non_stopping,
     raise_paying_end_component,
 )
-from tbsg.engine.tiebreak import first_choice
 from tbsg.engine.infinite import best_response_mdp, profile_values, solve_infinite_play
+from tbsg.engine.tiebreak import first_choice
 from tbsg.errors import InvalidArgumentError, ToleranceError, UnsupportedError, show
 from tbsg.model.fixed import FixedStrategyGame, StrategyLike
 from tbsg.model.protocol import Game, infinite_play_payoff
@@ -281,7 +281,8 @@ def _float(g: CompiledGame[S, A], comps: Components, allowed: npt.NDArray[np.boo
         fr = solve_float(g, comps, tol=opts.tol, allowed=allowed, progress=callback)
     fs: FloatSolution[S, A] = FloatSolution(
         method=who + _FLOAT_METHOD, seconds=time.perf_counter() - t0, lower=fr.lower,
-        upper=fr.upper, choice=rule_choice(g, fr.lower, fr.upper, fr.choice, common["optimizing"]), tol=opts.tol, sweeps=fr.sweeps,
+        choice=rule_choice(g, fr.lower, fr.upper, fr.choice, common["optimizing"]),
+        upper=fr.upper, tol=opts.tol, sweeps=fr.sweeps,
         converged=fr.converged, **common)
     if not fr.converged:
         raise _unreached(fs, opts.tol)

@@ -139,7 +139,8 @@ def _exact_play(c: Chain[Any, Any], sol: Solution[Any, Any], count: StepFunction
     except UnsupportedError:  # not a stopping game: no fastest and slowest play
         return rows, record
     spread = "" if fast.expected == slow.expected else " (the expected figure depends on the tied choices)"
-    rows.append((f"optimal play, {unit}", f"fastest {text(fast.expected)}, slowest {text(slow.expected)}{spread}"))
+    figures = f"fastest {text(fast.expected)}, slowest {text(slow.expected)}{spread}"
+    rows.append((f"optimal play, {unit}", figures))
     return rows, record | {"fastest": fraction_text(fast.expected), "slowest": fraction_text(slow.expected)}
 
 
