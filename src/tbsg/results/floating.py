@@ -329,10 +329,10 @@ def not_ruled_out(graph: CompiledGame[S, A], lo: FloatArray, hi: FloatArray,
     of a player not in ``optimizing`` only the played action ``choice`` does.
     """
     starts = graph.act_ptr[:-1]  # every state has an action (compile checks it)
-    best_lo = np.maximum.reduceat(lo, starts)[graph.act_state]
-    best_hi = np.minimum.reduceat(hi, starts)[graph.act_state]
-    mover = graph.player[graph.act_state]
-    kept = np.where(mover == 0, hi >= best_lo, lo <= best_hi)
+    counts = np.diff(graph.act_ptr)
+    maximiser = np.repeat(graph.player == 0, counts)
+    kept = np.where(maximiser, hi >= np.repeat(np.maximum.reduceat(lo, starts), counts),
+                    lo <= np.repeat(np.minimum.reduceat(hi, starts), counts))
     fixed = ~np.isin(graph.player, optimizing)
     if fixed.any():
         kept[fixed[graph.act_state]] = False
@@ -344,6 +344,8 @@ def rule_choice(graph: CompiledGame[S, A], lower: FloatArray, upper: FloatArray,
                 choice: npt.NDArray[np.int64], optimizing: tuple[int, ...]) -> npt.NDArray[np.int64]:
     """The tie rule on float bounds: at every state the first action, in the game's order,
     that the bounds ``lower <= v <= upper`` do not rule out (:mod:`tbsg.results.query`)."""
+    if graph.n_actions == graph.n_states:  # one action per state: nothing to choose
+        return choice
     lo, hi = _clipped_bounds(graph, lower, upper)
     return first_choice(graph, not_ruled_out(graph, lo, hi, choice, optimizing), choice)
 
