@@ -898,3 +898,40 @@ def test_import_game_of_a_class_without_parameters_answers_in_options(
     assert status == 2 and "CANNOT CHECK" in err
     assert f"name it with --game path/to/{lobby.stem}.py:Lobby -p NAME=VALUE" in err
     assert "game=" not in err  # the Python API's advice is not the command line's
+
+
+# --- one tie rule: exact and float --play report the same profile and count its ties ----------
+
+def test_exact_and_float_play_report_the_same_profile_and_its_ties(run: Run, tmp_path: Path) -> None:
+    """Coinball with 5 tosses has exact ties between "rush" and "pass" (the example of
+    tbsg.engine.tiebreak), and the number of passes play calls depends on them: both paths
+    play the first optimal action in the game's order, so the exact count of passes lies
+    in the float bounds, and both say how many states are tied."""
+    import tbsg
+    from tbsg.games import coinball
+
+    count = tmp_path / f"count_{uuid.uuid4().hex[:8]}.py"
+    count.write_text("def passes(state, action):\n    return 1 if action == 'pass' else 0\n")
+    argv = ("solve", "coinball", "-p", "tosses=5", "--play", "--count", f"{count}:passes")
+    status, exact_out, err = run(*argv)
+    assert status == 0, err
+    status, float_out, err = run(*argv, "--float")
+    assert status == 0, err
+    sol = tbsg.solve(coinball(5))
+    tied = sol.tied_states()
+    assert tied > 0
+    assert f"play: ties: {tied} decision state(s) with more than one action optimal; the strategy " \
+           "plays the first in the game's order" in " ".join(exact_out.split())
+    assert f"play: ties: {tied} decision state(s) with more than one action not ruled out by the " \
+           "bounds" in " ".join(float_out.split())
+    # the fastest and slowest optimal figures differ, and the exact output says the figure depends on it
+    assert "depends on the tied choices" in exact_out
+    assert "for the tie rule's choice of action" in float_out
+    status, out, _ = run(*argv, "--format", "json")
+    exact_play = json.loads(out)["play"]
+    status, out, _ = run(*argv, "--float", "--format", "json")
+    float_play = json.loads(out)["play"]
+    assert exact_play["tied_states"] == float_play["tied_states"] == tied
+    lo, hi = float_play["expected"]
+    assert lo <= Fraction(exact_play["expected"]) <= hi
+    assert Fraction(exact_play["fastest"]) < Fraction(exact_play["slowest"])

@@ -24,7 +24,7 @@ from tbsg import DRAW, InvalidArgumentError, TbsgError, Terminal, UnknownStateEr
 from tbsg.engine import _backend as bk
 from tbsg.engine.compile import compile_game
 from tbsg.engine.compiled import CompiledGame
-from tbsg.engine.tiebreak import tie_break
+from tbsg.engine.tiebreak import first_choice, tie_break, tied_states
 
 W0 = win(0)
 Outcomes = list[tuple[Fraction, str | Terminal]]
@@ -142,3 +142,23 @@ def test_a_game_where_play_can_last_for_ever_is_refused() -> None:
     # "win" is the only optimal action, but "wait" can keep play going for ever
     with pytest.raises(UnsupportedError, match="need a stopping game"):
         tie_break(g, np.array([False, True]), [bk.ONE], None, "slowest")
+
+
+def test_first_choice_takes_the_first_masked_action_of_each_state(ties: CompiledGame[Any, Any]) -> None:
+    # flat actions 0-3 are A's in the game's order, 4-5 B's: the first optimal ones are
+    # "short" (0) and "b1" (4); with "short" and "b1" masked out, "loop" (1) and "b2" (5)
+    solver = np.array([2, 5], dtype=np.int64)
+    assert first_choice(ties, OPTIMAL, solver).tolist() == [0, 4]
+    later = OPTIMAL & np.array([False, True, True, True, False, True])
+    assert first_choice(ties, later, solver).tolist() == [1, 5]
+    # a state with no masked action keeps the given choice; the input is not changed
+    only_a = np.array([False, False, True, False, False, False])
+    assert first_choice(ties, only_a, solver).tolist() == [2, 5]
+    assert solver.tolist() == [2, 5]
+
+
+def test_tied_states_counts_states_with_several_masked_actions(ties: CompiledGame[Any, Any]) -> None:
+    assert tied_states(ties, OPTIMAL) == 2
+    assert tied_states(ties, np.array([True, False, False, False, True, True])) == 1
+    assert tied_states(ties, np.array([True, False, False, True, False, True])) == 1
+    assert tied_states(ties, np.array([True, False, False, False, True, False])) == 0

@@ -327,3 +327,76 @@ def test_a_chain_that_may_never_end_has_values_only_with_a_payoff() -> None:
     assert played.value(infinite_play=Fraction(1, 3)) == Fraction(1, 3)
     assert played.value(player=1, infinite_play=Fraction(1, 3)) == Fraction(2, 3)
     assert played.action_values_to_move(infinite_play=1) == {"stay": 1}
+
+
+# --- the tie rule: the first optimal (or not-ruled-out) action in the game's order ------------
+
+class _Ties:
+    """Hand-solved: at ``A`` (player 0) "short" wins at once, "loop" wins with 1/2 and
+    else returns to ``A`` (value ``v = 1/2 + v/2 = 1``), "detour" goes to ``B``, "stall"
+    returns with 9/10 and else draws (value 19/20: not optimal); at ``B`` (player 1) "b1"
+    lets player 0 win and "b2" stays with 1/3, else lets him win (value 1 too). So A has
+    three optimal actions and B two; ``order`` is the game's order of A's actions."""
+
+    initial = "A"
+
+    def __init__(self, order: tuple[str, ...]) -> None:
+        self.order = order
+
+    def player(self, s: str) -> int:
+        return 0 if s == "A" else 1
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return self.order if s == "A" else ("b2", "b1")
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, Any]]:
+        w0, h = tbsg.win(0), Fraction(1, 2)
+        table: dict[str, list[tuple[Fraction, Any]]] = {
+                "short": [(Fraction(1), w0)], "loop": [(h, "A"), (h, w0)], "detour": [(Fraction(1), "B")],
+                "stall": [(Fraction(9, 10), "A"), (Fraction(1, 10), tbsg.DRAW)],
+                "b1": [(Fraction(1), w0)], "b2": [(Fraction(1, 3), "B"), (Fraction(2, 3), w0)]}
+        return table[a]
+
+
+@pytest.mark.parametrize("order", [("stall", "loop", "short", "detour"), ("detour", "stall", "short", "loop"),
+                                   ("short", "loop", "detour", "stall")])
+def test_both_paths_play_the_first_optimal_action_in_the_games_order(order: tuple[str, ...]) -> None:
+    game = _Ties(order)
+    exact, approx = tbsg.solve(game), tbsg.solve(game, exact=False)
+    first = next(a for a in order if a != "stall")
+    assert exact.optimal_actions("A") == tuple(a for a in order if a != "stall")
+    assert dict(exact.strategy) == dict(approx.strategy) == {"A": first, "B": "b2"}
+    assert exact.action() == approx.action() == first
+    assert exact.tied_states() == approx.tied_states() == 2
+    # the played profile is optimal: its chain has the solution's value
+    assert tbsg.chain(game, exact).value() == exact.value() == 1
+    # lengths depend on the tie: the chain's lies between the fastest and slowest optimal play
+    steps = tbsg.chain(game, exact).expected_steps()
+    assert exact.fastest().expected <= steps <= exact.slowest().expected
+    lo, hi = tbsg.chain(game, approx).expected_steps(exact=False)
+    assert lo <= steps <= hi
+
+
+def test_the_rule_on_catalog_ties_and_untied_games() -> None:
+    # coinball has exact ties between "rush" and "pass" (tbsg.engine.tiebreak's example)
+    game = coinball(5)
+    exact, approx = tbsg.solve(game), tbsg.solve(game, exact=False)
+    assert all(exact.action(s) == exact.optimal_actions(s)[0] for s in exact.states)
+    assert all(approx.action(s) == approx.optimal_actions(s)[0] for s in approx.states)
+    assert dict(exact.strategy) == dict(approx.strategy)
+    ties = sum(len(exact.optimal_actions(s)) > 1 for s in exact.states)
+    assert ties > 0 and exact.tied_states() == ties == approx.tied_states()
+    passes = lambda s, a: 1 if a == "pass" else 0  # noqa: E731
+    lo, hi = tbsg.chain(game, approx).expected_steps(passes, exact=False)
+    assert lo <= tbsg.chain(game, exact).expected_steps(passes) <= hi
+    untied = tbsg.solve(risk_or_safety(3))
+    assert untied.tied_states() == 0 == tbsg.solve(risk_or_safety(3), exact=False).tied_states()
+
+
+def test_the_rule_leaves_fixed_players_their_strategy() -> None:
+    # player 1 fixed to "b1", the second of her optimal actions in the game's order; player 0
+    # responds and plays his first optimal action
+    game = _Ties(("loop", "short", "detour", "stall"))
+    for exact_flag in (True, False):
+        br = tbsg.best_response(game, 0, lambda s: "b1", exact=exact_flag)
+        assert br.action("B") == "b1" and br.action("A") == "loop" and br.tied_states() == 1

@@ -47,10 +47,12 @@ from tbsg.engine.graph import (
     raise_paying_end_component,
 )
 from tbsg.engine.infinite import best_response_mdp, profile_values, solve_infinite_play
+from tbsg.engine.tiebreak import first_choice
 from tbsg.errors import InvalidArgumentError, ToleranceError, UnsupportedError, show
 from tbsg.model.fixed import FixedStrategyGame, StrategyLike
 from tbsg.model.protocol import Game, infinite_play_payoff
 from tbsg.results import FloatSolution, Solution
+from tbsg.results.floating import rule_choice
 
 __all__ = ["best_response", "evaluate", "solve"]
 
@@ -241,7 +243,8 @@ def _run(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | N
         how = _EXACT_METHOD if optimizing else "state elimination per SCC"
         # Solution stores the backend values and reads them as Fractions (results._ExactValues)
         return Solution(method=who + how, seconds=time.perf_counter() - t0,
-                        values_exact=cast("list[Fraction]", r.values), choice=r.choice, optimal=r.optimal,
+                        values_exact=cast("list[Fraction]", r.values),
+                        choice=first_choice(g, r.optimal, r.choice), optimal=r.optimal,
                         improvements=r.improvements, exact_solves=r.exact_solves, **common)
     finally:
         close()
@@ -278,7 +281,8 @@ def _float(g: CompiledGame[S, A], comps: Components, allowed: npt.NDArray[np.boo
         fr = solve_float(g, comps, tol=opts.tol, allowed=allowed, progress=callback)
     fs: FloatSolution[S, A] = FloatSolution(
         method=who + _FLOAT_METHOD, seconds=time.perf_counter() - t0, lower=fr.lower,
-        upper=fr.upper, choice=fr.choice, tol=opts.tol, sweeps=fr.sweeps,
+        choice=rule_choice(g, fr.lower, fr.upper, fr.choice, common["optimizing"]),
+        upper=fr.upper, tol=opts.tol, sweeps=fr.sweeps,
         converged=fr.converged, **common)
     if not fr.converged:
         raise _unreached(fs, opts.tol)

@@ -91,12 +91,25 @@ def play_summary(sol: Solution[Any, Any] | FloatSolution[Any, Any], game: Game[A
     optimal play (:mod:`tbsg.play.chain`, :mod:`tbsg.engine.tiebreak`).
     """
     c = chain(game, sol)
+    tied = sol.tied_states()
     if isinstance(sol, Solution):
         rows, record = _exact_play(c, sol, count, unit, fmt, digits, full, short)
     else:
-        rows, record = _float_play(c, count, unit, digits, sol.win_probability)
+        rows, record = _float_play(c, count, unit, digits, sol.win_probability, tied)
     rows.append(("states reached", f"{c.n_states} under the solution's strategy"))
-    return [(f"play: {k}", v) for k, v in rows], {"states_reached": c.n_states, "unit": unit, **record}
+    rows.append(_ties_row(tied, isinstance(sol, Solution)))
+    return [(f"play: {k}", v) for k, v in rows], {"states_reached": c.n_states, "unit": unit,
+                                                  "tied_states": tied, **record}
+
+
+def _ties_row(tied: int, exact: bool) -> tuple[str, str]:
+    """How many decision states have several optimal (exact) or not-ruled-out (float)
+    actions, and which one the strategy plays (the tie rule of :mod:`tbsg.results.query`)."""
+    kind = "optimal" if exact else "not ruled out by the bounds"
+    text = f"{tied} decision state(s) with more than one action {kind}"
+    if tied:
+        text += "; the strategy plays the first in the game's order"
+    return "ties", text
 
 
 def _exact_play(c: Chain[Any, Any], sol: Solution[Any, Any], count: StepFunction | None, unit: str,
@@ -125,13 +138,16 @@ def _exact_play(c: Chain[Any, Any], sol: Solution[Any, Any], count: StepFunction
         fast, slow = sol.fastest(count), sol.slowest(count)
     except UnsupportedError:  # not a stopping game: no fastest and slowest play
         return rows, record
-    rows.append((f"optimal play, {unit}", f"fastest {text(fast.expected)}, slowest {text(slow.expected)}"))
+    spread = "" if fast.expected == slow.expected else " (the expected figure depends on the tied choices)"
+    figures = f"fastest {text(fast.expected)}, slowest {text(slow.expected)}{spread}"
+    rows.append((f"optimal play, {unit}", figures))
     return rows, record | {"fastest": fraction_text(fast.expected), "slowest": fraction_text(slow.expected)}
 
 
 def _float_play(c: Chain[Any, Any], count: StepFunction | None, unit: str, digits: int,
-                win_probability: bool) -> Part:
-    """Proven bounds on the outcome split and on the expected length."""
+                win_probability: bool, tied: int) -> Part:
+    """Proven bounds on the outcome split and on the expected length (of the tie rule's
+    profile where ``tied`` states have several actions not ruled out)."""
     bounds = c.outcome_probabilities(exact=False)
     rows: Rows = [("outcomes", "; ".join(f"{_ending(r, win_probability)} in "
                                          f"{_interval(lo, hi, digits)}" for r, (lo, hi) in bounds.items()))]
@@ -141,7 +157,8 @@ def _float_play(c: Chain[Any, Any], count: StepFunction | None, unit: str, digit
     except InfiniteExpectationError as exc:
         rows.append((f"expected {unit}", f"infinite ({exc})"))
         return rows, record | {"expected": None}
-    rows.append((f"expected {unit}", f"in {_interval(lo, hi, digits)} (proven bounds)"))
+    rule = ", for the tie rule's choice of action" if tied else ""
+    rows.append((f"expected {unit}", f"in {_interval(lo, hi, digits)} (proven bounds{rule})"))
     return rows, record | {"expected": [lo, hi]}
 
 

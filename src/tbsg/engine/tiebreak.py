@@ -45,7 +45,7 @@ from tbsg.engine.markov import extreme_profile, restrict, solve_chain, structure
 from tbsg.errors import InvalidArgumentError, TbsgError, UnknownStateError, UnsupportedError, show
 from tbsg.model.steps import StepFunction, step_values
 
-__all__ = ["TieBreak", "tie_break"]
+__all__ = ["TieBreak", "first_choice", "tie_break", "tied_states"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -109,6 +109,29 @@ class _Profile(Mapping[S, A]):
 
     def __len__(self) -> int:
         return self._graph.n_states
+
+
+def first_choice(graph: CompiledGame[S, A], mask: npt.NDArray[np.bool_],
+                 choice: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """The tie rule: at every state the first flat action in ``mask``, in the game's order.
+
+    Flat actions are numbered state by state in the order ``game.actions`` gave them, so
+    the first masked action of a state is the lowest masked number. States with no action
+    in ``mask`` keep ``choice`` (a fresh array is returned).
+    """
+    acts = np.flatnonzero(mask)
+    states = graph.act_state[acts]
+    first = np.ones(len(acts), dtype=bool)
+    first[1:] = states[1:] != states[:-1]  # flat actions are sorted by state
+    out = np.array(choice, dtype=np.int64, copy=True)
+    out[states[first]] = acts[first]
+    return out
+
+
+def tied_states(graph: CompiledGame[S, A], mask: npt.NDArray[np.bool_]) -> int:
+    """How many states have more than one action in ``mask`` (the tied decision states)."""
+    per_state = np.bincount(graph.act_state[mask], minlength=graph.n_states)
+    return int(np.count_nonzero(per_state > 1))
 
 
 def tie_break(graph: CompiledGame[S, A], optimal: npt.NDArray[np.bool_], values: Sequence[Rational],

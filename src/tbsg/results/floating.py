@@ -23,8 +23,11 @@ one (:meth:`FloatSolution.optimal_actions_certain`). Several survivors may be an
 tie or a gap too wide to decide: only the exact path tells ties apart. The action
 bounds come from the engine's outward-rounded Bellman step
 (:func:`tbsg.engine.bellman.action_bounds`), computed once per solution on the first
-query. :meth:`FloatSolution.action` is the solver's strategy (greedy against the
-midpoints): it loses at most the largest gap of its successors against optimal play.
+query. :meth:`FloatSolution.action` plays, at every state, the first action in the
+game's order that the bounds do not rule out (the tie rule of :mod:`tbsg.results.query`):
+the exact solution's choice wherever the bounds separate its ties from the other actions.
+A float tie can only be "not ruled out": an exact tie, or a near-tie the bounds cannot
+separate, where the two paths may play different optimal (or near-optimal) actions.
 
 Examples
 --------
@@ -68,7 +71,8 @@ import numpy as np
 import numpy.typing as npt
 
 from tbsg.engine.bellman import action_bounds
-from tbsg.engine.tiebreak import TieBreak
+from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.tiebreak import TieBreak, first_choice, tied_states
 from tbsg.errors import InvalidArgumentError, UnsupportedError
 from tbsg.model.steps import StepFunction
 from tbsg.results.html import float_html, float_markdown
@@ -194,10 +198,11 @@ class FloatSolution(_Base[S, A]):
         return float(np.max(self.upper - self.lower)) if self.n_states else 0.0
 
     def action(self, state: S | Initial = INITIAL) -> A:
-        """The solver's action at ``state``: greedy against the midpoint values.
+        """The first action at ``state``, in the game's order, that the bounds do not rule out.
 
-        It loses at most the largest gap among the successors' bounds against optimal
-        play; :meth:`optimal_actions` says which actions the bounds cannot rule out.
+        The tie rule of :mod:`tbsg.results.query`: a float tie can only be "not ruled
+        out" (an exact tie or a near-tie too close for the proven gap);
+        :meth:`optimal_actions` lists every such action.
         """
         return super().action(state)
 
@@ -205,22 +210,27 @@ class FloatSolution(_Base[S, A]):
     def _action_bounds(self) -> tuple[FloatArray, FloatArray]:
         """Proven bounds on every action's value to player 0 (flat actions), clipped to [0, 1]
         where every value lies there."""
-        lo, hi = action_bounds(self.graph, self.lower, self.upper)
-        if not self.graph.win_probability:
-            return lo, hi
-        return np.maximum(lo, 0.0), np.minimum(hi, 1.0)
+        return _clipped_bounds(self.graph, self.lower, self.upper)
+
+    @cached_property
+    def _kept_mask(self) -> npt.NDArray[np.bool_]:
+        """Flat actions that the proven bounds cannot rule out (module docstring), every
+        state at once; where the mover does not optimise, the played action alone."""
+        lo, hi = self._action_bounds
+        return not_ruled_out(self.graph, lo, hi, self.choice, self.optimizing)
 
     def _kept(self, i: int) -> list[int]:
         """Flat actions at state ``i`` that the proven bounds cannot rule out."""
-        if self._fixed_at(i):
-            return [int(self.choice[i])]
-        ks = self.graph.actions_of(i)
-        lo, hi = self._action_bounds
-        if int(self.graph.player[i]) == 0:
-            best = max(float(lo[k]) for k in ks)
-            return [k for k in ks if float(hi[k]) >= best]
-        best = min(float(hi[k]) for k in ks)
-        return [k for k in ks if float(lo[k]) <= best]
+        mask = self._kept_mask
+        return [k for k in self.graph.actions_of(i) if mask[k]]
+
+    def tied_states(self) -> int:
+        """How many decision states have more than one action not ruled out.
+
+        Each is an exact tie or a gap too narrow to decide (module docstring); the profile
+        plays the first of them in the game's order there (:mod:`tbsg.results.query`).
+        """
+        return tied_states(self.graph, self._kept_mask)
 
     def optimal_actions(self, state: S | Initial = INITIAL) -> tuple[A, ...]:
         """Every action at ``state`` that the proven bounds cannot rule out, in the game's order.
@@ -308,3 +318,43 @@ class FloatSolution(_Base[S, A]):
 
     def _repr_html_(self) -> str:
         return float_html(self, *self.bounds())
+
+
+def not_ruled_out(graph: CompiledGame[S, A], lo: FloatArray, hi: FloatArray,
+                  choice: npt.NDArray[np.int64], optimizing: tuple[int, ...]) -> npt.NDArray[np.bool_]:
+    """Mask of the flat actions whose proven bounds ``lo``, ``hi`` do not rule them out.
+
+    Player 0's action survives when its upper bound reaches the best lower bound of its
+    state, player 1's when its lower bound is at most the best upper bound; at the states
+    of a player not in ``optimizing`` only the played action ``choice`` does.
+    """
+    starts = graph.act_ptr[:-1]  # every state has an action (compile checks it)
+    counts = np.diff(graph.act_ptr)
+    maximiser = np.repeat(graph.player == 0, counts)
+    kept = np.where(maximiser, hi >= np.repeat(np.maximum.reduceat(lo, starts), counts),
+                    lo <= np.repeat(np.minimum.reduceat(hi, starts), counts))
+    fixed = ~np.isin(graph.player, optimizing)
+    if fixed.any():
+        kept[fixed[graph.act_state]] = False
+        kept[choice[fixed]] = True
+    return np.asarray(kept, dtype=bool)
+
+
+def rule_choice(graph: CompiledGame[S, A], lower: FloatArray, upper: FloatArray,
+                choice: npt.NDArray[np.int64], optimizing: tuple[int, ...]) -> npt.NDArray[np.int64]:
+    """The tie rule on float bounds: at every state the first action, in the game's order,
+    that the bounds ``lower <= v <= upper`` do not rule out (:mod:`tbsg.results.query`)."""
+    if graph.n_actions == graph.n_states:  # one action per state: nothing to choose
+        return choice
+    lo, hi = _clipped_bounds(graph, lower, upper)
+    return first_choice(graph, not_ruled_out(graph, lo, hi, choice, optimizing), choice)
+
+
+def _clipped_bounds(graph: CompiledGame[S, A], lower: FloatArray, upper: FloatArray
+                    ) -> tuple[FloatArray, FloatArray]:
+    """Proven bounds on every action's value to player 0 (flat actions), clipped to [0, 1]
+    where every value lies there."""
+    lo, hi = action_bounds(graph, lower, upper)
+    if not graph.win_probability:
+        return lo, hi
+    return np.maximum(lo, 0.0), np.minimum(hi, 1.0)

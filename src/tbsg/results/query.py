@@ -55,6 +55,20 @@ What the numbers are, type by type (``Fraction`` is ``fractions.Fraction``):
   ``Fraction``), and the queries about actions (``action``, ``optimal_actions``,
   ``action_values``) need the point: ``at=x`` is a required keyword there.
 
+*The tie rule.* Where several actions are optimal, a solution's profile (``action``,
+``strategy``, what ``tbsg.chain(game, solution)`` plays) plays the first of them in the
+game's own action order (the order ``game.actions(s)`` gives), so the exact and the float
+path play the same profile where the float bounds allow it. An exact solution knows its
+ties (``optimal_actions``); a float solution can only say that an action is *not ruled
+out* by its bounds, and plays the first action not ruled out: an exact tie, or a
+near-tie the bounds cannot separate, which the exact path may break the other way. The
+rule holds in every stopping game, where any choice of optimal actions is an optimal
+profile; in a game that is not stopping (``infinite_play``) the first optimal actions
+could keep play going for ever, and the solver's own optimal profile is played.
+``tied_states()`` counts the decision states with more than one optimal (exact) or
+not-ruled-out (float) action: where it is not 0, statistics of play such as its
+expected length may depend on the rule (``fastest`` and ``slowest`` give their range).
+
 The parameter point is always the keyword ``at``, after the state. ``bounds`` belongs
 to the solutions (exact and float); the other types have exact values only.
 

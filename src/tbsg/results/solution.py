@@ -51,7 +51,7 @@ from tbsg.engine._backend import Rational
 from tbsg.engine.bellman import exact_action_values
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.fingerprint import graph_hash
-from tbsg.engine.tiebreak import TieBreak, tie_break
+from tbsg.engine.tiebreak import TieBreak, tie_break, tied_states
 from tbsg.errors import show
 from tbsg.model.steps import StepFunction
 from tbsg.results.html import exact_html, exact_markdown
@@ -210,8 +210,18 @@ class Solution(_Base[S, A]):
         return v, v
 
     def action(self, state: S | Initial = INITIAL) -> A:
-        """The action the solution's strategy plays at ``state`` (an optimal one)."""
+        """The action the solution's strategy plays at ``state``: the first optimal one in
+        the game's order in a stopping game (the tie rule of :mod:`tbsg.results.query`)."""
         return super().action(state)
+
+    def tied_states(self) -> int:
+        """How many decision states have more than one exactly optimal action.
+
+        Where it is not 0, play statistics (:func:`tbsg.chain`) depend on which optimal
+        action is played: the profile follows the tie rule of :mod:`tbsg.results.query`,
+        and :meth:`fastest` and :meth:`slowest` bound the lengths over all optimal profiles.
+        """
+        return tied_states(self.graph, self.optimal)
 
     def optimal_actions(self, state: S | Initial = INITIAL) -> tuple[A, ...]:
         """Every action that is exactly optimal at ``state`` (exact ties included), in the
