@@ -205,7 +205,7 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float | None = None,
 
 def _enumerate(game: Game[S, A], max_states: int, opts: _Options) -> CompiledGame[S, A]:
     """Step 1, with a progress bar of the states found against ``max_states``."""
-    callback, close = make_progress(opts.progress, "enumerating (bar: max_states)")
+    callback, close = make_progress(opts.progress, "enumerating", limit=True)
     try:
         return compile_game(game, max_states=max_states, progress=callback)
     finally:

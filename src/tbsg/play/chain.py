@@ -409,7 +409,7 @@ def chain(game: Game[S, A], strategy: StrategyLike[S, A] | Solution[S, A] | Floa
     else:
         profile = strategy
     fixed = FixedStrategyGame(game, profile, (0, 1), name)
-    callback, close = make_progress(progress, "enumerating the chain (bar: max_states)")
+    callback, close = make_progress(progress, "enumerating the chain", limit=True)
     try:
         g = compile_game(fixed, max_states=max_states, progress=callback)
     finally:
