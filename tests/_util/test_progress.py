@@ -44,6 +44,17 @@ def test_a_long_enumeration_prints_lines_to_a_stderr_that_is_not_a_terminal(
     assert "the limit of" not in err  # 1,100 states are far below the default limit
 
 
+@pytest.mark.usefixtures("eager")
+def test_verification_reports_the_states_claimed(capsys: pytest.CaptureFixture[str]) -> None:
+    sol = tbsg.solve(risk_or_safety(10), progress=False)
+    assert tbsg.verify(risk_or_safety(10), sol).states == 1100
+    err = capsys.readouterr().err
+    line = r"^tbsg: verifying: enumerating: [\d,]+ of 1,100 states done \(\d+%\), \d+ s$"
+    assert re.search(line, err, re.M)
+    assert tbsg.verify(risk_or_safety(10), sol, progress=False).states == 1100
+    assert capsys.readouterr().err == ""
+
+
 def test_a_short_run_prints_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     # the default delay: a solve of a few milliseconds stays silent (published value from
     # seed 000 (Jehn 2026), section 3.3: 2236/4165)
@@ -67,6 +78,7 @@ def test_progress_false_and_quiet_silence_every_report(capsys: pytest.CaptureFix
     sol = tbsg.solve(risk_or_safety(10), progress=False)
     tbsg.evaluate(risk_or_safety(10), sol, progress=False)
     tbsg.chain(risk_or_safety(10), sol, progress=False)
+    tbsg.verify(risk_or_safety(10), sol, progress=False)
     assert capsys.readouterr().err == ""
     with progress.quiet():
         tbsg.solve(risk_or_safety(10), progress=True)
@@ -129,3 +141,6 @@ def test_progress_must_be_a_bool_or_none() -> None:
     p = sympy.Symbol("p")
     with pytest.raises(tbsg.InvalidArgumentError, match="progress must be True, False or None, got 'yes'"):
         solve_parametric(biased_risk_or_safety(2, p), p, progress="yes")  # type: ignore[arg-type]
+    sol = tbsg.solve(risk_or_safety(3))
+    with pytest.raises(tbsg.InvalidArgumentError, match="progress must be True, False or None, got 1"):
+        tbsg.verify(risk_or_safety(3), sol, progress=1)  # type: ignore[arg-type]

@@ -51,7 +51,7 @@ _silenced = 0
 @contextmanager
 def quiet() -> Iterator[None]:
     """Silence every progress report (bars and lines) inside the block."""
-    global _silenced  # noqa: PLW0603  one switch for the whole process, like a log level
+    global _silenced
     _silenced += 1
     try:
         yield
@@ -140,8 +140,11 @@ class _Report:
             self.bar.close()
 
 
-def make_progress(progress: bool | None, label: str, *, limit: bool = False,
-                  unit: str = "state", open_ended: bool = False) -> tuple[Callable[[int, int], None] | None, Callable[[], None]]:
+Callback = Callable[[int, int], None]
+
+
+def make_progress(progress: bool | None, label: str, *, limit: bool = False, unit: str = "state",
+                  open_ended: bool = False) -> tuple[Callback | None, Callable[[], None]]:
     """The callback to hand to a long phase, and a function to close its bar afterwards.
 
     Parameters

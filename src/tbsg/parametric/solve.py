@@ -49,9 +49,9 @@ from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from tbsg._util.progress import make_progress
 from tbsg.api.solving import solve
 from tbsg.engine.compile import DEFAULT_MAX_STATES
-from tbsg._util.progress import make_progress
 from tbsg.errors import InvalidArgumentError, show
 from tbsg.model.fixed import FixedStrategyGame
 from tbsg.model.protocol import Game
