@@ -144,3 +144,11 @@ def test_progress_must_be_a_bool_or_none() -> None:
     sol = tbsg.solve(risk_or_safety(3))
     with pytest.raises(tbsg.InvalidArgumentError, match="progress must be True, False or None, got 1"):
         tbsg.verify(risk_or_safety(3), sol, progress=1)  # type: ignore[arg-type]
+
+
+def test_quiet_silences_the_reproduce_roll_call(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["reproduce", "--only", "unspeakable_words"]) == 0
+    assert capsys.readouterr().err == "solving unspeakable_words ...\n"
+    assert main(["reproduce", "--only", "unspeakable_words", "--quiet"]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "2/2 published quantities reproduced" in out

@@ -452,7 +452,7 @@ def _reproduce(args: argparse.Namespace, parser: _Parser) -> int:
         parser.error(f"unknown game {', '.join(unknown)}; choose from {', '.join(CATALOG)}")
 
     def progress(name: str) -> None:
-        if not args.json:
+        if not (args.json or args.quiet):
             print(f"solving {name} ...", file=sys.stderr, flush=True)
 
     report = reproduce(args.only, progress=progress)
