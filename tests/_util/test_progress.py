@@ -152,3 +152,9 @@ def test_quiet_silences_the_reproduce_roll_call(capsys: pytest.CaptureFixture[st
     assert main(["reproduce", "--only", "unspeakable_words", "--quiet"]) == 0
     out, err = capsys.readouterr()
     assert err == "" and "2/2 published quantities reproduced" in out
+
+
+def test_an_imported_ipykernel_is_not_a_notebook() -> None:
+    # pytest collection imports ipykernel (tests/test_notebooks.py); no kernel runs here
+    pytest.importorskip("ipykernel")
+    assert not progress._interactive()

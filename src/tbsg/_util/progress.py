@@ -60,7 +60,14 @@ def quiet() -> Iterator[None]:
 
 
 def _interactive() -> bool:
-    if "ipykernel" in sys.modules:
+    """A notebook's kernel runs this process, or standard error is a terminal.
+
+    A notebook is an IPython shell with a kernel; ``ipykernel`` merely imported (by a test
+    collector, say) is not one.
+    """
+    ipython = sys.modules.get("IPython")
+    shell = getattr(ipython, "get_ipython", lambda: None)()
+    if getattr(shell, "kernel", None) is not None:
         return True
     isatty = getattr(sys.stderr, "isatty", None)
     return bool(isatty and isatty())
