@@ -60,7 +60,7 @@ def test_guide_has_the_modelling_sections(site: Path) -> None:
 def test_api_reference_is_generated_from_docstrings(site: Path) -> None:
     solving = page(site, "api/solving")
     assert 'id="tbsg.solve"' in solving and 'id="tbsg.verify"' in solving
-    assert "Progress bar" in solving  # from solve's docstring
+    assert "Progress of the enumeration" in solving  # from solve's docstring
     games = page(site, "api/games")
     assert 'id="tbsg.games.pig"' in games and 'id="tbsg.games.coinball.coinball"' in games
     assert 'id="tbsg.plots.plot_coinball"' in page(site, "api/plots")

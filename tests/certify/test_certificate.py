@@ -126,7 +126,7 @@ def test_ctrl_c_during_enumeration_propagates_unwrapped() -> None:
 def test_ctrl_c_during_the_solve_propagates(monkeypatch: pytest.MonkeyPatch) -> None:
     import tbsg.api.solving
 
-    def interrupting(progress: bool | None, label: str) -> tuple[object, object]:
+    def interrupting(progress: bool | None, label: str, **options: object) -> tuple[object, object]:
         def press(done: int, total: int) -> None:
             if done > total // 2:
                 raise KeyboardInterrupt

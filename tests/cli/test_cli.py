@@ -121,7 +121,7 @@ def _api_value(own: Path, factory: str, **kwargs: object) -> Fraction:
 
 def test_no_command_is_a_usage_error(run: Run) -> None:
     status, _, err = run()
-    assert status == 2 and "usage: tbsg [-h] [--version] COMMAND" in err
+    assert status == 2 and "usage: tbsg [-h] [--version] [-q] COMMAND" in err
 
 
 def test_version(run: Run) -> None:

@@ -160,8 +160,11 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float | None = None,
     max_states : int
         Stop with :class:`tbsg.StateLimitError` past this many states.
     progress : bool or None
-        Progress bar (needs tqdm, the ``notebook`` extra). ``None`` (default): shown only
-        in an interactive terminal or notebook, once the solve has taken 2 seconds.
+        Progress of the enumeration and the solve on standard error
+        (:mod:`tbsg._util.progress`): a bar in an interactive terminal or notebook (with
+        tqdm, the ``notebook`` extra), else a plain line every few seconds, with an early
+        estimate of when an enumeration reaches ``max_states``. ``None`` (default): only
+        once a phase has taken 2 seconds; ``True``: from the start; ``False``: never.
     infinite_play : Fraction, int or None
         Payoff to player 0 of a play that never ends (an exact rational, e.g. ``0`` or
         ``Fraction(1, 2)``; in a reward game no reward may be paid inside an end component,
@@ -205,7 +208,7 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float | None = None,
 
 def _enumerate(game: Game[S, A], max_states: int, opts: _Options) -> CompiledGame[S, A]:
     """Step 1, with a progress bar of the states found against ``max_states``."""
-    callback, close = make_progress(opts.progress, "enumerating (bar: max_states)")
+    callback, close = make_progress(opts.progress, "enumerating", limit=True)
     try:
         return compile_game(game, max_states=max_states, progress=callback)
     finally:

@@ -96,6 +96,7 @@ from typing import Any, TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from tbsg._util.progress import make_progress
 from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import exact_action_values
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
@@ -169,7 +170,8 @@ def _show(x: object) -> str:
 
 def verify(game: Game[S, A], solution: Solution[S, A], *,
            max_states: int = DEFAULT_MAX_STATES,
-           infinite_play: Fraction | int | None = None) -> Verification:
+           infinite_play: Fraction | int | None = None,
+           progress: bool | None = None) -> Verification:
     """Re-check ``solution`` against ``game`` from scratch, exactly.
 
     The game is rebuilt through its plain protocol (``initial``, ``player``, ``actions``,
@@ -193,6 +195,10 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
         Payoff to player 0 of never-ending play to check the solution with. ``None``
         (default): the rule the solution records (``solve(..., infinite_play=c)``), if any;
         without one the game must be stopping, (c).
+    progress : bool or None
+        Report the enumeration's states on standard error during a long check (a bar on a
+        terminal, a line every few seconds elsewhere): ``None`` (default) after a few
+        seconds, ``True`` from the start, ``False`` never.
 
     Raises
     ------
@@ -219,7 +225,9 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
     _check_type(solution)
     check_max_states(max_states)
     c, optimizing, claimed = _claims(solution, infinite_play)
-    g = _fresh_compile(game, solution, optimizing, claimed, max_states)
+    if progress is not None and not isinstance(progress, bool):
+        raise InvalidArgumentError(f"progress must be True, False or None, got {show(progress)}")
+    g = _fresh_compile(game, solution, optimizing, claimed, (max_states, progress))
     v, choice = _read_checked(g, solution)
     expected = check_certificate(g, v, choice, optimizing, c)
     _check_optimal_actions(g, solution, expected)
@@ -302,8 +310,8 @@ def _claims(solution: Solution[S, A], infinite_play: Fraction | int | None
 
 
 def _fresh_compile(game: Game[S, A], solution: Solution[S, A], optimizing: tuple[int, ...],
-                   claimed: tuple[int, int, int], max_states: int) -> CompiledGame[S, A]:
-    """The game, compiled afresh from its plain protocol.
+                   claimed: tuple[int, int, int], limits: tuple[int, bool | None]) -> CompiledGame[S, A]:
+    """The game, compiled afresh from its plain protocol (``limits``: ``max_states``, ``progress``).
 
     An evaluation or best response whose graph offers the fixed players one action per
     state covers the game under the strategy it records, reachable states only
@@ -314,7 +322,7 @@ def _fresh_compile(game: Game[S, A], solution: Solution[S, A], optimizing: tuple
         target: Game[S, A] = FixedStrategyGame(
             game, _recorded_strategy(solution), fixed, "the solution's recorded strategy") \
             if fixed and _single_actions(solution, fixed) else game
-        return _compile(target, claimed, max_states)
+        return _compile(target, claimed, *limits)
     except InvalidStrategyError as exc:
         raise TamperedSolutionError(f"the solution's recorded strategy does not fit the game: {exc}") from exc
 
@@ -368,20 +376,24 @@ def _recorded_strategy(solution: Solution[S, A]) -> dict[S, A]:
         raise TamperedSolutionError(f"the solution's strategy is malformed: {shorten(str(exc))}") from exc
 
 
-def _compile(game: Game[S, A], claimed: tuple[int, int, int], max_states: int) -> CompiledGame[S, A]:
+def _compile(game: Game[S, A], claimed: tuple[int, int, int], max_states: int,
+             progress: bool | None) -> CompiledGame[S, A]:
     """The game, enumerated no further than the states (actions, outcomes) the solution covers."""
     states, actions, outcomes = claimed
     limit = min(max_states, max(states, 1))
+    report, close = make_progress(progress, "verifying: enumerating")  # of the states claimed
     try:
         # every state of an array form compared with the plain protocol: only that certifies
         return compile_game(game, max_states=limit, max_actions=max(actions, 1), max_outcomes=outcomes,
-                            check_arrays="all")
+                            check_arrays="all", progress=report)
     except StateLimitError:
         if limit < max_states:
             raise TamperedSolutionError(
                 f"the solution covers {states} states ({actions} actions, {outcomes} outcomes) but "
                 "the game has more (enumeration stopped there)") from None
         raise
+    finally:
+        close()
 
 
 def _check_graph(g: CompiledGame[S, A], h: CompiledGame[Any, Any]) -> None:

@@ -452,7 +452,7 @@ def _reproduce(args: argparse.Namespace, parser: _Parser) -> int:
         parser.error(f"unknown game {', '.join(unknown)}; choose from {', '.join(CATALOG)}")
 
     def progress(name: str) -> None:
-        if not args.json:
+        if not (args.json or args.quiet):
             print(f"solving {name} ...", file=sys.stderr, flush=True)
 
     report = reproduce(args.only, progress=progress)
@@ -483,7 +483,14 @@ def _subparser(sub: Any, name: str, help_text: str, description: str,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.examples = examples
     p.set_defaults(run=run, subparser=p)
+    _add_quiet(p, argparse.SUPPRESS)  # after the command too; the command's default keeps tbsg's
     return p
+
+
+def _add_quiet(p: _Parser, default: object) -> None:
+    """``--quiet``: no progress reports on standard error (:func:`tbsg._util.progress.quiet`)."""
+    p.add_argument("-q", "--quiet", action="store_true", default=default,
+                   help="no progress reports on standard error during long runs")
 
 
 def _parser() -> _Parser:
@@ -492,6 +499,7 @@ def _parser() -> _Parser:
                      epilog="'tbsg COMMAND --help' describes a command.")
     parser.examples = ["tbsg solve risk_or_safety -p target=6"]
     _add_version(parser)
+    _add_quiet(parser, False)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", parser_class=_Parser)
     _subparser(sub, "list", "list the catalog games and their parameters",
                "List the catalog games, their parameters and sources.", _list)
@@ -616,10 +624,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``tbsg`` console script; returns the exit status."""
     parser = _parser()
     args = parser.parse_args(argv)
+    from contextlib import nullcontext
+
+    from tbsg._util.progress import quiet
     from tbsg.errors import TbsgError
 
     try:
-        status: int = args.run(args, args.subparser)
+        with quiet() if args.quiet else nullcontext():
+            status: int = args.run(args, args.subparser)
     except BrokenPipeError:  # output piped into e.g. `head`: stop quietly
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (must outlive this function)
         return 0

@@ -49,6 +49,7 @@ from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from tbsg._util.progress import make_progress
 from tbsg.api.solving import solve
 from tbsg.engine.compile import DEFAULT_MAX_STATES
 from tbsg.errors import InvalidArgumentError, show
@@ -182,7 +183,7 @@ def _feasible(poly: fmpz_poly, x: RealAlgebraic, lo: RealAlgebraic,
 def _region(pc: ParametricCompiled[S, A], x: Fraction, lo: RealAlgebraic,
             hi: RealAlgebraic) -> Region[S, A] | None:
     """The region around ``x`` (inside ``[lo, hi]``) of the profile optimal at ``x``."""
-    sol = solve(pc.at(x))
+    sol = solve(pc.at(x), progress=False)  # the search reports regions, not each solve
     choice = tuple(int(sol.action(i)) for i in range(pc.n_states))
     values = profile_values(pc, choice)
     xa = RealAlgebraic.rational(x)
@@ -220,7 +221,8 @@ def _region(pc: ParametricCompiled[S, A], x: Fraction, lo: RealAlgebraic,
 
 
 def solve_parametric(game: Game[S, A], p: sympy.Symbol, interval: Interval = (0, 1), *,
-                     max_states: int = DEFAULT_MAX_STATES) -> ParametricSolution[S, A]:
+                     max_states: int = DEFAULT_MAX_STATES,
+                     progress: bool | None = None) -> ParametricSolution[S, A]:
     """Optimal play of a parametric game for every ``p`` in the open ``interval``.
 
     Parameters
@@ -234,6 +236,10 @@ def solve_parametric(game: Game[S, A], p: sympy.Symbol, interval: Interval = (0,
         The open interval of ``p`` (rationals, ``lo < hi``); default ``(0, 1)``.
     max_states : int
         Stop with :class:`tbsg.StateLimitError` past this many states.
+    progress : bool or None
+        Report the regions found on standard error during a long search (a bar on a
+        terminal, a line every few seconds elsewhere; :mod:`tbsg._util.progress`):
+        ``None`` (default) after a few seconds, ``True`` from the start, ``False`` never.
 
     Returns
     -------
@@ -283,6 +289,24 @@ def solve_parametric(game: Game[S, A], p: sympy.Symbol, interval: Interval = (0,
     sym = _symbol(p)
     pc = compile_parametric(game, sym, interval, max_states=max_states)  # type: ignore[arg-type]
     lo, hi = (RealAlgebraic.rational(e) for e in pc.interval)
+    report, close = make_progress(_check_progress(progress), "parametric regions", unit="region",
+                                  open_ended=True)
+    try:
+        found = _search(pc, lo, hi, report)
+    finally:
+        close()
+    found.sort(key=lambda r: r.sample)
+    regions = _merge(found)
+    breakpoints = tuple(_breakpoint(pc, regions[i], regions[i + 1]) for i in range(len(regions) - 1))
+    return ParametricSolution(game=game, symbol=sym, interval=pc.interval, regions=tuple(regions),
+                              breakpoints=breakpoints, compiled=pc,
+                              seconds=time.process_time() - start)
+
+
+def _search(pc: ParametricCompiled[S, A], lo: RealAlgebraic, hi: RealAlgebraic,
+            report: Callable[[int, int], None] | None) -> list[Region[S, A]]:
+    """The regions covering ``(lo, hi)``: solve at a rational inside a gap, keep its region,
+    search what is left on each side."""
     found: list[Region[S, A]] = []
     gaps = [(lo, hi)]
     while gaps:
@@ -297,12 +321,15 @@ def solve_parametric(game: Game[S, A], p: sympy.Symbol, interval: Interval = (0,
             gaps.append((left, region.lo))
         if region.hi < right:
             gaps.append((region.hi, right))
-    found.sort(key=lambda r: r.sample)
-    regions = _merge(found)
-    breakpoints = tuple(_breakpoint(pc, regions[i], regions[i + 1]) for i in range(len(regions) - 1))
-    return ParametricSolution(game=game, symbol=sym, interval=pc.interval, regions=tuple(regions),
-                              breakpoints=breakpoints, compiled=pc,
-                              seconds=time.process_time() - start)
+        if report is not None:
+            report(len(found), len(found) + len(gaps))
+    return found
+
+
+def _check_progress(progress: object) -> bool | None:
+    if progress is not None and not isinstance(progress, bool):
+        raise InvalidArgumentError(f"progress must be True, False or None, got {show(progress)}")
+    return progress
 
 
 def _merge(regions: list[Region[S, A]]) -> list[Region[S, A]]:

@@ -375,7 +375,7 @@ def chain(game: Game[S, A], strategy: StrategyLike[S, A] | Solution[S, A] | Floa
     max_states : int
         Stop with :class:`tbsg.StateLimitError` past this many states.
     progress : bool or None
-        Progress bar while enumerating (as in :func:`tbsg.solve`).
+        Progress reports while enumerating (as in :func:`tbsg.solve`).
     exact : None
         Not set here: a chain is built exactly, and each query chooses its arithmetic
         (``chain(game, profile).expected_steps(exact=False)``); any other value is an
@@ -409,7 +409,7 @@ def chain(game: Game[S, A], strategy: StrategyLike[S, A] | Solution[S, A] | Floa
     else:
         profile = strategy
     fixed = FixedStrategyGame(game, profile, (0, 1), name)
-    callback, close = make_progress(progress, "enumerating the chain (bar: max_states)")
+    callback, close = make_progress(progress, "enumerating the chain", limit=True)
     try:
         g = compile_game(fixed, max_states=max_states, progress=callback)
     finally:
