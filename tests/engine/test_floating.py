@@ -44,11 +44,14 @@ def _toss() -> CompiledGame[Any, Any]:
     )))
 
 
-def _assert_encloses(result: FloatResult, exact: Sequence[Fraction], gap: float = 1e-14) -> None:
-    """Proven bounds around each exact value, compared exactly, and tight."""
+def _assert_encloses(result: FloatResult, exact: Sequence[Fraction], gap: float = 1e-14,
+                     *, relative: bool = False) -> None:
+    """Proven bounds around each exact value, compared exactly, and tight (``relative``:
+    to ``gap`` times ``max(1, |value|)``, what ``tol`` bounds outside win probabilities)."""
     for i, x in enumerate(exact):
-        assert Fraction(result.lower[i]) <= x <= Fraction(result.upper[i])
-        assert result.upper[i] - result.lower[i] <= gap
+        lo, hi = result.lower[i], result.upper[i]
+        assert Fraction(lo) <= x <= Fraction(hi)
+        assert hi - lo <= gap * (max(1.0, abs(lo), abs(hi)) if relative else 1.0)
 
 
 def test_bounds_of_a_cycle() -> None:
@@ -276,7 +279,7 @@ def test_bounds_of_expected_totals_without_certificates(
     # iteration, which must hold the exact values too
     monkeypatch.setattr(floating._Level, "certify", lambda *args, **kwargs: None)
     result = solve_float(g, decompose(g), tol=gap * 1000)
-    _assert_encloses(result, exact, gap * 1000)
+    _assert_encloses(result, exact, gap * 1000, relative=True)
     assert result.choice.tolist() == choice
 
 
@@ -326,3 +329,28 @@ def test_payoff_box_is_the_range_of_the_payoffs_without_rewards() -> None:
     lo, hi = floating.payoff_box(_geometric(Fraction(1, 100)))
     assert Fraction(lo) <= 0 and 100 <= Fraction(hi) < 100 + 1e-12
     assert floating.payoff_box(_signed()) == (-np.inf, np.inf)
+
+
+# --- what tol bounds: the gap relative to max(1, |value|) ------------------------------------
+
+def test_scaled_gap_is_the_plain_gap_below_one_and_relative_above() -> None:
+    lower = np.array([0.25, -3e6, 2.0, -np.inf])
+    upper = np.array([0.5, -1e6, 4.0, 1.0])
+    assert floating.scaled_gap(lower, upper, True).tolist() == (upper - lower).tolist()
+    got = floating.scaled_gap(lower, upper, False).tolist()
+    assert got[:3] == [0.25, 2e6 / 3e6, 0.5] and got[3] == np.inf
+
+
+def test_a_large_total_meets_the_default_tol_relative_to_its_size() -> None:
+    """Pig solitaire to 100 (fewest expected turns, about 12.5; source of the game:
+    tbsg.sources.pig_solitaire): the proven gap of values near 12.5 cannot reach 1e-12 in
+    absolute terms, which a tol relative to max(1, |v|) does not ask; the bounds contain the
+    exact value."""
+    game = tbsg.games.pig_solitaire(100)
+    approx = tbsg.solve(game, exact=False)
+    assert approx.converged and approx.max_relative_gap <= 1e-12
+    scale = np.maximum(1.0, np.maximum(np.abs(approx.lower), np.abs(approx.upper)))
+    assert bool(np.all(approx.upper - approx.lower <= 1e-12 * scale))
+    exact = tbsg.solve(game).value()
+    lo, hi = approx.bounds()
+    assert Fraction(lo) <= exact <= Fraction(hi)

@@ -153,8 +153,10 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float | None = None,
         ``True`` (default): exact rational values, every optimal action, certificate.
         ``False``: float values with proven bounds.
     tol : float or None
-        Float path only: stop when ``upper - lower <= tol`` in every state (``None``, the
-        default: ``1e-12``). Refused with ``exact=True`` (:class:`tbsg.InvalidArgumentError`):
+        Float path only: stop when ``upper - lower <= tol * max(1, |value|)`` in every
+        state (``None``, the default: ``1e-12``): the plain gap for win probabilities, a
+        relative precision for large scores and totals, whose proven gap grows with their
+        size. Refused with ``exact=True`` (:class:`tbsg.InvalidArgumentError`):
         an exact solve has no gap, and a ``tol`` it ignored would look like a setting that
         took effect.
     max_states : int
@@ -294,7 +296,7 @@ def _float(g: CompiledGame[S, A], comps: Components, allowed: npt.NDArray[np.boo
 
 def _unreached(fs: FloatSolution[Any, Any], tol: float) -> ToleranceError:
     """The error for a float solve whose proven gap stayed above ``tol`` somewhere."""
-    gap = fs.max_gap
+    gap = fs.max_relative_gap
     suggest = suggested_tol(gap)
     return ToleranceError(
         f"tol={tol:g} cannot be reached: the smallest gap proven is {gap:.3g} (the float "

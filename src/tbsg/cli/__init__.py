@@ -555,7 +555,8 @@ def _add_solve(sub: Any) -> None:
                           "of at most 4,300 digits")
     slv.add_argument("--float", action="store_true", help="proven float bounds instead of exact values")
     slv.add_argument("--tol", type=_positive_float, default=None,
-                     help="with --float: the largest proven gap wanted (default 1e-12)")
+                     help="with --float: the largest proven gap wanted, relative to max(1, |value|) "
+                          "(default 1e-12)")
     slv.add_argument("--infinite-play", type=_payoff, default=None, metavar="C",
                      help="payoff to player 0 of play that never ends, for games that need not end "
                           "(0: a reachability game, 1/2: a draw); exact only")

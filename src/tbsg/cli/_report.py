@@ -178,11 +178,14 @@ def _value_part(sol: Solution[Any, Any] | FloatSolution[Any, Any], fmt: str, dig
     lo, hi = sol.bounds()
     shown_lo, shown_hi = exact_decimal(lo, digits, "down"), exact_decimal(hi, digits, "up")
     gap = hi - lo
+    widest = (f"{sol.max_gap:.3g} at most over all states" if sol.win_probability else
+              f"{sol.max_relative_gap:.3g} at most over all states relative to max(1, |value|)")
     return ([(name, f"in [{shown_lo}, {shown_hi}] (proven bounds)"),
-             ("gap", f"{gap:.3g} at the initial state, {sol.max_gap:.3g} at most over all states "
+             ("gap", f"{gap:.3g} at the initial state, {widest} "
                      f"(--tol {sol.tol:g}{'' if sol.converged else ': NOT reached'})")],
             {"lower": lo, "upper": hi, "gap": gap, "value": sol.value(), "tol": sol.tol,
-             "max_gap": sol.max_gap, "converged": sol.converged,
+             "max_gap": sol.max_gap, "max_relative_gap": sol.max_relative_gap,
+             "converged": sol.converged,
              "lower_decimal": shown_lo, "upper_decimal": shown_hi})
 
 

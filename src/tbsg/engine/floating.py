@@ -95,10 +95,11 @@ without ending play. Bounds are clipped to the box, and entries of ``U`` equal t
 (of ``L`` equal to ``a``) need no check: ``T(U) <= b`` whenever ``U <= b``. In a
 win-probability game the allowance is moreover relative to the result alone. The gap
 that can be proven grows with the size of the values (about ``u |v|`` times the expected
-number of steps), so a ``tol`` that suits probabilities may be out of reach for large
-totals. The reported bounds hold for the exact value, not just for the float
-computation. The game must be stopping (the pipeline checks it first,
-:func:`tbsg.engine.graph.end_components`).
+number of steps), so ``tol`` bounds the gap *relative* to ``max(1, |v|)``
+(:func:`scaled_gap`): the plain gap for values in [0, 1], where every win-probability
+game's values lie, and a relative precision for large totals. The reported bounds hold
+for the exact value, not just for the float computation. The game must be stopping (the
+pipeline checks it first, :func:`tbsg.engine.graph.end_components`).
 """
 
 from __future__ import annotations
@@ -121,7 +122,7 @@ from tbsg.engine.bellman import ETA, IntArray32, Magnitude, Rows, U, rounding_co
 from tbsg.engine.compiled import CompiledGame, IndexArray
 from tbsg.engine.graph import Components, trivial_states
 
-__all__ = ["FloatResult", "float_profile", "payoff_box", "solve_float"]
+__all__ = ["FloatResult", "float_profile", "payoff_box", "scaled_gap", "solve_float"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -156,6 +157,23 @@ class FloatResult:
     sweeps: int
     converged: bool
     seconds: float
+
+
+def scaled_gap(lower: FloatArray, upper: FloatArray, unit: bool) -> FloatArray:
+    """What ``tol`` bounds: ``upper - lower`` relative to ``max(1, |lower|, |upper|)``.
+
+    Values of a win-probability game lie in [0, 1], where this is the plain gap (``unit``:
+    no division). Elsewhere an absolute gap would ask a value of a million for the
+    precision of a probability, which rounding cannot certify (the proven gap grows with
+    the magnitude of the values): the gap is measured relative to the value, and never
+    more strictly than the absolute gap below 1. An infinite bound has an infinite gap.
+    """
+    gap = upper - lower
+    if unit:
+        return gap
+    scale = np.maximum(1.0, np.maximum(np.abs(lower), np.abs(upper)))
+    out: FloatArray = np.where(np.isfinite(gap), gap / np.where(np.isfinite(scale), scale, 1.0), np.inf)
+    return out
 
 
 class _Level(Rows):
@@ -403,7 +421,7 @@ class _Level(Rows):
             lower[s0:s1] = np.maximum(lower[s0:s1], np.clip(lo, *self.box))
             upper[s0:s1] = np.minimum(upper[s0:s1], np.clip(hi, *self.box))
             gap = upper[s0:s1] - lower[s0:s1]
-            max_gap = float(np.max(gap))
+            max_gap = float(np.max(scaled_gap(lower[s0:s1], upper[s0:s1], self.below is None)))
             if max_gap <= tol:
                 return True
             total_gap = float(np.sum(gap))
@@ -890,7 +908,7 @@ def _cyclic(lv: _Level, plan: _SweepPlan, lower: FloatArray, upper: FloatArray, 
         upper[s0:s1] = box_hi if hi is None else hi
         lo = lv.certify(lower[:s1], pick, solve, upper=False)
         lower[s0:s1] = box_lo if lo is None else lo
-        if float(np.max(upper[s0:s1] - lower[s0:s1])) <= tol:
+        if float(np.max(scaled_gap(lower[s0:s1], upper[s0:s1], lv.below is None))) <= tol:
             return True
     if (hi is None or lo is None) and not (math.isfinite(box_lo) and math.isfinite(box_hi)):
         # no box known: interval iteration needs finite bounds to start from
@@ -933,7 +951,8 @@ def solve_float(
     comps : Components
         ``decompose(g)``.
     tol : float
-        Target for ``upper - lower`` in every state.
+        Target for ``upper - lower`` in every state, relative to ``max(1, |value|)``
+        (:func:`scaled_gap`; the plain gap in a win-probability game).
     max_sweeps : int
         Give up interval iteration on a level after this many sweeps (``converged`` is
         then False).
@@ -964,7 +983,7 @@ def solve_float(
                 below = _settle(below, lower, upper, mid, s0, s1)
             choice[order[s0:s1]] = prep.rows_to_actions(s0, best)
             total_sweeps += 1
-            if float(np.max(upper[s0:s1] - lower[s0:s1])) > tol:
+            if float(np.max(scaled_gap(lower[s0:s1], upper[s0:s1], prep.unit))) > tol:
                 converged = False  # the rounding floor of these states is above tol
             if progress is not None:
                 progress(s1, n)

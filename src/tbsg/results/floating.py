@@ -72,6 +72,7 @@ import numpy.typing as npt
 
 from tbsg.engine.bellman import action_bounds
 from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.floating import scaled_gap
 from tbsg.engine.tiebreak import TieBreak, first_choice, tied_states
 from tbsg.errors import InvalidArgumentError, UnsupportedError
 from tbsg.model.steps import StepFunction
@@ -130,7 +131,8 @@ class FloatSolution(_Base[S, A]):
     lower, upper : ndarray of float
         The proven bounds of every state, in the order of :attr:`states`.
     tol : float
-        Requested bound on ``upper - lower``.
+        Requested bound on ``upper - lower``, relative to ``max(1, |value|)``
+        (:attr:`max_relative_gap`).
     sweeps : int
         Value-iteration sweeps performed (summed over levels).
     converged : bool
@@ -196,6 +198,15 @@ class FloatSolution(_Base[S, A]):
     def max_gap(self) -> float:
         """Largest ``upper - lower`` over all states."""
         return float(np.max(self.upper - self.lower)) if self.n_states else 0.0
+
+    @property
+    def max_relative_gap(self) -> float:
+        """Largest ``(upper - lower) / max(1, |lower|, |upper|)`` over all states: what
+        ``tol`` bounds (:func:`tbsg.engine.floating.scaled_gap`); :attr:`max_gap` in a
+        win-probability game."""
+        if not self.n_states:
+            return 0.0
+        return float(np.max(scaled_gap(self.lower, self.upper, self.win_probability)))
 
     def action(self, state: S | Initial = INITIAL) -> A:
         """The first action at ``state``, in the game's order, that the bounds do not rule out.
