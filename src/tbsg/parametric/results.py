@@ -92,7 +92,22 @@ def _view(f: RationalFunction, player: int, pc: ParametricCompiled[Any, Any]) ->
     return 1 - f if pc.win_probability else -f
 
 
-class _OneProfile(StatesOf[S], Generic[S, A]):
+class _OverParametric(StatesOf[S], Generic[S, A]):
+    """A result over the states of a parametric compiled game (``_over``)."""
+
+    @property
+    def _over(self) -> ParametricCompiled[S, A]:
+        raise NotImplementedError  # pragma: no cover - every result names its graph
+
+    @property
+    def win_probability(self) -> bool:
+        """Whether the game is a win-probability game (every reward identically 0, every
+        terminal payoff in [0, 1]): values are then probabilities of winning and player
+        1's view is ``1 - v``; otherwise expected totals, and player 1's view is ``-v``."""
+        return self._over.win_probability
+
+
+class _OneProfile(_OverParametric[S, A]):
     """The queries of a result with one profile over the states of ``_pc`` (a region, or the
     values of a fixed profile): values are rational functions of the parameter."""
 
@@ -112,13 +127,6 @@ class _OneProfile(StatesOf[S], Generic[S, A]):
     @property
     def _over(self) -> ParametricCompiled[S, A]:
         return self._pc
-
-    @property
-    def win_probability(self) -> bool:
-        """Whether the game is a win-probability game (every reward identically 0, every
-        terminal payoff in [0, 1]): values are then probabilities of winning and player
-        1's view is ``1 - v``; otherwise expected totals, and player 1's view is ``-v``."""
-        return self._pc.win_probability
 
     def player(self, state: S | Initial = INITIAL) -> int:
         """Who moves at ``state``."""
@@ -369,7 +377,7 @@ class Piecewise:
 
 
 @dataclass(frozen=True, eq=False)
-class ParametricSolution(StatesOf[S], Generic[S, A]):
+class ParametricSolution(_OverParametric[S, A]):
     """The optimal play of a parametric game over its parameter interval.
 
     It answers the queries of :mod:`tbsg.results.query` (module docstring): ``value(s)`` is
@@ -402,13 +410,6 @@ class ParametricSolution(StatesOf[S], Generic[S, A]):
     @property
     def _over(self) -> ParametricCompiled[S, A]:
         return self.compiled
-
-    @property
-    def win_probability(self) -> bool:
-        """Whether the game is a win-probability game (every reward identically 0, every
-        terminal payoff in [0, 1]): values are then probabilities of winning and player
-        1's view is ``1 - v``; otherwise expected totals, and player 1's view is ``-v``."""
-        return self.compiled.win_probability
 
     def _i(self, state: S | Initial | None) -> int:
         return _lookup(self.compiled, state, "ParametricSolution", "is not a reachable state of the game")
