@@ -15,12 +15,28 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, cast
 
+import numpy as np
+
 import tbsg
+from tbsg.engine.compiled import CompiledGame
 from tbsg.testing import TableGame, oracle
 from tbsg.testing import solve_linear_system as gauss_jordan
 
-__all__ = ["Bet", "FewestRolls", "KeepRolling", "OneTurn", "PassTheCoin", "PingPong", "Profile",
-           "Wait", "all_profiles", "gauss_jordan", "max_min"]
+__all__ = [
+    "Bet",
+    "FewestRolls",
+    "KeepRolling",
+    "OneTurn",
+    "PassTheCoin",
+    "PingPong",
+    "Profile",
+    "Row",
+    "Wait",
+    "all_profiles",
+    "compiled_from_rows",
+    "gauss_jordan",
+    "max_min",
+]
 
 Profile = dict[int, Hashable]
 
@@ -226,3 +242,34 @@ class FewestRolls:
     def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | tbsg.Terminal]]:
         hit = SIXTH if a == "one" else Fraction(11, 36)
         return [(hit, tbsg.Terminal(0)), (1 - hit, "rolling")]
+
+
+Row = tuple[Fraction | int, Fraction | int, list[tuple[Fraction | int, int]]]
+"""An action of :func:`compiled_from_rows`: ``(c_k, s_k, outcomes)``."""
+
+
+def compiled_from_rows(players: list[int], rows: list[list[Row]]) -> CompiledGame[int, int]:
+    """A compiled game from ``rows[i]``: state ``i``'s actions as ``(c_k, s_k, outcomes)``
+    (labels ``0, 1, ...`` per state; ``c_k`` the move's reward plus the expected terminal
+    payoff, any rationals), for engine tests that need no game object."""
+    act_ptr: list[int] = [0]
+    out_ptr: list[int] = [0]
+    labels: list[int] = []
+    target: list[int] = []
+    const: list[Fraction] = []
+    stop: list[Fraction] = []
+    prob: list[Fraction] = []
+    for acts in rows:
+        for j, (c, s, outs) in enumerate(acts):
+            labels.append(j)
+            const.append(Fraction(c))
+            stop.append(Fraction(s))
+            prob.extend(Fraction(p) for p, _ in outs)
+            target.extend(t for _, t in outs)
+            out_ptr.append(len(target))
+        act_ptr.append(len(labels))
+    n = len(rows)
+    return CompiledGame.from_values(list(range(n)), {i: i for i in range(n)},
+                                    np.array(players, dtype=np.int8), np.array(act_ptr, dtype=np.int64),
+                                    labels, np.array(out_ptr, dtype=np.int64),
+                                    np.array(target, dtype=np.int64), const, stop, prob)

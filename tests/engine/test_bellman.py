@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from oracles import compiled_from_rows
 from tbsg import DRAW, Terminal, win
 from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import (
@@ -105,33 +106,6 @@ def test_segments_take_max_for_player_0_and_min_for_player_1(rows_per_state: int
 
 # --- values of any sign and size ------------------------------------------------------------
 
-def _built(players: list[int], rows: list[list[tuple[Fraction, Fraction, list[tuple[Fraction, int]]]]]
-           ) -> CompiledGame[int, int]:
-    """A compiled game from ``rows[i]``: state ``i``'s actions as ``(c_k, s_k, outcomes)``
-    (labels ``0, 1, ...`` per state); constants may be any rationals (rewards folded in)."""
-    act_ptr: list[int] = [0]
-    out_ptr: list[int] = [0]
-    labels: list[int] = []
-    target: list[int] = []
-    const: list[Fraction] = []
-    stop: list[Fraction] = []
-    prob: list[Fraction] = []
-    for acts in rows:
-        for j, (c, s, outs) in enumerate(acts):
-            labels.append(j)
-            const.append(F(c))
-            stop.append(F(s))
-            prob.extend(F(p) for p, _ in outs)
-            target.extend(t for _, t in outs)
-            out_ptr.append(len(target))
-        act_ptr.append(len(labels))
-    n = len(rows)
-    return CompiledGame.from_values(list(range(n)), {i: i for i in range(n)},
-                                    np.array(players, dtype=np.int8), np.array(act_ptr, dtype=np.int64),
-                                    labels, np.array(out_ptr, dtype=np.int64),
-                                    np.array(target, dtype=np.int64), const, stop, prob)
-
-
 BIG = 10**6
 
 
@@ -141,7 +115,7 @@ def test_filter_scales_with_the_size_of_the_values() -> None:
     far above the bound for values in [0, 1], which would have decided a sign."""
     third = F(1, 3)
     v1, v2 = BIG + third, -BIG + third
-    g = _built([0, 0, 0], [[(F(0), F(0), [(H, 1), (H, 2)])], [(v1, F(1), [])], [(v2, F(1), [])]])
+    g = compiled_from_rows([0, 0, 0], [[(F(0), F(0), [(H, 1), (H, 2)])], [(v1, F(1), [])], [(v2, F(1), [])]])
     values = [third, v1, v2]
     vf = np.array([float(x) for x in values])
     assert abs(q_float(g, vf)[0] - vf[0]) > filter_bound(2)[()] * 1000  # unscaled: a wrong sign
@@ -156,7 +130,7 @@ def test_action_bounds_count_cancellation() -> None:
     The computed 1/3 + 4e-11 errs by the rounding of c, about 1e-16 of the terms' size but
     1e-10 of Q: an allowance relative to |q| alone misses it, the new one (relative to the
     size of the terms) holds Q."""
-    g = _built([0, 0], [[(-BIG + F(1, 3), F(0), [(F(1), 1)])], [(F(BIG), F(1), [])]])
+    g = compiled_from_rows([0, 0], [[(-BIG + F(1, 3), F(0), [(F(1), 1)])], [(F(BIG), F(1), [])]])
     x = np.array([0.0, float(BIG)])
     q = q_float(g, x)
     r, a = rounding_counts(g)

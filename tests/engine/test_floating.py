@@ -21,6 +21,7 @@ import pytest
 from hypothesis import given, settings
 
 import tbsg
+from oracles import compiled_from_rows
 from tbsg import DRAW, win
 from tbsg.engine import floating
 from tbsg.engine.bellman import Magnitude
@@ -186,35 +187,6 @@ def test_sweeping_and_backing_off_keep_bounds_and_exact_values(
 
 # --- expected totals: values of any sign and size ------------------------------------------
 
-Row = tuple[Fraction, Fraction, list[tuple[Fraction, int]]]
-
-
-def _built(players: list[int], rows: list[list[Row]]) -> CompiledGame[int, int]:
-    """A compiled game from ``rows[i]``: state ``i``'s actions as ``(c_k, s_k, outcomes)``,
-    ``c_k`` the reward of the move plus the expected terminal payoff (any rationals)."""
-    act_ptr: list[int] = [0]
-    out_ptr: list[int] = [0]
-    labels: list[int] = []
-    target: list[int] = []
-    const: list[Fraction] = []
-    stop: list[Fraction] = []
-    prob: list[Fraction] = []
-    for acts in rows:
-        for j, (c, s, outs) in enumerate(acts):
-            labels.append(j)
-            const.append(c)
-            stop.append(s)
-            prob.extend(p for p, _ in outs)
-            target.extend(t for _, t in outs)
-            out_ptr.append(len(target))
-        act_ptr.append(len(labels))
-    n = len(rows)
-    return CompiledGame.from_values(list(range(n)), {i: i for i in range(n)},
-                                    np.array(players, dtype=np.int8), np.array(act_ptr, dtype=np.int64),
-                                    labels, np.array(out_ptr, dtype=np.int64),
-                                    np.array(target, dtype=np.int64), const, stop, prob)
-
-
 ONE, ZERO = Fraction(1), Fraction(0)
 MILLION = 10**6
 
@@ -222,7 +194,7 @@ MILLION = 10**6
 def _geometric(q: Fraction) -> CompiledGame[int, int]:
     """Keep rolling: each roll pays 1 and ends play (paying 0) with probability ``q``, or
     stop for 0. By hand, rolling is worth ``v = 1 + (1 - q) v``, so ``v = 1 / q``."""
-    return _built([0], [[(ZERO, ONE, []), (ONE, q, [(1 - q, 0)])]])
+    return compiled_from_rows([0], [[(ZERO, ONE, []), (ONE, q, [(1 - q, 0)])]])
 
 
 def _signed() -> CompiledGame[int, int]:
@@ -236,8 +208,8 @@ def _signed() -> CompiledGame[int, int]:
     gives -5/3 - 10/3 = -5 < -4. So v = (-4, -5), with "y" and "w".
     """
     third = Fraction(1, 3)
-    return _built([0, 1], [[(-1 - 2 * third, third, [(2 * third, 1)]), (Fraction(-4), ONE, [])],
-                           [(ONE, H, [(H, 0)]), (-ONE, ZERO, [(ONE, 0)])]])
+    return compiled_from_rows([0, 1], [[(-1 - 2 * third, third, [(2 * third, 1)]), (Fraction(-4), ONE, [])],
+                                       [(ONE, H, [(H, 0)]), (-ONE, ZERO, [(ONE, 0)])]])
 
 
 def _million() -> CompiledGame[int, int]:
@@ -250,8 +222,9 @@ def _million() -> CompiledGame[int, int]:
     5 10^5); "a" (10^6 + 1/3) is worse for player 1.
     """
     pay = MILLION + Fraction(2, 3)
-    return _built([1, 0], [[(MILLION + Fraction(1, 3), ONE, []), (Fraction(-MILLION), ZERO, [(ONE, 1)])],
-                           [(pay / 2, H, [(H, 0)])]])
+    return compiled_from_rows([1, 0], [[(MILLION + Fraction(1, 3), ONE, []),
+                                        (Fraction(-MILLION), ZERO, [(ONE, 1)])],
+                                       [(pay / 2, H, [(H, 0)])]])
 
 
 REWARD_GAMES = [
@@ -323,7 +296,8 @@ def test_payoff_box_is_the_range_of_the_payoffs_without_rewards() -> None:
     # win-or-lose at +-1 (c_k / s_k in [-1, 1]); the geometric roll pays 1 with s = 1/100,
     # so every value lies in [0, 100] (T maps it into itself: 1 + 99/100 100 = 100); a move
     # that pays -1 without ending play (_signed's "w") leaves no box
-    pm = _built([0], [[(-ONE, ONE, []), (ONE / 3, ONE / 3, [(2 * ONE / 3, 0)]), (-H, H, [(H, 0)])]])
+    pm = compiled_from_rows([0], [[(-ONE, ONE, []), (ONE / 3, ONE / 3, [(2 * ONE / 3, 0)]),
+                                   (-H, H, [(H, 0)])]])
     lo, hi = floating.payoff_box(pm)
     assert Fraction(lo) <= -1 and Fraction(hi) >= 1 and hi - lo < 2 + 1e-14
     lo, hi = floating.payoff_box(_geometric(Fraction(1, 100)))
