@@ -149,8 +149,9 @@ def test_sweeping_and_backing_off_keep_bounds_and_exact_values(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Risk or Safety to 30, its levels (up to about 900 states) swept as if large: some
     # settle after 8 or more sweeps, others do not within the cap and the following levels
-    # skip the sweeps (the asserts check that both happen)
+    # skip the sweeps (the asserts check that both happen); level by level, not merged
     monkeypatch.setattr(floating, "_SWEEP_MIN", 16)
+    monkeypatch.setattr(floating, "_MERGE_LEVEL", 0)
     given: list[int] = []
     settled: list[int] = []
     record = _SweepPlan.record
