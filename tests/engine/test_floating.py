@@ -329,3 +329,105 @@ def test_a_large_total_meets_the_default_tol_relative_to_its_size() -> None:
     exact = tbsg.solve(game).value()
     lo, hi = approx.bounds()
     assert Fraction(lo) <= exact <= Fraction(hi)
+
+
+# --- consecutive small levels with cycles merged into blocks ------------------------------------
+
+def _bank_at_first_heads(s: Any) -> str:
+    return "stop" if s.open >= 1 else "toss"
+
+
+def _best_response(n: int) -> tuple[CompiledGame[Any, Any], Any]:
+    """Risk or Safety to ``n`` against "bank at the first head": an MDP of many small levels
+    with cycles, and its exact values (the exact solver is the oracle)."""
+    game = risk_or_safety(n)
+    exact = tbsg.best_response(game, 0, _bank_at_first_heads)
+    return exact.graph, exact
+
+
+def test_blocks_cover_every_level_once_and_merge_only_small_levels_with_cycles(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    g, _ = _best_response(12)
+    prep = floating._Prepared(g, None, decompose(g))
+    levels = [(s0, s1) for s0, s1, _ in floating._runs(prep)]
+    blocks = floating._blocks(prep)
+    assert any(kind == floating._BLOCK for *_, kind, _ in blocks)
+    # the blocks' levels, in order, are the levels; each block spans exactly its levels
+    unfolded = [part for s0, s1, kind, parts in blocks for part in (parts or [(s0, s1)])]
+    assert unfolded == levels
+    for s0, s1, kind, parts in blocks:
+        if kind == floating._BLOCK:
+            assert len(parts) >= 2 and (parts[0][0], parts[-1][1]) == (s0, s1)
+            assert s1 - s0 <= floating._MERGE_STATES + max(b - a for a, b in parts)
+    # levels of at least _MERGE_LEVEL states stand alone
+    monkeypatch.setattr(floating, "_MERGE_LEVEL", 1)
+    assert all(kind != floating._BLOCK for *_, kind, _ in floating._blocks(prep))
+
+
+@pytest.mark.parametrize("n", [6, 12])
+def test_merged_blocks_enclose_the_exact_best_response(n: int) -> None:
+    g, exact = _best_response(n)
+    result = solve_float(g, decompose(g))
+    assert result.converged
+    _assert_encloses(result, [exact.values[s] for s in g.states], 1e-12)
+
+
+def test_merged_and_level_by_level_bounds_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same exact values enclosed both ways, and the same greedy actions
+    g, exact = _best_response(10)
+    merged = solve_float(g, decompose(g))
+    monkeypatch.setattr(floating, "_MERGE_LEVEL", 0)
+    levels = solve_float(g, decompose(g))
+    for r in (merged, levels):
+        _assert_encloses(r, [exact.values[s] for s in g.states], 1e-12)
+    assert merged.choice.tolist() == levels.choice.tolist()
+
+
+def test_a_block_without_a_certificate_is_solved_level_by_level(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the merged block's certificates refused: its bounds go back to the box and its levels
+    # are solved one by one, with certificates, to the same enclosure
+    certify = floating._Level.certify
+    refused: list[int] = []
+
+    def no_merged(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if self.permc == "NATURAL":  # a merged block
+            refused.append(self.m)
+            return None
+        return certify(self, *args, **kwargs)
+
+    monkeypatch.setattr(floating._Level, "certify", no_merged)
+    g, exact = _best_response(8)
+    result = solve_float(g, decompose(g))
+    assert refused and result.converged
+    _assert_encloses(result, [exact.values[s] for s in g.states], 1e-12)
+
+
+def test_a_reward_game_in_blocks_encloses_its_exact_totals() -> None:
+    """Pig solitaire to 20 (fewest expected turns; tbsg.sources.pig_solitaire): values
+    outside [0, 1] and no finite box, certified block by block."""
+    game = tbsg.games.pig_solitaire(20)
+    exact = tbsg.solve(game)
+    g = exact.graph
+    prep = floating._Prepared(g, None, decompose(g))
+    assert any(kind == floating._BLOCK for *_, kind, _ in floating._blocks(prep))
+    result = solve_float(g, decompose(g))
+    assert result.converged
+    _assert_encloses(result, [exact.values[s] for s in g.states], 1e-12, relative=True)
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(games(states=(2, 7), actions=(1, 3), outcomes=(1, 3), payoffs="score", rewards=True,
+             players=(0, 1), ties=False))
+def test_everything_merged_holds_the_exact_value_of_random_games(game: TableGame) -> None:
+    """Property: with every level with cycles merged into one block (however large), the
+    proven bounds still hold the exact value of every state, rewards and payoffs of any
+    sign included."""
+    exact = tbsg.solve(game)
+    g = exact.graph
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(floating, "_MERGE_LEVEL", 10**9)
+        mp.setattr(floating, "_MERGE_STATES", 10**9)
+        result = solve_float(g, decompose(g), tol=1e-6)
+    for i, s in enumerate(g.states):
+        assert Fraction(result.lower[i]) <= exact.values[s] <= Fraction(result.upper[i])

@@ -609,7 +609,9 @@ class ChainSystem:
         if w is None or solve is None:
             return None
         fixed, free, mid = self.fixed, self.free, self.mid
-        spread = 64.0 * U * float(self.deg.max(initial=1.0))
+        # the smallest widening worth trying: below the rounding of one step it cannot pass;
+        # doubling from there finds a passing one within a factor of 2 of the least
+        spread = U
         out: list[FloatArray] = []
         for b, known, sign in ((b_lo, g_lo, -1.0), (b_hi, g_hi, 1.0)):
             x_hat = np.zeros(self.n)
