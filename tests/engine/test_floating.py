@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +30,7 @@ from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.floating import _SWEEP_CAP, _SWEEP_MIN, FloatResult, _SweepPlan, float_profile, solve_float
 from tbsg.engine.graph import decompose
 from tbsg.games import risk_or_safety
+from tbsg.games.risk_or_safety import RoSState
 from tbsg.testing import TableGame, games
 
 H = Fraction(1, 2)
@@ -333,7 +334,7 @@ def test_a_large_total_meets_the_default_tol_relative_to_its_size() -> None:
 
 # --- consecutive small levels with cycles merged into blocks ------------------------------------
 
-def _bank_at_first_heads(s: Any) -> str:
+def _bank_at_first_heads(s: RoSState) -> Literal["toss", "stop"]:
     return "stop" if s.open >= 1 else "toss"
 
 

@@ -14,7 +14,6 @@ import numpy as np
 import pytest
 
 import tbsg
-
 from tbsg import win
 from tbsg.engine import _backend as bk
 from tbsg.engine.compile import compile_game

@@ -525,7 +525,7 @@ class ChainSystem:
     factorisation is kept with the chain (:meth:`of`).
     """
 
-    def __init__(self, g: CompiledGame[S, A], fixed: IntArray, order: IntArray | None) -> None:
+    def __init__(self, g: CompiledGame[Any, Any], fixed: IntArray, order: IntArray | None) -> None:
         n = g.n_states
         self.n = n
         self.fixed = fixed
@@ -578,7 +578,7 @@ class ChainSystem:
         return solve
 
     @classmethod
-    def of(cls, g: CompiledGame[S, A], fixed: IntArray, order: IntArray | None
+    def of(cls, g: CompiledGame[Any, Any], fixed: IntArray, order: IntArray | None
            ) -> ChainSystem | None:
         """The system of ``g`` with the states ``fixed`` given, built once per chain."""
         cache = _SYSTEMS.setdefault(g, {})
