@@ -36,12 +36,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import sympy
 
 import tbsg
 from tbsg.games import biased_risk_or_safety, coinball, pig, piglet, risk_or_safety
+from tbsg.games.risk_or_safety import RoSState
 
 PEERS = Path(__file__).resolve().parents[2] / "shared" / "peers"
 
@@ -75,8 +76,8 @@ def _float(solve: Callable[[], tbsg.FloatSolution[Any, Any]]) -> Runner:
     return run
 
 
-def _bank_at_first_heads(s: object) -> str:
-    return "stop" if getattr(s, "open", 0) >= 1 else "toss"
+def _bank_at_first_heads(s: RoSState) -> Literal["toss", "stop"]:
+    return "stop" if s.open >= 1 else "toss"
 
 
 def _toss(s: object, a: object) -> int:
