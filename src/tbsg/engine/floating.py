@@ -44,7 +44,14 @@ give proven bounds:
 
 Components are processed level by level (:func:`tbsg.engine.graph.decompose`): every successor
 of a level's states lies in the level or in lower levels, whose bounds are already
-proven. For each level:
+proven. Consecutive small levels with cycles are merged into one *block*
+(:func:`_blocks`): a block has the same property, so everything below holds for it as
+for a level, and one candidate and one certificate per bound serve all its levels
+instead of a few factorisations each (a small game of a hundred levels otherwise spends
+its time in that fixed cost). In solving order the block's system is block triangular,
+so it is factorised in that order, without fill between its components. If a block's
+certificates fail or are too loose, its levels are solved one by one as below. For each
+level:
 
 1. *Candidate.* Float policy iteration on the midpoint of the outside bounds picks a
    profile ``sigma`` (a few sparse LU solves of ``(I - P_sigma) x = b_sigma``). The

@@ -49,7 +49,10 @@ doubling ``delta`` until they hold. Values are split by sign (``P u`` is enclose
 ``P_hi u^+ + P_lo u^-`` from above) and the allowance is relative to the sum of the
 absolute values of the terms, the underflow part not scaling with the values (the
 probabilities are exact floats in their enclosures): the bounds hold for totals of any
-sign and size (rewards, scores, lengths), not only for probabilities.
+sign and size (rewards, scores, lengths), not only for probabilities. The questions of one
+chain share its matrix: it is built and factorised once per set of given states
+(:class:`ChainSystem`), in solving order, where ``I - P`` is block triangular and needs no
+reordering.
 
 *Tie-breaking among optimal strategies.* In a stopping game a profile that plays, at
 every state, an action attaining the state's value is a pair of optimal strategies
