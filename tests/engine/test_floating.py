@@ -432,3 +432,21 @@ def test_everything_merged_holds_the_exact_value_of_random_games(game: TableGame
         result = solve_float(g, decompose(g), tol=1e-6)
     for i, s in enumerate(g.states):
         assert Fraction(result.lower[i]) <= exact.values[s] <= Fraction(result.upper[i])
+
+
+def test_the_exact_solution_does_not_depend_on_merging_the_starting_profile(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # float_profile merges small levels too; the exact solver only starts from its profile,
+    # so values, strategy and optimal actions are the same without merging
+    game = risk_or_safety(12)
+    merged = tbsg.best_response(game, 0, _bank_at_first_heads)
+    g = merged.graph
+    assert any(kind == floating._BLOCK for *_, kind, _ in floating._blocks(
+        floating._Prepared(g, None, decompose(g))))
+    monkeypatch.setattr(floating, "_MERGE_LEVEL", 0)
+    levels = tbsg.best_response(game, 0, _bank_at_first_heads)
+    assert levels.states == merged.states
+    for s in merged.states:
+        assert merged.value(s) == levels.value(s)
+        assert merged.action(s) == levels.action(s)
+        assert merged.optimal_actions(s) == levels.optimal_actions(s)

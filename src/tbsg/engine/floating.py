@@ -922,7 +922,8 @@ def _acyclic_scalar(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper:
 
 def float_profile(g: CompiledGame[S, A], comps: Components,
                   allowed: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.int64]:
-    """A near-optimal profile (flat action per state) by float policy iteration per level.
+    """A near-optimal profile (flat action per state) by float policy iteration per level
+    (per block of small levels, :func:`_blocks`).
 
     Used by the exact solver as its starting profile: no bounds are proven here, each
     level simply uses the float values found for the levels below.
@@ -932,14 +933,16 @@ def float_profile(g: CompiledGame[S, A], comps: Components,
     x = np.full(n, 0.5)
     choice = np.empty(n, dtype=np.int64)
     plan = _SweepPlan()
-    for s0, s1, kind in _runs(prep):
-        if kind != _CYCLIC:  # one Bellman step per state (x serves as both bounds)
+    for s0, s1, kind, _ in _blocks(prep):
+        if kind in (_WIDE, _RUN):  # one Bellman step per state (x serves as both bounds)
             pick = _acyclic(prep, s0, s1, kind, x, x, x)
-        else:
-            lv = prep.level(s0, s1)
+        else:  # a level with cycles, or a block of small ones (no sweeps: see _blocks)
+            lv = prep.level(s0, s1, merged=kind == _BLOCK)
             # (scratch: no copy of the prefix)
-            pick, _, vals, trail = lv.policy(x[:s1], scratch=True, sweeps=plan.next(lv.m))
-            plan.record(trail, pick)
+            sweeps = plan.next(lv.m) if kind == _CYCLIC else 0
+            pick, _, vals, trail = lv.policy(x[:s1], scratch=True, sweeps=sweeps)
+            if kind == _CYCLIC:
+                plan.record(trail, pick)
             x[s0:s1] = 0.5 if vals is None else np.clip(vals, *prep.box)
         choice[prep.order[s0:s1]] = prep.rows_to_actions(s0, pick)
     return choice
