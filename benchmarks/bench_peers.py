@@ -2,10 +2,14 @@
 
 The peers are the scripts of ``../shared/peers`` (see its README): OpenSpiel's value
 iteration on Piglet (= Risk or Safety) and Pig, Storm on the Risk or Safety best response
-(an MDP: Storm cannot solve the game itself), QuantEcon's ``DiscreteDP`` and the Riddler
-seed's own dynamic program on Coinball. Each peer runs in a child process with the
-peers' interpreter and reports its own solve time, model construction included; tbsg
-runs in this process on the same game, compile included. The table prints both times
+(an MDP: Storm cannot solve the game itself) and on the Markov chain of one Risk or Safety
+profile (both players bank their first head: expected tosses, P(win), and P(win) as a
+rational function of P(heads)), QuantEcon's ``DiscreteDP`` and the Riddler seed's own
+dynamic program on Coinball. Every row is the same model on both sides (the same states,
+the same question). Each peer runs in a child process with the peers' interpreter and
+reports its own solve time, model construction included (after a warm-up run of its own);
+tbsg runs in this process on the same game, enumeration included, after one untimed
+warm-up run of the same case, as the median of three runs. The table prints both times
 and ``peer / tbsg``, plus the largest difference between the two values (the peers'
 values are floats; tbsg's exact ones are compared after conversion, its float ones by
 their proven interval).
@@ -32,10 +36,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
+
+import sympy
 
 import tbsg
-from tbsg.games import coinball, pig, piglet, risk_or_safety
+from tbsg.games import biased_risk_or_safety, coinball, pig, piglet, risk_or_safety
+from tbsg.games.risk_or_safety import RoSState
 
 PEERS = Path(__file__).resolve().parents[2] / "shared" / "peers"
 
@@ -69,8 +76,43 @@ def _float(solve: Callable[[], tbsg.FloatSolution[Any, Any]]) -> Runner:
     return run
 
 
-def _bank_at_first_heads(s: object) -> str:
-    return "stop" if getattr(s, "open", 0) >= 1 else "toss"
+def _bank_at_first_heads(s: RoSState) -> Literal["toss", "stop"]:
+    return "stop" if s.open >= 1 else "toss"
+
+
+def _toss(s: object, a: object) -> int:
+    return int(a == "toss")
+
+
+def _chain_tosses(n: int, exact: bool) -> Runner:
+    """Expected number of tosses of the chain where both players bank their first head."""
+    def run() -> Answer:
+        c = tbsg.chain(risk_or_safety(n), _bank_at_first_heads)
+        if exact:
+            v = float(c.expected_steps(_toss))
+            return v, v, "exact"
+        lo, hi = c.expected_steps(_toss, exact=False)
+        return lo, hi, f"float {(hi - lo) / hi:.0e}"  # the proven relative gap
+    return run
+
+
+def _chain_win(n: int) -> Runner:
+    """P(player 0 wins) on the same chain, exactly."""
+    def run() -> Answer:
+        v = float(tbsg.chain(risk_or_safety(n), _bank_at_first_heads).value())
+        return v, v, "exact"
+    return run
+
+
+def _chain_parametric(n: int) -> Runner:
+    """P(player 0 wins) on the same chain as a rational function of P(heads) = p, read at
+    p = 1/2 (as the peer prints it)."""
+    def run() -> Answer:
+        p = sympy.Symbol("p")
+        ev = tbsg.evaluate_parametric(biased_risk_or_safety(n, p), p, _bank_at_first_heads)
+        v = float(ev.value(at=Fraction(1, 2)))
+        return v, v, "parametric"
+    return run
 
 
 def _coinball_vs(action: str) -> Callable[[], tbsg.Solution[Any, Any]]:
@@ -111,6 +153,23 @@ def cases() -> list[Case]:
              ("100", "--strategy", "optimal"), _exact(lambda: tbsg.solve(coinball(100)))),
         Case("Coinball 100 vs always rush", "QuantEcon DiscreteDP (m, y)", "quantecon_coinball.py",
              ("100",), _exact(_coinball_vs("rush"))),
+        *_chain_cases(),
+    ]
+
+
+def _chain_cases() -> list[Case]:
+    """The rows of ``storm_chain.py``: the chain of "bank at the first head" for both."""
+    name = "Risk or Safety {n} chain (both bank first head): {q}"
+    return [
+        *(row for n in (30, 100) for row in (
+            Case(name.format(n=n, q="E tosses"), "Storm exact", "storm_chain.py", (str(n),),
+                 _chain_tosses(n, True)),
+            Case(name.format(n=n, q="E tosses"), "Storm float 1e-12", "storm_chain.py",
+                 (str(n), "--mode", "float", "--precision", "1e-12"), _chain_tosses(n, False)))),
+        Case(name.format(n=30, q="P(win)"), "Storm exact", "storm_chain.py",
+             ("30", "--query", "win"), _chain_win(30)),
+        Case(name.format(n=12, q="P(win)(p)"), "Storm parametric", "storm_chain.py",
+             ("12", "--query", "win", "--mode", "parametric"), _chain_parametric(12)),
     ]
 
 
@@ -133,6 +192,18 @@ def run_peer(python: str, case: Case, timeout: float) -> tuple[float | None, flo
     return value, float(seconds), ""
 
 
+def _timed(runner: Runner, runs: int = 3) -> tuple[float, float, str, float]:
+    """tbsg's answer and its median time over ``runs`` runs, after an untimed warm-up (as
+    the peer scripts warm up before they time)."""
+    runner()
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        lo, hi, how = runner()
+        times.append(time.perf_counter() - t)
+    return lo, hi, how, sorted(times)[runs // 2]
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--peers-python", default=os.environ.get("TBSG_PEERS_PYTHON", sys.executable),
@@ -148,9 +219,7 @@ def main() -> None:
           f" {'|diff|':>8}")
     for case in chosen:
         value, seconds, why = run_peer(args.peers_python, case, args.timeout)
-        t = time.perf_counter()
-        lo, hi, how = case.tbsg()
-        tb = time.perf_counter() - t
+        lo, hi, how, tb = _timed(case.tbsg)
         if seconds is None:
             print(f"{case.name:<58} {case.peer:<28} {'-':>8} {how:<12} {tb:>8.3f} {'-':>9} {'-':>8}"
                   f"  {why}", flush=True)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +30,7 @@ from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.floating import _SWEEP_CAP, _SWEEP_MIN, FloatResult, _SweepPlan, float_profile, solve_float
 from tbsg.engine.graph import decompose
 from tbsg.games import risk_or_safety
+from tbsg.games.risk_or_safety import RoSState
 from tbsg.testing import TableGame, games
 
 H = Fraction(1, 2)
@@ -149,8 +150,9 @@ def test_sweeping_and_backing_off_keep_bounds_and_exact_values(
         monkeypatch: pytest.MonkeyPatch) -> None:
     # Risk or Safety to 30, its levels (up to about 900 states) swept as if large: some
     # settle after 8 or more sweeps, others do not within the cap and the following levels
-    # skip the sweeps (the asserts check that both happen)
+    # skip the sweeps (the asserts check that both happen); level by level, not merged
     monkeypatch.setattr(floating, "_SWEEP_MIN", 16)
+    monkeypatch.setattr(floating, "_MERGE_LEVEL", 0)
     given: list[int] = []
     settled: list[int] = []
     record = _SweepPlan.record
@@ -328,3 +330,123 @@ def test_a_large_total_meets_the_default_tol_relative_to_its_size() -> None:
     exact = tbsg.solve(game).value()
     lo, hi = approx.bounds()
     assert Fraction(lo) <= exact <= Fraction(hi)
+
+
+# --- consecutive small levels with cycles merged into blocks ------------------------------------
+
+def _bank_at_first_heads(s: RoSState) -> Literal["toss", "stop"]:
+    return "stop" if s.open >= 1 else "toss"
+
+
+def _best_response(n: int) -> tuple[CompiledGame[Any, Any], Any]:
+    """Risk or Safety to ``n`` against "bank at the first head": an MDP of many small levels
+    with cycles, and its exact values (the exact solver is the oracle)."""
+    game = risk_or_safety(n)
+    exact = tbsg.best_response(game, 0, _bank_at_first_heads)
+    return exact.graph, exact
+
+
+def test_blocks_cover_every_level_once_and_merge_only_small_levels_with_cycles(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    g, _ = _best_response(12)
+    prep = floating._Prepared(g, None, decompose(g))
+    levels = [(s0, s1) for s0, s1, _ in floating._runs(prep)]
+    blocks = floating._blocks(prep)
+    assert any(kind == floating._BLOCK for *_, kind, _ in blocks)
+    # the blocks' levels, in order, are the levels; each block spans exactly its levels
+    unfolded = [part for s0, s1, kind, parts in blocks for part in (parts or [(s0, s1)])]
+    assert unfolded == levels
+    for s0, s1, kind, parts in blocks:
+        if kind == floating._BLOCK:
+            assert len(parts) >= 2 and (parts[0][0], parts[-1][1]) == (s0, s1)
+            assert s1 - s0 <= floating._MERGE_STATES + max(b - a for a, b in parts)
+    # levels of at least _MERGE_LEVEL states stand alone
+    monkeypatch.setattr(floating, "_MERGE_LEVEL", 1)
+    assert all(kind != floating._BLOCK for *_, kind, _ in floating._blocks(prep))
+
+
+@pytest.mark.parametrize("n", [6, 12])
+def test_merged_blocks_enclose_the_exact_best_response(n: int) -> None:
+    g, exact = _best_response(n)
+    result = solve_float(g, decompose(g))
+    assert result.converged
+    _assert_encloses(result, [exact.values[s] for s in g.states], 1e-12)
+
+
+def test_merged_and_level_by_level_bounds_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the same exact values enclosed both ways, and the same greedy actions
+    g, exact = _best_response(10)
+    merged = solve_float(g, decompose(g))
+    monkeypatch.setattr(floating, "_MERGE_LEVEL", 0)
+    levels = solve_float(g, decompose(g))
+    for r in (merged, levels):
+        _assert_encloses(r, [exact.values[s] for s in g.states], 1e-12)
+    assert merged.choice.tolist() == levels.choice.tolist()
+
+
+def test_a_block_without_a_certificate_is_solved_level_by_level(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the merged block's certificates refused: its bounds go back to the box and its levels
+    # are solved one by one, with certificates, to the same enclosure
+    certify = floating._Level.certify
+    refused: list[int] = []
+
+    def no_merged(self: Any, *args: Any, **kwargs: Any) -> Any:
+        if self.permc == "NATURAL":  # a merged block
+            refused.append(self.m)
+            return None
+        return certify(self, *args, **kwargs)
+
+    monkeypatch.setattr(floating._Level, "certify", no_merged)
+    g, exact = _best_response(8)
+    result = solve_float(g, decompose(g))
+    assert refused and result.converged
+    _assert_encloses(result, [exact.values[s] for s in g.states], 1e-12)
+
+
+def test_a_reward_game_in_blocks_encloses_its_exact_totals() -> None:
+    """Pig solitaire to 20 (fewest expected turns; tbsg.sources.pig_solitaire): values
+    outside [0, 1] and no finite box, certified block by block."""
+    game = tbsg.games.pig_solitaire(20)
+    exact = tbsg.solve(game)
+    g = exact.graph
+    prep = floating._Prepared(g, None, decompose(g))
+    assert any(kind == floating._BLOCK for *_, kind, _ in floating._blocks(prep))
+    result = solve_float(g, decompose(g))
+    assert result.converged
+    _assert_encloses(result, [exact.values[s] for s in g.states], 1e-12, relative=True)
+
+
+@settings(max_examples=60, deadline=None, database=None)
+@given(games(states=(2, 7), actions=(1, 3), outcomes=(1, 3), payoffs="score", rewards=True,
+             players=(0, 1), ties=False))
+def test_everything_merged_holds_the_exact_value_of_random_games(game: TableGame) -> None:
+    """Property: with every level with cycles merged into one block (however large), the
+    proven bounds still hold the exact value of every state, rewards and payoffs of any
+    sign included."""
+    exact = tbsg.solve(game)
+    g = exact.graph
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(floating, "_MERGE_LEVEL", 10**9)
+        mp.setattr(floating, "_MERGE_STATES", 10**9)
+        result = solve_float(g, decompose(g), tol=1e-6)
+    for i, s in enumerate(g.states):
+        assert Fraction(result.lower[i]) <= exact.values[s] <= Fraction(result.upper[i])
+
+
+def test_the_exact_solution_does_not_depend_on_merging_the_starting_profile(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # float_profile merges small levels too; the exact solver only starts from its profile,
+    # so values, strategy and optimal actions are the same without merging
+    game = risk_or_safety(12)
+    merged = tbsg.best_response(game, 0, _bank_at_first_heads)
+    g = merged.graph
+    assert any(kind == floating._BLOCK for *_, kind, _ in floating._blocks(
+        floating._Prepared(g, None, decompose(g))))
+    monkeypatch.setattr(floating, "_MERGE_LEVEL", 0)
+    levels = tbsg.best_response(game, 0, _bank_at_first_heads)
+    assert levels.states == merged.states
+    for s in merged.states:
+        assert merged.value(s) == levels.value(s)
+        assert merged.action(s) == levels.action(s)
+        assert merged.optimal_actions(s) == levels.optimal_actions(s)

@@ -13,11 +13,13 @@ from typing import Any
 import numpy as np
 import pytest
 
+import tbsg
 from tbsg import win
 from tbsg.engine import _backend as bk
 from tbsg.engine.compile import compile_game
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.markov import (
+    ChainSystem,
     chain_bounds,
     enclose_all,
     extreme_profile,
@@ -29,6 +31,7 @@ from tbsg.engine.markov import (
     structure,
     zero_count_cycle,
 )
+from tbsg.games import risk_or_safety
 from tbsg.testing import TableGame
 
 H = Fraction(1, 2)
@@ -219,3 +222,45 @@ def test_extreme_profile_minimises_and_maximises_an_expected_total() -> None:
     # would give 1 + 7/4 < 5
     x, choice = extreme_profile(g, cost, minimise=False)
     assert _fractions(x) == [5, Fraction(7, 2)] and choice.tolist() == [0, 2]
+
+
+def _bank_chain(n: int) -> tuple[CompiledGame[Any, Any], Any]:
+    """Risk or Safety to ``n`` with both players banking their first head, as a chain, and its
+    structure (the peers' benchmark chain, ``benchmarks/bench_peers.py``)."""
+    c = tbsg.chain(risk_or_safety(n), lambda s: "stop" if s.open >= 1 else "toss")
+    return c.graph, c.structure
+
+
+def test_chain_bounds_in_solving_order_enclose_the_exact_values() -> None:
+    # the system factorised in solving order (block triangular, no reordering) and in
+    # SuperLU's own order: both enclose the exact values solve_chain gives
+    g, st = _bank_chain(8)
+    exact = _fractions(solve_chain(g, st.comps, [bk.from_fraction(x) for x in g.act_const], {}))
+    for order in (st.comps.members, None):
+        bounds = chain_bounds(g, list(g.act_const), {}, order)
+        assert bounds is not None
+        lo, hi = bounds
+        for i, x in enumerate(exact):
+            assert Fraction(lo[i]) <= x <= Fraction(hi[i])
+            assert hi[i] - lo[i] <= 1e-12
+
+
+def test_a_chain_system_is_factorised_once_per_set_of_fixed_states() -> None:
+    g, st = _bank_chain(4)
+    order = st.comps.members
+    one = ChainSystem.of(g, np.array([], dtype=np.int64), order)
+    assert one is not None
+    assert ChainSystem.of(g, np.array([], dtype=np.int64), order) is one
+    other = ChainSystem.of(g, np.array([0], dtype=np.int64), order)
+    assert other is not None and other is not one
+    # state 0 given: its row is empty, the others still solve their systems
+    assert other.free.tolist() == [False] + [True] * (g.n_states - 1)
+
+
+def test_enclose_all_reads_a_repeated_object_and_equal_values_alike() -> None:
+    third = Fraction(1, 3)
+    lo, hi = enclose_all([third, Fraction(1, 3), third, Fraction(2), Fraction(2)])
+    assert lo[0] == lo[1] == lo[2] and hi[0] == hi[1] == hi[2] and lo[0] < hi[0]
+    assert lo[3] == hi[3] == lo[4] == hi[4] == 2.0
+    empty_lo, empty_hi = enclose_all([])
+    assert empty_lo.shape == empty_hi.shape == (0,)

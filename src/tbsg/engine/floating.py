@@ -44,7 +44,14 @@ give proven bounds:
 
 Components are processed level by level (:func:`tbsg.engine.graph.decompose`): every successor
 of a level's states lies in the level or in lower levels, whose bounds are already
-proven. For each level:
+proven. Consecutive small levels with cycles are merged into one *block*
+(:func:`_blocks`): a block has the same property, so everything below holds for it as
+for a level, and one candidate and one certificate per bound serve all its levels
+instead of a few factorisations each (a small game of a hundred levels otherwise spends
+its time in that fixed cost). In solving order the block's system is block triangular,
+so it is factorised in that order, without fill between its components. If a block's
+certificates fail or are too loose, its levels are solved one by one as below. For each
+level:
 
 1. *Candidate.* Float policy iteration on the midpoint of the outside bounds picks a
    profile ``sigma`` (a few sparse LU solves of ``(I - P_sigma) x = b_sigma``). The
@@ -131,6 +138,7 @@ FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 _PI_ROUNDS = 40  # policy-iteration rounds per level before giving up on a candidate
+_PERMC = "MMD_AT_PLUS_A"
 _CERT_TRIES = 4  # certificate attempts per bound (each doubles w, adapting delta)
 _Solver = Callable[[FloatArray], FloatArray]
 _NEAR_TIE = 1e-9  # rows this close to a state's value get their expected stay in delta
@@ -187,10 +195,15 @@ class _Level(Rows):
 
     def __init__(self, full: sp.csr_matrix, c: FloatArray, rel: IntArray32, absolute: IntArray32,
                  maxi: BoolArray, seg: IntArray, s0: int, s1: int, comp: IntArray,
-                 below: Magnitude | None = None, box: tuple[float, float] = (0.0, 1.0)) -> None:
+                 below: Magnitude | None = None, box: tuple[float, float] = (0.0, 1.0),
+                 merged: bool = False) -> None:
         super().__init__(c, full, seg, maxi, rel, absolute)
         self.full = full  # rows x s1: all successors (lower levels and this level)
-        self.comp = comp  # component of each state, numbered from 0 within the level
+        # component of each state, numbered from 0 within the level; a merged block is
+        # one component for factor(): its components reach one another
+        self.comp = np.zeros_like(comp) if merged else comp
+        # a merged block keeps the solving order, in which its system is block triangular
+        self.permc = "NATURAL" if merged else _PERMC
         self.s0, self.s1 = s0, s1
         self.inner = full[:, s0:s1].tocsr()  # rows x m: successors inside the level
         # None: values in [0, 1] (a win-probability game, or no proof asked: float_profile);
@@ -258,7 +271,7 @@ class _Level(Rows):
             warnings.simplefilter("ignore")
             try:
                 # the transpose's factors: (I - P)^T in CSC has the CSR arrays of I - P
-                lu = spla.splu(self._transposed_system(pick, sub), permc_spec="MMD_AT_PLUS_A",
+                lu = spla.splu(self._transposed_system(pick, sub), permc_spec=self.permc,
                                relax=1, panel_size=1)
             except (RuntimeError, ValueError):
                 return None
@@ -660,16 +673,18 @@ class _Prepared:
         rows = self.acts[r0:r1]
         return self.counts[0][rows], self.counts[1][rows]
 
-    def level(self, s0: int, s1: int, below: Magnitude | None = None) -> _Level:
+    def level(self, s0: int, s1: int, below: Magnitude | None = None,
+              merged: bool = False) -> _Level:
         """The level owning states ``s0:s1`` (``below``: magnitude of the bounds below
-        ``s0``, None in a win-probability game)."""
+        ``s0``, None in a win-probability game; ``merged``: consecutive levels as one,
+        :func:`_blocks`)."""
         r0, r1 = int(self.state_row[s0]), int(self.state_row[s1])
         indptr, indices, data = self.outcomes(r0, r1)
         full = sp.csr_matrix((data, indices, indptr), shape=(r1 - r0, s1))
         comp = self.label[s0:s1] - (self.label[s0] if s1 > s0 else 0)
         rel, absolute = self.rounding(r0, r1)
         return _Level(full, self.c[r0:r1], rel, absolute, self.maxi[s0:s1],
-                      self.state_row[s0:s1] - r0, s0, s1, comp, below, self.box)
+                      self.state_row[s0:s1] - r0, s0, s1, comp, below, self.box, merged)
 
     def rows_to_actions(self, s0: int, pick: IntArray) -> IndexArray:
         """Flat action numbers of the level rows ``pick`` (local to the level at ``s0``)."""
@@ -741,6 +756,45 @@ def _runs(prep: _Prepared) -> list[tuple[int, int, int]]:
     start = np.flatnonzero(~(small & np.concatenate(([False], small[:-1]))))
     end = np.append(start[1:], len(kind)) - 1
     return list(zip(lo[start].tolist(), hi[end].tolist(), kind[start].tolist(), strict=True))
+
+
+_BLOCK = 3  # consecutive small levels with cycles, solved as one (:func:`_blocks`)
+_MERGE_LEVEL = 2048  # levels with cycles of fewer states may be merged into a block
+_MERGE_STATES = 2048  # at most this many states in a block
+
+
+def _blocks(prep: _Prepared) -> list[tuple[int, int, int, list[tuple[int, int]]]]:
+    """:func:`_runs` as ``(s0, s1, kind, levels)``, consecutive small levels with cycles
+    merged into blocks (kind ``_BLOCK``; ``levels`` lists their ``(s0, s1)``).
+
+    Every successor of a block's states lies in the block or below it, as for a level, so
+    the certificates of the module docstring hold on a block as they stand: one policy
+    iteration and one certificate per bound serve all its levels, where level by level
+    each small level would pay for its own factorisations and checks (a game of a few
+    thousand states in a hundred levels spends most of its time in that fixed cost).
+    The block's system is block triangular in solving order (its components reach only
+    earlier ones), so it is factorised in that order, without fill between components.
+    """
+    out: list[tuple[int, int, int, list[tuple[int, int]]]] = []
+    group: list[tuple[int, int]] = []
+
+    def close() -> None:
+        if len(group) == 1:
+            out.append((group[0][0], group[0][1], _CYCLIC, []))
+        elif group:
+            out.append((group[0][0], group[-1][1], _BLOCK, group.copy()))
+        group.clear()
+
+    for s0, s1, kind in _runs(prep):
+        small = kind == _CYCLIC and s1 - s0 < _MERGE_LEVEL
+        if not small or (group and s1 - group[0][0] > _MERGE_STATES):
+            close()
+        if small:
+            group.append((s0, s1))
+        else:
+            out.append((s0, s1, kind, []))
+    close()
+    return out
 
 
 def _acyclic(prep: _Prepared, s0: int, s1: int, kind: int, lower: FloatArray, upper: FloatArray,
@@ -868,7 +922,8 @@ def _acyclic_scalar(prep: _Prepared, s0: int, s1: int, lower: FloatArray, upper:
 
 def float_profile(g: CompiledGame[S, A], comps: Components,
                   allowed: npt.NDArray[np.bool_] | None = None) -> npt.NDArray[np.int64]:
-    """A near-optimal profile (flat action per state) by float policy iteration per level.
+    """A near-optimal profile (flat action per state) by float policy iteration per level
+    (per block of small levels, :func:`_blocks`).
 
     Used by the exact solver as its starting profile: no bounds are proven here, each
     level simply uses the float values found for the levels below.
@@ -878,17 +933,48 @@ def float_profile(g: CompiledGame[S, A], comps: Components,
     x = np.full(n, 0.5)
     choice = np.empty(n, dtype=np.int64)
     plan = _SweepPlan()
-    for s0, s1, kind in _runs(prep):
-        if kind != _CYCLIC:  # one Bellman step per state (x serves as both bounds)
+    for s0, s1, kind, _ in _blocks(prep):
+        if kind in (_WIDE, _RUN):  # one Bellman step per state (x serves as both bounds)
             pick = _acyclic(prep, s0, s1, kind, x, x, x)
-        else:
-            lv = prep.level(s0, s1)
+        else:  # a level with cycles, or a block of small ones (no sweeps: see _blocks)
+            lv = prep.level(s0, s1, merged=kind == _BLOCK)
             # (scratch: no copy of the prefix)
-            pick, _, vals, trail = lv.policy(x[:s1], scratch=True, sweeps=plan.next(lv.m))
-            plan.record(trail, pick)
+            sweeps = plan.next(lv.m) if kind == _CYCLIC else 0
+            pick, _, vals, trail = lv.policy(x[:s1], scratch=True, sweeps=sweeps)
+            if kind == _CYCLIC:
+                plan.record(trail, pick)
             x[s0:s1] = 0.5 if vals is None else np.clip(vals, *prep.box)
         choice[prep.order[s0:s1]] = prep.rows_to_actions(s0, pick)
     return choice
+
+
+def _certified(lv: _Level, sweeps: int, plan: _SweepPlan | None, lower: FloatArray,
+               upper: FloatArray, mid: FloatArray
+               ) -> tuple[IntArray, FloatArray | None, FloatArray | None]:
+    """Step 1 and 2 of the module docstring on a level with cycles: a policy-iteration
+    candidate after ``sweeps`` sweeps (``plan`` learns from them), then a certificate for
+    each bound, written into ``lower`` and ``upper`` (the edge of the box where none is
+    found). Returns the profile and the certified bounds (None where none was found)."""
+    s0, s1 = lv.s0, lv.s1
+    pick, solve, _, trail = lv.policy(mid[:s1], scratch=True, sweeps=sweeps)
+    if plan is not None:
+        plan.record(trail, pick)
+    box_lo, box_hi = lv.box
+    if solve is None:
+        return pick, None, None
+    # certify works in place on the level's part of the bounds (no copies of the
+    # prefix): that part holds the box's bounds, restored on failure
+    hi = lv.certify(upper[:s1], pick, solve, upper=True)
+    upper[s0:s1] = box_hi if hi is None else hi
+    lo = lv.certify(lower[:s1], pick, solve, upper=False)
+    lower[s0:s1] = box_lo if lo is None else lo
+    return pick, lo, hi
+
+
+def _reached(lv: _Level, lower: FloatArray, upper: FloatArray, tol: float) -> bool:
+    """Whether the gap on the level is at most ``tol`` (:func:`scaled_gap`)."""
+    s0, s1 = lv.s0, lv.s1
+    return float(np.max(scaled_gap(lower[s0:s1], upper[s0:s1], lv.below is None))) <= tol
 
 
 def _cyclic(lv: _Level, plan: _SweepPlan, lower: FloatArray, upper: FloatArray, mid: FloatArray,
@@ -897,19 +983,10 @@ def _cyclic(lv: _Level, plan: _SweepPlan, lower: FloatArray, upper: FloatArray, 
     certificate from a policy-iteration candidate, else interval iteration from the best
     bounds known (module docstring); True if the gap reached ``tol``."""
     s0, s1 = lv.s0, lv.s1
-    pick, solve, _, trail = lv.policy(mid[:s1], scratch=True, sweeps=plan.next(lv.m))
-    plan.record(trail, pick)
+    pick, lo, hi = _certified(lv, plan.next(lv.m), plan, lower, upper, mid)
+    if lo is not None and hi is not None and _reached(lv, lower, upper, tol):
+        return True
     box_lo, box_hi = lv.box
-    hi = lo = None
-    if solve is not None:
-        # certify works in place on the level's part of the bounds (no copies of the
-        # prefix): that part holds the box's bounds, restored on failure
-        hi = lv.certify(upper[:s1], pick, solve, upper=True)
-        upper[s0:s1] = box_hi if hi is None else hi
-        lo = lv.certify(lower[:s1], pick, solve, upper=False)
-        lower[s0:s1] = box_lo if lo is None else lo
-        if float(np.max(scaled_gap(lower[s0:s1], upper[s0:s1], lv.below is None))) <= tol:
-            return True
     if (hi is None or lo is None) and not (math.isfinite(box_lo) and math.isfinite(box_hi)):
         # no box known: interval iteration needs finite bounds to start from
         known_lo, known_hi = lower[s0:s1].copy(), upper[s0:s1].copy()
@@ -964,54 +1041,98 @@ def solve_float(
     t0 = time.perf_counter()
     n = g.n_states
     _release_free_memory()  # what compiling and the graph analysis freed
-    prep = _Prepared(g, allowed, comps)
-    since_look, trimmed_at = 0, _resident()  # rows since the last look; size after a trim
-    order = prep.order
-    lower = np.full(n, prep.box[0])
-    upper = np.full(n, prep.box[1])
-    choice = np.empty(n, dtype=np.int64)
-    mid = np.full(n, 0.5)  # midpoints of the bounds, final below the current level
-    plan = _SweepPlan()
-    total_sweeps = 0
-    converged = True
-    # magnitude of the proven bounds solved so far (None: every value is in [0, 1])
-    below: Magnitude | None = None if prep.unit else Magnitude(0.0, 0.0)
-    for s0, s1, kind in _runs(prep):
-        if kind != _CYCLIC:  # exact up to rounding in one step: nothing to iterate
-            best = _acyclic(prep, s0, s1, kind, lower, upper, mid, below)
-            if below is not None:
-                below = _settle(below, lower, upper, mid, s0, s1)
-            choice[order[s0:s1]] = prep.rows_to_actions(s0, best)
-            total_sweeps += 1
-            if float(np.max(scaled_gap(lower[s0:s1], upper[s0:s1], prep.unit))) > tol:
-                converged = False  # the rounding floor of these states is above tol
-            if progress is not None:
-                progress(s1, n)
-            continue
-        lv = prep.level(s0, s1, below)
-        since_look += len(lv.c)
-        if since_look >= _TRIM_ROWS:
-            since_look = 0
-            if _resident() - trimmed_at >= _TRIM_GROWTH:
-                _release_free_memory()
-                trimmed_at = _resident()
-        if not _cyclic(lv, plan, lower, upper, mid, tol, max_sweeps):
-            converged = False
-        # the level's actions, chosen greedily against the midpoint of its final bounds
-        mid[s0:s1] = (lower[s0:s1] + upper[s0:s1]) / 2
-        if below is not None:
-            below = _settle(below, lower, upper, mid, s0, s1)
-        best = lv.greedy(lv.c + lv.full @ mid[:s1])
-        choice[order[s0:s1]] = prep.rows_to_actions(s0, best)
-        total_sweeps += lv.sweeps
+    run = _Bounds(_Prepared(g, allowed, comps), tol, max_sweeps)
+    for s0, s1, kind, parts in _blocks(run.prep):
+        if kind == _BLOCK:
+            if not run.block(s0, s1):  # no certificate on the whole block: level by level
+                for p0, p1 in parts:
+                    run.cyclic(p0, p1)
+        elif kind == _CYCLIC:
+            run.cyclic(s0, s1)
+        else:
+            run.acyclic(s0, s1, kind)
         if progress is not None:
             progress(s1, n)
-
     # back to the game's numbering
+    order = run.prep.order
     lo_out = np.empty(n)
     hi_out = np.empty(n)
-    lo_out[order] = lower
-    hi_out[order] = upper
-    return FloatResult(lower=lo_out, upper=hi_out, choice=choice, components=comps,
-                       sweeps=max(total_sweeps, 1), converged=converged,
+    lo_out[order] = run.lower
+    hi_out[order] = run.upper
+    return FloatResult(lower=lo_out, upper=hi_out, choice=run.choice, components=comps,
+                       sweeps=max(run.sweeps, 1), converged=run.converged,
                        seconds=time.perf_counter() - t0)
+
+
+class _Bounds:
+    """The state of :func:`solve_float` between levels: the bounds proven so far (in
+    solving order), their midpoints and magnitude, the actions chosen, and the
+    bookkeeping (sweeps, convergence, the sweep plan, memory trims)."""
+
+    def __init__(self, prep: _Prepared, tol: float, max_sweeps: int) -> None:
+        n = len(prep.order)
+        self.prep, self.tol, self.max_sweeps = prep, tol, max_sweeps
+        self.lower = np.full(n, prep.box[0])
+        self.upper = np.full(n, prep.box[1])
+        self.mid = np.full(n, 0.5)  # midpoints of the bounds, final below the current level
+        self.choice = np.empty(n, dtype=np.int64)
+        self.plan = _SweepPlan()
+        self.sweeps = 0
+        self.converged = True
+        # magnitude of the proven bounds solved so far (None: every value is in [0, 1])
+        self.below: Magnitude | None = None if prep.unit else Magnitude(0.0, 0.0)
+        self.since_look, self.trimmed_at = 0, _resident()  # rows since a look; size after a trim
+
+    def acyclic(self, s0: int, s1: int, kind: int) -> None:
+        """A wide acyclic level or a run of small ones: one outward-rounded step per state."""
+        prep = self.prep
+        best = _acyclic(prep, s0, s1, kind, self.lower, self.upper, self.mid, self.below)
+        if self.below is not None:
+            self.below = _settle(self.below, self.lower, self.upper, self.mid, s0, s1)
+        self.choice[prep.order[s0:s1]] = prep.rows_to_actions(s0, best)
+        self.sweeps += 1
+        if float(np.max(scaled_gap(self.lower[s0:s1], self.upper[s0:s1], prep.unit))) > self.tol:
+            self.converged = False  # the rounding floor of these states is above tol
+
+    def _trim(self, rows: int) -> None:
+        """Count ``rows`` solved; now and then give freed memory back
+        (:func:`_release_free_memory`)."""
+        self.since_look += rows
+        if self.since_look >= _TRIM_ROWS:
+            self.since_look = 0
+            if _resident() - self.trimmed_at >= _TRIM_GROWTH:
+                _release_free_memory()
+                self.trimmed_at = _resident()
+
+    def cyclic(self, s0: int, s1: int) -> None:
+        """A level with cycles: certificates, else interval iteration (:func:`_cyclic`)."""
+        lv = self.prep.level(s0, s1, self.below)
+        self._trim(len(lv.c))
+        if not _cyclic(lv, self.plan, self.lower, self.upper, self.mid, self.tol, self.max_sweeps):
+            self.converged = False
+        self._finish(lv)
+
+    def block(self, s0: int, s1: int) -> bool:
+        """Consecutive small levels with cycles as one level (:func:`_blocks`): one
+        candidate and one certificate per bound for all of them. False, with the block's
+        bounds back at the edge of the box, if a certificate is missing or too loose."""
+        lv = self.prep.level(s0, s1, self.below, merged=True)
+        self._trim(len(lv.c))
+        _, lo, hi = _certified(lv, 0, None, self.lower, self.upper, self.mid)
+        if lo is None or hi is None or not _reached(lv, self.lower, self.upper, self.tol):
+            self.lower[s0:s1], self.upper[s0:s1] = self.prep.box
+            self.sweeps += lv.sweeps
+            return False
+        self._finish(lv)
+        return True
+
+    def _finish(self, lv: _Level) -> None:
+        """After a level's bounds: its midpoints, magnitude and greedy actions."""
+        s0, s1 = lv.s0, lv.s1
+        # the level's actions, chosen greedily against the midpoint of its final bounds
+        self.mid[s0:s1] = (self.lower[s0:s1] + self.upper[s0:s1]) / 2
+        if self.below is not None:
+            self.below = _settle(self.below, self.lower, self.upper, self.mid, s0, s1)
+        best = lv.greedy(lv.c + lv.full @ self.mid[:s1])
+        self.choice[self.prep.order[s0:s1]] = self.prep.rows_to_actions(s0, best)
+        self.sweeps += lv.sweeps

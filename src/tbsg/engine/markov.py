@@ -49,7 +49,10 @@ doubling ``delta`` until they hold. Values are split by sign (``P u`` is enclose
 ``P_hi u^+ + P_lo u^-`` from above) and the allowance is relative to the sum of the
 absolute values of the terms, the underflow part not scaling with the values (the
 probabilities are exact floats in their enclosures): the bounds hold for totals of any
-sign and size (rewards, scores, lengths), not only for probabilities.
+sign and size (rewards, scores, lengths), not only for probabilities. The questions of one
+chain share its matrix: it is built and factorised once per set of given states
+(:class:`ChainSystem`), in solving order, where ``I - P`` is block triangular and needs no
+reordering.
 
 *Tie-breaking among optimal strategies.* In a stopping game a profile that plays, at
 every state, an action attaining the state's value is a pair of optimal strategies
@@ -66,10 +69,12 @@ from __future__ import annotations
 
 import heapq
 import math
-from collections.abc import Hashable, Sequence
+import weakref
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TypeVar
+from functools import cached_property
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -86,6 +91,7 @@ from tbsg.engine.linalg import solve_block
 
 __all__ = [
     "ChainStructure",
+    "ChainSystem",
     "chain_bounds",
     "enclose_all",
     "extreme_profile",
@@ -449,38 +455,49 @@ def _enclose(x: Fraction) -> tuple[float, float]:
 def enclose_all(xs: Sequence[Fraction]) -> tuple[FloatArray, FloatArray]:
     """Floats ``lo <= x <= hi`` for each ``x`` (equal where ``x`` is a float)."""
     memo: dict[tuple[int, int], tuple[float, float]] = {}
-    lo = np.empty(len(xs))
-    hi = np.empty(len(xs))
-    for i, x in enumerate(xs):
-        key = (x.numerator, x.denominator)
-        pair = memo.get(key)
+    # the same Fraction object often recurs (a count of 1 at every state): looked up by
+    # identity first, which needs no hashing of the rational
+    seen: dict[int, tuple[float, float]] = {}
+    pairs: list[tuple[float, float]] = []
+    for x in xs:
+        pair = seen.get(id(x))
         if pair is None:
-            pair = memo[key] = _enclose(x)
-        lo[i], hi[i] = pair
-    return lo, hi
+            key = (x.numerator, x.denominator)
+            pair = memo.get(key)
+            if pair is None:
+                pair = memo[key] = _enclose(x)
+            seen[id(x)] = pair
+        pairs.append(pair)
+    both = np.array(pairs, dtype=np.float64).reshape(len(pairs), 2)
+    return both[:, 0].copy(), both[:, 1].copy()
 
 
-def chain_bounds(g: CompiledGame[S, A], rhs: Sequence[Fraction], given: dict[int, Fraction]
-                 ) -> tuple[FloatArray, FloatArray] | None:
+def chain_bounds(g: CompiledGame[S, A], rhs: Sequence[Fraction], given: dict[int, Fraction],
+                 order: IntArray | None = None) -> tuple[FloatArray, FloatArray] | None:
     """Proven float bounds ``lo <= x <= hi`` of :func:`solve_chain`'s ``x``, or ``None``.
 
     ``None`` when no certificate was found (a system too ill-conditioned for floats: play
     that stops with tiny probability). Every state of a closed class must be ``given``.
+    ``order``: the states in solving order, as for :func:`interval_bounds`.
     """
     fixed = np.array(sorted(given), dtype=np.int64)
     g_lo, g_hi = enclose_all([given[i] for i in fixed.tolist()])
     b_lo, b_hi = enclose_all(rhs)
-    return interval_bounds(g, b_lo, b_hi, fixed, g_lo, g_hi)
+    return interval_bounds(g, b_lo, b_hi, fixed, g_lo, g_hi, order)
 
 
 def interval_bounds(g: CompiledGame[S, A], b_lo: FloatArray, b_hi: FloatArray, fixed: IntArray,
-                    g_lo: FloatArray, g_hi: FloatArray) -> tuple[FloatArray, FloatArray] | None:
+                    g_lo: FloatArray, g_hi: FloatArray, order: IntArray | None = None
+                    ) -> tuple[FloatArray, FloatArray] | None:
     """Proven bounds of ``x = b + P x`` (free states) for every ``b`` in ``[b_lo, b_hi]``,
     with ``x`` in ``[g_lo, g_hi]`` given on the states ``fixed``; ``None`` if none found.
 
     ``P`` is the chain's exact transition matrix (each probability enclosed by two floats).
     Since ``(I - P)^-1 >= 0``, the lower bound solves the system for ``b_lo`` and the upper
     one for ``b_hi``; each is certified by the monotonicity argument of the module docstring.
+    ``order``: the states in solving order (:func:`tbsg.engine.graph.decompose`), in which
+    the system is block triangular and is factorised without reordering; the system is
+    built and factorised once per chain and set of fixed states (:class:`ChainSystem`).
     """
     n = g.n_states
     free = np.ones(n, dtype=bool)
@@ -490,57 +507,136 @@ def interval_bounds(g: CompiledGame[S, A], b_lo: FloatArray, b_hi: FloatArray, f
             and np.all(np.isfinite(g_hi))):
         return None  # beyond the float range
     with np.errstate(all="ignore"):
-        return _interval_bounds(g, b_lo, b_hi, fixed, g_lo, g_hi, free)
+        system = ChainSystem.of(g, fixed, order)
+        return None if system is None else system.bounds(b_lo, b_hi, g_lo, g_hi)
 
 
-def _interval_bounds(g: CompiledGame[S, A], b_lo: FloatArray, b_hi: FloatArray, fixed: IntArray,
-                     g_lo: FloatArray, g_hi: FloatArray, free: BoolArray
-                     ) -> tuple[FloatArray, FloatArray] | None:
-    n = g.n_states
-    src = g.out_source().astype(np.int64)
-    p_lo_t, p_hi_t = enclose_all(g.rationals)
-    p_lo, p_hi = p_lo_t[g.out_code], p_hi_t[g.out_code]
-    p_mid = g.float_arrays()[1]
-    tgt = g.out_target
-    rows_free = free[src]
-    shape = (n, n)
-    lo_m = sp.csr_matrix((p_lo[rows_free], (src[rows_free], tgt[rows_free])), shape=shape)
-    hi_m = sp.csr_matrix((p_hi[rows_free], (src[rows_free], tgt[rows_free])), shape=shape)
-    mid = sp.csr_matrix((p_mid[rows_free], (src[rows_free], tgt[rows_free])), shape=shape)
-    deg = np.diff(hi_m.indptr).astype(np.float64)
-    fi = np.flatnonzero(free)
-    a = sp.identity(len(fi), format="csc") - mid[fi][:, fi].tocsc()
-    try:
-        lu = spla.splu(a)
-        hf = lu.solve(np.ones(len(fi)))  # float expected number of steps: the widening direction
-    except RuntimeError:  # singular in floats
-        return None
-    if not np.all(np.isfinite(hf)):
-        return None
-    w = np.zeros(n)
-    w[fi] = np.maximum(hf, 1.0)
-    spread = 64.0 * U * float(deg.max(initial=1.0))
-    out: list[FloatArray] = []
-    for b, known, sign in ((b_lo, g_lo, -1.0), (b_hi, g_hi, 1.0)):
-        x_hat = np.zeros(n)
-        x_hat[fixed] = known
-        x_hat[fi] = lu.solve((b + mid @ x_hat)[fi])
-        if not np.all(np.isfinite(x_hat)):
+_SYSTEMS: weakref.WeakKeyDictionary[CompiledGame[Any, Any], dict[bytes, ChainSystem | None]] = \
+    weakref.WeakKeyDictionary()
+_SYSTEMS_PER_CHAIN = 4  # factorised systems kept per chain (one per set of fixed states)
+
+
+class ChainSystem:
+    """``I - P`` of a chain on its free states, factorised once, and the float data of the
+    certificates of :func:`interval_bounds`: ``P`` as three sparse matrices (the lower and
+    upper enclosures of every probability and their correctly rounded floats), the number
+    of successors of each row, and the float expected number of steps ``h`` (the direction
+    in which a candidate is widened).
+
+    The questions of one chain solve systems with the same matrix and different right-hand
+    sides (each payoff's probability, the mean and second moment of the length): the
+    factorisation is kept with the chain (:meth:`of`).
+    """
+
+    def __init__(self, g: CompiledGame[Any, Any], fixed: IntArray, order: IntArray | None) -> None:
+        n = g.n_states
+        self.n = n
+        self.fixed = fixed
+        self.free = free = np.ones(n, dtype=bool)
+        free[fixed] = False
+        # one action per state: state i's outcomes are those of its action
+        row_ptr = g.out_ptr[g.act_ptr].astype(np.int64)
+        keep = np.repeat(free, np.diff(row_ptr))  # outcomes of free states
+        p_lo_t, p_hi_t = enclose_all(g.rationals)
+        p_mid = g.float_arrays()[1]
+        tgt = g.out_target
+        ptr = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(np.where(free, np.diff(row_ptr), 0), out=ptr[1:])
+        cols, codes = tgt[keep], g.out_code[keep]
+        shape = (n, n)
+        self.lo_m = sp.csr_matrix((p_lo_t[codes], cols, ptr), shape=shape)
+        self.hi_m = sp.csr_matrix((p_hi_t[codes], cols, ptr), shape=shape)
+        self.mid = sp.csr_matrix((p_mid[keep], cols, ptr), shape=shape)
+        self.deg = np.diff(ptr).astype(np.float64)
+        self.fi = fi = np.flatnonzero(free) if order is None else order[free[order]]
+        self.solve = self._factor(fi, order is not None)
+
+    def _factor(self, fi: IntArray, ordered: bool) -> Callable[[FloatArray], FloatArray] | None:
+        """Solver of ``(I - P) y = r`` on the free states ``fi`` (in this order), or None if
+        singular in floats; ``ordered``: ``fi`` is in solving order (no reordering)."""
+        k = len(fi)
+        n = self.n
+        if not k:
+            return lambda rhs: np.zeros(n)
+        pos = np.full(n, -1, dtype=np.int64)
+        pos[fi] = np.arange(k)
+        sub = self.mid[fi]
+        local = pos[sub.indices]
+        inside = local >= 0  # successors among the free states
+        rows = np.repeat(np.arange(k), np.diff(sub.indptr))[inside]
+        a = sp.identity(k, format="csr") - \
+            sp.csr_matrix((sub.data[inside], (rows, local[inside])), shape=(k, k))
+        # the transpose's factors: (I - P)^T in CSC has the CSR arrays of I - P
+        t = sp.csc_matrix((a.data, a.indices, a.indptr), shape=(k, k))
+        try:
+            lu = spla.splu(t, permc_spec="NATURAL" if ordered else "COLAMD")
+        except RuntimeError:  # singular in floats
             return None
-        resid = np.abs((b + mid @ x_hat - x_hat)[fi]).max(initial=0.0)
-        delta = max(4.0 * resid, spread * float(np.abs(x_hat).max(initial=0.0)), 1e-300)
-        for _ in range(_MAX_DOUBLINGS):
-            cand = x_hat + sign * delta * w
-            cand[fixed] = known
-            if (_is_upper if sign > 0 else _is_lower)(cand, b, lo_m, hi_m, deg, free):
-                out.append(cand)
-                break
-            delta *= 2.0
-            if not math.isfinite(delta):
+
+        def solve(rhs: FloatArray) -> FloatArray:
+            out = np.zeros(n)
+            out[fi] = lu.solve(rhs[fi], trans="T")
+            return out
+
+        return solve
+
+    @classmethod
+    def of(cls, g: CompiledGame[Any, Any], fixed: IntArray, order: IntArray | None
+           ) -> ChainSystem | None:
+        """The system of ``g`` with the states ``fixed`` given, built once per chain."""
+        cache = _SYSTEMS.setdefault(g, {})
+        key = np.asarray(fixed, dtype=np.int64).tobytes() + (b"o" if order is not None else b"")
+        if key not in cache:
+            if len(cache) >= _SYSTEMS_PER_CHAIN:
+                cache.pop(next(iter(cache)))
+            system = cls(g, fixed, order)
+            cache[key] = None if system.solve is None else system
+        return cache[key]
+
+    @cached_property
+    def steps(self) -> FloatArray | None:
+        """The float expected number of steps on the free states (at least 1), 0 on the
+        fixed ones; None if not finite."""
+        if self.solve is None:
+            return None
+        hf = self.solve(self.free.astype(np.float64))
+        if not np.all(np.isfinite(hf)):
+            return None
+        return np.where(self.free, np.maximum(hf, 1.0), 0.0)
+
+    def bounds(self, b_lo: FloatArray, b_hi: FloatArray, g_lo: FloatArray, g_hi: FloatArray
+               ) -> tuple[FloatArray, FloatArray] | None:
+        """:func:`interval_bounds` with this system (``b`` 0 on the fixed states)."""
+        w = self.steps
+        solve = self.solve
+        if w is None or solve is None:
+            return None
+        fixed, free, mid = self.fixed, self.free, self.mid
+        # the smallest widening worth trying: below the rounding of one step it cannot pass;
+        # doubling from there finds a passing one within a factor of 2 of the least
+        spread = U
+        out: list[FloatArray] = []
+        for b, known, sign in ((b_lo, g_lo, -1.0), (b_hi, g_hi, 1.0)):
+            x_hat = np.zeros(self.n)
+            x_hat[fixed] = known
+            x_hat += solve(b + mid @ x_hat)
+            if not np.all(np.isfinite(x_hat)):
                 return None
-        else:
-            return None
-    return out[0], out[1]
+            resid = np.abs((b + mid @ x_hat - x_hat)[free]).max(initial=0.0)
+            delta = max(4.0 * resid, spread * float(np.abs(x_hat).max(initial=0.0)), 1e-300)
+            for _ in range(_MAX_DOUBLINGS):
+                cand = x_hat + sign * delta * w
+                cand[fixed] = known
+                if (_is_upper if sign > 0 else _is_lower)(cand, b, self.lo_m, self.hi_m,
+                                                            self.deg, free):
+                    out.append(cand)
+                    break
+                delta *= 2.0
+                if not math.isfinite(delta):
+                    return None
+            else:
+                return None
+        return out[0], out[1]
 
 
 def _margin(total: FloatArray, deg: FloatArray) -> FloatArray:

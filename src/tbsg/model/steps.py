@@ -54,6 +54,7 @@ fractions.Fraction, got float 0.5; write it exactly, e.g. Fraction(1, 2) or Frac
             f"{what} must be a function of (state, action) returning an int or Fraction, got "
             f"{show(fn)}")
     out: list[Fraction] = []
+    made: dict[int, Fraction] = {}  # one Fraction per distinct int value, checked once
     for i, k in steps:
         s, a = states[i], labels[k]
         try:
@@ -64,8 +65,14 @@ fractions.Fraction, got float 0.5; write it exactly, e.g. Fraction(1, 2) or Frac
             raise InvalidArgumentError(
                 f"{what} raised {type(exc).__name__} at state {show(s)}, action {show(a)}: "
                 f"{shorten(str(exc))}") from exc
-        # an int (the common case) needs no message built
-        x = Fraction(raw) if type(raw) is int else exact(raw, f"{what} at state {show(s)}, action {show(a)}")
+        if type(raw) is int:  # the common case: no message built, checked once per value
+            known = made.get(raw)
+            if known is not None:
+                out.append(known)
+                continue
+            x = made[raw] = Fraction(raw)
+        else:
+            x = exact(raw, f"{what} at state {show(s)}, action {show(a)}")
         if nonnegative and x < 0:
             raise InvalidArgumentError(
                 f"{what} must be >= 0, got {show(x)} at state {show(s)}, action {show(a)}")

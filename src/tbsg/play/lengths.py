@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import ETA, U
@@ -220,13 +221,13 @@ def _length_bounds(graph: CompiledGame[Any, Any], st: ChainStructure, ints: list
     if trapped and reaching(graph, trapped)[start]:
         # a closed class is reachable (every probability is positive): P(L = infinity) > 0
         stop = graph.act_stop  # one action per state: action i is state i's
-        ends = probability(*float_total(graph, list(stop), dict.fromkeys(trapped, Fraction(0)), start))
+        ends = probability(*float_total(graph, list(stop), dict.fromkeys(trapped, Fraction(0)), start, st))
     else:
         ends = (1.0, 1.0)
         given = diverging(graph, st, c, "count", start)
-        low, high = float_total(graph, c, dict.fromkeys(given, Fraction(0)), start)
+        low, high = float_total(graph, c, dict.fromkeys(given, Fraction(0)), start, st)
         mean = (max(low, 0.0), high)
-        var = variance_bounds(graph, c, given, start)
+        var = variance_bounds(graph, c, given, start, st.comps.members)
     return LengthBounds(pmf=tuple(zip(lo.tolist(), hi.tolist(), strict=True)), mean=mean,
                         variance=var, ends=ends)
 
@@ -237,7 +238,7 @@ def variance_of_steps(graph: CompiledGame[Any, Any], st: ChainStructure, count: 
     c = steps(graph, count, "count", nonnegative=True)
     given = diverging(graph, st, c, "count", start)
     if not exact:
-        return variance_bounds(graph, c, given, start)
+        return variance_bounds(graph, c, given, start, st.comps.members)
     return moments(graph, st, c, given, start)[1]
 
 
@@ -254,19 +255,21 @@ def moments(graph: CompiledGame[Any, Any], st: ChainStructure, c: list[Fraction]
     return mean, bk.to_fraction(m[start]) - mean * mean
 
 
-def variance_bounds(graph: CompiledGame[Any, Any], c: list[Fraction], given: list[int], start: int) -> Bounds:
+def variance_bounds(graph: CompiledGame[Any, Any], c: list[Fraction], given: list[int], start: int,
+                    order: npt.NDArray[np.int64] | None = None) -> Bounds:
     """``Var L`` from bounds of ``T`` and of ``M`` (``M`` solved for the extreme right-hand
-    sides ``2 c T - c^2``: ``(I - P)^-1 >= 0`` keeps them ordered)."""
+    sides ``2 c T - c^2``: ``(I - P)^-1 >= 0`` keeps them ordered; ``order``: the solving
+    order, as for :func:`~tbsg.engine.markov.interval_bounds`)."""
     with np.errstate(all="ignore"):  # overflow beyond the float range: no bounds
-        return _variance_interval(graph, c, given, start)
+        return _variance_interval(graph, c, given, start, order)
 
 
 def _variance_interval(graph: CompiledGame[Any, Any], c: list[Fraction], given: list[int],
-                       start: int) -> Bounds:
+                       start: int, order: npt.NDArray[np.int64] | None) -> Bounds:
     fixed = np.array(given, dtype=np.int64)
     zeros = np.zeros(len(fixed))
     c_lo, c_hi = enclose_all(c)
-    t = interval_bounds(graph, c_lo, c_hi, fixed, zeros, zeros)
+    t = interval_bounds(graph, c_lo, c_hi, fixed, zeros, zeros, order)
     if t is None:
         raise no_bounds()
     t_lo, t_hi = np.maximum(t[0], 0.0), t[1]
@@ -274,7 +277,7 @@ def _variance_interval(graph: CompiledGame[Any, Any], c: list[Fraction], given: 
     r_hi = 2.0 * c_hi * t_hi - c_lo * c_lo
     slack = 8.0 * U * (2.0 * c_hi * t_hi + c_hi * c_hi) + 8.0 * ETA
     m = interval_bounds(graph, np.nextafter(r_lo - slack, -np.inf), np.nextafter(r_hi + slack, np.inf),
-                        fixed, zeros, zeros)
+                        fixed, zeros, zeros, order)
     if m is None:
         raise no_bounds()
     m_lo, m_hi = float(m[0][start]), float(m[1][start])

@@ -94,18 +94,25 @@ def outcome_probabilities(graph: CompiledGame[Any, Any], st: ChainStructure,
                           exact: bool) -> dict[Fraction, Fraction] | dict[Fraction, Bounds]:
     """``{payoff: probability}`` of ending with each terminal payoff from ``start``, payoffs
     in decreasing order, only those with positive probability (module docstring)."""
-    payoffs = sorted({r for d in split for r in d}, reverse=True)
+    zero = Fraction(0)
+    # the right-hand side of each payoff, built in one pass over the states that can end
+    columns: dict[Fraction, list[Fraction]] = {}
+    for i, d in enumerate(split):
+        for r, q in d.items():
+            if r not in columns:
+                columns[r] = [zero] * len(split)
+            columns[r][i] = q
     given = np.flatnonzero(st.trapped).tolist()
     out_e: dict[Fraction, Fraction] = {}
     out_f: dict[Fraction, Bounds] = {}
-    for r in payoffs:
-        b = [d.get(r, Fraction(0)) for d in split]
+    for r in sorted(columns, reverse=True):
+        b = columns[r]
         if exact:
             p = exact_total(graph, st, b, given, start)
             if p:
                 out_e[r] = p
         else:
-            lo, hi = float_total(graph, b, dict.fromkeys(given, Fraction(0)), start)
+            lo, hi = float_total(graph, b, dict.fromkeys(given, Fraction(0)), start, st)
             if hi > 0:
                 out_f[r] = probability(lo, hi)
     return out_e if exact else out_f
@@ -128,4 +135,4 @@ def reach(graph: CompiledGame[S, Any], st: ChainStructure, predicate: Callable[[
     if exact:
         return reach_probability(graph, st, targets, start)
     given: dict[int, Fraction] = target_values(st, targets, Fraction(1), Fraction(0))
-    return probability(*float_total(graph, [Fraction(0)] * graph.n_states, given, start))
+    return probability(*float_total(graph, [Fraction(0)] * graph.n_states, given, start, st))

@@ -70,9 +70,10 @@ def exact_total(graph: CompiledGame[Any, Any], st: ChainStructure, b: Sequence[F
 
 
 def float_total(graph: CompiledGame[Any, Any], b: list[Fraction], given: dict[int, Fraction],
-                start: int) -> Bounds:
-    """Proven bounds of ``x[start]`` of ``x = b + P x`` with the states ``given`` fixed."""
-    r = chain_bounds(graph, b, given)
+                start: int, st: ChainStructure | None = None) -> Bounds:
+    """Proven bounds of ``x[start]`` of ``x = b + P x`` with the states ``given`` fixed
+    (``st``: the chain's structure, whose solving order the system is factorised in)."""
+    r = chain_bounds(graph, b, given, None if st is None else st.comps.members)
     if r is None:
         raise no_bounds()
     lo, hi = r

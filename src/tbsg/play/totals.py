@@ -28,7 +28,7 @@ def total(graph: CompiledGame[Any, Any], st: ChainStructure, b: list[Fraction], 
     given = diverging(graph, st, b, what, start)
     if exact:
         return exact_total(graph, st, b, given, start)
-    return float_total(graph, b, dict.fromkeys(given, Fraction(0)), start)
+    return float_total(graph, b, dict.fromkeys(given, Fraction(0)), start, st)
 
 
 def _nonnegative(x: Fraction | Bounds) -> Fraction | Bounds:
