@@ -175,11 +175,11 @@ class Fmt:
         ``str`` or tuples of them (a state's field, a player, the optimal actions; equal
         values of these types have equal text) are formatted once each.
         """
-        if kind == "float" and all(type(x) is float and x == x for x in xs):  # NaN != NaN
+        if kind == "float" and all(x is None or (type(x) is float and x == x) for x in xs):  # NaN != NaN
             if self.target == "csv":
-                return list(map(repr, xs))
+                return ["" if x is None else repr(x) for x in xs]
             spec = f".{self.digits}g"
-            return [self.number(format(x, spec)) for x in xs]
+            return ["" if x is None else self.number(format(x, spec)) for x in xs]
         if kind in ("other", "actions") and _plain_values(xs):
             memo = {x: self.cell(x, kind) for x in set(xs)}
             return list(map(memo.__getitem__, xs))
