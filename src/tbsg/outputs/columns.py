@@ -236,8 +236,9 @@ class SolutionColumns(Generic[S, A]):
         if not self.exact:
             mids: list[Any] = self._float_q_to_move.tolist()
             return mids
+        c = self._c
         who = np.repeat(np.asarray(self.player), self._flat[1]).tolist()
-        return [self._to_move(x, p) for x, p in zip(map(bk.to_fraction, self._q), who, strict=True)]
+        return [bk.to_fraction(x if p == 0 else c - x) for x, p in zip(self._q, who, strict=True)]
 
     def exact_text(self, name: str, pos: Sequence[int] | None = None) -> list[str | None]:
         """``p/q`` (``p`` for an integer) of the values of an exact column at positions
@@ -263,36 +264,31 @@ class SolutionColumns(Generic[S, A]):
 
     def row(self, j: int) -> dict[str, Any]:
         """The fields of the :class:`~tbsg.outputs.tables.Row` at position ``j`` (only its own
-        numbers converted)."""
-        ks, counts = self._flat
-        start, n, player = self._starts[j], counts[j], self.player[j]
-        labels = self.action_labels[j]
+        numbers converted to ``Fraction``)."""
+        start, n, player = self._starts[j], self._flat[1][j], self.player[j]
         if self.exact:
             if "_q" in self.__dict__:
                 raw_q = self._q[start:start + n]
             else:  # this row's actions alone
-                raw_q = self._action_values(ks[start:start + n])
-            q = [self._to_move(bk.to_fraction(x), player) for x in raw_q]
-            v = cast(Solution[S, A], self.solution)._fraction(int(self.idx[j]))
-            margin = margins(raw_q, [n], [player == 0])[0]
-            values = {"value": v, "value_to_move": self._to_move(v, player),
-                      "margin": _fraction(margin), "lower": None, "upper": None}
+                raw_q = self._action_values(self._flat[0][start:start + n])
+            c = self._c
+            q = [bk.to_fraction(x if player == 0 else c - x) for x in raw_q]
+            values = {"value": bk.to_fraction(self._raw_value[j]),
+                      "value_to_move": bk.to_fraction(self._raw_value_to_move[j]),
+                      "margin": _fraction(margins(raw_q, [n], [player == 0])[0]),
+                      "lower": None, "upper": None}
         else:
-            q = self._float_q_to_move[start:start + counts[j]].tolist()
+            q = self._float_q_to_move[start:start + n].tolist()
             values = {name: self._float_values[name][j] for name in
                       ("value", "value_to_move", "margin", "lower", "upper")}
-        return dict(state=self.states[j], player=player, optimal=self.optimal[j],
-                    action=self.action[j], action_values_to_move=dict(zip(labels, q, strict=True)),
-                    **values)
+        return dict(state=self.states[j], player=player, optimal=self.optimal[j], action=self.action[j],
+                    action_values_to_move=dict(zip(self.action_labels[j], q, strict=True)), **values)
 
     @cached_property
     def _starts(self) -> list[int]:
         counts = np.asarray(self._flat[1], dtype=np.int64)
         starts: list[int] = (np.cumsum(counts) - counts).tolist()
         return starts
-
-    def _to_move(self, x: Fraction, player: int) -> Fraction:
-        return x if player == 0 else cast(Solution[S, A], self.solution).constant_sum - x
 
     # --- float --------------------------------------------------------------------------
 
