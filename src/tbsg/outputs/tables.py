@@ -56,6 +56,16 @@ back (for numbers of more than 4300 digits, after ``sys.set_int_max_str_digits(0
 Only the notebook views (``_repr_markdown_``, ``_repr_html_``) and ``repr`` shorten
 long fractions (past 30 characters, to a decimal and a digit count) and long tables.
 
+How a table is built
+--------------------
+A table of a large game has a row per state, and most uses (an export, a pivot of one
+column) read every row once. So the columns are computed from the solution's arrays, all
+states at once (:mod:`tbsg.outputs.columns`: every action value in one pass, margins from
+them), a :class:`Row` object is made only when a row is read (iteration, :meth:`StateTable.row`,
+a predicate), and the exports write each column's cells in one pass: an exact value's text
+from the arithmetic backend's number, a field's or an action's text once per distinct value.
+CSV is written to its file in chunks of rows as they are formatted.
+
 pandas is an optional dependency (the ``notebook`` extra): it is imported only by
 :meth:`StateTable.to_pandas` and :meth:`~tbsg.outputs.pivot.Pivot.to_pandas`.
 
