@@ -603,3 +603,13 @@ def test_float_csv_equals_the_per_state_definition() -> None:
     csv.writer(buf, lineterminator="\n").writerows(rows)
     text = state_table(sol).to_csv()
     assert text.split("\n", 1)[1] == buf.getvalue()
+
+
+def test_float_bounds_in_markdown_are_rounded_outward_state_by_state() -> None:
+    from tbsg._util.digits import exact_decimal
+
+    sol = tbsg.solve(pig(8), exact=False)
+    lines = state_table(sol).to_markdown(columns=["lower", "upper"], digits=4).splitlines()[2:]
+    bounds = [sol.bounds(s) for s in sorted(sol.states)]
+    assert lines == [f"| {exact_decimal(lo, 4, 'down')} | {exact_decimal(hi, 4, 'up')} |"
+                     for lo, hi in bounds]

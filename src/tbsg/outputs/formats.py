@@ -27,6 +27,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from fractions import Fraction
 from typing import Literal, TypeAlias
 
@@ -180,6 +181,12 @@ class Fmt:
                 return ["" if x is None else repr(x) for x in xs]
             spec = f".{self.digits}g"
             return ["" if x is None else self.number(format(x, spec)) for x in xs]
+        if kind in ("lower", "upper") and self.target != "csv" and all(
+                type(x) is float and math.isfinite(x) for x in xs):
+            # exact_decimal of each bound, in one decimal context (a bound stays a bound)
+            ctx = Context(prec=self.digits, rounding=ROUND_FLOOR if kind == "lower" else ROUND_CEILING,
+                          Emin=-(10**9), Emax=10**9)
+            return [self.number(str(ctx.plus(Decimal(x))).replace("E", "e")) for x in xs]  # type: ignore[arg-type]
         if kind in ("other", "actions") and _plain_values(xs):
             memo = {x: self.cell(x, kind) for x in set(xs)}
             return list(map(memo.__getitem__, xs))
