@@ -66,6 +66,26 @@ def test_exact_columns_of_reward_games(game: Any) -> None:
 
 
 @SETTINGS
+@given(games(states=(1, 5), actions=(1, 3), outcomes=(1, 3), stopping=False),
+       st.sampled_from([Fraction(0), Fraction(1, 2), Fraction(1)]))
+def test_exact_columns_of_games_that_need_not_end(game: Any, c: Fraction) -> None:
+    sol = tbsg.solve(game, infinite_play=c)
+    check_exact_rows(sol, tbsg.state_table(sol))
+
+
+@SETTINGS
+@given(games(states=(1, 6), actions=(1, 4), outcomes=(1, 3)), st.integers(0, 3))
+def test_exact_columns_of_evaluations_and_best_responses(game: Any, pick: int) -> None:
+    """Where a player's strategy is fixed, her optimal actions are the played one alone."""
+    def fixed(s: Any) -> Any:
+        acts = game.actions(s)
+        return acts[pick % len(acts)]
+    for sol in (tbsg.evaluate(game, fixed), tbsg.best_response(game, 0, fixed),
+                tbsg.best_response(game, 1, fixed)):
+        check_exact_rows(sol, tbsg.state_table(sol))
+
+
+@SETTINGS
 @given(st.one_of(games(states=(1, 7), actions=(1, 4), outcomes=(1, 3)),
                  games(states=(1, 5), actions=(1, 3), outcomes=(1, 3), rewards=True)))
 def test_float_columns_equal_the_per_state_definition(game: Any) -> None:

@@ -14,6 +14,10 @@ value to player 0 of the flat action ``k`` (:meth:`tbsg.engine.bellman.ExactActi
 the solvers' exact Bellman step, computed once for every action of the table's states),
 the columns of state ``i`` are
 
+* ``Q(k) = v(i)`` for every optimal action ``k`` of ``i``: the optimal actions are the
+  played action and the ties of the Bellman operator, and a solution plays actions whose
+  value is the state's (conditions (a) and (b) of :mod:`tbsg.engine.optimality`, which the
+  solvers establish and :func:`tbsg.verify` checks), so only the other actions are summed;
 * ``value_to_move``: ``v(i)`` where player 0 moves, ``c - v(i)`` where player 1 does
   (``c`` the game's constant sum, :attr:`tbsg.Solution.constant_sum`);
 * ``margin``: with ``q`` the mover's values of the actions at ``i`` sorted so that
@@ -223,9 +227,17 @@ class SolutionColumns(Generic[S, A]):
         return ExactActions(self.graph, list(cast(Solution[S, A], self.solution)._raw_values), [])
 
     def _action_values(self, ks: IntArray) -> list[Any]:
-        """``Q(k)`` of the flat actions ``ks`` in the solver's exact arithmetic (the
-        backend's, :class:`~tbsg.engine.bellman.ExactActions`)."""
-        return list(map(self._bellman.qx, ks.tolist()))
+        """``Q(k)`` of the flat actions ``ks``: ``v(s)`` for an optimal action of ``s`` (a tie,
+        module docstring), else summed in the solver's exact arithmetic (the backend's,
+        :class:`~tbsg.engine.bellman.ExactActions`)."""
+        sol = cast(Solution[S, A], self.solution)
+        raw = sol._raw_values
+        tied = sol.optimal[ks].tolist()
+        owner = self.graph.act_state[ks].tolist()
+        if all(tied):
+            return [raw[i] for i in owner]
+        q = self._bellman.qx
+        return [raw[i] if t else q(k) for k, t, i in zip(ks.tolist(), tied, owner, strict=True)]
 
     @cached_property
     def _raw_margin(self) -> list[Any]:
