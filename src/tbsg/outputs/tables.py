@@ -729,15 +729,15 @@ class StateTable(Generic[S, A]):
                 out.append(_Column(c, c, "other"))
         return out
 
-    def _values(self, col: _Column, pos: list[int]) -> list[Any]:
+    def _values(self, col: _Column, pos: list[int]) -> list[object]:
         """The values of ``col`` at the table positions ``pos``, from the columns where the
         table has them, else row by row."""
         at = self._at(pos)
         if col.name is not None:
-            values = (self._store.decimals(col.name, at) if col.decimal
-                      else self._store.column(col.name, at))
+            values: Sequence[object] | None = (self._store.decimals(col.name, at) if col.decimal
+                                               else self._store.column(col.name, at))
             if values is not None:
-                return values
+                return list(values)
         rows = [self._store.row(j) for j in (self._positions if at is None else at)]
         if col.fn is not None:
             return [col.fn(r) for r in rows]
