@@ -613,3 +613,17 @@ def test_float_bounds_in_markdown_are_rounded_outward_state_by_state() -> None:
     bounds = [sol.bounds(s) for s in sorted(sol.states)]
     assert lines == [f"| {exact_decimal(lo, 4, 'down')} | {exact_decimal(hi, 4, 'up')} |"
                      for lo, hi in bounds]
+
+
+def test_csv_in_chunks_reads_columns_not_rows(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """A CSV written in chunks of 7 rows is the text written in one chunk, and no row
+    object is made for it (the chunks read the table's columns)."""
+    import tbsg.outputs.tables as tables
+
+    sol = tbsg.solve(risk_or_safety(6))
+    whole = state_table(sol).to_csv()
+    monkeypatch.setattr(tables, "_CSV_CHUNK", 7)
+    table = state_table(sol)
+    assert table.to_csv(tmp_path / "t.csv") == whole == (tmp_path / "t.csv").read_text(encoding="utf-8")
+    assert not any(table._store._rows)  # type: ignore[attr-defined]
+    assert table.head(3).to_csv() == "".join(whole.splitlines(keepends=True)[:4])

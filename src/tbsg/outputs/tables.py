@@ -444,12 +444,7 @@ class _ColumnStore(_Store[S, A]):
     def states(self, pos: list[int] | None) -> list[S]:
         return _at(self.columns.states, pos)
 
-    def _dense(self, pos: list[int] | None) -> bool:
-        return pos is None or len(pos) * _DENSE >= len(self)
-
     def column(self, name: str, pos: list[int] | None) -> list[Any] | None:
-        if not self._dense(pos):
-            return None
         if name not in self._full:
             attr = name[6:] if name.startswith("state.") else name
             if name in COLUMN_NAMES:
@@ -461,14 +456,10 @@ class _ColumnStore(_Store[S, A]):
         return _at(self._full[name], pos)
 
     def exact_text(self, name: str, pos: list[int] | None) -> list[str | None] | None:
-        if not self.columns.exact or not self._dense(pos):
-            return None
-        return self.columns.exact_text(name, pos)
+        return self.columns.exact_text(name, pos) if self.columns.exact else None
 
     def decimals(self, name: str, pos: list[int] | None) -> list[float | None] | None:
-        if not self.columns.exact or not self._dense(pos):
-            return None
-        return self.columns.decimals(name, pos)
+        return self.columns.decimals(name, pos) if self.columns.exact else None
 
 
 def _at(xs: list[Any], pos: list[int] | None) -> list[Any]:
@@ -729,11 +720,12 @@ class StateTable(Generic[S, A]):
                 out.append(_Column(c, c, "other"))
         return out
 
-    def _values(self, col: _Column, pos: list[int]) -> list[object]:
+    def _values(self, col: _Column, pos: list[int], total: int | None = None) -> list[object]:
         """The values of ``col`` at the table positions ``pos``, from the columns where the
-        table has them, else row by row."""
+        table has them and the read is dense (``total``, default ``len(pos)``, rows read
+        in all), else row by row."""
         at = self._at(pos)
-        if col.name is not None:
+        if col.name is not None and self._dense(len(pos) if total is None else total):
             values: Sequence[object] | None = (self._store.decimals(col.name, at) if col.decimal
                                                else self._store.column(col.name, at))
             if values is not None:
@@ -746,14 +738,19 @@ class StateTable(Generic[S, A]):
             return [None if x is None else float(x) for x in (r[name] for r in rows)]
         return [r[name] for r in rows]
 
-    def _cells(self, col: _Column, fmt: Fmt, pos: list[int]) -> list[str]:
+    def _cells(self, col: _Column, fmt: Fmt, pos: list[int], total: int | None = None) -> list[str]:
         """The cells of ``col`` at the table positions ``pos`` (exact values written from
-        their text where the table has it)."""
-        if col.kind == "exact" and not col.decimal and fmt.exact and not fmt.abbreviate:
+        their text where the table has it; ``total`` as in :meth:`_values`)."""
+        if col.kind == "exact" and not col.decimal and fmt.exact and not fmt.abbreviate \
+                and self._dense(len(pos) if total is None else total):
             texts = self._store.exact_text(cast(str, col.name), self._at(pos))
             if texts is not None:
                 return fmt.fraction_cells(texts)
-        return fmt.cells(self._values(col, pos), col.kind)
+        return fmt.cells(self._values(col, pos, total), col.kind)
+
+    def _dense(self, read: int) -> bool:
+        """Whether reading ``read`` rows is done column by column (:data:`_DENSE`)."""
+        return read * _DENSE >= len(self._store)
 
     def _body(self, cols: list[_Column], fmt: Fmt, pos: list[int]) -> list[Sequence[str]]:
         if not cols:
@@ -808,7 +805,7 @@ class StateTable(Generic[S, A]):
         n = len(self)
         if not cols:
             return write_text(csv_table([], [[] for _ in range(n)]), path)
-        chunks = ([self._cells(c, fmt, pos) for c in cols]
+        chunks = ([self._cells(c, fmt, pos, n) for c in cols]
                   for pos in (list(range(a, min(a + _CSV_CHUNK, n))) for a in range(0, n, _CSV_CHUNK)))
         return write_csv([c.header for c in cols], chunks, path)
 
