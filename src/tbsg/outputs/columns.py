@@ -109,14 +109,9 @@ def margins(q: Sequence[Any], counts: Sequence[int], largest: Sequence[bool]) ->
 
 
 def _grouped(items: Sequence[Any], counts: Sequence[int]) -> list[tuple[Any, ...]]:
-    """``items`` cut into consecutive tuples of ``counts[j]`` items (equal tuples shared)."""
+    """``items`` cut into consecutive tuples of ``counts[j]`` items."""
     it = iter(items)
-    shared: dict[tuple[Any, ...], tuple[Any, ...]] = {}
-    out = []
-    for n in counts:
-        t = (next(it),) if n == 1 else tuple(islice(it, n))
-        out.append(shared.setdefault(t, t))
-    return out
+    return [(next(it),) if n == 1 else tuple(islice(it, n)) for n in counts]
 
 
 class SolutionColumns(Generic[S, A]):
