@@ -177,10 +177,12 @@ class Fmt:
         values of these types have equal text) are formatted once each.
         """
         if kind == "float" and all(x is None or (type(x) is float and x == x) for x in xs):  # NaN != NaN
-            if self.target == "csv":
-                return ["" if x is None else repr(x) for x in xs]
-            spec = f".{self.digits}g"
-            return ["" if x is None else self.number(format(x, spec)) for x in xs]
+            write = repr if self.target == "csv" else f"{{:.{self.digits}g}}".format
+            if self.target == "latex":
+                return ["" if x is None else self.number(write(x)) for x in xs]
+            if None in xs:
+                return ["" if x is None else write(x) for x in xs]
+            return list(map(write, xs))
         if kind in ("lower", "upper") and self.target != "csv" and all(
                 type(x) is float and math.isfinite(x) for x in xs):
             # exact_decimal of each bound, in one decimal context (a bound stays a bound)
