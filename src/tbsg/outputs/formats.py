@@ -174,7 +174,7 @@ class Fmt:
 
         Floats are written in one pass, and the distinct values of a column of ``int``,
         ``str`` or tuples of them (a state's field, a player, the optimal actions; equal
-        values of these types have equal text) are formatted once each.
+        values of these types have equal text) are formatted once each when they repeat.
         """
         if kind == "float" and all(x is None or (type(x) is float and x == x) for x in xs):  # NaN != NaN
             write = repr if self.target == "csv" else f"{{:.{self.digits}g}}".format
@@ -190,8 +190,15 @@ class Fmt:
                           Emin=-(10**9), Emax=10**9)
             return [self.number(str(ctx.plus(Decimal(x))).replace("E", "e")) for x in xs]  # type: ignore[arg-type]
         if kind in ("other", "actions") and _plain_values(xs):
-            memo = {x: self.cell(x, kind) for x in set(xs)}
-            return list(map(memo.__getitem__, xs))
+            distinct = set(xs)
+            if len(distinct) * 2 <= len(xs):
+                memo = {x: self.cell(x, kind) for x in distinct}
+                return list(map(memo.__getitem__, xs))
+            if kind == "other" and not self.abbreviate:  # cell() is text(str(x)) for these
+                try:
+                    return list(map(self.text, map(str, xs)))
+                except ValueError:  # an int beyond the int-to-str digit limit: cell() writes it
+                    pass
         return [self.cell(x, kind) for x in xs]
 
     def plain(self, x: object) -> str:
