@@ -277,10 +277,12 @@ def latex_escape(s: str) -> str:
 
 def markdown_table(header: Sequence[str], body: Sequence[Sequence[str]], align: Sequence[str]) -> str:
     """A GitHub Markdown table; ``align`` holds ``"l"`` or ``"r"`` per column."""
-    lines = ["| " + " | ".join(header) + " |",
-             "| " + " | ".join("---:" if a == "r" else ":---" for a in align) + " |"]
-    lines += ["| " + " | ".join(r) + " |" for r in body]
-    return "\n".join(lines)
+    head = ("| " + " | ".join(header) + " |\n| "
+            + " | ".join("---:" if a == "r" else ":---" for a in align) + " |")
+    if not body:
+        return head
+    # one pass over the rows' text (a large table's is hundreds of megabytes)
+    return "".join([head, "\n| ", " |\n| ".join(map(" | ".join, body)), " |"])
 
 
 def latex_table(header_lines: Sequence[str], body: Sequence[Sequence[str]], align: str,
