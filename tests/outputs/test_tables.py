@@ -20,6 +20,7 @@ import tbsg
 from tbsg.games import (
     RoSState,
     coinball,
+    pig,
     risk_or_safety,
     risk_or_safety_coin_table,
     unspeakable_words_tables,
@@ -552,3 +553,77 @@ def test_decimals_must_be_a_bool_or_a_positive_int(bad: object,
                                                    ros4_table: StateTable[RoSState, str]) -> None:
     with pytest.raises(tbsg.InvalidArgumentError, match="decimals must be True, False or a number"):
         ros4_table.to_csv(decimals=bad)  # type: ignore[arg-type]
+
+
+# --- exports equal their definition, state by state -------------------------------------------
+
+def expected_exact_cells(sol: tbsg.Solution[Any, Any], s: Any, *, csv_target: bool) -> list[str]:
+    """One row of the default export of an exact table, from the solution's per-state
+    queries: the state's fields, player, value and value to move with their decimals, the
+    optimal actions and the margin (best minus second best of the mover's action values)."""
+    def dec(x: Fraction) -> str:
+        return repr(float(x)) if csv_target else f"{float(x):.6g}"
+    v, m = sol.value(s), sol.value_to_move(s)
+    ranked = sorted(sol.action_values_to_move(s).values(), reverse=True)
+    margin = ranked[0] - ranked[1] if len(ranked) > 1 else None
+    return [*map(str, s), str(sol.player(s)), str(v), dec(v), str(m), dec(m),
+            ", ".join(map(str, sol.optimal_actions(s))),
+            "" if margin is None else str(margin), "" if margin is None else dec(margin)]
+
+
+CATALOG: dict[str, Any] = {"risk_or_safety(6)": lambda: risk_or_safety(6), "coinball(6)": lambda: coinball(6),
+                           "pig(10)": lambda: pig(10)}
+
+
+@pytest.mark.parametrize("name", sorted(CATALOG))
+def test_exact_exports_equal_the_per_state_definition(name: str) -> None:
+    sol = tbsg.solve(CATALOG[name]())
+    table = state_table(sol)
+    states = sorted(sol.states)
+    header = [*table.fields, "player", "value", "value_decimal", "value_to_move",
+              "value_to_move_decimal", "optimal", "margin", "margin_decimal"]
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(
+        [header, *(expected_exact_cells(sol, s, csv_target=True) for s in states)])
+    assert table.to_csv() == buf.getvalue()
+    md = [f"| {' | '.join(expected_exact_cells(sol, s, csv_target=False))} |" for s in states]
+    assert table.to_markdown().splitlines()[2:] == md
+
+
+def test_float_csv_equals_the_per_state_definition() -> None:
+    sol = tbsg.solve(coinball(6), exact=False)
+    rows = []
+    for s in sorted(sol.states):
+        lo, hi = sol.bounds(s)
+        q = sorted(((x + y) / 2 for x, y in sol.action_values_to_move(s).values()), reverse=True)
+        rows.append([*map(str, s), str(sol.player(s)), repr(sol.value(s)), repr(lo), repr(hi),
+                     repr(sol.value_to_move(s)), ", ".join(sol.optimal_actions(s)),
+                     repr(q[0] - q[1]) if len(q) > 1 else ""])
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    text = state_table(sol).to_csv()
+    assert text.split("\n", 1)[1] == buf.getvalue()
+
+
+def test_float_bounds_in_markdown_are_rounded_outward_state_by_state() -> None:
+    from tbsg._util.digits import exact_decimal
+
+    sol = tbsg.solve(pig(8), exact=False)
+    lines = state_table(sol).to_markdown(columns=["lower", "upper"], digits=4).splitlines()[2:]
+    bounds = [sol.bounds(s) for s in sorted(sol.states)]
+    assert lines == [f"| {exact_decimal(lo, 4, 'down')} | {exact_decimal(hi, 4, 'up')} |"
+                     for lo, hi in bounds]
+
+
+def test_csv_in_chunks_reads_columns_not_rows(monkeypatch: pytest.MonkeyPatch, tmp_path: Any) -> None:
+    """A CSV written in chunks of 7 rows is the text written in one chunk, and no row
+    object is made for it (the chunks read the table's columns)."""
+    import tbsg.outputs.tables as tables
+
+    sol = tbsg.solve(risk_or_safety(6))
+    whole = state_table(sol).to_csv()
+    monkeypatch.setattr(tables, "_CSV_CHUNK", 7)
+    table = state_table(sol)
+    assert table.to_csv(tmp_path / "t.csv") == whole == (tmp_path / "t.csv").read_text(encoding="utf-8")
+    assert not any(table._store._rows)  # type: ignore[attr-defined]
+    assert table.head(3).to_csv() == "".join(whole.splitlines(keepends=True)[:4])

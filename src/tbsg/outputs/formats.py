@@ -18,13 +18,16 @@ characters, to a decimal and a digit count computed without building the text.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import html
 import io
 import math
 import os
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from fractions import Fraction
 from typing import Literal, TypeAlias
 
@@ -54,6 +57,7 @@ __all__ = [
     "short",
     "text_size",
     "text_table",
+    "write_csv",
     "write_text",
 ]
 
@@ -146,15 +150,56 @@ class Fmt:
         if self.abbreviate and text_size(x) > REPR_CHARS:
             return self.text(abbreviate(x))
         s = fraction_text(x)
-        if self.target != "latex":
-            return s
-        if x.denominator == 1:
-            return s if x >= 0 else f"${s}$"
+        return s if self.target != "latex" else self._latex_fraction(s)
+
+    def _latex_fraction(self, s: str) -> str:
+        """The LaTeX cell of an exact value written ``p/q`` or ``p`` (``-`` for a negative one)."""
+        negative = s.startswith("-")
+        if "/" not in s:
+            return f"${s}$" if negative else s
         if self.fractions == "frac":
             p, _, q = s.lstrip("-").partition("/")
-            sign = "-" if x < 0 else ""
-            return f"${sign}\\frac{{{p}}}{{{q}}}$"
+            return f"${'-' if negative else ''}\\frac{{{p}}}{{{q}}}$"
         return f"${s}$"
+
+    def fraction_cells(self, texts: Sequence[str | None]) -> list[str]:
+        """The cells of exact values given as their text ``p/q`` (``None``: empty), as
+        :meth:`fraction` writes them in full (``exact`` and not ``abbreviate``)."""
+        if self.target != "latex":
+            return ["" if t is None else t for t in texts]
+        return ["" if t is None else self._latex_fraction(t) for t in texts]
+
+    def cells(self, xs: Sequence[object], kind: Kind | None = None) -> list[str]:
+        """The text of a column of cells, each as :meth:`cell` writes it.
+
+        Floats are written in one pass, and the distinct values of a column of ``int``,
+        ``str`` or tuples of them (a state's field, a player, the optimal actions; equal
+        values of these types have equal text) are formatted once each when they repeat.
+        """
+        if kind == "float" and all(x is None or (type(x) is float and x == x) for x in xs):  # NaN != NaN
+            write = repr if self.target == "csv" else f"{{:.{self.digits}g}}".format
+            if self.target == "latex":
+                return ["" if x is None else self.number(write(x)) for x in xs]
+            if None in xs:
+                return ["" if x is None else write(x) for x in xs]
+            return list(map(write, xs))
+        if kind in ("lower", "upper") and self.target != "csv" and all(
+                type(x) is float and math.isfinite(x) for x in xs):
+            # exact_decimal of each bound, in one decimal context (a bound stays a bound)
+            ctx = Context(prec=self.digits, rounding=ROUND_FLOOR if kind == "lower" else ROUND_CEILING,
+                          Emin=-(10**9), Emax=10**9)
+            return [self.number(str(ctx.plus(Decimal(x))).replace("E", "e")) for x in xs]  # type: ignore[arg-type]
+        if kind in ("other", "actions") and _plain_values(xs):
+            distinct = set(xs)
+            if len(distinct) * 2 <= len(xs):
+                memo = {x: self.cell(x, kind) for x in distinct}
+                return list(map(memo.__getitem__, xs))
+            if kind == "other" and not self.abbreviate:  # cell() is text(str(x)) for these
+                try:
+                    return list(map(self.text, map(str, xs)))
+                except ValueError:  # an int beyond the int-to-str digit limit: cell() writes it
+                    pass
+        return [self.cell(x, kind) for x in xs]
 
     def plain(self, x: object) -> str:
         """``str(x)`` of a value that is not written as a number (a label, an action).
@@ -187,6 +232,16 @@ class Fmt:
         if self.target == "html":
             return html.escape(s)
         return s
+
+
+def _plain_values(xs: Sequence[object]) -> bool:
+    """Every value an ``int``, a ``str`` or a tuple of them (not ``bool``, whose equal ``int``
+    is written otherwise)."""
+    types = set(map(type, xs))
+    if tuple in types:
+        types.discard(tuple)
+        types.update(type(e) for x in xs if type(x) is tuple for e in x)
+    return types <= {int, str}
 
 
 def _kind_of(x: object) -> Kind:
@@ -222,10 +277,12 @@ def latex_escape(s: str) -> str:
 
 def markdown_table(header: Sequence[str], body: Sequence[Sequence[str]], align: Sequence[str]) -> str:
     """A GitHub Markdown table; ``align`` holds ``"l"`` or ``"r"`` per column."""
-    lines = ["| " + " | ".join(header) + " |",
-             "| " + " | ".join("---:" if a == "r" else ":---" for a in align) + " |"]
-    lines += ["| " + " | ".join(r) + " |" for r in body]
-    return "\n".join(lines)
+    head = ("| " + " | ".join(header) + " |\n| "
+            + " | ".join("---:" if a == "r" else ":---" for a in align) + " |")
+    if not body:
+        return head
+    # one pass over the rows' text (a large table's is hundreds of megabytes)
+    return "".join([head, "\n| ", " |\n| ".join(map(" | ".join, body)), " |"])
 
 
 def latex_table(header_lines: Sequence[str], body: Sequence[Sequence[str]], align: str,
@@ -287,6 +344,54 @@ def csv_table(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:
     w.writerow(header)
     w.writerows(body)
     return buf.getvalue()
+
+
+_CSV_PLAIN = re.compile(r"[A-Za-z0-9 _./+\-()\[\]:;'=<>*&%$#@!?~^{}|]*")
+"""Text the ``csv`` module writes as it is (no delimiter, quote or line break)."""
+
+
+def _csv_field(cell: str, alone: bool) -> str:
+    """``cell`` as the ``csv`` module writes it in a row of several fields (or, ``alone``,
+    of one field: an empty one is quoted then)."""
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow([cell] if alone else [cell, ""])
+    return buf.getvalue()[:-1 if alone else -2]
+
+
+def _csv_column(cells: Sequence[str], alone: bool) -> Sequence[str]:
+    """A column of cells as the ``csv`` module writes them, each distinct text checked once."""
+    if _CSV_PLAIN.fullmatch("".join(cells)) and not (alone and "" in cells):
+        return cells
+    memo: dict[str, str] = {}
+    for c in set(cells):
+        memo[c] = c if c and _CSV_PLAIN.fullmatch(c) else _csv_field(c, alone)
+    return list(map(memo.__getitem__, cells))
+
+
+def write_csv(header: Sequence[str], chunks: Iterable[Sequence[Sequence[str]]],
+              path: str | os.PathLike[str] | None) -> str:
+    """CSV text of ``header`` and rows given as chunks of columns of cells (the text
+    :func:`csv_table` writes), written to ``path`` (UTF-8) chunk by chunk as they come
+    when a path is given; return the text.
+
+    >>> print(write_csv(["a", "b"], [[["1", "x, y"], ["2", ""]]], None), end="")
+    a,b
+    1,2
+    "x, y",
+    """
+    parts = [csv_table(header, [])]
+    with contextlib.ExitStack() as stack:
+        f = None if path is None else stack.enter_context(open(path, "w", encoding="utf-8", newline=""))
+        if f is not None:
+            f.write(parts[0])
+        for columns in chunks:
+            if not columns or not columns[0]:
+                continue
+            fields = [_csv_column(c, len(columns) == 1) for c in columns]
+            parts.append("\n".join(map(",".join, zip(*fields, strict=True))) + "\n")
+            if f is not None:
+                f.write(parts[-1])
+    return "".join(parts)
 
 
 def write_text(text: str, path: str | os.PathLike[str] | None) -> str:

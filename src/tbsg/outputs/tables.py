@@ -56,6 +56,16 @@ back (for numbers of more than 4300 digits, after ``sys.set_int_max_str_digits(0
 Only the notebook views (``_repr_markdown_``, ``_repr_html_``) and ``repr`` shorten
 long fractions (past 30 characters, to a decimal and a digit count) and long tables.
 
+How a table is built
+--------------------
+A table of a large game has a row per state, and most uses (an export, a pivot of one
+column) read every row once. So the columns are computed from the solution's arrays, all
+states at once (:mod:`tbsg.outputs.columns`: every action value in one pass, margins from
+them), a :class:`Row` object is made only when a row is read (iteration, :meth:`StateTable.row`,
+a predicate), and the exports write each column's cells in one pass: an exact value's text
+from the arithmetic backend's number, a field's or an action's text once per distinct value.
+CSV is written to its file in chunks of rows as they are formatted.
+
 pandas is an optional dependency (the ``notebook`` extra): it is imported only by
 :meth:`StateTable.to_pandas` and :meth:`~tbsg.outputs.pivot.Pivot.to_pandas`.
 
@@ -97,16 +107,17 @@ import html
 import math
 import os
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import FrozenInstanceError, dataclass, replace
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Generic, Literal, TypeAlias, TypeVar
+from typing import Any, Generic, Literal, TypeAlias, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
 from tbsg._util.optional import NOTEBOOK_EXTRA, optional_import
 from tbsg.errors import InvalidArgumentError, shorten, show
+from tbsg.outputs.columns import COLUMN_NAMES, SolutionColumns
 from tbsg.outputs.formats import (
     Fmt,
     Kind,
@@ -118,6 +129,7 @@ from tbsg.outputs.formats import (
     safe_repr,
     short,
     text_table,
+    write_csv,
     write_text,
 )
 from tbsg.outputs.pivot import Pivot
@@ -257,26 +269,6 @@ def _key_repr(x: object) -> str:
 # --- building ------------------------------------------------------------------------------
 
 
-def _exact_row(sol: Solution[S, A], s: S) -> Row[S, A]:
-    # the solution's queries (value, value_to_move, optimal_actions, action_values_to_move),
-    # read by index once
-    i = sol._index(s)
-    g = sol.graph
-    player = int(g.player[i])
-    v = sol._fraction(i)
-    q = sol._action_values_at(i, player)
-    return Row(state=s, player=player, value=v, value_to_move=v if player == 0 else sol.constant_sum - v,
-               optimal=sol._optimal_at(i), action=g.act_labels[int(sol.choice[i])], margin=_margin(q),
-               action_values_to_move=q)
-
-
-def _margin(q: Mapping[A, Number]) -> Number | None:
-    if len(q) < 2:
-        return None
-    first, second = sorted(q.values(), reverse=True)[:2]
-    return first - second
-
-
 def _float_action_bounds(solution: FloatSolution[Any, Any]
                          ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
     """Proven lower and upper bounds on every action's value to player 0 (flat actions).
@@ -287,21 +279,6 @@ def _float_action_bounds(solution: FloatSolution[Any, Any]
     bound, which no rounding can make wrong.
     """
     return solution._action_bounds
-
-
-def _float_row(sol: FloatSolution[S, A], s: S) -> Row[S, A]:
-    # the solution's query API (optimal_actions, action_bounds), read by index once
-    i = sol._index(s)
-    g = sol.graph
-    player = int(g.player[i])
-    lo, hi = float(sol.lower[i]), float(sol.upper[i])
-    v = (lo + hi) / 2
-    q = {a: (x + y) / 2 for a, (x, y) in sol._action_bounds_at(i, player).items()}
-    c = float(sol.constant_sum)
-    return Row(state=s, player=player, value=v, value_to_move=v if player == 0 else c - v,
-               optimal=tuple(g.act_labels[k] for k in sol._kept(i)),
-               action=g.act_labels[int(sol.choice[i])], margin=_margin(q), action_values_to_move=q,
-               lower=lo, upper=hi)
 
 
 def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable[S] | None = None,
@@ -345,27 +322,31 @@ def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable
     if not isinstance(solution, Solution | FloatSolution):
         raise InvalidArgumentError(f"state_table() takes a Solution or FloatSolution, got "
                                    f"{type(solution).__name__}")
-    if states is None:
-        chosen: list[S] = list(solution.graph.states)
-        if sort:
-            try:
-                chosen = sorted(chosen, key=_as_any)
-            except TypeError:
-                chosen = list(solution.graph.states)
-    else:
-        chosen = list(states)
-        for s in chosen:
-            solution.player(s)  # raises UnknownStateError with a clear message
+    chosen, order = _chosen(solution, states, sort)
     if where is not None:
-        chosen = [s for s in chosen if _keep(where, s)]
-    if isinstance(solution, Solution):
-        rows = tuple(_exact_row(solution, s) for s in chosen)
-        exact = True
-    else:
-        rows = tuple(_float_row(solution, s) for s in chosen)
-        exact = False
-    return StateTable(fields=_fields_of(chosen), rows=rows, exact=exact,
-                      win_probability=solution.win_probability)
+        keep = [_keep(where, s) for s in chosen]
+        chosen = [s for s, k in zip(chosen, keep, strict=True) if k]
+        order = [i for i, k in zip(order, keep, strict=True) if k]
+    columns = SolutionColumns(solution, np.asarray(order, dtype=np.int64), chosen)
+    return StateTable._of(_fields_of(chosen), _ColumnStore(columns), None,
+                          isinstance(solution, Solution), solution.win_probability)
+
+
+def _chosen(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable[S] | None,
+            sort: bool) -> tuple[list[S], list[int]]:
+    """The table's states and their indices in the solution (sorted by state if asked)."""
+    g = solution.graph
+    if states is None:
+        order = list(range(g.n_states))
+        if sort:
+            state_of: Callable[[int], Any] = g.states.__getitem__
+            try:
+                order.sort(key=state_of)
+            except TypeError:
+                order = list(range(g.n_states))
+        return [g.states[i] for i in order], order
+    chosen = list(states)
+    return chosen, [solution._index(s) for s in chosen]  # raises UnknownStateError with a clear message
 
 
 def _keep(where: Callable[[S], bool], s: S) -> bool:
@@ -376,13 +357,11 @@ def _keep(where: Callable[[S], bool], s: S) -> bool:
                                    f"{show(s)}") from exc
 
 
-def _as_any(x: object) -> Any:
-    return x
-
-
 def _fields_of(states: Sequence[object]) -> tuple[str, ...]:
-    if states and all(_is_namedtuple(s) for s in states):
-        names = {tuple(type(s)._fields) for s in states}  # type: ignore[attr-defined]
+    kinds = set(map(type, states))
+    if states and all(issubclass(t, tuple) and isinstance(getattr(t, "_fields", None), tuple)
+                      for t in kinds):
+        names = {tuple(t._fields) for t in kinds}  # type: ignore[attr-defined]
         if len(names) == 1:
             (only,) = names
             return tuple(f"state.{f}" if f in _COMPUTED or f == "state" else f for f in only)
@@ -398,19 +377,125 @@ def _cut(n: int, max_rows: int | None) -> tuple[list[int], int]:
     return [*range(head), *range(n - tail, n)], n - head - tail
 
 
+# --- where a table's rows come from --------------------------------------------------------
+
+_DENSE = 8
+"""A column is computed for the whole table when at least 1 row in ``_DENSE`` is read
+(an export, ``records``); fewer rows (a notebook view of a large table) are read row by row."""
+
+
+class _Store(Generic[S, A]):
+    """The rows of one or more tables (a table reads them at its positions ``pos``; ``None``:
+    all, in order). The column methods return ``None`` where the rows must be asked."""
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def row(self, j: int) -> Row[S, A]:
+        raise NotImplementedError
+
+    def states(self, pos: list[int] | None) -> list[S]:
+        return [self.row(j).state for j in (range(len(self)) if pos is None else pos)]
+
+    def column(self, name: str, pos: list[int] | None) -> list[Any] | None:
+        return None
+
+    def exact_text(self, name: str, pos: list[int] | None) -> list[str | None] | None:
+        return None
+
+    def decimals(self, name: str, pos: list[int] | None) -> list[float | None] | None:
+        return None
+
+
+class _RowStore(_Store[S, A]):
+    """Rows given one by one (``StateTable(fields, rows, exact)``)."""
+
+    def __init__(self, rows: tuple[Row[S, A], ...]) -> None:
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def row(self, j: int) -> Row[S, A]:
+        return self.rows[j]
+
+
+class _ColumnStore(_Store[S, A]):
+    """The columns of a solution (:class:`~tbsg.outputs.columns.SolutionColumns`); a
+    :class:`Row` is made the first time it is read, then kept (one object per state)."""
+
+    def __init__(self, columns: SolutionColumns[S, A]) -> None:
+        self.columns = columns
+        self._rows: list[Row[S, A] | None] = [None] * len(columns)
+        self._full: dict[str, list[Any]] = {}
+        first = columns.states[0] if columns.states else None
+        uniform = _is_namedtuple(first) and _fields_of(columns.states) != ("state",)
+        self._attrs: tuple[str, ...] = tuple(cast(Any, type(first))._fields) if uniform else ()
+
+    def __len__(self) -> int:
+        return len(self.columns)
+
+    def row(self, j: int) -> Row[S, A]:
+        r = self._rows[j]
+        if r is None:
+            r = self._rows[j] = Row(**self.columns.row(j))
+        return r
+
+    def states(self, pos: list[int] | None) -> list[S]:
+        return _at(self.columns.states, pos)
+
+    def column(self, name: str, pos: list[int] | None) -> list[Any] | None:
+        if name not in self._full:
+            attr = name[6:] if name.startswith("state.") else name
+            if name in COLUMN_NAMES:
+                self._full[name] = self.columns.column(name)
+            elif attr in self._attrs:
+                self._full[name] = self.columns.field(attr)
+            else:
+                return None  # the rows raise the error that says why
+        return _at(self._full[name], pos)
+
+    def exact_text(self, name: str, pos: list[int] | None) -> list[str | None] | None:
+        return self.columns.exact_text(name, pos) if self.columns.exact else None
+
+    def decimals(self, name: str, pos: list[int] | None) -> list[float | None] | None:
+        return self.columns.decimals(name, pos) if self.columns.exact else None
+
+
+def _at(xs: list[Any], pos: list[int] | None) -> list[Any]:
+    return xs if pos is None else [xs[j] for j in pos]
+
+
 # --- the table -----------------------------------------------------------------------------
 
-_Column = tuple[str, Callable[[Row[Any, Any]], object], "Kind | None"]
+
+@dataclass(frozen=True)
+class _Column:
+    """One column of an export: a column of the table (``name``; with ``decimal``, the
+    nearest floats of its exact values) or ``fn`` of each row, written as ``kind``."""
+
+    header: str
+    name: str | None
+    kind: Kind | None
+    fn: Callable[[Row[Any, Any]], object] | None = None
+    decimal: bool = False
+
+
 _PAYOFF_TITLES = {"value": "expected payoff", "value_decimal": "expected payoff (decimal)",
                   "value_to_move": "expected payoff to move",
                   "value_to_move_decimal": "expected payoff to move (decimal)"}
 ColumnSpec: TypeAlias = "str | tuple[str, Callable[[Row[Any, Any]], Any]]"
 """An export column: a column name, or ``(header, function of a row)`` for a computed one."""
+_CSV_CHUNK = 20_000
+"""Rows of CSV written at a time."""
 
 
-@dataclass(frozen=True, eq=False, repr=False)
 class StateTable(Generic[S, A]):
     """Rows of states of a solved game (built by :func:`state_table`).
+
+    The columns of a table built from a solution are computed from its arrays, and a
+    :class:`Row` object is made only when one is read (iterating, :meth:`row`,
+    :attr:`rows`); the exports read the columns directly.
 
     Attributes
     ----------
@@ -426,16 +511,60 @@ class StateTable(Generic[S, A]):
     """
 
     fields: tuple[str, ...]
-    rows: tuple[Row[S, A], ...]
     exact: bool
-    win_probability: bool = True
+    win_probability: bool
+    _store: _Store[S, A]
+    _sel: list[int] | None
+
+    def __init__(self, fields: tuple[str, ...], rows: tuple[Row[S, A], ...], exact: bool,
+                 win_probability: bool = True) -> None:
+        self._set(tuple(fields), _RowStore(tuple(rows)), None, exact, win_probability)
+
+    def _set(self, fields: tuple[str, ...], store: _Store[S, A], sel: list[int] | None, exact: bool,
+             win_probability: bool) -> None:
+        for k, v in (("fields", fields), ("_store", store), ("_sel", sel), ("exact", exact),
+                     ("win_probability", win_probability)):
+            object.__setattr__(self, k, v)
+
+    @classmethod
+    def _of(cls, fields: tuple[str, ...], store: _Store[S, A], sel: list[int] | None, exact: bool,
+            win_probability: bool) -> StateTable[S, A]:
+        table: StateTable[S, A] = cls.__new__(cls)
+        table._set(fields, store, sel, exact, win_probability)
+        return table
+
+    def _select(self, sel: list[int]) -> StateTable[S, A]:
+        """A table of the same rows at store positions ``sel``."""
+        return self._of(self.fields, self._store, sel, self.exact, self.win_probability)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    @property
+    def _positions(self) -> list[int]:
+        return list(range(len(self._store))) if self._sel is None else self._sel
+
+    def _at(self, pos: list[int]) -> list[int] | None:
+        """Store positions of the table's rows at ``pos`` (``None``: all, in order)."""
+        if self._sel is None:
+            return None if len(pos) == len(self._store) else pos
+        return [self._sel[p] for p in pos]
+
+    @cached_property
+    def rows(self) -> tuple[Row[S, A], ...]:
+        """One row per state (made on first use)."""
+        row = self._store.row
+        return tuple(row(j) for j in self._positions)
 
     def _titles(self, cols: list[_Column]) -> list[str]:
         """Column titles of the human-readable exports: the keys, with the value columns of
         an expected-payoff table called so."""
         if self.win_probability:
-            return [c for c, _, _ in cols]
-        return [_PAYOFF_TITLES.get(c, c) for c, _, _ in cols]
+            return [c.header for c in cols]
+        return [_PAYOFF_TITLES.get(c.header, c.header) for c in cols]
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -444,14 +573,16 @@ class StateTable(Generic[S, A]):
         return (*self.fields, "player", "value", *bounds, "value_to_move", "optimal", "margin")
 
     def __len__(self) -> int:
-        return len(self.rows)
+        return len(self._store) if self._sel is None else len(self._sel)
 
     def __iter__(self) -> Iterator[Row[S, A]]:
         return iter(self.rows)
 
     @cached_property
-    def _by_state(self) -> dict[S, Row[S, A]]:
-        return {r.state: r for r in self.rows}
+    def _by_state(self) -> dict[S, int]:
+        """Store position of each state of the table."""
+        sel = self._positions
+        return dict(zip(self._store.states(self._sel), sel, strict=True))
 
     def __contains__(self, state: object) -> bool:
         try:
@@ -462,30 +593,36 @@ class StateTable(Generic[S, A]):
     def row(self, state: S) -> Row[S, A]:
         """The row of ``state`` (a plain tuple equal to a ``NamedTuple`` state works too)."""
         try:
-            return self._by_state[state]
+            return self._store.row(self._by_state[state])
         except KeyError:
             raise KeyError(f"state {safe_repr(state)} is not in this table ({len(self)} rows)") from None
 
     def column(self, name: str) -> list[Any]:
         """The values of one column (a field or a computed column), row by row."""
-        return [r[name] for r in self.rows]
+        return self._values(_Column(name, name, None), list(range(len(self))))
 
     def where(self, predicate: Callable[[Row[S, A]], bool]) -> StateTable[S, A]:
         """The rows for which ``predicate(row)`` is true, as a new table."""
-        return replace(self, rows=tuple(r for r in self.rows if predicate(r)))
+        row = self._store.row
+        return self._select([j for j in self._positions if predicate(row(j))])
 
     def sorted(self, key: Callable[[Row[S, A]], Any], reverse: bool = False) -> StateTable[S, A]:
         """The rows sorted by ``key(row)``, as a new table."""
-        return replace(self, rows=tuple(sorted(self.rows, key=key, reverse=reverse)))
+        row = self._store.row
+        return self._select(sorted(self._positions, key=lambda j: key(row(j)), reverse=reverse))
 
     def head(self, n: int = 10) -> StateTable[S, A]:
         """The first ``n`` rows, as a new table."""
-        return replace(self, rows=self.rows[:n])
+        return self._select(self._positions[:n])
 
     def records(self, columns: Sequence[ColumnSpec] | None = None) -> list[dict[str, Any]]:
         """Rows as dicts of Python objects (Fractions stay Fractions), keyed by column."""
         cols = self._export_columns(columns, decimals=False)
-        return [{c: get(r) for c, get, _ in cols} for r in self.rows]
+        pos = list(range(len(self)))
+        values = [self._values(c, pos) for c in cols]
+        if not cols:
+            return [{} for _ in pos]
+        return [dict(zip([c.header for c in cols], r, strict=True)) for r in zip(*values, strict=True)]
 
     def pivot(self, rows: RowKey, columns: RowKey, cell: RowKey = "value", *,
               agg: Callable[[list[Any]], Any] | None = None,
@@ -568,26 +705,57 @@ class StateTable(Generic[S, A]):
         for c in (self.columns if columns is None else columns):
             if isinstance(c, tuple):
                 header, fn = c
-                out.append((header, fn, None))  # formatted by the type of each value
-                continue
-            getter = _getter(c)
-            if c == "optimal":
-                out.append((c, getter, "actions"))
-            elif c in _EXACT_COLUMNS or c in ("lower", "upper"):
-                if self.exact and c in _EXACT_COLUMNS:
-                    out.append((c, getter, "exact"))
-                    if decimals:
-                        out.append((f"{c}_decimal", _decimal(getter), "float"))
-                elif c in ("lower", "upper"):  # proven bounds: decimals rounded outward
-                    out.append((c, getter, "lower" if c == "lower" else "upper"))
-                else:
-                    out.append((c, getter, "float"))
+                out.append(_Column(header, None, None, fn))  # formatted by the type of each value
+            elif c == "optimal":
+                out.append(_Column(c, c, "actions"))
+            elif self.exact and c in _EXACT_COLUMNS:
+                out.append(_Column(c, c, "exact"))
+                if decimals:
+                    out.append(_Column(f"{c}_decimal", c, "float", decimal=True))
+            elif c in ("lower", "upper"):  # proven bounds: decimals rounded outward
+                out.append(_Column(c, c, "lower" if c == "lower" else "upper"))
+            elif c in _EXACT_COLUMNS:
+                out.append(_Column(c, c, "float"))
             else:
-                out.append((c, getter, "other"))
+                out.append(_Column(c, c, "other"))
         return out
 
-    def _body(self, cols: list[_Column], fmt: Fmt, positions: Iterable[int]) -> list[list[str]]:
-        return [[fmt.cell(get(self.rows[i]), kind) for _, get, kind in cols] for i in positions]
+    def _values(self, col: _Column, pos: list[int], total: int | None = None) -> list[object]:
+        """The values of ``col`` at the table positions ``pos``, from the columns where the
+        table has them and the read is dense (``total``, default ``len(pos)``, rows read
+        in all), else row by row."""
+        at = self._at(pos)
+        if col.name is not None and self._dense(len(pos) if total is None else total):
+            values: Sequence[object] | None = (self._store.decimals(col.name, at) if col.decimal
+                                               else self._store.column(col.name, at))
+            if values is not None:
+                return list(values)
+        rows = [self._store.row(j) for j in (self._positions if at is None else at)]
+        if col.fn is not None:
+            return [col.fn(r) for r in rows]
+        name = cast(str, col.name)
+        if col.decimal:
+            return [None if x is None else float(x) for x in (r[name] for r in rows)]
+        return [r[name] for r in rows]
+
+    def _cells(self, col: _Column, fmt: Fmt, pos: list[int], total: int | None = None) -> list[str]:
+        """The cells of ``col`` at the table positions ``pos`` (exact values written from
+        their text where the table has it; ``total`` as in :meth:`_values`)."""
+        if col.kind == "exact" and not col.decimal and fmt.exact and not fmt.abbreviate \
+                and self._dense(len(pos) if total is None else total):
+            texts = self._store.exact_text(cast(str, col.name), self._at(pos))
+            if texts is not None:
+                return fmt.fraction_cells(texts)
+        return fmt.cells(self._values(col, pos, total), col.kind)
+
+    def _dense(self, read: int) -> bool:
+        """Whether reading ``read`` rows is done column by column (:data:`_DENSE`)."""
+        return read * _DENSE >= len(self._store)
+
+    def _body(self, cols: list[_Column], fmt: Fmt, pos: list[int]) -> list[Sequence[str]]:
+        if not cols:
+            return [[] for _ in pos]
+        return list(zip(*(self._cells(c, fmt, pos) for c in cols), strict=True))
 
     def _exports(self, columns: Sequence[ColumnSpec] | None, decimals: bool | int, fmt: Fmt
                  ) -> tuple[list[_Column], Fmt]:
@@ -634,8 +802,12 @@ class StateTable(Generic[S, A]):
         0.4,toss
         """
         cols, fmt = self._exports(columns, decimals, Fmt("csv"))
-        body = self._body(cols, fmt, range(len(self.rows)))
-        return write_text(csv_table([c for c, _, _ in cols], body), path)
+        n = len(self)
+        if not cols:
+            return write_text(csv_table([], [[] for _ in range(n)]), path)
+        chunks = ([self._cells(c, fmt, pos, n) for c in cols]
+                  for pos in (list(range(a, min(a + _CSV_CHUNK, n))) for a in range(0, n, _CSV_CHUNK)))
+        return write_csv([c.header for c in cols], chunks, path)
 
     def to_markdown(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool | int = True,
                     digits: int = 6, max_rows: int | None = None) -> str:
@@ -650,12 +822,12 @@ class StateTable(Generic[S, A]):
                   max_rows: int | None) -> str:
         cols, fmt = self._exports(columns, decimals, fmt)
         body = self._shown_body(cols, fmt, max_rows)
-        align = ["l" if _left(c, k) else "r" for c, _, k in cols]
+        align = ["l" if _left(c) else "r" for c in cols]
         return markdown_table([fmt.text(c) for c in self._titles(cols)], body, align)
 
-    def _shown_body(self, cols: list[_Column], fmt: Fmt, max_rows: int | None) -> list[list[str]]:
+    def _shown_body(self, cols: list[_Column], fmt: Fmt, max_rows: int | None) -> list[Sequence[str]]:
         """Formatted rows, the middle ones replaced by one "… n more rows …" line past ``max_rows``."""
-        positions, left = _cut(len(self.rows), max_rows)
+        positions, left = _cut(len(self), max_rows)
         body = self._body(cols, fmt, positions)
         if left:
             head = len(positions) - max_rows // 4 if max_rows else len(positions)
@@ -685,7 +857,7 @@ class StateTable(Generic[S, A]):
         """
         cols, fmt = self._exports(columns, decimals, Fmt("text", digits=digits, abbreviate=shorten))
         body = self._shown_body(cols, fmt, max_rows)
-        align = ["l" if _left(c, k) else "r" for c, _, k in cols]
+        align = ["l" if _left(c) else "r" for c in cols]
         return text_table(self._titles(cols), body, align)
 
     def to_latex(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool | int = True,
@@ -698,9 +870,9 @@ class StateTable(Generic[S, A]):
         ``decimals`` as in :meth:`to_csv`. Needs ``\\usepackage{booktabs}``.
         """
         cols, fmt = self._exports(columns, decimals, Fmt("latex", digits=digits, fractions=fractions))
-        body = self._body(cols, fmt, range(len(self.rows)))
+        body = self._body(cols, fmt, list(range(len(self))))
         header = " & ".join(latex_escape(c.replace("_", " ")) for c in self._titles(cols)) + " \\\\"
-        align = "".join("l" if _left(c, k) else "r" for c, _, k in cols)
+        align = "".join("l" if _left(c) else "r" for c in cols)
         return latex_table([header], body, align, caption, label)
 
     def to_html(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool | int = True,
@@ -716,7 +888,7 @@ class StateTable(Generic[S, A]):
         kind = "exact" if self.exact else "float (proven bounds)"
         what = "" if self.win_probability else ", expected payoffs"
         return html_table([html.escape(c) for c in self._titles(cols)], body,
-                     f"tbsg state table: {len(self.rows)} states, {kind}{what}")
+                     f"tbsg state table: {len(self)} states, {kind}{what}")
 
     def to_pandas(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
                   index: bool = True) -> Any:
@@ -728,11 +900,12 @@ class StateTable(Generic[S, A]):
         """
         pd = optional_import("pandas", "StateTable.to_pandas")
         cols = self._export_columns(columns, decimals)
-        data = {c: [get(r) for r in self.rows] for c, get, _ in cols}
-        for c, _, k in cols:
-            if k in ("float", "lower", "upper"):
-                data[c] = [math.nan if x is None else x for x in data[c]]
-        df = pd.DataFrame(data, columns=[c for c, _, _ in cols])
+        pos = list(range(len(self)))
+        data = {c.header: self._values(c, pos) for c in cols}
+        for c in cols:
+            if c.kind in ("float", "lower", "upper"):
+                data[c.header] = [math.nan if x is None else x for x in data[c.header]]
+        df = pd.DataFrame(data, columns=[c.header for c in cols])
         keys = [c for c in self.fields if c in df.columns]
         if index and keys:
             df = df.set_index(keys)
@@ -740,7 +913,7 @@ class StateTable(Generic[S, A]):
 
     def __repr__(self) -> str:
         kind = "exact" if self.exact else "float"
-        return f"<StateTable: {len(self.rows)} rows, {kind}, columns {', '.join(self.columns)}>"
+        return f"<StateTable: {len(self)} rows, {kind}, columns {', '.join(self.columns)}>"
 
     def _repr_markdown_(self) -> str:
         return self._markdown(Fmt("markdown", abbreviate=True), None, True, _REPR_ROWS)
@@ -749,21 +922,14 @@ class StateTable(Generic[S, A]):
         return self._html(Fmt("html", abbreviate=True), None, True, _REPR_ROWS)
 
 
-def _left(column: str, kind: Kind | None) -> bool:
+def _left(column: _Column) -> bool:
     """Left-align action columns, right-align numbers and the state's fields."""
-    return kind == "actions" or column in ("action", "action_values_to_move", "action_values")
+    return column.kind == "actions" or column.header in ("action", "action_values_to_move", "action_values")
 
 
 def _getter(name: str) -> Callable[[Row[Any, Any]], object]:
     def get(r: Row[Any, Any]) -> object:
         return r[name]
-    return get
-
-
-def _decimal(getter: Callable[[Row[Any, Any]], object]) -> Callable[[Row[Any, Any]], object]:
-    def get(r: Row[Any, Any]) -> object:
-        x = getter(r)
-        return None if x is None else float(x)  # type: ignore[arg-type]
     return get
 
 

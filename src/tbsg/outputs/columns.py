@@ -1,0 +1,355 @@
+"""The columns of a state table, computed from a solution's arrays all at once.
+
+Why: a table of a large game has one row per state (Pig to 50: 115,444 of them), and
+building a Python object per row, each asking the solution for its own action values,
+costs several times the solve. Every column of a table is instead one pass over the
+solution's compiled arrays (:mod:`tbsg.engine.compiled`), at the table's states (the
+positions ``idx`` into the solution's states), and a :class:`~tbsg.outputs.tables.Row`
+is made only when a user reads one.
+
+Mathematics
+-----------
+With ``v`` the solution's values to player 0 and ``Q(k) = c_k + sum_o p_o v(t_o)`` the
+value to player 0 of the flat action ``k`` (:meth:`tbsg.engine.bellman.ExactActions.qx`,
+the solvers' exact Bellman step, computed once for every action of the table's states),
+the columns of state ``i`` are
+
+* ``Q(k) = v(i)`` for every optimal action ``k`` of ``i``: the optimal actions are the
+  played action and the ties of the Bellman operator, and a solution plays actions whose
+  value is the state's (conditions (a) and (b) of :mod:`tbsg.engine.optimality`, which the
+  solvers establish and :func:`tbsg.verify` checks), so only the other actions are summed;
+* ``value_to_move``: ``v(i)`` where player 0 moves, ``c - v(i)`` where player 1 does
+  (``c`` the game's constant sum, :attr:`tbsg.Solution.constant_sum`);
+* ``margin``: with ``q`` the mover's values of the actions at ``i`` sorted so that
+  ``q(a1) >= q(a2) >= ...``, ``q(a1) - q(a2)``. Player 1's mover values are ``c - Q``, so
+  her two largest are ``c`` minus player 0's two smallest and the margin is
+  ``Q(second smallest) - Q(smallest)``: the same exact number, with no subtraction from
+  ``c``; with two actions it is ``|Q(a) - Q(b)|`` for either mover.
+
+The exact values stay in the arithmetic backend's type (:mod:`tbsg.engine._backend`) until
+a row or a ``Fraction`` column is asked for; their text (``p/q``) and decimals are written
+from the backend's numbers, which give the same digits as ``Fraction`` does (they are the
+same rational in lowest terms) and the same correctly rounded float.
+
+A float solution's columns are those of its proven bounds: the midpoint ``(lo + hi) / 2``
+of each state's and each action's bounds, in the mover's view through
+:func:`tbsg.results.floating.interval_to`, here on whole arrays with the same floating-point
+operations (so every float equals the one the per-state queries give).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from fractions import Fraction
+from functools import cached_property
+from itertools import islice
+from operator import attrgetter
+from typing import Any, Generic, TypeVar, cast
+
+import numpy as np
+import numpy.typing as npt
+
+from tbsg._util.digits import fraction_text
+from tbsg.engine import _backend as bk
+from tbsg.engine.bellman import ExactActions
+from tbsg.results import FloatSolution, Solution
+
+__all__ = ["COLUMN_NAMES", "SolutionColumns", "flat_actions", "margins"]
+
+S = TypeVar("S", bound=Hashable)
+A = TypeVar("A", bound=Hashable)
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float64]
+
+COLUMN_NAMES = frozenset({"state", "player", "value", "value_to_move", "optimal", "action", "margin",
+                          "lower", "upper", "action_values_to_move"})
+"""Columns :class:`SolutionColumns` computes from arrays (others are read from rows)."""
+
+
+def flat_actions(act_ptr: IntArray, idx: IntArray) -> tuple[IntArray, IntArray]:
+    """The flat actions of states ``idx``, state after state, and how many each state has.
+
+    >>> ks, counts = flat_actions(np.array([0, 2, 3, 6]), np.array([2, 0]))
+    >>> ks.tolist(), counts.tolist()
+    ([3, 4, 5, 0, 1], [3, 2])
+    """
+    starts = act_ptr[idx]
+    counts = act_ptr[idx + 1] - starts
+    offsets = np.arange(int(counts.sum()), dtype=np.int64) - np.repeat(np.cumsum(counts) - counts, counts)
+    return np.repeat(starts, counts) + offsets, counts
+
+
+def margins(q: Sequence[Any], counts: Sequence[int], largest: Sequence[bool]) -> list[Any]:
+    """Best minus second best of each consecutive group of ``counts[j]`` values in ``q``.
+
+    Group ``j`` ranks by largest first where ``largest[j]`` and smallest first elsewhere
+    (player 1's mover values are ``c - q``: module docstring); a group of one value has no
+    margin (``None``). Works on exact numbers and on floats (the float tables pass the
+    mover's values, all ``largest``); for two values it is ``|a - b|``, the same number
+    either way.
+
+    >>> margins([3, 1, 5, 2, 4, 7], [2, 1, 3], [True, True, False])
+    [2, None, 2]
+    """
+    out: list[Any] = []
+    it = iter(q)
+    for n, big in zip(counts, largest, strict=True):
+        if n == 1:
+            next(it)
+            out.append(None)
+        elif n == 2:
+            a, b = next(it), next(it)
+            out.append(a - b if a >= b else b - a)
+        else:
+            ranked = sorted(islice(it, n), reverse=big)
+            out.append(ranked[0] - ranked[1] if big else ranked[1] - ranked[0])
+    return out
+
+
+def _grouped(items: Sequence[Any], counts: Sequence[int]) -> list[tuple[Any, ...]]:
+    """``items`` cut into consecutive tuples of ``counts[j]`` items."""
+    it = iter(items)
+    return [(next(it),) if n == 1 else tuple(islice(it, n)) for n in counts]
+
+
+class SolutionColumns(Generic[S, A]):
+    """Every column of a table of ``solution`` at its states ``idx`` (indices into
+    ``solution.states``), each computed on first use, as lists in table order.
+
+    Exact columns come as backend numbers (:meth:`raw`), as ``Fraction`` (:meth:`column`),
+    as text (:meth:`exact_text`) or as correctly rounded floats (:meth:`decimals`).
+    """
+
+    def __init__(self, solution: Solution[S, A] | FloatSolution[S, A], idx: IntArray,
+                 states: list[S]) -> None:
+        self.solution = solution
+        self.graph = solution.graph
+        self.idx = idx
+        self.states = states
+        """The table's states, in order (as the caller named them)."""
+        self.exact = isinstance(solution, Solution)
+
+    def __len__(self) -> int:
+        return len(self.idx)
+
+    # --- shared -------------------------------------------------------------------------
+
+    @cached_property
+    def player(self) -> list[int]:
+        """Who moves at each state."""
+        players: list[int] = self.graph.player[self.idx].tolist()
+        return players
+
+    @cached_property
+    def _flat(self) -> tuple[IntArray, list[int]]:
+        ks, counts = flat_actions(self.graph.act_ptr, self.idx)
+        return ks, counts.tolist()
+
+    @cached_property
+    def optimal(self) -> list[tuple[A, ...]]:
+        """Every optimal action (float: not ruled out) of each state, in the game's order."""
+        sol = self.solution
+        mask = sol.optimal if isinstance(sol, Solution) else sol._kept_mask
+        ks = self._flat[0]
+        keep = mask[ks]
+        labels = self.graph.act_labels
+        kept = [labels[k] for k in ks[keep].tolist()]
+        if not len(ks):
+            return []
+        per_state = np.add.reduceat(keep.astype(np.int64), np.asarray(self._starts, dtype=np.int64))
+        return _grouped(kept, per_state.tolist())
+
+    @cached_property
+    def action(self) -> list[A]:
+        """The action the solution's strategy plays at each state."""
+        labels = self.graph.act_labels
+        return [labels[k] for k in self.solution.choice[self.idx].tolist()]
+
+    @cached_property
+    def action_labels(self) -> list[tuple[A, ...]]:
+        """The actions of each state, in the game's order."""
+        labels = self.graph.act_labels
+        return _grouped([labels[k] for k in self._flat[0].tolist()], self._flat[1])
+
+    def column(self, name: str) -> list[Any]:
+        """The column ``name`` (one of :data:`COLUMN_NAMES`) as the rows hold it."""
+        if name == "state":
+            return self.states
+        if name in ("player", "optimal", "action"):
+            return cast(list[Any], getattr(self, name))
+        if name == "action_values_to_move":
+            return [dict(zip(a, q, strict=True)) for a, q in
+                    zip(self.action_labels, _grouped(self._action_q_to_move, self._flat[1]), strict=True)]
+        if not self.exact:
+            return self._float_column(name)
+        if name in ("lower", "upper"):
+            return [None] * len(self)
+        return [None if x is None else bk.to_fraction(x) for x in self.raw(name)]
+
+    def field(self, attr: str) -> list[Any]:
+        """The state field ``attr`` of every row (``NamedTuple`` states)."""
+        return list(map(attrgetter(attr), self.states))
+
+    # --- exact --------------------------------------------------------------------------
+
+    def raw(self, name: str) -> list[Any]:
+        """``value``, ``value_to_move`` or ``margin`` in the backend's type (``None``: no margin)."""
+        return cast(list[Any], getattr(self, "_raw_" + name))
+
+    @cached_property
+    def _raw_value(self) -> list[Any]:
+        raw = cast(Solution[S, A], self.solution)._raw_values
+        return [raw[i] for i in self.idx.tolist()]
+
+    @cached_property
+    def _c(self) -> Any:
+        return bk.from_fraction(cast(Solution[S, A], self.solution).constant_sum)
+
+    @cached_property
+    def _raw_value_to_move(self) -> list[Any]:
+        c = self._c
+        return [v if p == 0 else c - v for v, p in zip(self._raw_value, self.player, strict=True)]
+
+    @cached_property
+    def _q(self) -> list[Any]:
+        """``Q(k)`` of the flat actions of the table's states, state after state."""
+        return self._action_values(self._flat[0])
+
+    @cached_property
+    def _bellman(self) -> ExactActions:
+        return ExactActions(self.graph, list(cast(Solution[S, A], self.solution)._raw_values), [])
+
+    def _action_values(self, ks: IntArray) -> list[Any]:
+        """``Q(k)`` of the flat actions ``ks``: ``v(s)`` for an optimal action of ``s`` (a tie,
+        module docstring), else summed in the solver's exact arithmetic (the backend's,
+        :class:`~tbsg.engine.bellman.ExactActions`)."""
+        sol = cast(Solution[S, A], self.solution)
+        raw = sol._raw_values
+        tied = sol.optimal[ks].tolist()
+        owner = self.graph.act_state[ks].tolist()
+        if all(tied):
+            return [raw[i] for i in owner]
+        q = self._bellman.qx
+        return [raw[i] if t else q(k) for k, t, i in zip(ks.tolist(), tied, owner, strict=True)]
+
+    @cached_property
+    def _raw_margin(self) -> list[Any]:
+        return margins(self._q, self._flat[1], [p == 0 for p in self.player])
+
+    @cached_property
+    def _action_q_to_move(self) -> list[Any]:
+        if not self.exact:
+            mids: list[Any] = self._float_q_to_move.tolist()
+            return mids
+        c = self._c
+        who = np.repeat(np.asarray(self.player), self._flat[1]).tolist()
+        return [bk.to_fraction(x if p == 0 else c - x) for x, p in zip(self._q, who, strict=True)]
+
+    def exact_text(self, name: str, pos: Sequence[int] | None = None) -> list[str | None]:
+        """``p/q`` (``p`` for an integer) of the values of an exact column at positions
+        ``pos`` (default all), as ``str(Fraction)`` writes them, at any size."""
+        raw = _at(self.raw(name), pos)
+        if bk.BACKEND == "fraction":
+            return [None if x is None else fraction_text(x) for x in raw]
+        return [None if x is None else str(x) for x in raw]
+
+    def decimals(self, name: str, pos: Sequence[int] | None = None) -> list[float | None]:
+        """The values of an exact column at positions ``pos`` as the nearest floats
+        (``float(Fraction)``)."""
+        return _at(self._decimals(name), pos)
+
+    @cached_property
+    def _floats(self) -> dict[str, list[float | None]]:
+        return {}
+
+    def _decimals(self, name: str) -> list[float | None]:
+        if name not in self._floats:
+            self._floats[name] = [None if x is None else bk.to_float(x) for x in self.raw(name)]
+        return self._floats[name]
+
+    def row(self, j: int) -> dict[str, Any]:
+        """The fields of the :class:`~tbsg.outputs.tables.Row` at position ``j`` (only its own
+        numbers converted to ``Fraction``)."""
+        start, n, player = self._starts[j], self._flat[1][j], self.player[j]
+        if self.exact:
+            if "_q" in self.__dict__:
+                raw_q = self._q[start:start + n]
+            else:  # this row's actions alone
+                raw_q = self._action_values(self._flat[0][start:start + n])
+            c = self._c
+            q = [bk.to_fraction(x if player == 0 else c - x) for x in raw_q]
+            values = {"value": bk.to_fraction(self._raw_value[j]),
+                      "value_to_move": bk.to_fraction(self._raw_value_to_move[j]),
+                      "margin": _fraction(margins(raw_q, [n], [player == 0])[0]),
+                      "lower": None, "upper": None}
+        else:
+            q = self._float_q_to_move[start:start + n].tolist()
+            values = {name: self._float_values[name][j] for name in
+                      ("value", "value_to_move", "margin", "lower", "upper")}
+        return dict(state=self.states[j], player=player, optimal=self.optimal[j], action=self.action[j],
+                    action_values_to_move=dict(zip(self.action_labels[j], q, strict=True)), **values)
+
+    @cached_property
+    def _starts(self) -> list[int]:
+        counts = np.asarray(self._flat[1], dtype=np.int64)
+        starts: list[int] = (np.cumsum(counts) - counts).tolist()
+        return starts
+
+    # --- float --------------------------------------------------------------------------
+
+    @cached_property
+    def _bounds(self) -> tuple[FloatArray, FloatArray]:
+        sol = cast(FloatSolution[S, A], self.solution)
+        return sol.lower[self.idx], sol.upper[self.idx]
+
+    @cached_property
+    def _float_values(self) -> dict[str, list[Any]]:
+        sol = cast(FloatSolution[S, A], self.solution)
+        lo, hi = self._bounds
+        v = (lo + hi) / 2
+        to_move = np.where(np.asarray(self.player) == 0, v, float(sol.constant_sum) - v)
+        margin = margins(self._float_q_to_move.tolist(), self._flat[1], [True] * len(self))
+        return {"value": v.tolist(), "value_to_move": to_move.tolist(), "lower": lo.tolist(),
+                "upper": hi.tolist(), "margin": margin}
+
+    def _float_column(self, name: str) -> list[Any]:
+        return self._float_values[name]
+
+    @cached_property
+    def _float_q_to_move(self) -> FloatArray:
+        """Midpoints of every action's proven bounds, to the mover (:func:`interval_to`)."""
+        sol = cast(FloatSolution[S, A], self.solution)
+        lo_all, hi_all = sol._action_bounds
+        ks, counts = self._flat
+        lo, hi = lo_all[ks], hi_all[ks]
+        mover1 = np.repeat(np.asarray(self.player) == 1, counts)
+        if sol.win_probability:
+            lo1, hi1 = _complement(hi, "down"), _complement(lo, "up")
+        else:
+            lo1, hi1 = -hi, -lo
+        mid: FloatArray = np.where(mover1, (lo1 + hi1) / 2, (lo + hi) / 2)
+        return mid
+
+
+def _at(xs: list[Any], pos: Sequence[int] | None) -> list[Any]:
+    return xs if pos is None else [xs[j] for j in pos]
+
+
+def _fraction(x: Any) -> Fraction | None:
+    return None if x is None else bk.to_fraction(x)
+
+
+def _complement(x: FloatArray, direction: str) -> FloatArray:
+    """:func:`tbsg.results.floating.complement_down` (``"down"``) or ``complement_up`` on
+    an array: ``1 - x``, moved one step outward where the subtraction rounded."""
+    y = 1.0 - x
+    scaled = x * 2.0**53
+    exact = (x >= 0.5) | (np.isfinite(scaled) & (np.floor(scaled) == scaled))
+    if direction == "down":
+        moved = np.maximum(np.nextafter(y, -math.inf), 0.0)
+    else:
+        moved = np.minimum(np.nextafter(y, math.inf), 1.0)
+    out: FloatArray = np.where(exact, y, moved)
+    return out

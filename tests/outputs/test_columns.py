@@ -1,0 +1,116 @@
+"""Columns of state tables computed from a solution's arrays (tbsg.outputs.columns).
+
+Oracle: the definition of every column, state by state, through the solution's public
+queries (``value``, ``value_to_move``, ``optimal_actions``, ``action``,
+``action_values_to_move``, ``bounds``) and the margin as its definition reads (module
+docstring of :mod:`tbsg.outputs.tables`: best minus second best of the mover's values).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import tbsg
+from tbsg.outputs.columns import flat_actions, margins
+from tbsg.testing import games
+
+SETTINGS = settings(max_examples=40, deadline=None)
+
+
+def expected_margin(q: dict[Any, Any]) -> Any:
+    if len(q) < 2:
+        return None
+    first, second = sorted(q.values(), reverse=True)[:2]
+    return first - second
+
+
+def check_exact_rows(sol: tbsg.Solution[Any, Any], table: tbsg.StateTable[Any, Any]) -> None:
+    for row in table:
+        s = row.state
+        q = sol.action_values_to_move(s)
+        assert type(row.value) is Fraction and row.value == sol.value(s)
+        assert type(row.value_to_move) is Fraction and row.value_to_move == sol.value_to_move(s)
+        assert row.player == sol.player(s) and row.action == sol.action(s)
+        assert row.optimal == sol.optimal_actions(s)
+        assert row.action_values_to_move == q and list(row.action_values_to_move) == list(q)
+        assert all(type(x) is Fraction for x in row.action_values_to_move.values())
+        assert row.margin == expected_margin(q)
+        assert row.margin is None or type(row.margin) is Fraction
+        assert row.lower is None and row.upper is None
+
+
+@SETTINGS
+@given(games(states=(1, 7), actions=(1, 4), outcomes=(1, 3)), st.booleans())
+def test_exact_columns_equal_the_per_state_definition(game: Any, subset: bool) -> None:
+    sol = tbsg.solve(game)
+    table = tbsg.state_table(sol, where=(lambda s: s % 2 == 0) if subset else None)
+    # a single row read before any column is computed, then the columns, then every row
+    if len(table):
+        first = table.row(table.column("state")[0])
+        assert first.margin == expected_margin(sol.action_values_to_move(first.state))
+    for name in ("value", "value_to_move", "margin", "optimal", "action", "player", "state"):
+        assert table.column(name) == [getattr(r, name) for r in table.rows]
+    check_exact_rows(sol, table)
+
+
+@SETTINGS
+@given(games(states=(1, 6), actions=(1, 3), outcomes=(1, 3), rewards=True))
+def test_exact_columns_of_reward_games(game: Any) -> None:
+    sol = tbsg.solve(game)
+    check_exact_rows(sol, tbsg.state_table(sol))
+
+
+@SETTINGS
+@given(games(states=(1, 5), actions=(1, 3), outcomes=(1, 3), stopping=False),
+       st.sampled_from([Fraction(0), Fraction(1, 2), Fraction(1)]))
+def test_exact_columns_of_games_that_need_not_end(game: Any, c: Fraction) -> None:
+    sol = tbsg.solve(game, infinite_play=c)
+    check_exact_rows(sol, tbsg.state_table(sol))
+
+
+@SETTINGS
+@given(games(states=(1, 6), actions=(1, 4), outcomes=(1, 3)), st.integers(0, 3))
+def test_exact_columns_of_evaluations_and_best_responses(game: Any, pick: int) -> None:
+    """Where a player's strategy is fixed, her optimal actions are the played one alone."""
+    def fixed(s: Any) -> Any:
+        acts = game.actions(s)
+        return acts[pick % len(acts)]
+    for sol in (tbsg.evaluate(game, fixed), tbsg.best_response(game, 0, fixed),
+                tbsg.best_response(game, 1, fixed)):
+        check_exact_rows(sol, tbsg.state_table(sol))
+
+
+@SETTINGS
+@given(st.one_of(games(states=(1, 7), actions=(1, 4), outcomes=(1, 3)),
+                 games(states=(1, 5), actions=(1, 3), outcomes=(1, 3), rewards=True)))
+def test_float_columns_equal_the_per_state_definition(game: Any) -> None:
+    sol = tbsg.solve(game, exact=False)
+    table = tbsg.state_table(sol)
+    c = float(sol.constant_sum)
+    for row in table:
+        s = row.state
+        lo, hi = sol.bounds(s)
+        assert (row.lower, row.upper) == (lo, hi) and row.value == (lo + hi) / 2 == sol.value(s)
+        assert row.value_to_move == (row.value if row.player == 0 else c - row.value)
+        assert row.optimal == sol.optimal_actions(s) and row.action == sol.action(s)
+        q = {a: (x + y) / 2 for a, (x, y) in sol.action_values_to_move(s).items()}
+        assert row.action_values_to_move == q and list(row.action_values_to_move) == list(q)
+        assert row.margin == expected_margin(q)
+    assert table.column("lower") == [r.lower for r in table.rows]
+
+
+def test_flat_actions_and_margins_by_hand() -> None:
+    """States with actions [0, 1], [2], [3, 4, 5] (pointer 0, 2, 3, 6), read in the order
+    2, 0; margins: player 0 ranks largest first (5 - 4 = 1), player 1 smallest first
+    (her values are c - q: 2 - 1 = 1), two values give |a - b|."""
+    ks, counts = flat_actions(np.array([0, 2, 3, 6]), np.array([2, 0]))
+    assert ks.tolist() == [3, 4, 5, 0, 1] and counts.tolist() == [3, 2]
+    q = [Fraction(5), Fraction(4), Fraction(1), Fraction(1, 3), Fraction(1, 2)]
+    assert margins(q, [3, 2], [True, False]) == [Fraction(1), Fraction(1, 6)]
+    assert margins([Fraction(5), Fraction(4), Fraction(1)], [3], [False]) == [Fraction(3)]
+    assert margins([0.25], [1], [True]) == [None]

@@ -1,0 +1,57 @@
+"""Cells of exports written a column at a time (tbsg.outputs.formats).
+
+Oracle: :meth:`Fmt.cell`, the definition of one cell's text; a column written by
+:meth:`Fmt.cells` (or, for exact values given as text, :meth:`Fmt.fraction_cells`) must
+equal it cell by cell, for every target, on values chosen to trip shortcuts: ``True``
+beside ``1``, ``-0.0`` beside ``0.0``, NaN, text with the targets' special characters, a
+tuple of mixed labels and an integer beyond Python's 4300-digit int-to-str limit.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from fractions import Fraction
+
+import pytest
+
+from tbsg.outputs.formats import Fmt, Kind, write_csv
+
+TARGETS = ("csv", "markdown", "latex", "html", "text")
+AWKWARD: list[object] = [1, True, 1, "a|b", "x, y", "50% & $", None, (1, "rush"), (True, "rush"),
+                         (1, "rush"), 7 ** 6000, 2, 2, "a|b"]
+FLOATS: list[object] = [0.5, -0.0, 0.0, float("nan"), float("inf"), None, 1e-300, -2.5e17, 0.1]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("abbreviate", [False, True])
+def test_a_column_is_its_cells(target: str, abbreviate: bool) -> None:
+    fmt = Fmt(target, abbreviate=abbreviate)  # type: ignore[arg-type]
+    kinds: tuple[Kind | None, ...] = ("other", "actions", None)
+    for kind in kinds:
+        assert fmt.cells(AWKWARD, kind) == [fmt.cell(x, kind) for x in AWKWARD]
+        distinct = AWKWARD[:4]  # no repeats: written without the memo
+        assert fmt.cells(distinct, kind) == [fmt.cell(x, kind) for x in distinct]
+    float_kinds: tuple[Kind, ...] = ("float", "lower", "upper")
+    for kind in float_kinds:
+        for xs in (FLOATS, [0.5, 0.25, 1 / 3], [0.5, None, 1 / 3]):
+            assert fmt.cells(xs, kind) == [fmt.cell(x, kind) for x in xs]
+
+
+@pytest.mark.parametrize("fractions", ["slash", "frac"])
+@pytest.mark.parametrize("target", TARGETS)
+def test_exact_cells_from_their_text(target: str, fractions: str) -> None:
+    fmt = Fmt(target, fractions=fractions)  # type: ignore[arg-type]
+    xs = [Fraction(2, 3), Fraction(-1, 3), Fraction(5), Fraction(-5), Fraction(0), None]
+    texts = [None if x is None else str(x) for x in xs]
+    assert fmt.fraction_cells(texts) == [fmt.cell(x, "exact") for x in xs]
+
+
+def test_csv_written_by_columns_is_the_csv_module_s() -> None:
+    columns = [["1", "", "a, b", 'say "hi"', "x\ny", "é", " pad "], ["", "", "", "", "", "", ""]]
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows([["h1", "h2"], *zip(*columns, strict=True)])
+    assert write_csv(["h1", "h2"], [columns], None) == buf.getvalue()
+    alone = io.StringIO()
+    csv.writer(alone, lineterminator="\n").writerows([["h"], *([c] for c in columns[0])])
+    assert write_csv(["h"], [[columns[0]]], None) == alone.getvalue()  # an empty field alone is quoted
