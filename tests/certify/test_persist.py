@@ -1,5 +1,5 @@
 """Saved solutions: rejection of damaged, edited or foreign files (the catalog round trips are in
-tests/games/test_conformance.py, the row codec's own tests in test_persist_format.py).
+tests/games/test_conformance.py, the row codec's own tests in test_encoding.py).
 
 Files of format 4 are written by :func:`save`; ``data/ros4_format3.json`` is a file of
 format 3 written by the version of tbsg before format 4 (Risk or Safety to 4), kept to
@@ -12,6 +12,7 @@ import importlib
 import inspect
 import json
 import pkgutil
+import shutil
 import types
 import typing
 from dataclasses import dataclass
@@ -19,15 +20,12 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import shutil
-
 import pytest
 
 import tbsg
 from strategies import TableGame
 from tbsg.certify.persist import graph_hash, load, save
 from tbsg.cli import main
-
 
 FORMAT_3 = Path(__file__).parent / "data" / "ros4_format3.json"
 
@@ -66,7 +64,8 @@ def test_file_is_plain_json_with_exact_values(saved: Path) -> None:
     assert (state, numerator, doc["denominators"][denominator], action, label) == (
         "RoSState(mover=0, open=0, saved=0, other=0)", "2236", "4165", 0, "'toss'")
     # one row per line, the head as indented JSON
-    assert '\n  ["RoSState(mover=0, open=0, saved=0, other=0)", "2236", 0, 0, "\'toss\'"],\n' in saved.read_text()
+    row = '\n  ["RoSState(mover=0, open=0, saved=0, other=0)", "2236", 0, 0, "\'toss\'"],\n'
+    assert row in saved.read_text()
 
 
 def test_a_file_of_format_3_written_before_format_4_still_loads(saved_v3: Path) -> None:

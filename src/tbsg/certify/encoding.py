@@ -213,8 +213,8 @@ def read_denominators(fail: Fail, texts: object, max_digits: int) -> list[Any]:
         fail(f"'denominators' should be an array of texts, found {type(texts).__name__}")
     _texts(fail, texts, _DENOMINATOR, max_digits, lambda i: f"denominator {i}", "a positive integer")
     if len(set(texts)) != len(texts):
-        seen: set[str] = set()
-        i = _first([t in seen or seen.add(t) for t in texts])  # type: ignore[func-returns-value]
+        first_at: dict[str, int] = {}
+        i = next(i for i, t in enumerate(texts) if first_at.setdefault(t, i) != i)
         fail(f"denominator {i} ({shorten(texts[i], 60)}) is listed twice")
     return list(map(_parse_int, texts))
 
