@@ -7,7 +7,7 @@ solution, and nothing that has to be trusted:
 
     {
       "format": "tbsg-solution",            fixed marker
-      "format_version": 3,                  this layout
+      "format_version": 4,                  this layout
       "tbsg_version": "0.1.0",              library that wrote it (informational)
       "game": {"module": "tbsg.games.risk_or_safety", "class": "RiskOrSafety",
                "fields": {"target": 4},     how to rebuild the game: its class and the
@@ -15,7 +15,6 @@ solution, and nothing that has to be trusted:
                "factory": {"name": "risk_or_safety", "arguments": {"target": "4"}}},
                                             how it was built, if by a factory (or null)
       "graph": {"sha256": "...",            hash of the state graph, in enumeration order
-                "sha256_unordered": "...",  the same, independent of state and action order
                 "states": 120, "actions": 200, "outcomes": 310, "components": 87,
                 "largest_component": 6},
       "kind": "solve",                      solve | evaluate | best_response
@@ -23,14 +22,19 @@ solution, and nothing that has to be trusted:
       "method": "...",                      the kind in words (fixed text per kind)
       "infinite_play": null,                payoff "p/q" of never-ending play, if any
       "value": "2236/4165",                 value of the initial state (for readers)
-      "states": [                           one line per state, in enumeration order
-        {"state": "RoSState(mover=0, open=0, saved=0, other=0)", "value": "2236/4165",
-         "action": 0, "label": "'toss'"}, ...]
-    }
+      "denominators": ["4165", "595", ...], the distinct denominators of the values
+      "states": [                           one line per state, in enumeration order:
+        ["RoSState(mover=0, open=0, saved=0, other=0)", "2236", 0, 0, "'toss'"], ...]
+    }                                       state, numerator, denominator, action, label
 
-Values are exact, to player 0 (as everywhere in tbsg), written ``"p/q"`` (or ``"p"``) in
-lowest terms; ``action`` is the position of the chosen action in ``game.actions(state)``
-and ``label`` its ``repr``.
+Values are exact, to player 0 (as everywhere in tbsg): a row's value is its numerator
+over the denominator the row names by its position in ``denominators``, in lowest terms;
+``action`` is the position of the chosen action in ``game.actions(state)`` and ``label``
+its ``repr``. The rows are written and read in bulk (:mod:`tbsg.certify.encoding`, which
+says why the layout is what it is). Files of format version 3 (each row an object
+``{"state": ..., "value": "p/q", "action": ..., "label": ...}``, and a second graph
+hash ``sha256_unordered``) and 2 (no ``factory`` either) are read as well, with every
+check they had.
 
 A game's ``fields`` are the parameters it reports (:func:`tbsg.results.provenance.game_parameters`:
 a ``parameters()`` method, or a dataclass's fields), as JSON: ``None``, ``bool``, ``int``,
@@ -42,19 +46,21 @@ the texts of its parameters (``tbsg solve GAME -p NAME=VALUE`` writes both, so t
 ``tbsg verify FILE`` rebuilds the game the same way without retyping them). Files of
 format version 2 (no ``factory``) are read as well.
 
-The graph hash is SHA-256 over a canonical text of the
-compiled game: every state's ``repr``, mover, and each action's label, terminal payoff
-part and successor probabilities, in enumeration order; the unordered hash sorts states
-and actions by ``repr`` first, so that a game whose action order changed between runs
-(actions returned from a set) is told apart from another game. (States must have a
-deterministic ``repr``; :func:`graph_hash` is defined in ``tbsg.engine.fingerprint`` and is
-also the hash :meth:`tbsg.Solution.provenance` reports.)
+The graph hash is SHA-256 over a canonical text of the compiled game: every state's
+``repr``, mover, and each action's label, terminal payoff part and successor
+probabilities, in enumeration order. (States must have a deterministic ``repr``;
+:func:`graph_hash` is defined in ``tbsg.engine.fingerprint`` and is also the hash
+:meth:`tbsg.Solution.provenance` reports.) :func:`save` and :func:`load` each hash the game
+once. When the hash differs, the rows tell why: rows naming the game's states in another
+order (actions returned from a set, a ``repr`` that changed) are told apart from another
+game; files of format 3 tell it by their order-free hash.
 
 :func:`load` rebuilds the game (or takes the ``game`` you pass), recompiles it no further
 than the state count the file records, and checks **every field**: the keys present (no
-more, no fewer, none twice), the game's class and fields, the two hashes and four counts,
+more, no fewer, none twice), the game's class and fields, the hash(es) and five counts,
 kind, players and method, the rule for infinite play, the top-level value against the
-first row, and each row's state, value, action and label. Then, by default, it checks
+first row, and each row's state, value, action and label (and, in format 4, the table of
+denominators: positive, each listed once). Then, by default, it checks
 the certificate on that same compile (:func:`tbsg.certify.certificate.check_certificate`,
 the conditions :func:`tbsg.verify` checks, which also give the optimal actions): a loaded
 solution is as trustworthy as a fresh one, and the game is compiled once. With
