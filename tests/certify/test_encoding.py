@@ -119,6 +119,30 @@ def test_garbled_rows_are_refused_clearly(saved: Path, change: Any, message: str
     assert gc.isenabled()  # the collector paused for the rows runs again after an error
 
 
+@pytest.mark.parametrize(("numbers", "index", "bad"), [
+    ([1, 2, 0], (0, 0, 2), None),          # 1/3, 2/3 and 0/1
+    ([1, 3, 5], (0, 0, 0), 1),             # 3/3 shares the factor 3
+    ([3, 7, 4], (1, 1, 1), 2),             # over 10: 4 shares the factor 2
+    ([1, 0], (0, 0), 1),                   # 0/3: zero is coprime only to 1
+    ([-7, 7, 0, 12], (2, 2, 3, 3), None),  # over 1 every integer is in lowest terms
+])
+def test_lowest_terms_are_checked_per_denominator(numbers: list[int], index: tuple[int, ...],
+                                                  bad: int | None) -> None:
+    """By hand: the denominators are 3, 10, 1 and 1; a row is in lowest terms exactly when
+    gcd(numerator, denominator) = 1, and the first row that is not is named."""
+    def fail(message: str) -> Any:
+        raise tbsg.SolutionFileError(message)
+
+    denominators = [3, 10, 1, 1]
+    if bad is None:
+        encoding._coprime(fail, numbers, index, denominators, lambda i: f"row {i}")
+        assert all(Fraction(n, denominators[j]).denominator == denominators[j]
+                   for n, j in zip(numbers, index, strict=True))
+        return
+    with pytest.raises(tbsg.SolutionFileError, match=f"row {bad}: value .* is not in lowest terms"):
+        encoding._coprime(fail, numbers, index, denominators, lambda i: f"row {i}")
+
+
 @pytest.mark.parametrize("cut", [0.5, 0.9, 0.999])
 def test_a_truncated_file_is_refused(saved: Path, cut: float) -> None:
     text = saved.read_text()

@@ -20,8 +20,9 @@ states and 4,319 distinct denominators), so writing each once makes files about 
 smaller; and rows that are arrays of fixed length can be read column by column. Every
 check :func:`read_rows` makes is then one pass of C code over a column (a list
 comparison of the state texts with the game's, a range test of the action positions in
-numpy, one parse per number, one comparison of each reduced denominator with the
-written one), with a Python loop only to name the first row that fails. The text stays
+numpy, one parse per number, and lowest terms checked with one gcd per denominator, not
+per value: see :func:`_coprime`), with a Python loop only to name the first row that
+fails. The text stays
 plain JSON with one state per line, readable and diff-able.
 
 Reading and writing build hundreds of thousands of small objects (the parsed rows, the
@@ -53,7 +54,7 @@ from tbsg.engine.compiled import CompiledGame
 from tbsg.errors import shorten
 
 __all__ = ["ROW_FIELDS", "encode_values", "label_texts", "no_cycle_collection", "read_denominators",
-           "read_rows", "state_texts", "to_fractions", "write_rows"]
+           "read_rows", "state_texts", "write_rows"]
 
 ROW_FIELDS = ("state", "numerator", "denominator", "action", "label")
 """The fields of a row, in the order a row lists them."""
@@ -66,8 +67,11 @@ _DENOMINATOR = re.compile(r"[1-9][0-9]*")
 Fail = Callable[[str], NoReturn]
 
 if bk.BACKEND == "gmpy2":
+    from gmpy2 import gcd as _gcd
     from gmpy2 import mpz as _parse_int
 else:
+    from math import gcd as _gcd
+
     _parse_int = int
 
 
@@ -219,9 +223,33 @@ def read_denominators(fail: Fail, texts: object, max_digits: int) -> list[Any]:
     return list(map(_parse_int, texts))
 
 
+def _coprime(fail: Fail, numbers: list[Any], index: tuple[int, ...], denominators: list[Any],
+             name: Callable[[int], str]) -> None:
+    """Each numerator coprime to its denominator, with one gcd per denominator.
+
+    For a denominator ``d`` shared by the numerators ``n_1 .. n_k``: ``gcd(d, n_i) = 1``
+    for every ``i`` exactly when ``gcd(d, (n_1 ... n_k) mod d) = 1``, since a prime divides
+    a product only if it divides a factor, and ``gcd(d, x) = gcd(d, x mod d)``. The
+    product is reduced mod ``d`` at each step, so a multiplication and a remainder of
+    numbers of ``d``'s size replace a gcd per value. Zero is coprime only to 1.
+    """
+    product = [1] * len(denominators)
+    for n, j in zip(numbers, index, strict=True):
+        product[j] = product[j] * n % denominators[j]
+    if all(_gcd(p, d) == 1 for p, d in zip(product, denominators, strict=True)):
+        return
+    i = _first([_gcd(n, denominators[j]) != 1 for n, j in zip(numbers, index, strict=True)])
+    fail(f"{name(i)}: value {shorten(str(numbers[i]), 30)}/{shorten(str(denominators[index[i]]), 30)} "
+         "is not in lowest terms")
+
+
 def _values(fail: Fail, numerators: tuple[Any, ...], index: tuple[Any, ...], denominators: list[Any],
-            states: list[str], max_digits: int) -> list[Any]:
-    """The values ``numerator / denominator`` as backend rationals, each in lowest terms."""
+            states: list[str], max_digits: int) -> tuple[list[Fraction], list[Any]]:
+    """The values ``numerator / denominator``, each in lowest terms, as ``Fraction`` (of
+    Python ints) and in the backend's type.
+
+    Neither is reduced again: GMP takes a ``Fraction`` as the reduced pair it is.
+    """
     def name(i: int) -> str:
         return f"state row {i} ({shorten(states[i], 60)})"
 
@@ -231,18 +259,17 @@ def _values(fail: Fail, numerators: tuple[Any, ...], index: tuple[Any, ...], den
     if not all(0 <= d < n for d in index):
         i = _first([not 0 <= d < n for d in index])
         fail(f"{name(i)}: denominator {shorten(repr(index[i]), 40)} out of range, the file lists {n}")
-    dens = [denominators[d] for d in index]
-    values = list(map(bk.Q, map(_parse_int, numerators), dens))
-    if not all(v.denominator == d for v, d in zip(values, dens, strict=True)):
-        i = _first([v.denominator != d for v, d in zip(values, dens, strict=True)])
-        fail(f"{name(i)}: value {shorten(numerators[i], 30)}/{shorten(str(dens[i]), 30)} is not in "
-             "lowest terms")
-    return values
+    numbers = list(map(_parse_int, numerators))
+    _coprime(fail, numbers, index, denominators, name)
+    whole = [int(d) for d in denominators]
+    fractions = [bk._coprime_fraction(int(p), whole[j]) for p, j in zip(numbers, index, strict=True)]
+    return fractions, (list(map(bk.Q, fractions)) if bk.BACKEND == "gmpy2" else fractions)
 
 
-def read_rows(fail: Fail, g: CompiledGame[Any, Any], rows: list[Any], denominators: list[Any],
-              max_digits: int) -> tuple[list[Any], np.ndarray[Any, np.dtype[np.int64]]]:
-    """Values (backend rationals) and flat chosen actions of the rows of a format-4 file.
+def read_rows(fail: Fail, g: CompiledGame[Any, Any], rows: list[Any], denominators: list[Any], max_digits: int
+              ) -> tuple[list[Fraction], list[Any], np.ndarray[Any, np.dtype[np.int64]]]:
+    """Values (as ``Fraction`` and in the backend's type) and flat chosen actions of the
+    rows of a format-4 file.
 
     ``rows`` has one entry per state of ``g`` (the caller checked the count). Each row
     must name the game's state at its position, an action position the state has, that
@@ -253,9 +280,4 @@ def read_rows(fail: Fail, g: CompiledGame[Any, Any], rows: list[Any], denominato
     _check_states(fail, states, expected)
     choice = _choice(fail, g, positions, expected)
     _check_labels(fail, g, labels, choice, positions, expected)
-    return _values(fail, numerators, index, denominators, expected, max_digits), choice
-
-
-def to_fractions(values: list[Any]) -> list[Fraction]:
-    """The backend rationals as ``Fraction`` of Python ints (no gcd: they are reduced)."""
-    return [bk.to_fraction(v) for v in values]
+    return (*_values(fail, numerators, index, denominators, expected, max_digits), choice)

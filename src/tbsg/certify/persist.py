@@ -928,8 +928,7 @@ def _rows(r: _Reader, g: CompiledGame[Any, Any], doc: dict[str, Any]
     if doc["format_version"] >= 4:
         with encoding.no_cycle_collection():
             denominators = encoding.read_denominators(r.fail, doc["denominators"], r.max_digits)
-            exact, choice = encoding.read_rows(r.fail, g, rows, denominators, r.max_digits)
-            values = encoding.to_fractions(exact)
+            values, exact, choice = encoding.read_rows(r.fail, g, rows, denominators, r.max_digits)
     else:
         values, choice = _read_rows(r, g, rows)
         exact = [bk.from_fraction(v) for v in values]
