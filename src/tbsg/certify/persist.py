@@ -266,8 +266,7 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
         raise SolutionFileError(f"{path}: cannot write a state or action as text ({type(exc).__name__}: "
                                 f"{shorten(str(exc))}); states and actions need a repr") from exc
     # the stored backend values (GMP's integers print in linear time), not Fraction views
-    denominators, numerators, index = encoding.encode_values(
-        getattr(solution.values_exact, "raw", solution.values_exact))
+    denominators, numerators, index = encoding.encode_values(solution._raw_values)
     head = _head(solution, record, denominators)
     # one state per line: readable, diff-able, and still plain JSON
     text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
