@@ -173,3 +173,20 @@ def test_max_digits_bounds_every_number_of_the_rows(saved: Path) -> None:
     assert load(saved, max_digits=4).value() == Fraction(6, 11)
     with pytest.raises(tbsg.SolutionFileError, match="more than max_digits=1 "):
         load(saved, max_digits=1)
+
+
+@pytest.mark.parametrize(("digits", "message"), [
+    (101, "an integer of 101 digits, more than the 100"),
+    (700, "an integer of more than 640 digits, more than the 100"),
+    (2_000_000, "an integer of more than 640 digits, more than the 100"),
+])
+def test_long_integer_literals_are_refused_quickly(saved: Path, digits: int, message: str) -> None:
+    # the parser converts integer literals under Python's least digit limit (640), and the
+    # head's integers beyond 100 digits are refused after; written as text, never converted
+    text = saved.read_text()
+    assert text.count('"states": 36,') == 1
+    saved.write_text(text.replace('"states": 36,', f'"states": {"9" * digits},'))
+    t0 = time.perf_counter()
+    with pytest.raises(tbsg.SolutionFileError, match=message) as info:
+        load(saved)
+    assert time.perf_counter() - t0 < 5 and len(str(info.value)) < 400

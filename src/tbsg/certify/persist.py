@@ -101,10 +101,12 @@ import importlib
 import json
 import os
 import re
+import sys
 import time
 import types
 import typing
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -113,7 +115,7 @@ from typing import Any, NoReturn, TypeVar, overload
 import numpy as np
 
 from tbsg._util.bounds import bounds_of
-from tbsg._util.digits import fraction_text, short_fraction, unlimited_digits
+from tbsg._util.digits import approx_digits, fraction_text, short_fraction, unlimited_digits
 from tbsg._version import __version__
 from tbsg.certify import encoding
 from tbsg.certify.certificate import check_certificate
@@ -170,6 +172,8 @@ _UNORDERED = "sha256_unordered"
 """The order-free graph hash files of versions 2 and 3 record besides ``sha256``."""
 _INT_DIGITS = 100
 """Longest integer literal a file may hold (counts, action positions, game parameters)."""
+_PARSE_DIGITS = 640
+"""Python's least int/str digit limit, in force while a file is parsed."""
 _ROW_KEYS = {"state", "value", "action", "label"}
 _METHOD = {
     SolutionKind.SOLVE: "optimal play of both players (tbsg.solve), exact",
@@ -633,14 +637,48 @@ def _read_text(r: _Reader, path: str | os.PathLike[str]) -> str:
         r.fail(f"cannot read: {getattr(exc, 'strerror', None) or exc}")
 
 
-def _parse(r: _Reader, text: str) -> object:
-    """JSON, refusing integers longer than any field needs and keys given twice."""
-    def integer(literal: str) -> int:
-        if len(literal.lstrip("-")) > _INT_DIGITS:
-            r.fail(f"an integer of {len(literal):,} digits, more than the {_INT_DIGITS} any field "
-                   "of a solution file needs (edited?)")
-        return int(literal)
+def _long_integer(r: _Reader, digits: str) -> NoReturn:
+    r.fail(f"an integer of {digits} digits, more than the {_INT_DIGITS} any field of a solution "
+           "file needs (edited?)")
 
+
+def _check_integers(r: _Reader, doc: object) -> None:
+    """Refuse integers of more than :data:`_INT_DIGITS` digits outside the rows (whose
+    integers are positions, checked against their ranges)."""
+    limit = 10 ** _INT_DIGITS
+    stack = [v for k, v in doc.items() if k != "states"] if isinstance(doc, dict) else [doc]
+    while stack:
+        obj = stack.pop()
+        if isinstance(obj, dict):
+            stack.extend(obj.values())
+        elif isinstance(obj, list):
+            stack.extend(obj)
+        elif type(obj) is int and not -limit < obj < limit:
+            _long_integer(r, f"{approx_digits(obj):,}")
+
+
+@contextmanager
+def _parse_digits() -> Iterator[None]:
+    """Python's least int/str digit limit, :data:`_PARSE_DIGITS`, inside a ``with`` block."""
+    get = getattr(sys, "get_int_max_str_digits", None)
+    if get is None:  # pragma: no cover - Python without the guard
+        yield
+        return
+    old = get()
+    sys.set_int_max_str_digits(_PARSE_DIGITS)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def _parse(r: _Reader, text: str) -> object:
+    """JSON, refusing integers longer than any field needs and keys given twice.
+
+    Integer literals are parsed by the JSON parser's own C path, under Python's digit
+    limit (:data:`_PARSE_DIGITS`): a longer literal is refused before it is converted, a
+    shorter one costs little, and those beyond :data:`_INT_DIGITS` are refused after.
+    """
     twice: list[tuple[str, dict[str, Any]]] = []
 
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -652,10 +690,12 @@ def _parse(r: _Reader, text: str) -> object:
         return obj
 
     try:
-        with encoding.no_cycle_collection():
-            doc = json.loads(text, parse_int=integer, object_pairs_hook=unique)
+        with encoding.no_cycle_collection(), _parse_digits():
+            doc = json.loads(text, object_pairs_hook=unique)
     except json.JSONDecodeError as exc:
         r.fail(f"not valid JSON (truncated or edited?): {shorten(str(exc), 200)}")
+    except ValueError:  # an integer literal beyond the digit limit
+        _long_integer(r, f"more than {_PARSE_DIGITS}")
     except RecursionError:
         r.fail("not a tbsg solution file (JSON nested too deeply)")
     except MemoryError:
@@ -664,6 +704,7 @@ def _parse(r: _Reader, text: str) -> object:
         key, obj = twice[0]
         r.fail(f"key {shorten(repr(key), 40)} appears twice in {_where(doc, obj)} (edited?): a reader "
                "would see one value and JSON keep the other")
+    _check_integers(r, doc)
     return doc
 
 
