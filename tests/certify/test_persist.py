@@ -1,5 +1,9 @@
 """Saved solutions: rejection of damaged, edited or foreign files (the catalog round trips are in
-test_catalog_conformance.py)."""
+tests/games/test_conformance.py, the row codec's own tests in test_encoding.py).
+
+Files of format 4 are written by :func:`save`; ``data/ros4_format3.json`` is a file of
+format 3 written by the version of tbsg before format 4 (Risk or Safety to 4), kept to
+check that older files still load and that each of their fields is still checked."""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import importlib
 import inspect
 import json
 import pkgutil
+import shutil
 import types
 import typing
 from dataclasses import dataclass
@@ -22,11 +27,20 @@ from strategies import TableGame
 from tbsg.certify.persist import graph_hash, load, save
 from tbsg.cli import main
 
+FORMAT_3 = Path(__file__).parent / "data" / "ros4_format3.json"
+
 
 @pytest.fixture
 def saved(tmp_path: Path) -> Path:
     path = tmp_path / "ros4.json"
     save(tbsg.solve(tbsg.games.risk_or_safety(4)), path)
+    return path
+
+
+@pytest.fixture
+def saved_v3(tmp_path: Path) -> Path:
+    path = tmp_path / "ros4_format3.json"
+    shutil.copyfile(FORMAT_3, path)
     return path
 
 
@@ -39,14 +53,28 @@ def _edit(path: Path, change: Any) -> None:
 def test_file_is_plain_json_with_exact_values(saved: Path) -> None:
     doc = json.loads(saved.read_text())
     assert doc["format"] == "tbsg-solution"
-    assert doc["format_version"] == 3
+    assert doc["format_version"] == 4
     assert doc["game"] == {"module": "tbsg.games.risk_or_safety", "class": "RiskOrSafety",
                            "fields": {"target": 4}, "factory": None}
     assert (doc["kind"], doc["optimizing"]) == ("solve", [0, 1])
     # seed 000 (Jehn 2026), section 3.3: P(0,0,0) = 2236/4165 for n = 4
     assert doc["value"] == "2236/4165"
     assert doc["graph"]["states"] == len(doc["states"]) == 80
-    assert Fraction(doc["states"][0]["value"]) == Fraction(2236, 4165)
+    state, numerator, denominator, action, label = doc["states"][0]
+    assert (state, numerator, doc["denominators"][denominator], action, label) == (
+        "RoSState(mover=0, open=0, saved=0, other=0)", "2236", "4165", 0, "'toss'")
+    # one row per line, the head as indented JSON
+    row = '\n  ["RoSState(mover=0, open=0, saved=0, other=0)", "2236", 0, 0, "\'toss\'"],\n'
+    assert row in saved.read_text()
+
+
+def test_a_file_of_format_3_written_before_format_4_still_loads(saved_v3: Path) -> None:
+    assert json.loads(saved_v3.read_text())["format_version"] == 3
+    back = load(saved_v3)
+    fresh = tbsg.solve(tbsg.games.risk_or_safety(4))
+    assert back.values == fresh.values and back.choice.tolist() == fresh.choice.tolist()
+    assert back.optimal.tolist() == fresh.optimal.tolist()
+    assert main(["verify", str(saved_v3)]) == 0
 
 
 # --- every field of a saved file is checked ---------------------------------------------------
@@ -69,6 +97,70 @@ def _drop(keys: tuple[Any, ...]) -> Any:
 
 FIELD_EDITS = [
     # (edit, error type, message): one per field a file holds, each edited alone
+    (_set(("format",), "tbsg-solutions"), tbsg.SolutionFileError, "not a tbsg solution file"),
+    (_set(("format_version",), 1), tbsg.SolutionFileError, "format_version 1 is not supported"),
+    (_set(("format_version",), 3), tbsg.SolutionFileError, "unexpected denominators field"),
+    (_set(("tbsg_version",), "latest"), tbsg.SolutionFileError, "is not a version number"),
+    (_set(("game", "module"), "tbsg.games.coinball"), tbsg.SolutionFileError,
+     "cannot find the game class"),
+    (_set(("game", "module"), "os"), tbsg.SolutionFileError, "outside tbsg: pass it"),
+    (_set(("game", "class"), "Coinball"), tbsg.SolutionFileError, "cannot find the game class"),
+    (_set(("game", "fields", "target"), 3), tbsg.SolutionFileError, "graph hash differs"),
+    (_set(("game", "fields", "target"), 5), tbsg.SolutionFileError, "larger than the file records"),
+    (_set(("game", "fields", "goal"), 5), tbsg.SolutionFileError, "cannot rebuild RiskOrSafety"),
+    (_set(("graph", "sha256"), "0" * 64), tbsg.SolutionFileError, "'sha256' does not match"),
+    (_set(("graph", "sha256_unordered"), "0" * 64), tbsg.SolutionFileError,
+     "unexpected sha256_unordered field"),
+    (_set(("graph", "states"), 81), tbsg.SolutionFileError, "graph 'states' is 81 but the game has 80"),
+    (_set(("graph", "states"), 79), tbsg.SolutionFileError, r"larger than the file records \(79 states"),
+    (_set(("graph", "actions"), 7), tbsg.SolutionFileError, "7 actions"),
+    (_set(("graph", "actions"), 700), tbsg.SolutionFileError, "graph 'actions' is 700"),
+    (_set(("graph", "outcomes"), 7), tbsg.SolutionFileError, "7 outcomes"),
+    (_set(("graph", "outcomes"), 700), tbsg.SolutionFileError, "graph 'outcomes' is 700"),
+    (_set(("graph", "components"), 7), tbsg.SolutionFileError, "graph 'components' is 7"),
+    (_set(("graph", "largest_component"), 7), tbsg.SolutionFileError,
+     "graph 'largest_component' is 7"),
+    (_set(("kind",), "evaluate"), tbsg.SolutionFileError, "'kind' is 'evaluate' but 'optimizing'"),
+    (_set(("kind",), "optimal"), tbsg.SolutionFileError, "'kind' 'optimal' is not one of"),
+    (_set(("optimizing",), [0]), tbsg.SolutionFileError, "'kind' is 'solve' but 'optimizing'"),
+    (_set(("optimizing",), [True, 1]), tbsg.SolutionFileError, "'optimizing'"),
+    (_set(("method",), "exact strategy iteration"), tbsg.SolutionFileError,
+     "'method' .* does not describe"),
+    (_set(("infinite_play",), "2/4"), tbsg.SolutionFileError, "not in lowest terms"),
+    (_set(("infinite_play",), 0.5), tbsg.SolutionFileError, "not an exact rational"),
+    (_set(("value",), "1/2"), tbsg.SolutionFileError, "'value' 1/2 is not the value of the initial"),
+    (_set(("value",), "4472/8330"), tbsg.SolutionFileError, "not in lowest terms"),
+    # the rows: [state, numerator, denominator (its position in "denominators"), action, label]
+    (_set(("states", 0, 1), "2237"), tbsg.SolutionFileError,
+     "'value' 2236/4165 is not the value of the initial state"),
+    (_set(("states", 5, 1), "1"), tbsg.TamperedSolutionError, "fails at state"),
+    (_set(("states", 5, 1), "2/3"), tbsg.SolutionFileError,
+     r"state row 5 \(RoSState\(mover=1, open=1, saved=0, other=0\)\): '2/3' is not an integer"),
+    (_set(("states", 3, 0), "RoSState(mover=0, open=9, saved=0, other=0)"),
+     tbsg.SolutionFileError, "state row 3 is RoSState.* but the game's state there is"),
+    (_set(("states", 1, 2), 99), tbsg.SolutionFileError, "denominator 99 out of range, the file lists 9"),
+    (_set(("states", 1, 3), 5), tbsg.SolutionFileError, "action 5 out of range"),
+    (_set(("states", 1, 4), "'jump'"), tbsg.SolutionFileError, "the file says \"'jump'\""),
+    (lambda d: d["states"][1].append("x"), tbsg.SolutionFileError, "state row 1 should be an array"),
+    (_set(("denominators", 0), "4166"), tbsg.SolutionFileError,
+     r"state row 0 .*2236/4166 is not in lowest terms"),
+    (_set(("denominators", 1), "0595"), tbsg.SolutionFileError, "denominator 1: '0595' is not a positive"),
+    (_set(("comment",), "x"), tbsg.SolutionFileError, "unexpected comment field"),
+    (_drop(("method",)), tbsg.SolutionFileError, "missing method field"),
+    (_drop(("denominators",)), tbsg.SolutionFileError, "missing denominators field"),
+    (_drop(("game", "fields")), tbsg.SolutionFileError, "missing fields field"),
+    (_drop(("game", "factory")), tbsg.SolutionFileError, "missing factory field"),
+    (_set(("game", "factory"), {"name": "x"}), tbsg.SolutionFileError, "missing arguments field"),
+    (_set(("game", "factory"), {"name": 3, "arguments": {}}), tbsg.SolutionFileError,
+     "'name' should be str"),
+    (_set(("game", "factory"), {"name": "x", "arguments": {"goal": 3}}), tbsg.SolutionFileError,
+     "argument 'goal' should be a text"),
+    (_drop(("graph", "components")), tbsg.SolutionFileError, "missing components field"),
+]
+
+
+FIELD_EDITS_V3 = [
+    # (edit, error type, message): one per field a file of format 3 holds, each edited alone
     (_set(("format",), "tbsg-solutions"), tbsg.SolutionFileError, "not a tbsg solution file"),
     (_set(("format_version",), 1), tbsg.SolutionFileError, "format_version 1 is not supported"),
     (_set(("tbsg_version",), "latest"), tbsg.SolutionFileError, "is not a version number"),
@@ -130,25 +222,50 @@ def test_every_field_edit_is_rejected(saved: Path, change: Any, error: type[Exce
         load(saved)
 
 
-def test_every_field_of_the_format_has_an_edit_test(saved: Path) -> None:
-    # guard: a field added to the format without a test of its edit fails here
-    doc = json.loads(saved.read_text())
+@pytest.mark.parametrize(("change", "error", "message"), FIELD_EDITS_V3)
+def test_every_field_edit_of_a_format_3_file_is_rejected(saved_v3: Path, change: Any, error: type[Exception],
+                                                         message: str) -> None:
+    _edit(saved_v3, change)
+    with pytest.raises(error, match=message):
+        load(saved_v3)
+
+
+def _edited_fields(path: Path, edits: list[Any]) -> tuple[set[str], set[str]]:
+    """The fields of the file at ``path`` (``game.x``, ``graph.x``, ``row.x``, ``denominators.0``)
+    and those the edits change."""
+    doc = json.loads(path.read_text())
     edited: set[str] = set()
-    for change, _, _ in FIELD_EDITS:
-        probe = json.loads(saved.read_text())
+    for change, _, _ in edits:
+        probe = json.loads(path.read_text())
         change(probe)
         for key in doc:
             if probe.get(key) != doc[key]:
                 edited.add(key)
                 if isinstance(doc[key], dict):
                     edited |= {f"{key}.{k}" for k in doc[key] if probe.get(key, {}).get(k) != doc[key][k]}
-        if probe["states"] != doc["states"]:
-            first = next(i for i, (x, y) in enumerate(zip(probe["states"], doc["states"], strict=True))
-                         if x != y)
-            edited |= {f"row.{k}" for k in doc["states"][first] if probe["states"][first].get(k)
-                       != doc["states"][first][k]}
+        for part in ("states", "denominators"):
+            if part not in doc or part not in probe or probe[part] == doc[part]:
+                continue
+            first = next(i for i, (x, y) in enumerate(zip(probe[part], doc[part], strict=False)) if x != y)
+            row = doc[part][first]
+            keys = (range(len(row)) if isinstance(row, list) else row) if part == "states" else [0]
+            prefix = "row" if part == "states" else part
+            changed = probe[part][first]
+            edited |= {f"{prefix}.{k}" for k in keys if part != "states" or len(changed) != len(row)
+                       or changed[k] != row[k]}
     fields = set(doc) | {f"{k}.{f}" for k in ("game", "graph") for f in doc[k]}
-    fields |= {f"row.{k}" for k in doc["states"][0]}
+    first_row = doc["states"][0]
+    fields |= {f"row.{k}" for k in (range(len(first_row)) if isinstance(first_row, list) else first_row)}
+    if "denominators" in doc:
+        fields.add("denominators.0")
+    return fields, edited
+
+
+@pytest.mark.parametrize("version", [4, 3])
+def test_every_field_of_the_format_has_an_edit_test(saved: Path, saved_v3: Path, version: int) -> None:
+    # guard: a field added to the format without a test of its edit fails here
+    fields, edited = (_edited_fields(saved, FIELD_EDITS) if version == 4
+                      else _edited_fields(saved_v3, FIELD_EDITS_V3))
     assert fields <= edited, fields - edited
 
 
@@ -227,7 +344,7 @@ def test_dropped_rows_rejected(saved: Path) -> None:
 
 def test_edited_value_rejected_by_the_certificate(saved: Path) -> None:
     def change(d: dict[str, Any]) -> None:
-        d["states"][0]["value"] = d["value"] = "2237/4165"
+        d["states"][0][1], d["value"] = "2237", "2237/4165"
     _edit(saved, change)
     with pytest.raises(tbsg.TamperedSolutionError, match="fails at state"):
         load(saved)
@@ -238,10 +355,10 @@ def test_edited_value_rejected_by_the_certificate(saved: Path) -> None:
 def test_edited_action_rejected(saved: Path, capsys: pytest.CaptureFixture[str]) -> None:
     doc = json.loads(saved.read_text())
     # a stop that the solution does not play: switch it to a strictly worse toss
-    row = next(i for i, r in enumerate(doc["states"]) if r["label"] == "'stop'")
+    row = next(i for i, r in enumerate(doc["states"]) if r[4] == "'stop'")
 
     def change(d: dict[str, Any]) -> None:
-        d["states"][row]["action"], d["states"][row]["label"] = 0, "'toss'"
+        d["states"][row][3:] = [0, "'toss'"]
     _edit(saved, change)
     with pytest.raises(tbsg.TamperedSolutionError):
         load(saved)
@@ -250,12 +367,12 @@ def test_edited_action_rejected(saved: Path, capsys: pytest.CaptureFixture[str])
 
 
 @pytest.mark.parametrize("bad", ["0.5", "1/0", "1/-2", "abc", "", "1e3"])
-def test_inexact_or_malformed_value_rejected(saved: Path, bad: str) -> None:
+def test_inexact_or_malformed_value_rejected(saved_v3: Path, bad: str) -> None:
     def change(d: dict[str, Any]) -> None:
         d["states"][2]["value"] = bad
-    _edit(saved, change)
+    _edit(saved_v3, change)
     with pytest.raises(tbsg.SolutionFileError, match="not an exact rational"):
-        load(saved)
+        load(saved_v3)
 
 
 def test_wrong_version_and_format_rejected(saved: Path) -> None:
@@ -363,7 +480,8 @@ def test_the_factory_is_recorded_and_named_when_the_game_is_missing(tmp_path: Pa
             save(tbsg.solve(Duel()), path, **bad)
 
 
-def test_files_of_format_version_2_still_load(saved: Path) -> None:
+def test_files_of_format_version_2_still_load(saved_v3: Path) -> None:
+    saved = saved_v3
     # version 2 had no game factory; it is read as recording none
     def older(d: dict[str, Any]) -> None:
         d["format_version"] = 2
@@ -648,7 +766,7 @@ def test_a_file_of_a_game_whose_reward_changed_is_refused(tmp_path: Path,
     with pytest.raises(tbsg.SolutionFileError, match="graph hash differs"):
         load(path, game=Sixes())
     monkeypatch.undo()
-    _edit(path, _set(("states", 0, "value"), "5"))
+    _edit(path, _set(("states", 0, 1), "5"))  # over the denominator 1, as the 4 it replaces
     _edit(path, _set(("value",), "5"))
     with pytest.raises(tbsg.TamperedSolutionError, match="value 5 but action 'quit' yields 4"):
         load(path, game=Sixes())

@@ -412,8 +412,11 @@ def test_edited_file_is_rejected(run: Run, own: Path, tmp_path: Path) -> None:
     saved = tmp_path / "race.json"
     assert run("solve", f"{own}:Race", "--save", str(saved))[0] == 0
     data = json.loads(saved.read_text())
-    row = next(r for r in data["states"][1:] if r["value"] not in ("0", "1"))  # not the initial state
-    row["value"] = str(Fraction(row["value"]) + Fraction(1, 10**9))
+    dens = data["denominators"]  # format 4: a row's value is numerator / denominators[index]
+    row = next(r for r in data["states"][1:] if dens[r[2]] != "1")  # not the initial state
+    value = Fraction(int(row[1]), int(dens[row[2]])) + Fraction(1, 10**9)
+    dens.append(str(value.denominator))
+    row[1:3] = [str(value.numerator), len(dens) - 1]
     saved.write_text(json.dumps(data))
     status, _, err = run("verify", str(saved), "--game", f"{own}:Race")
     assert status == 1 and err.startswith(f"tbsg verify: REJECTED {saved}: (a) fails at state")

@@ -291,7 +291,7 @@ def _edit(path: Path, change: Any) -> None:
 def test_6_huge_numbers_are_refused_before_parsing(saved: Path) -> None:
     # a 2,000,000-digit numerator took 122 s to reject and the message held all of it
     def change(d: dict[str, Any]) -> None:
-        d["states"][4]["value"] = "1" + "0" * 2_000_000 + "/3"
+        d["states"][4][1] = "1" + "0" * 2_000_000  # the numerator (format 4)
     _edit(saved, change)
     with pytest.raises(tbsg.SolutionFileError, match="more than max_digits") as info:
         tbsg.load(saved)

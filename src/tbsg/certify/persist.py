@@ -7,7 +7,7 @@ solution, and nothing that has to be trusted:
 
     {
       "format": "tbsg-solution",            fixed marker
-      "format_version": 3,                  this layout
+      "format_version": 4,                  this layout
       "tbsg_version": "0.1.0",              library that wrote it (informational)
       "game": {"module": "tbsg.games.risk_or_safety", "class": "RiskOrSafety",
                "fields": {"target": 4},     how to rebuild the game: its class and the
@@ -15,7 +15,6 @@ solution, and nothing that has to be trusted:
                "factory": {"name": "risk_or_safety", "arguments": {"target": "4"}}},
                                             how it was built, if by a factory (or null)
       "graph": {"sha256": "...",            hash of the state graph, in enumeration order
-                "sha256_unordered": "...",  the same, independent of state and action order
                 "states": 120, "actions": 200, "outcomes": 310, "components": 87,
                 "largest_component": 6},
       "kind": "solve",                      solve | evaluate | best_response
@@ -23,14 +22,19 @@ solution, and nothing that has to be trusted:
       "method": "...",                      the kind in words (fixed text per kind)
       "infinite_play": null,                payoff "p/q" of never-ending play, if any
       "value": "2236/4165",                 value of the initial state (for readers)
-      "states": [                           one line per state, in enumeration order
-        {"state": "RoSState(mover=0, open=0, saved=0, other=0)", "value": "2236/4165",
-         "action": 0, "label": "'toss'"}, ...]
-    }
+      "denominators": ["4165", "595", ...], the distinct denominators of the values
+      "states": [                           one line per state, in enumeration order:
+        ["RoSState(mover=0, open=0, saved=0, other=0)", "2236", 0, 0, "'toss'"], ...]
+    }                                       state, numerator, denominator, action, label
 
-Values are exact, to player 0 (as everywhere in tbsg), written ``"p/q"`` (or ``"p"``) in
-lowest terms; ``action`` is the position of the chosen action in ``game.actions(state)``
-and ``label`` its ``repr``.
+Values are exact, to player 0 (as everywhere in tbsg): a row's value is its numerator
+over the denominator the row names by its position in ``denominators``, in lowest terms;
+``action`` is the position of the chosen action in ``game.actions(state)`` and ``label``
+its ``repr``. The rows are written and read in bulk (:mod:`tbsg.certify.encoding`, which
+says why the layout is what it is). Files of format version 3 (each row an object
+``{"state": ..., "value": "p/q", "action": ..., "label": ...}``, and a second graph
+hash ``sha256_unordered``) and 2 (no ``factory`` either) are read as well, with every
+check they had.
 
 A game's ``fields`` are the parameters it reports (:func:`tbsg.results.provenance.game_parameters`:
 a ``parameters()`` method, or a dataclass's fields), as JSON: ``None``, ``bool``, ``int``,
@@ -42,19 +46,21 @@ the texts of its parameters (``tbsg solve GAME -p NAME=VALUE`` writes both, so t
 ``tbsg verify FILE`` rebuilds the game the same way without retyping them). Files of
 format version 2 (no ``factory``) are read as well.
 
-The graph hash is SHA-256 over a canonical text of the
-compiled game: every state's ``repr``, mover, and each action's label, terminal payoff
-part and successor probabilities, in enumeration order; the unordered hash sorts states
-and actions by ``repr`` first, so that a game whose action order changed between runs
-(actions returned from a set) is told apart from another game. (States must have a
-deterministic ``repr``; :func:`graph_hash` is defined in ``tbsg.engine.fingerprint`` and is
-also the hash :meth:`tbsg.Solution.provenance` reports.)
+The graph hash is SHA-256 over a canonical text of the compiled game: every state's
+``repr``, mover, and each action's label, terminal payoff part and successor
+probabilities, in enumeration order. (States must have a deterministic ``repr``;
+:func:`graph_hash` is defined in ``tbsg.engine.fingerprint`` and is also the hash
+:meth:`tbsg.Solution.provenance` reports.) :func:`save` and :func:`load` each hash the game
+once. When the hash differs, the rows tell why: rows naming the game's states in another
+order (actions returned from a set, a ``repr`` that changed) are told apart from another
+game; files of format 3 tell it by their order-free hash.
 
 :func:`load` rebuilds the game (or takes the ``game`` you pass), recompiles it no further
 than the state count the file records, and checks **every field**: the keys present (no
-more, no fewer, none twice), the game's class and fields, the two hashes and four counts,
+more, no fewer, none twice), the game's class and fields, the hash(es) and five counts,
 kind, players and method, the rule for infinite play, the top-level value against the
-first row, and each row's state, value, action and label. Then, by default, it checks
+first row, and each row's state, value, action and label (and, in format 4, the table of
+denominators: positive, each listed once). Then, by default, it checks
 the certificate on that same compile (:func:`tbsg.certify.certificate.check_certificate`,
 the conditions :func:`tbsg.verify` checks, which also give the optimal actions): a loaded
 solution is as trustworthy as a fresh one, and the game is compiled once. With
@@ -95,10 +101,12 @@ import importlib
 import json
 import os
 import re
+import sys
 import time
 import types
 import typing
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -107,8 +115,9 @@ from typing import Any, NoReturn, TypeVar, overload
 import numpy as np
 
 from tbsg._util.bounds import bounds_of
-from tbsg._util.digits import fraction_text, short_fraction, unlimited_digits
+from tbsg._util.digits import approx_digits, fraction_text, short_fraction, unlimited_digits
 from tbsg._version import __version__
+from tbsg.certify import encoding
 from tbsg.certify.certificate import check_certificate
 from tbsg.engine import _backend as bk
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
@@ -134,9 +143,10 @@ __all__ = ["FORMAT", "FORMAT_VERSION", "MAX_DIGITS", "GameRecord", "command_line
            "load", "read_game_record", "save"]
 
 FORMAT = "tbsg-solution"
-FORMAT_VERSION = 3
-READS = (2, 3)
-"""The format versions :func:`load` reads (version 2 records no factory)."""
+FORMAT_VERSION = 4
+READS = (2, 3, 4)
+"""The format versions :func:`load` reads (version 2 records no factory; 2 and 3 write each
+row as an object with the value as ``"p/q"`` and record a second, order-free graph hash)."""
 MAX_DIGITS = 1_000_000 if bk.BACKEND == "gmpy2" else 100_000
 """Default limit on the characters of one number in a file (Pig to 100 needs about 42,000).
 
@@ -152,15 +162,18 @@ A = TypeVar("A", bound=Hashable)
 _RATIONAL = re.compile(r"-?(0|[1-9][0-9]*)(/[1-9][0-9]*)?")
 _VERSION = re.compile(r"[0-9]+(\.[0-9]+)*([a-z]+[0-9]*)?(\+[A-Za-z0-9.]+)?")
 _TOP_KEYS = {"format", "format_version", "tbsg_version", "game", "graph", "kind", "optimizing",
-             "method", "infinite_play", "value", "states"}
+             "method", "infinite_play", "value", "denominators", "states"}
 _GAME_KEYS = {"module", "class", "fields", "factory"}
 _FACTORY_KEYS = {"name", "arguments"}
 _NAME_CHARS = 1000
 """Longest factory name or parameter name or text a file may record."""
-_GRAPH_KEYS = {"sha256", "sha256_unordered", "states", "actions", "outcomes", "components",
-               "largest_component"}
+_GRAPH_KEYS = {"sha256", "states", "actions", "outcomes", "components", "largest_component"}
+_UNORDERED = "sha256_unordered"
+"""The order-free graph hash files of versions 2 and 3 record besides ``sha256``."""
 _INT_DIGITS = 100
 """Longest integer literal a file may hold (counts, action positions, game parameters)."""
+_PARSE_DIGITS = 640
+"""Python's least int/str digit limit, in force while a file is parsed."""
 _ROW_KEYS = {"state", "value", "action", "label"}
 _METHOD = {
     SolutionKind.SOLVE: "optimal play of both players (tbsg.solve), exact",
@@ -249,38 +262,49 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
     _check_path(path)
     record = _game_record(game, _factory_record(factory, arguments))
     g = solution.graph
-    comps = decompose(g)
     choice = solution.choice.tolist()
-    act_ptr = g.act_ptr.tolist()
     try:
-        rows = [{"state": repr(s), "value": fraction_text(solution.values_exact[i]),
-                 "action": choice[i] - act_ptr[i], "label": repr(g.act_labels[choice[i]])}
-                for i, s in enumerate(g.states)]
+        states = encoding.state_texts(g)
+        labels = encoding.label_texts(g, choice)
     except Exception as exc:  # a user __repr__ that raises
         raise SolutionFileError(f"{path}: cannot write a state or action as text ({type(exc).__name__}: "
                                 f"{shorten(str(exc))}); states and actions need a repr") from exc
-    head = {
+    # the stored backend values (GMP's integers print in linear time), not Fraction views
+    denominators, numerators, index = encoding.encode_values(solution._raw_values)
+    head = _head(solution, record, denominators)
+    # one state per line: readable, diff-able, and still plain JSON
+    text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
+    act_ptr = g.act_ptr.tolist()
+    actions = [k - act_ptr[i] for i, k in enumerate(choice)]
+    try:
+        with Path(path).open("w", encoding="utf-8") as out, encoding.no_cycle_collection():
+            out.write(f'{text},\n "states": [\n')
+            encoding.write_rows(out, states, numerators, index, actions, labels)
+            out.write("\n ]\n}\n")
+    except (OSError, ValueError) as exc:
+        raise SolutionFileError(f"{path}: cannot write: {getattr(exc, 'strerror', None) or exc}") from exc
+
+
+def _head(solution: Solution[Any, Any], record: dict[str, Any], denominators: list[str]) -> dict[str, Any]:
+    """Every field of the file before its rows."""
+    g = solution.graph
+    comps = decompose(g)
+    value = solution.values_exact[0]
+    return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "tbsg_version": __version__,
         "game": record,
         "graph": {"sha256": solution._graph_sha256,  # (computed once per solution)
-                  "sha256_unordered": graph_hash(g, ordered=False),
                   "states": g.n_states, "actions": g.n_actions, "outcomes": len(g.out_target),
                   "components": comps.count, "largest_component": comps.largest},
         "kind": solution.kind.value,
         "optimizing": list(solution.optimizing),
         "method": _METHOD[solution.kind],
         "infinite_play": None if solution.infinite_play is None else fraction_text(solution.infinite_play),
-        "value": rows[0]["value"],
+        "value": fraction_text(value),
+        "denominators": denominators,
     }
-    # one state per line: readable, diff-able, and still plain JSON
-    text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
-    body = ",\n".join("  " + json.dumps(row, ensure_ascii=False) for row in rows)
-    try:
-        Path(path).write_text(f'{text},\n "states": [\n{body}\n ]\n}}\n', encoding="utf-8")
-    except (OSError, ValueError) as exc:
-        raise SolutionFileError(f"{path}: cannot write: {getattr(exc, 'strerror', None) or exc}") from exc
 
 
 def _check_path(path: object) -> None:
@@ -598,7 +622,7 @@ def _read_json(r: _Reader, path: str | os.PathLike[str]) -> dict[str, Any]:
         r.fail(f"format_version {shorten(repr(version), 40)} is not supported (this tbsg reads "
                f"{' and '.join(map(str, READS))}; files of version 1 were written by development "
                "versions: solve and save again)")
-    return r.keys(doc, _TOP_KEYS, "the file")
+    return r.keys(doc, _TOP_KEYS if version >= 4 else _TOP_KEYS - {"denominators"}, "the file")
 
 
 def _read_text(r: _Reader, path: str | os.PathLike[str]) -> str:
@@ -613,14 +637,48 @@ def _read_text(r: _Reader, path: str | os.PathLike[str]) -> str:
         r.fail(f"cannot read: {getattr(exc, 'strerror', None) or exc}")
 
 
-def _parse(r: _Reader, text: str) -> object:
-    """JSON, refusing integers longer than any field needs and keys given twice."""
-    def integer(literal: str) -> int:
-        if len(literal.lstrip("-")) > _INT_DIGITS:
-            r.fail(f"an integer of {len(literal):,} digits, more than the {_INT_DIGITS} any field "
-                   "of a solution file needs (edited?)")
-        return int(literal)
+def _long_integer(r: _Reader, digits: str) -> NoReturn:
+    r.fail(f"an integer of {digits} digits, more than the {_INT_DIGITS} any field of a solution "
+           "file needs (edited?)")
 
+
+def _check_integers(r: _Reader, doc: object) -> None:
+    """Refuse integers of more than :data:`_INT_DIGITS` digits outside the rows (whose
+    integers are positions, checked against their ranges)."""
+    limit = 10 ** _INT_DIGITS
+    stack = [v for k, v in doc.items() if k != "states"] if isinstance(doc, dict) else [doc]
+    while stack:
+        obj = stack.pop()
+        if isinstance(obj, dict):
+            stack.extend(obj.values())
+        elif isinstance(obj, list):
+            stack.extend(obj)
+        elif type(obj) is int and not -limit < obj < limit:
+            _long_integer(r, f"{approx_digits(obj):,}")
+
+
+@contextmanager
+def _parse_digits() -> Iterator[None]:
+    """Python's least int/str digit limit, :data:`_PARSE_DIGITS`, inside a ``with`` block."""
+    get = getattr(sys, "get_int_max_str_digits", None)
+    if get is None:  # pragma: no cover - Python without the guard
+        yield
+        return
+    old = get()
+    sys.set_int_max_str_digits(_PARSE_DIGITS)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def _parse(r: _Reader, text: str) -> object:
+    """JSON, refusing integers longer than any field needs and keys given twice.
+
+    Integer literals are parsed by the JSON parser's own C path, under Python's digit
+    limit (:data:`_PARSE_DIGITS`): a longer literal is refused before it is converted, a
+    shorter one costs little, and those beyond :data:`_INT_DIGITS` are refused after.
+    """
     twice: list[tuple[str, dict[str, Any]]] = []
 
     def unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -632,9 +690,12 @@ def _parse(r: _Reader, text: str) -> object:
         return obj
 
     try:
-        doc = json.loads(text, parse_int=integer, object_pairs_hook=unique)
+        with encoding.no_cycle_collection(), _parse_digits():
+            doc = json.loads(text, object_pairs_hook=unique)
     except json.JSONDecodeError as exc:
         r.fail(f"not valid JSON (truncated or edited?): {shorten(str(exc), 200)}")
+    except ValueError:  # an integer literal beyond the digit limit
+        _long_integer(r, f"more than {_PARSE_DIGITS}")
     except RecursionError:
         r.fail("not a tbsg solution file (JSON nested too deeply)")
     except MemoryError:
@@ -643,6 +704,7 @@ def _parse(r: _Reader, text: str) -> object:
         key, obj = twice[0]
         r.fail(f"key {shorten(repr(key), 40)} appears twice in {_where(doc, obj)} (edited?): a reader "
                "would see one value and JSON keep the other")
+    _check_integers(r, doc)
     return doc
 
 
@@ -720,7 +782,7 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
     g = _compile_recorded(r, doc, the_game, optimizing, counts, max_states)
     comps = _check_graph(r, g, graph, counts, doc["states"])
     c = _rule(r, doc, kind)
-    values, choice = _rows(r, g, doc)
+    values, exact, choice = _rows(r, g, doc)
     # the certificate's checks on this compile (tbsg.verify's, without compiling the game
     # again), which give the optimal actions; without them, the same mask unchecked
     optimal = (check_certificate(g, values, choice, optimizing, c) if check else
@@ -730,7 +792,7 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
         seconds=time.perf_counter() - t0, n_components=comps.count,
         largest_component=comps.largest,
         # stored in the backend type (the certificate's fast path), read as Fractions
-        values_exact=typing.cast("list[Fraction]", [bk.from_fraction(v) for v in values]),
+        values_exact=typing.cast("list[Fraction]", exact),
         choice=choice, optimal=optimal, improvements=0, exact_solves=0, game=the_game,
         infinite_play=c, optimizing=optimizing)
 
@@ -805,7 +867,8 @@ def read_game_record(path: str | os.PathLike[str], *, max_digits: int = MAX_DIGI
 
 def _graph_info(r: _Reader, doc: dict[str, Any]) -> tuple[dict[str, Any], dict[str, int]]:
     """The record of the state graph, and its five counts."""
-    graph = r.keys(doc["graph"], _GRAPH_KEYS, "'graph'")
+    graph = r.keys(doc["graph"], _GRAPH_KEYS if doc["format_version"] >= 4 else _GRAPH_KEYS | {_UNORDERED},
+                   "'graph'")
     counts = {key: r.get(graph, key, int, "graph ") for key in
               ("states", "actions", "outcomes", "components", "largest_component")}
     return graph, counts
@@ -852,20 +915,30 @@ def _compile_recorded(r: _Reader, doc: dict[str, Any], game: Game[S, A], optimiz
 
 def _check_graph(r: _Reader, g: CompiledGame[Any, Any], graph: dict[str, Any], counts: dict[str, int],
                  rows: object) -> Components:
-    """The two hashes and five counts of the file against the compiled game; its components."""
+    """The hash(es) and five counts of the file against the compiled game; its components.
+
+    The game is hashed once (:func:`graph_hash`); files of versions 2 and 3 also record
+    the order-free hash, checked as well. When the hash differs, the rows tell a game that
+    lists the same states in another order from another game.
+    """
     digest = r.get(graph, "sha256", str, "graph ")
-    unordered = r.get(graph, "sha256_unordered", str, "graph ")
-    unordered_now = graph_hash(g, ordered=False)
+    unordered = r.get(graph, _UNORDERED, str, "graph ") if _UNORDERED in graph else None
     if digest != graph_hash(g):
-        if unordered == unordered_now and not _rows_in_game_order(g, rows):
+        in_order = _rows_in_game_order(g, rows)
+        same_states = (not in_order and _rows_name_the_game_states(g, rows)) if unordered is None \
+            else unordered == graph_hash(g, ordered=False)
+        if same_states and not in_order:
             r.fail("the game lists its states or actions in another order than when the file was "
                    "written (are actions returned from a set, or does a state's repr change?); "
                    "return actions as a tuple in a fixed order")
-        if unordered == unordered_now:
+        if in_order and unordered is None:
+            r.fail("graph hash differs (graph 'sha256' does not match the game): the file was edited, "
+                   "or is for another version of the game's rules with the same states")
+        if in_order and same_states:
             r.fail("graph 'sha256' does not match the game (edited?)")
         r.fail(f"graph hash differs: the file is for another game, other parameters or another "
                f"version of the game's rules ({g.n_states} states now, {counts['states']} in the file)")
-    if unordered != unordered_now:
+    if unordered is not None and unordered != graph_hash(g, ordered=False):
         r.fail("graph 'sha256_unordered' does not match the game (edited?)")
     comps = decompose(g)
     actual = {"states": g.n_states, "actions": g.n_actions, "outcomes": len(g.out_target),
@@ -886,16 +959,39 @@ def _rule(r: _Reader, doc: dict[str, Any], kind: SolutionKind) -> Fraction | Non
 
 
 def _rows(r: _Reader, g: CompiledGame[Any, Any], doc: dict[str, Any]
-          ) -> tuple[list[Fraction], np.ndarray[Any, np.dtype[np.int64]]]:
-    """Values and chosen actions of the rows, one per state, and the top-level value."""
+          ) -> tuple[list[Fraction], list[Any], np.ndarray[Any, np.dtype[np.int64]]]:
+    """Values (as ``Fraction`` and in the backend type) and chosen actions of the rows, one
+    per state, and the top-level value."""
     rows = r.get(doc, "states", list, "")
     if len(rows) != g.n_states:
         r.fail(f"{len(rows)} state rows but the game has {g.n_states} states (truncated?)")
-    values, choice = _read_rows(r, g, rows)
+    if doc["format_version"] >= 4:
+        with encoding.no_cycle_collection():
+            denominators = encoding.read_denominators(r.fail, doc["denominators"], r.max_digits)
+            values, exact, choice = encoding.read_rows(r.fail, g, rows, denominators, r.max_digits)
+    else:
+        values, choice = _read_rows(r, g, rows)
+        exact = [bk.from_fraction(v) for v in values]
     if r.rational(doc["value"], "'value'") != values[0]:
         r.fail(f"'value' {shorten(str(doc['value']), 60)} is not the value of the initial state "
                f"in the rows ({short_fraction(values[0], 60)})")
-    return values, choice
+    return values, exact, choice
+
+
+def _named(row: object) -> tuple[object, object, object]:
+    """The state, action position and label a row names (format 4: an array; else an object)."""
+    if isinstance(row, list) and len(row) == len(encoding.ROW_FIELDS):
+        return row[0], row[3], row[4]
+    if isinstance(row, dict):
+        return row.get("state"), row.get("action"), row.get("label")
+    return None, None, None
+
+
+def _rows_name_the_game_states(g: CompiledGame[Any, Any], rows: object) -> bool:
+    """Whether the rows name the game's states, in any order."""
+    if not isinstance(rows, list) or len(rows) != g.n_states:
+        return False
+    return sorted(str(_named(row)[0]) for row in rows) == sorted(encoding.state_texts(g))
 
 
 def _rows_in_game_order(g: CompiledGame[Any, Any], rows: object) -> bool:
@@ -904,11 +1000,11 @@ def _rows_in_game_order(g: CompiledGame[Any, Any], rows: object) -> bool:
         return False
     act_ptr = g.act_ptr.tolist()
     for i, (row, s) in enumerate(zip(rows, g.states, strict=True)):
-        if not isinstance(row, dict) or row.get("state") != repr(s):
+        state, a, label = _named(row)
+        if state != repr(s):
             return False
-        a = row.get("action")
         if not isinstance(a, int) or not 0 <= a < act_ptr[i + 1] - act_ptr[i] \
-                or row.get("label") != repr(g.act_labels[act_ptr[i] + a]):
+                or label != repr(g.act_labels[act_ptr[i] + a]):
             return False
     return True
 
@@ -922,10 +1018,10 @@ def _recorded_strategy(r: _Reader, doc: dict[str, Any], game: Any) -> Callable[[
     rows = r.get(doc, "states", list, "")
     labels: dict[str, str] = {}
     for i, row in enumerate(rows):
-        if not isinstance(row, dict) or not isinstance(row.get("state"), str) \
-                or not isinstance(row.get("label"), str):
+        state, _, label = _named(row)
+        if not isinstance(state, str) or not isinstance(label, str):
             r.fail(f"state row {i} has no 'state' and 'label' strings")
-        labels[row["state"]] = row["label"]
+        labels[state] = label
 
     def choose(state: Any) -> Any:
         label = labels.get(repr(state))
