@@ -49,7 +49,7 @@ from __future__ import annotations
 import math
 import time
 import warnings
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeVar
@@ -151,32 +151,22 @@ class _Engine:
         return out
 
     @property
-    def out_ptr(self) -> list[int]:
+    def out_ptr(self) -> Sequence[int]:
         return self.kernel.out_ptr
 
     @property
-    def target(self) -> list[int]:
+    def target(self) -> Sequence[int]:
         return self.kernel.target
 
     @property
-    def prob_q(self) -> list[Rational]:
-        return self.kernel.prob_q
+    def out_code(self) -> Sequence[int]:
+        """Per outcome: the code of its probability in ``g.rationals``."""
+        return self.kernel.out_code
 
     @property
-    def const_q(self) -> list[Rational]:
-        return self.kernel.const_q
-
-    @cached_property
-    def out_code(self) -> list[int]:
-        """Per outcome: the code of its probability in ``g.rationals``."""
-        out: list[int] = self.g.out_code.tolist()
-        return out
-
-    @cached_property
-    def act_code(self) -> list[int]:
+    def act_code(self) -> Sequence[int]:
         """Per action: the code of its constant in ``g.rationals``."""
-        out: list[int] = self.g.act_code.tolist()
-        return out
+        return self.kernel.act_code
 
     @cached_property
     def table_ratio(self) -> tuple[list[int], list[int]]:
@@ -184,10 +174,10 @@ class _Engine:
         rs = self.g.rationals
         return [x.numerator for x in rs], [x.denominator for x in rs]
 
-    @cached_property
+    @property
     def table(self) -> list[Rational]:
         """``g.rationals`` in the backend type."""
-        return [bk.from_fraction(x) for x in self.g.rationals]
+        return self.kernel.table
 
     @cached_property
     def rounding(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
@@ -489,7 +479,7 @@ class _Engine:
         if any(target[o] in local for o in range(lo, hi)):
             return False
         values = self.values
-        if hi - lo == 1 and self.kernel.const_zero[k] and self.kernel.prob_one[lo]:
+        if self.kernel.copies(k):
             v = values[target[lo]]
         else:
             v = self.kernel.qx(k)
