@@ -51,8 +51,12 @@ def general_path() -> Iterator[None]:
 
 
 @contextmanager
-def thresholds(vector_min: int = 1, narrow: int = exact._NARROW_ADIC) -> Iterator[None]:
-    with patch.object(exact, "_VECTOR_MIN", vector_min), patch.object(exact, "_NARROW_ADIC", narrow):
+def thresholds(vector_min: int = 1, narrow: int = exact._NARROW_ADIC,
+               integer_bits: int = exact._INTEGER_BITS) -> Iterator[None]:
+    # integer_bits=0: every component replayed on integers, so that small random games take
+    # the integer path
+    with patch.object(exact, "_VECTOR_MIN", vector_min), patch.object(exact, "_NARROW_ADIC", narrow), \
+            patch.object(exact, "_INTEGER_BITS", integer_bits):
         yield
 
 
@@ -184,10 +188,13 @@ def test_remove(x: int, p: int) -> None:
 
 @SETTINGS
 @given(mixed_games())
-def test_components_agree_with_brute_force(game: TableGame) -> None:
-    with thresholds(vector_min=64):
-        sol = tbsg.solve(game)
-    assert sol.values == brute_force(game).values
+def test_integer_components_agree_with_rational_ones(game: TableGame) -> None:
+    with thresholds(vector_min=64, integer_bits=0):
+        whole = tbsg.solve(game)
+    with thresholds(vector_min=64, integer_bits=1 << 30):
+        rational = snapshot(tbsg.solve(game))
+    assert snapshot(whole) == rational
+    assert whole.values == brute_force(game).values
 
 
 @st.composite
@@ -287,7 +294,8 @@ class Ladder:
         return [(Fraction(1, 2), (r, 1 - who)), (Fraction(1, 4), winner), (Fraction(1, 4), down)]
 
 
-def test_components_of_one_shape_share_a_plan_and_agree() -> None:
+@pytest.mark.parametrize("integer_bits", [0, 1 << 30])
+def test_components_of_one_shape_share_a_plan_and_agree(integer_bits: int) -> None:
     game = Ladder(30)
     made: list[int] = []
     original = linalg.plan
@@ -296,7 +304,7 @@ def test_components_of_one_shape_share_a_plan_and_agree() -> None:
         made.append(len(rows))
         return original(rows)
 
-    with patch.object(exact, "plan", counting), thresholds(vector_min=64):
+    with patch.object(exact, "plan", counting), thresholds(vector_min=64, integer_bits=integer_bits):
         shared = tbsg.solve(game)
         assert sum(made) < 2 * 30  # fewer plans than components: shapes repeat
         with patch.object(exact, "_PLANS", 0):

@@ -74,7 +74,7 @@ from tbsg.engine.bellman import (
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.floating import float_profile
 from tbsg.engine.graph import Components, trivial_states
-from tbsg.engine.linalg import IntegerPlan, integer_plan, plan
+from tbsg.engine.linalg import IntegerPlan, Plan, integer_plan, plan
 from tbsg.engine.optimality import optimal_mask
 
 __all__ = ["ExactResult", "solve_exact"]
@@ -132,7 +132,7 @@ class _Engine:
         self.adic_ok = False  # did the last acyclic level go the integer way?
         # elimination plans by system shape: components of the same shape (common in games
         # built from repeated rules) redo only the right-hand side
-        self.plans: dict[tuple[tuple[tuple[int, int], ...], ...], IntegerPlan] = {}
+        self.plans: dict[tuple[tuple[tuple[int, int], ...], ...], _SystemPlan] = {}
 
     # built on first use: a game settled by integer levels (:meth:`_adic_level`) needs none
     @cached_property
@@ -427,18 +427,47 @@ class _Engine:
 
         States whose chosen action reads no state of the component are valued directly
         (:meth:`_settle`); the others, the *unknowns*, form the system ``v = b + R v``,
-        solved by state elimination replayed on integers (:class:`tbsg.engine.linalg.IntegerPlan`):
-        the right-hand sides are integers over ``d0 L`` (:meth:`_numerators`), so the only
-        gcd of big numbers is the one that puts each value in lowest terms.
+        solved by state elimination (:func:`tbsg.engine.linalg.plan`). When the values read
+        have big denominators the plan is replayed on integers
+        (:class:`tbsg.engine.linalg.IntegerPlan`): the right-hand sides are integers over
+        ``d0 L`` (:meth:`_numerators`), so no addition needs a gcd of big numbers and one
+        batch gcd per component puts the values in lowest terms. With small denominators
+        the rational replay is cheaper (a rational addition of small numbers costs less
+        than the integer bookkeeping).
         """
         self.exact_solves += 1
         unknown = [i for i in states if not self._settle(i, local)]
         if not unknown:
             return
+        shape, reads = self._system(unknown)
+        key = tuple(shape)
+        pl = self.plans.get(key)
+        if pl is None:  # a system of a new shape: eliminate, and keep the plan if small
+            pl = _SystemPlan(plan(self._rows(shape)))
+            if len(unknown) <= _PLAN_STATES and len(self.plans) < _PLANS:
+                self.plans[key] = pl
+        values = self.values
+        dens = {j: values[j].denominator for r in reads for _, j in r}
+        if max((d.bit_length() for d in dens.values()), default=0) < _INTEGER_BITS:
+            out = pl.rational.run([self._rhs(i, r) for i, r in zip(unknown, reads, strict=True)])
+        else:
+            nums, d0, big = self._numerators(unknown, reads, dens)
+            ip = pl.integer
+            out = bk.lowest_terms(ip.run(nums), [d * d0 for d in ip.den], big)
+        vf, vf_np = self.vf, self.vf_np
+        to_float = bk.to_float
+        for i, v in zip(unknown, out, strict=True):  # _set inlined: this loop runs once per state
+            values[i] = v
+            vf[i] = vf_np[i] = to_float(v)
+
+    def _system(self, unknown: list[int]
+                ) -> tuple[list[tuple[tuple[int, int], ...]], list[list[tuple[int, int]]]]:
+        """Per unknown: its row's ``(unknown, code)`` entries inside (the system's shape) and
+        the ``(code, state)`` of the final values it reads."""
         choice, out_ptr, target, code = self.choice, self.out_ptr, self.target, self.out_code
         pos = {i: u for u, i in enumerate(unknown)}
-        shape: list[tuple[tuple[int, int], ...]] = []  # per unknown: (unknown, code) inside
-        reads: list[list[tuple[int, int]]] = []  # per unknown: (code, state) of final values
+        shape: list[tuple[tuple[int, int], ...]] = []
+        reads: list[list[tuple[int, int]]] = []
         for i in unknown:
             k = choice[i]
             inside: list[tuple[int, int]] = []
@@ -452,20 +481,18 @@ class _Engine:
                     inside.append((u, code[o]))
             shape.append(tuple(inside))
             reads.append(outside)
-        nums, scale = self._numerators(unknown, reads)
-        key = tuple(shape)
-        ip = self.plans.get(key)
-        if ip is None:  # a system of a new shape: eliminate, and keep the plan if small
-            ip = integer_plan(plan(self._rows(shape)))
-            if len(unknown) <= _PLAN_STATES and len(self.plans) < _PLANS:
-                self.plans[key] = ip
-        d0, big = scale
-        out = bk.lowest_terms(ip.run(nums), [d * d0 for d in ip.den], big)
-        values, vf, vf_np = self.values, self.vf, self.vf_np
-        to_float = bk.to_float
-        for i, v in zip(unknown, out, strict=True):  # _set inlined: this loop runs once per state
-            values[i] = v
-            vf[i] = vf_np[i] = to_float(v)
+        return shape, reads
+
+    def _rhs(self, i: int, read: list[tuple[int, int]]) -> Rational:
+        """``b_i``: the constant of ``i``'s chosen action plus the final values it reads,
+        in backend rationals (skipping ``0 + x`` and ``1 * x``)."""
+        table, values = self.table, self.values
+        b = table[self.act_code[self.choice[i]]]
+        for c, j in read:
+            p = table[c]
+            t = values[j] if p == 1 else p * values[j]
+            b = b + t if b else t
+        return b
 
     def _settle(self, i: int, local: dict[int, int]) -> bool:
         """Value state ``i`` directly if its chosen action reads no state of its component.
@@ -479,25 +506,22 @@ class _Engine:
         if any(target[o] in local for o in range(lo, hi)):
             return False
         values = self.values
-        if self.kernel.copies(k):
-            v = values[target[lo]]
-        else:
-            v = self.kernel.qx(k)
+        v = values[target[lo]] if self.kernel.copies(k) else self.kernel.qx(k)
         values[i] = v
         self.vf[i] = self.vf_np[i] = bk.to_float(v)
         return True
 
-    def _numerators(self, unknown: list[int], reads: list[list[tuple[int, int]]]
-                    ) -> tuple[list[int], tuple[int, int]]:
+    def _numerators(self, unknown: list[int], reads: list[list[tuple[int, int]]], seen: dict[int, int]
+                    ) -> tuple[list[int], int, int]:
         """Right-hand sides ``b`` of the unknowns as integers ``n`` over one ``D = d0 L``.
 
-        ``L`` is the lcm of the denominators of the final values read, ``d0`` that of the
-        denominators of the probabilities and constants involved (small: the game's own
-        numbers), so ``b = n / D`` with ``n`` a sum of small integers times big ones.
+        ``L`` is the lcm of the denominators ``seen`` of the final values read, ``d0`` that
+        of the denominators of the probabilities and constants involved (small: the game's
+        own numbers), so ``b = n / D`` with ``n`` a sum of small integers times big ones.
+        Returns ``(n, d0, L)``.
         """
         values, choice, act_code = self.values, self.choice, self.act_code
         qnum, qden = self.table_ratio
-        seen = {j: values[j].denominator for r in reads for _, j in r}
         big = bk.lcm(list(seen.values())) if seen else 1
         codes = {c for r in reads for c, _ in r} | {act_code[i] for i in (choice[s] for s in unknown)}
         d0 = math.lcm(*(qden[c] for c in codes))
@@ -514,7 +538,7 @@ class _Engine:
                     t = x if w == 1 else w * x
                     n = n + t if n else t
             nums.append(n)
-        return nums, (d0, big)
+        return nums, d0, big
 
     def _rows(self, shape: list[tuple[tuple[int, int], ...]]) -> list[dict[int, Rational]]:
         """Sparse rows of ``R`` (outcomes to one state added up) from a system's shape."""
@@ -529,6 +553,18 @@ class _Engine:
         return rows
 
 
+@dataclass(eq=False)
+class _SystemPlan:
+    """The elimination plan of one system shape, and its integer replay (made on first use)."""
+
+    rational: Plan[Rational]
+
+    @cached_property
+    def integer(self) -> IntegerPlan:
+        return integer_plan(self.rational)
+
+
+_INTEGER_BITS = 2048  # values read with denominators from this size on: the integer replay
 _PLAN_STATES = 256  # components up to this size keep their elimination plan for reuse
 _PLANS = 4096  # at most this many plans are kept (per solve)
 

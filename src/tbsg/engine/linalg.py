@@ -70,7 +70,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, Self, TypeVar
 
-__all__ = ["Field", "IntegerPlan", "Plan", "Ratio", "eliminate", "feedback_states", "integer_plan", "plan", "solve_block", "users_of"]
+__all__ = ["Field", "IntegerPlan", "Plan", "Ratio", "eliminate", "feedback_states", "integer_plan", "plan",
+           "solve_block", "users_of"]
 
 
 class Field(Protocol):
@@ -149,6 +150,9 @@ class Ratio(Field, Protocol):
     def denominator(self) -> int: ...
 
 
+R = TypeVar("R", bound=Ratio)
+
+
 @dataclass(frozen=True, eq=False)
 class IntegerPlan:
     """A :class:`Plan` over the rationals, replayed on integer numerators.
@@ -194,7 +198,7 @@ class IntegerPlan:
         return nums
 
 
-def integer_plan(p: Plan[Ratio]) -> IntegerPlan:
+def integer_plan(p: Plan[R]) -> IntegerPlan:
     """The :class:`IntegerPlan` of a plan with rational coefficients.
 
     The denominators ``d`` start at 1 (integer right-hand sides) and follow the steps
