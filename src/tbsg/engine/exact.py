@@ -564,7 +564,7 @@ class _SystemPlan:
         return integer_plan(self.rational)
 
 
-_INTEGER_BITS = 2048  # values read with denominators from this size on: the integer replay
+_INTEGER_BITS = 512  # values read with denominators from this size on: the integer replay
 _PLAN_STATES = 256  # components up to this size keep their elimination plan for reuse
 _PLANS = 4096  # at most this many plans are kept (per solve)
 
