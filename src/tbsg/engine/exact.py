@@ -38,10 +38,17 @@ values compared: :func:`tbsg.engine.bellman.magnitudes`). The filter only skips 
 every decision it makes is the exact one. The game must be stopping (the pipeline checks
 it first, :func:`tbsg.engine.graph.end_components`).
 
-Cost notes: with thousands of bits per value, one big-rational addition (two gcds) costs
-tens of microseconds, so the evaluation skips the operations that exact zeros and ones
-make trivial (``0 + x``, ``1 * x``: states whose chosen action leaves the component with
-probability one copy a value instead of computing it).
+Cost notes: with thousands of bits per value, one big-rational addition costs a gcd of
+numbers of that size, far more than the multiplications and additions themselves. So the
+evaluation skips the operations that exact zeros and ones make trivial (``0 + x``,
+``1 * x``: a state whose chosen action leaves the component with probability one copies a
+value instead of computing it), values the states whose chosen action reads no state of
+the component directly, and solves the rest on integers when the values read are big: with
+``L`` the lcm of the denominators read and ``d0`` that of the game's own probabilities,
+every right-hand side is an integer over ``d0 L``, the elimination is replayed with small
+integer multipliers (:class:`tbsg.engine.linalg.IntegerPlan`), and one gcd per component
+puts every value in lowest terms (:func:`tbsg.engine._backend.lowest_terms`). Values are
+stored once, as backend rationals, and read as ``Fraction`` at the API boundary.
 """
 
 from __future__ import annotations

@@ -38,6 +38,14 @@ a non-zero rational function). So every order is feasible and no
 entry grows beyond a probability: exact arithmetic has no rounding, and the pivots
 need no search for size, only for sparsity.
 
+*Acyclic part first.* Most systems of games built from turns are nearly triangular (a
+turn total that only grows, a score that only rises, with a few states closing the cycles).
+A depth-first search finds a feedback set (the targets of its back edges: every cycle has
+one); the other states, successors first, are substituted into their readers as rows over
+the feedback states only, the feedback states' (small) system is eliminated, and the rest
+follow by back substitution. The operations are those of elimination in that order, found
+without a heap.
+
 *Pivot order.* The state with the smallest Markowitz product ``|column| x |row|``
 (rows that read it times the entries of its row, self-loop included) is eliminated
 first (Markowitz 1957): it bounds the fill-in and the work of the step. A lazy heap keeps
@@ -48,6 +56,11 @@ elimination order, ``b_s *= f`` for self-loops, then the back substitution. :fun
 records them as a :class:`Plan`, which :meth:`Plan.run` replays on any right-hand side.
 Systems with the same ``R`` (the exact solver's components of one shape, common in games
 built from repeated rules) share one plan and redo only the right-hand side.
+
+*Integer replay.* Over the rationals, a plan can run on integer numerators instead
+(:class:`IntegerPlan`): with ``b = n / D``, every entry stays an integer over ``D`` times a
+small integer fixed by the plan, so the replay multiplies big integers by small ones and
+adds them, and never needs the gcd that every rational addition of big numbers costs.
 
 *Cost.* Eliminating ``s`` costs ``|column(s)| x |row(s)|`` multiply-adds on ``R`` and
 ``|column(s)|`` on ``b``: linear in ``m`` for chains and trees of states, ``O(m^3)`` at
