@@ -140,6 +140,7 @@ class _Engine:
         # elimination plans by system shape: components of the same shape (common in games
         # built from repeated rules) redo only the right-hand side
         self.plans: dict[tuple[tuple[tuple[int, int], ...], ...], _SystemPlan] = {}
+        self.seen: set[int] = set()  # hashes of the shapes solved once (kept from the second)
 
     # built on first use: a game settled by integer levels (:meth:`_adic_level`) needs none
     @cached_property
@@ -449,9 +450,12 @@ class _Engine:
         shape, reads = self._system(unknown)
         key = tuple(shape)
         pl = self.plans.get(key)
-        if pl is None:  # a system of a new shape: eliminate, and keep the plan if small
+        if pl is None:  # a system of a new shape: eliminate, and keep the plan if it recurs
             pl = _SystemPlan(plan(self._rows(shape)))
-            if len(unknown) <= _PLAN_STATES and len(self.plans) < _PLANS:
+            h = hash(key)
+            if h not in self.seen:  # seen once: most shapes never recur, and plans take memory
+                self.seen.add(h)
+            elif len(unknown) <= _PLAN_STATES and len(self.plans) < _PLANS:
                 self.plans[key] = pl
         values = self.values
         dens = {j: values[j].denominator for r in reads for _, j in r}
