@@ -116,3 +116,23 @@ def test_fraction_from_text_beyond_the_int_to_str_limit(bk: ModuleType) -> None:
     # 5001 digits over 3: Python refuses int(str) past 4300 digits by default
     f = bk.fraction_from_text("1" + "0" * 5000 + "/3")
     assert f == Fraction(10**5000, 3)
+
+
+def test_coprime_pairs_are_stored_as_given(bk: ModuleType) -> None:
+    x = bk.coprime(-(2**200 + 1), 3**90)
+    assert x == Fraction(-(2**200 + 1), 3**90)
+    assert bk.to_fraction(x) == Fraction(-(2**200 + 1), 3**90)
+    assert bk.coprime(0, 1) == 0 and bk.coprime(5, 1) == 5
+
+
+@pytest.mark.parametrize(("nums", "small", "big"), [
+    ([6, -4, 0, 35], [4, 1, 3, 6], 15),  # shared factors of big and of small
+    ([2**100 * 7, 3**50], [2, 9], 2**80 * 3**40 * 11),  # the batch gcd is a big 2^a 3^b
+    ([1, 2, 3], [1, 1, 1], 1),
+    ([10**60 + 1], [10**6], 10**60 + 1),  # the value is 1 / 10**6
+])
+def test_lowest_terms_in_both_backends(bk: ModuleType, nums: list[int], small: list[int], big: int) -> None:
+    """Against ``Fraction(n, s * big)``, which reduces by its own gcd."""
+    out = bk.lowest_terms(nums, small, big)
+    expected = [Fraction(n, s * big) for n, s in zip(nums, small, strict=True)]
+    assert [bk.to_fraction(x) for x in out] == expected

@@ -7,8 +7,11 @@ below float resolution (values, chosen actions and every optimal action compared
 
 * acyclic levels valued with integers over a power of one base (:mod:`tbsg.engine.adic`)
   instead of backend rationals action by action;
-* components solved in units of the lcm of their outside denominators
-  (``exact._scaled_outside``) instead of directly.
+* components solved on integer numerators over one denominator
+  (:class:`tbsg.engine.linalg.IntegerPlan`, :func:`tbsg.engine._backend.lowest_terms`)
+  instead of in backend rationals: the replay against the rational plan it comes from, the
+  lowest terms against ``Fraction``, and whole solves against the brute-force oracle;
+* the acyclic part of a system eliminated first (:func:`tbsg.engine.linalg.feedback_states`).
 
 The size thresholds that choose the paths are lowered so that small random games take
 them.
@@ -16,6 +19,7 @@ them.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
@@ -48,11 +52,11 @@ def general_path() -> Iterator[None]:
 
 @contextmanager
 def thresholds(vector_min: int = 1, narrow: int = exact._NARROW_ADIC,
-               scale_bits: int = exact._SCALE_BITS, scale_reads: int = 0) -> Iterator[None]:
-    # scale_reads=0: scale whatever the reuse of the outside values, so that the scaled path
-    # is exercised on small random games
+               integer_bits: int = exact._INTEGER_BITS) -> Iterator[None]:
+    # integer_bits=0: every component replayed on integers, so that small random games take
+    # the integer path
     with patch.object(exact, "_VECTOR_MIN", vector_min), patch.object(exact, "_NARROW_ADIC", narrow), \
-            patch.object(exact, "_SCALE_BITS", scale_bits), patch.object(exact, "_SCALE_READS", scale_reads):
+            patch.object(exact, "_INTEGER_BITS", integer_bits):
         yield
 
 
@@ -180,31 +184,86 @@ def test_remove(x: int, p: int) -> None:
     assert bk._remove_int(x, p) == (int(y), m)
 
 
-# --- components in units of the lcm of their outside denominators --------------------------
+# --- components on integers over one denominator -----------------------------------------
 
 @SETTINGS
 @given(mixed_games())
-def test_scaled_components_agree_with_unscaled(game: TableGame) -> None:
-    with thresholds(vector_min=64, scale_bits=0):
-        scaled = tbsg.solve(game)
-    with thresholds(vector_min=64, scale_bits=1 << 30):
-        plain = snapshot(tbsg.solve(game))
-    assert snapshot(scaled) == plain
-    assert scaled.values == brute_force(game).values
+def test_integer_components_agree_with_rational_ones(game: TableGame) -> None:
+    with thresholds(vector_min=64, integer_bits=0):
+        whole = tbsg.solve(game)
+    with thresholds(vector_min=64, integer_bits=1 << 30):
+        rational = snapshot(tbsg.solve(game))
+    assert snapshot(whole) == rational
+    assert whole.values == brute_force(game).values
 
 
-def test_scaled_outside_values() -> None:
-    values = [bk.Q(1, 6), bk.Q(5, 4), bk.Q(7, 9), bk.Q(1)]
-    reads = [0, 1, 2, 2, 3, 0, 1, 3]  # each outside value read twice on average
-    with patch.object(exact, "_SCALE_BITS", 0):
-        scale, scaled = exact._scaled_outside(values, reads)
-        # read once each (Risk or Safety's components): scaling would not pay
-        assert exact._scaled_outside(values, [0, 1, 2, 2, 3]) == (None, dict(enumerate(values)))
-    assert scale == 36
-    assert {j: v / scale for j, v in scaled.items()} == {j: values[j] for j in range(4)}
-    assert all(bk.Q(v).denominator == 1 for v in scaled.values())
-    assert exact._scaled_outside(values, reads)[0] is None  # small denominators: no scaling
-    assert exact._scaled_outside(values, []) == (None, {})
+@st.composite
+def systems(draw: st.DrawFn, max_m: int = 8) -> tuple[list[dict[int, Fraction]], list[int]]:
+    """Sparse substochastic rows (mass at most 1/2 each: the system stops) with cycles,
+    self-loops and chains, and an integer right-hand side (zeros included)."""
+    m = draw(st.integers(1, max_m))
+    frac = st.fractions(min_value=0, max_value=1, max_denominator=12)
+    rows: list[dict[int, Fraction]] = []
+    for _ in range(m):
+        weights = {c: draw(frac) for c in draw(st.sets(st.integers(0, m - 1), max_size=3))}
+        total = sum(weights.values(), Fraction(0))
+        if total > Fraction(1, 2):
+            weights = {c: w / (2 * total) for c, w in weights.items()}
+        rows.append({c: w for c, w in weights.items() if w})
+    rhs = [draw(st.one_of(st.just(0), st.integers(-10**30, 10**30))) for _ in range(m)]
+    return rows, rhs
+
+
+@SETTINGS
+@given(systems(), st.integers(1, 10**40))
+def test_integer_plan_replays_the_rational_plan(system: tuple[list[dict[int, Fraction]], list[int]],
+                                                scale: int) -> None:
+    """``v = n / (den * D)`` from the integer replay equals the rational plan on ``n / D``."""
+    rows, nums = system
+    rational = linalg.plan([dict(r) for r in rows]).run([Fraction(n, scale) for n in nums])
+    ip = linalg.integer_plan(linalg.plan([{j: bk.from_fraction(c) for j, c in r.items()} for r in rows]))
+    out = ip.run(list(nums))
+    assert [Fraction(int(n), d * scale) for n, d in zip(out, ip.den, strict=True)] == rational
+    assert bk.lowest_terms(list(nums), [1] * len(nums), scale) == [Fraction(n, scale) for n in nums]
+
+
+def test_integer_plan_of_a_chain_reading_one_feedback_state() -> None:
+    """A hand-solved chain: ``v2 = 1/2 + v0/3``, ``v1 = v2/2``, ``v0 = 1 + v1/2`` (state 0
+    closes the cycle). Substituting: ``v0 = 1 + (1/2 + v0/3)/4 = 9/8 + v0/12``, so
+    ``v0 = 27/22``, ``v2 = 1/2 + 9/22 = 10/11``, ``v1 = 5/11``."""
+    rows = [{1: Fraction(1, 2)}, {2: Fraction(1, 2)}, {0: Fraction(1, 3)}]
+    assert linalg.feedback_states([dict(r) for r in rows]) == ([2, 1], [0])
+    ip = linalg.integer_plan(linalg.plan([{j: bk.from_fraction(c) for j, c in r.items()} for r in rows]))
+    out = ip.run([2, 0, 1])  # b = (1, 0, 1/2) over D = 2
+    assert [Fraction(int(n), d * 2) for n, d in zip(out, ip.den, strict=True)] == \
+        [Fraction(27, 22), Fraction(5, 11), Fraction(10, 11)]
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.integers(-10**60, 10**60), st.integers(1, 10**6)), min_size=1, max_size=8),
+       st.integers(1, 10**50), st.sampled_from([0, 1, 2]))
+def test_lowest_terms(pairs: list[tuple[int, int]], big: int, shared: int) -> None:
+    """Against ``Fraction``; ``shared`` makes numerators share ``big`` (1) or some of its
+    factors (2), so that the batch gcd is not 1."""
+    factor = [1, big, math.gcd(big, 2**40 * 3**20 * 10007)][shared]
+    nums = [n * factor for n, _ in pairs]
+    small = [s for _, s in pairs]
+    out = bk.lowest_terms(list(nums), small, big)
+    assert out == [Fraction(n, s * big) for n, s in zip(nums, small, strict=True)]
+    assert all(bk.to_fraction(x) == Fraction(n, s * big) for x, n, s in zip(out, nums, small, strict=True))
+    assert all(bk.is_canonical(x) or type(x) is Fraction for x in out)
+
+
+@SETTINGS
+@given(systems())
+def test_feedback_states_leave_an_acyclic_order(system: tuple[list[dict[int, Fraction]], list[int]]) -> None:
+    rows, _ = system
+    order, core = linalg.feedback_states(rows)
+    assert sorted(order + core) == list(range(len(rows)))
+    done: set[int] = set(core)
+    for s in order:  # successors first: every state read is a feedback state or done
+        assert set(rows[s]) <= done
+        done.add(s)
 
 
 # --- elimination plans shared by components of one shape -------------------------------------
@@ -235,8 +294,8 @@ class Ladder:
         return [(Fraction(1, 2), (r, 1 - who)), (Fraction(1, 4), winner), (Fraction(1, 4), down)]
 
 
-@pytest.mark.parametrize("scale_bits", [0, 1 << 30])
-def test_components_of_one_shape_share_a_plan_and_agree(scale_bits: int) -> None:
+@pytest.mark.parametrize("integer_bits", [0, 1 << 30])
+def test_components_of_one_shape_share_a_plan_and_agree(integer_bits: int) -> None:
     game = Ladder(30)
     made: list[int] = []
     original = linalg.plan
@@ -245,7 +304,7 @@ def test_components_of_one_shape_share_a_plan_and_agree(scale_bits: int) -> None
         made.append(len(rows))
         return original(rows)
 
-    with patch.object(exact, "plan", counting), thresholds(vector_min=64, scale_bits=scale_bits):
+    with patch.object(exact, "plan", counting), thresholds(vector_min=64, integer_bits=integer_bits):
         shared = tbsg.solve(game)
         assert sum(made) < 2 * 30  # fewer plans than components: shapes repeat
         with patch.object(exact, "_PLANS", 0):

@@ -24,8 +24,8 @@ from typing import Protocol, Self
 
 from tbsg.engine.linalg import Field
 
-__all__ = ["BACKEND", "ONE", "ZERO", "Q", "Rational", "fraction_from_text", "from_fraction", "is_canonical",
-           "lcm", "remove", "to_float", "to_fraction"]
+__all__ = ["BACKEND", "ONE", "ZERO", "Q", "Rational", "coprime", "fraction_from_text", "from_fraction",
+           "is_canonical", "lcm", "lowest_terms", "remove", "to_float", "to_fraction"]
 
 
 class Rational(Field, Protocol):
@@ -141,6 +141,13 @@ def _remove_int(x: int, p: int) -> tuple[int, int]:
     return x, m
 
 
+if _mpq is not None:
+    from gmpy2 import gcd as _gmp_gcd
+
+    _gcd: Callable[[int, int], int] = _gmp_gcd
+else:
+    _gcd = math.gcd
+
 ZERO: Rational = Q(0)
 ONE: Rational = Q(1)
 
@@ -161,6 +168,55 @@ def to_fraction(x: Rational) -> Fraction:
     if isinstance(x, Fraction):
         return x
     return _coprime_fraction(int(x.numerator), int(x.denominator))
+
+
+def coprime(numerator: int, denominator: int) -> Rational:
+    """The backend rational ``numerator / denominator`` of a pair known to be in lowest
+    terms (``denominator >= 1``), built without a gcd.
+
+    ``gmpy2.mpq`` made from a ``Fraction`` copies its numerator and denominator as they
+    are (a ``Fraction`` is in lowest terms by construction), so the pair goes through a
+    ``Fraction`` made without its gcd.
+    """
+    f = _coprime_fraction(int(numerator), int(denominator))
+    return f if _mpq is None else _mpq(f)
+
+
+def lowest_terms(nums: list[int], small: list[int], big: int) -> list[Rational]:
+    """The rationals ``nums[u] / (small[u] * big)`` in lowest terms, with one big gcd in all.
+
+    ``small[u] >= 1`` are small integers, ``big >= 1`` a big one shared by every entry.
+    With ``g1 = gcd(n, s)``, ``gcd(n, s b) = g1 * gcd(n / g1, b)``; the second factor
+    divides ``G = gcd(prod_u (n_u / g1_u) mod b, b)`` and equals ``gcd(n / g1, G)``
+    (a common divisor of ``n / g1`` and ``b`` divides the product, and a divisor of ``G``
+    divides ``b``). So one gcd with ``b`` (of the product reduced mod ``b``, one modular
+    multiplication per entry, several times cheaper than a gcd of the same size) and
+    gcds with the small ``s`` and ``G`` (usually small) give every value's lowest terms;
+    the pairs are then stored without a further gcd (:func:`coprime`).
+    """
+    gcd = _gcd
+    reduced: list[tuple[int, int]] = []
+    prod = 1
+    for n, s in zip(nums, small, strict=True):
+        g = gcd(n, s)
+        if g != 1:
+            n, s = n // g, s // g
+        reduced.append((n, s))
+        if n and big != 1:
+            prod = prod * (n % big) % big
+    top = gcd(prod, big) if big != 1 else 1
+    quotient = {1: big}
+    out: list[Rational] = []
+    for n, s in reduced:
+        if not n:
+            out.append(ZERO)
+            continue
+        g = gcd(n, top) if top != 1 else 1
+        q = quotient.get(g)
+        if q is None:
+            q = quotient[g] = big // g
+        out.append(coprime(n // g if g != 1 else n, s * q))
+    return out
 
 
 def is_canonical(x: object) -> bool:

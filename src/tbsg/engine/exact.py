@@ -38,17 +38,25 @@ values compared: :func:`tbsg.engine.bellman.magnitudes`). The filter only skips 
 every decision it makes is the exact one. The game must be stopping (the pipeline checks
 it first, :func:`tbsg.engine.graph.end_components`).
 
-Cost notes: with thousands of bits per value, one big-rational addition (two gcds) costs
-tens of microseconds, so the evaluation skips the operations that exact zeros and ones
-make trivial (``0 + x``, ``1 * x``: states whose chosen action leaves the component with
-probability one copy a value instead of computing it).
+Cost notes: with thousands of bits per value, one big-rational addition costs a gcd of
+numbers of that size, far more than the multiplications and additions themselves. So the
+evaluation skips the operations that exact zeros and ones make trivial (``0 + x``,
+``1 * x``: a state whose chosen action leaves the component with probability one copies a
+value instead of computing it), values the states whose chosen action reads no state of
+the component directly, and solves the rest on integers when the values read are big: with
+``L`` the lcm of the denominators read and ``d0`` that of the game's own probabilities,
+every right-hand side is an integer over ``d0 L``, the elimination is replayed with small
+integer multipliers (:class:`tbsg.engine.linalg.IntegerPlan`), and one gcd per component
+puts every value in lowest terms (:func:`tbsg.engine._backend.lowest_terms`). Values are
+stored once, as backend rationals, and read as ``Fraction`` at the API boundary.
 """
 
 from __future__ import annotations
 
+import math
 import time
 import warnings
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeVar
@@ -73,7 +81,7 @@ from tbsg.engine.bellman import (
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.floating import float_profile
 from tbsg.engine.graph import Components, trivial_states
-from tbsg.engine.linalg import Plan, plan
+from tbsg.engine.linalg import IntegerPlan, Plan, integer_plan, plan
 from tbsg.engine.optimality import optimal_mask
 
 __all__ = ["ExactResult", "solve_exact"]
@@ -131,7 +139,8 @@ class _Engine:
         self.adic_ok = False  # did the last acyclic level go the integer way?
         # elimination plans by system shape: components of the same shape (common in games
         # built from repeated rules) redo only the right-hand side
-        self.plans: dict[tuple[tuple[tuple[int, int], ...], ...], Plan[Rational]] = {}
+        self.plans: dict[tuple[tuple[tuple[int, int], ...], ...], _SystemPlan] = {}
+        self.seen: set[int] = set()  # hashes of the shapes solved once (kept from the second)
 
     # built on first use: a game settled by integer levels (:meth:`_adic_level`) needs none
     @cached_property
@@ -150,31 +159,33 @@ class _Engine:
         return out
 
     @property
-    def out_ptr(self) -> list[int]:
+    def out_ptr(self) -> Sequence[int]:
         return self.kernel.out_ptr
 
     @property
-    def target(self) -> list[int]:
+    def target(self) -> Sequence[int]:
         return self.kernel.target
 
     @property
-    def prob_q(self) -> list[Rational]:
-        return self.kernel.prob_q
+    def out_code(self) -> Sequence[int]:
+        """Per outcome: the code of its probability in ``g.rationals``."""
+        return self.kernel.out_code
 
     @property
-    def const_q(self) -> list[Rational]:
-        return self.kernel.const_q
+    def act_code(self) -> Sequence[int]:
+        """Per action: the code of its constant in ``g.rationals``."""
+        return self.kernel.act_code
 
     @cached_property
-    def out_code(self) -> list[int]:
-        """Per outcome: the code of its probability in ``g.rationals``."""
-        out: list[int] = self.g.out_code.tolist()
-        return out
+    def table_ratio(self) -> tuple[list[int], list[int]]:
+        """Numerators and denominators of ``g.rationals`` (Python integers)."""
+        rs = self.g.rationals
+        return [x.numerator for x in rs], [x.denominator for x in rs]
 
-    @cached_property
+    @property
     def table(self) -> list[Rational]:
         """``g.rationals`` in the backend type."""
-        return [bk.from_fraction(x) for x in self.g.rationals]
+        return self.kernel.table
 
     @cached_property
     def rounding(self) -> tuple[npt.NDArray[np.int32], npt.NDArray[np.int32]]:
@@ -420,81 +431,153 @@ class _Engine:
             self.choice[i] = comp.acts_l[pick[r]]
 
     def _evaluate(self, states: list[int], local: dict[int, int]) -> None:
-        """Exact values of the current profile on one component, by state elimination.
+        """Exact values of the current profile on one component.
 
-        The system is solved in units of ``1/L``, ``L`` the least common multiple of the
-        denominators of the outside values it reads (:func:`_scaled_outside`): the
-        right-hand sides are then big integers over small denominators, whose additions
-        need no big gcd; each state's value is divided by ``L`` once at the end.
+        States whose chosen action reads no state of the component are valued directly
+        (:meth:`_settle`); the others, the *unknowns*, form the system ``v = b + R v``,
+        solved by state elimination (:func:`tbsg.engine.linalg.plan`). When the values read
+        have big denominators the plan is replayed on integers
+        (:class:`tbsg.engine.linalg.IntegerPlan`): the right-hand sides are integers over
+        ``d0 L`` (:meth:`_numerators`), so no addition needs a gcd of big numbers and one
+        batch gcd per component puts the values in lowest terms. With small denominators
+        the rational replay is cheaper (a rational addition of small numbers costs less
+        than the integer bookkeeping).
         """
         self.exact_solves += 1
-        m = len(states)
-        rhs: list[Rational] = []
-        shape: list[tuple[tuple[int, int], ...]] = []  # per state: (local column, code) inside
-        choice, const_q, const_zero = self.choice, self.const_q, self.kernel.const_zero
-        out_ptr, target, prob_q, prob_one = self.out_ptr, self.target, self.prob_q, self.kernel.prob_one
-        code = self.out_code
-        values_all = self.values
-        outside = [target[o] for i in states for o in range(out_ptr[choice[i]], out_ptr[choice[i] + 1])
-                   if target[o] not in local]
-        scale, scaled = _scaled_outside(values_all, outside)
-        for i in states:
-            k = choice[i]
-            b = const_q[k] * scale if scale is not None else const_q[k]
-            b_zero = const_zero[k]
-            inner: list[tuple[int, int]] = []
-            for o in range(out_ptr[k], out_ptr[k + 1]):
-                j = target[o]
-                c = local.get(j)
-                if c is None:
-                    t = scaled[j] if prob_one[o] else prob_q[o] * scaled[j]
-                    if b_zero:
-                        b, b_zero = t, False
-                    else:
-                        b = b + t
-                else:
-                    inner.append((c, code[o]))
-            shape.append(tuple(inner))
-            rhs.append(b)
+        unknown = [i for i in states if not self._settle(i, local)]
+        if not unknown:
+            return
+        shape, reads = self._system(unknown)
         key = tuple(shape)
         pl = self.plans.get(key)
-        if pl is None:  # a system of a new shape: eliminate, and keep the plan if small
-            table = self.table
-            pl = plan([{c: table[x] for c, x in part} for part in shape])
-            if m <= _PLAN_STATES and len(self.plans) < _PLANS:
+        if pl is None:  # a system of a new shape: eliminate, and keep the plan if it recurs
+            pl = _SystemPlan(plan(self._rows(shape)))
+            h = hash(key)
+            if h not in self.seen:  # seen once: most shapes never recur, and plans take memory
+                self.seen.add(h)
+            elif len(unknown) <= _PLAN_STATES and len(self.plans) < _PLANS:
                 self.plans[key] = pl
-        values = pl.run(rhs)
+        values = self.values
+        dens = {j: values[j].denominator for r in reads for _, j in r}
+        if max((d.bit_length() for d in dens.values()), default=0) < _INTEGER_BITS:
+            out = pl.rational.run([self._rhs(i, r) for i, r in zip(unknown, reads, strict=True)])
+        else:
+            nums, d0, big = self._numerators(unknown, reads, dens)
+            ip = pl.integer
+            out = bk.lowest_terms(ip.run(nums), [d * d0 for d in ip.den], big)
         vf, vf_np = self.vf, self.vf_np
         to_float = bk.to_float
-        for r, i in enumerate(states):  # _set inlined: this loop runs once per state
-            v = values[r] if scale is None else values[r] / scale
-            values_all[i] = v
+        for i, v in zip(unknown, out, strict=True):  # _set inlined: this loop runs once per state
+            values[i] = v
             vf[i] = vf_np[i] = to_float(v)
 
+    def _system(self, unknown: list[int]
+                ) -> tuple[list[tuple[tuple[int, int], ...]], list[list[tuple[int, int]]]]:
+        """Per unknown: its row's ``(unknown, code)`` entries inside (the system's shape) and
+        the ``(code, state)`` of the final values it reads."""
+        choice, out_ptr, target, code = self.choice, self.out_ptr, self.target, self.out_code
+        pos = {i: u for u, i in enumerate(unknown)}
+        shape: list[tuple[tuple[int, int], ...]] = []
+        reads: list[list[tuple[int, int]]] = []
+        for i in unknown:
+            k = choice[i]
+            inside: list[tuple[int, int]] = []
+            outside: list[tuple[int, int]] = []
+            for o in range(out_ptr[k], out_ptr[k + 1]):
+                j = target[o]
+                u = pos.get(j)
+                if u is None:
+                    outside.append((code[o], j))
+                else:
+                    inside.append((u, code[o]))
+            shape.append(tuple(inside))
+            reads.append(outside)
+        return shape, reads
 
+    def _rhs(self, i: int, read: list[tuple[int, int]]) -> Rational:
+        """``b_i``: the constant of ``i``'s chosen action plus the final values it reads,
+        in backend rationals (skipping ``0 + x`` and ``1 * x``)."""
+        table, values = self.table, self.values
+        b = table[self.act_code[self.choice[i]]]
+        for c, j in read:
+            p = table[c]
+            t = values[j] if p == 1 else p * values[j]
+            b = b + t if b else t
+        return b
+
+    def _settle(self, i: int, local: dict[int, int]) -> bool:
+        """Value state ``i`` directly if its chosen action reads no state of its component.
+
+        Skips what exact zeros and ones make trivial: an action that moves with
+        probability one and pays nothing copies its successor's value.
+        """
+        k = self.choice[i]
+        lo, hi = self.out_ptr[k], self.out_ptr[k + 1]
+        target = self.target
+        if any(target[o] in local for o in range(lo, hi)):
+            return False
+        values = self.values
+        v = values[target[lo]] if self.kernel.copies(k) else self.kernel.qx(k)
+        values[i] = v
+        self.vf[i] = self.vf_np[i] = bk.to_float(v)
+        return True
+
+    def _numerators(self, unknown: list[int], reads: list[list[tuple[int, int]]], seen: dict[int, int]
+                    ) -> tuple[list[int], int, int]:
+        """Right-hand sides ``b`` of the unknowns as integers ``n`` over one ``D = d0 L``.
+
+        ``L`` is the lcm of the denominators ``seen`` of the final values read, ``d0`` that
+        of the denominators of the probabilities and constants involved (small: the game's
+        own numbers), so ``b = n / D`` with ``n`` a sum of small integers times big ones.
+        Returns ``(n, d0, L)``.
+        """
+        values, choice, act_code = self.values, self.choice, self.act_code
+        qnum, qden = self.table_ratio
+        big = bk.lcm(list(seen.values())) if seen else 1
+        codes = {c for r in reads for c, _ in r} | {act_code[i] for i in (choice[s] for s in unknown)}
+        d0 = math.lcm(*(qden[c] for c in codes))
+        weight = {c: qnum[c] * (d0 // qden[c]) for c in codes}  # p = weight / d0
+        scaled = {j: values[j].numerator * (big // d) for j, d in seen.items()}
+        nums: list[int] = []
+        for s, r in zip(unknown, reads, strict=True):
+            w = weight[act_code[choice[s]]]
+            n = w * big if w else 0
+            for c, j in r:
+                x = scaled[j]
+                if x:
+                    w = weight[c]
+                    t = x if w == 1 else w * x
+                    n = n + t if n else t
+            nums.append(n)
+        return nums, d0, big
+
+    def _rows(self, shape: list[tuple[tuple[int, int], ...]]) -> list[dict[int, Rational]]:
+        """Sparse rows of ``R`` (outcomes to one state added up) from a system's shape."""
+        table = self.table
+        rows: list[dict[int, Rational]] = []
+        for part in shape:
+            row: dict[int, Rational] = {}
+            for u, c in part:
+                prev = row.get(u)
+                row[u] = table[c] if prev is None else prev + table[c]
+            rows.append(row)
+        return rows
+
+
+@dataclass(eq=False)
+class _SystemPlan:
+    """The elimination plan of one system shape, and its integer replay (made on first use)."""
+
+    rational: Plan[Rational]
+
+    @cached_property
+    def integer(self) -> IntegerPlan:
+        return integer_plan(self.rational)
+
+
+_INTEGER_BITS = 512  # values read with denominators from this size on: the integer replay
 _PLAN_STATES = 256  # components up to this size keep their elimination plan for reuse
 _PLANS = 4096  # at most this many plans are kept (per solve)
-_SCALE_BITS = 512  # outside denominators from this size on: solve in units of their lcm
-_SCALE_READS = 2  # ... when the outside values are read at least this often on average
-
-
-def _scaled_outside(values: list[Rational], outside: list[int]
-                    ) -> tuple[Rational | None, dict[int, Rational]]:
-    """``(L, {j: L * v(j)})`` for the outside states ``j``, ``L`` the lcm of their denominators.
-
-    ``(None, {j: v(j)})`` when the denominators are small, or when the outside values are
-    read less than twice each on average: scaling saves the gcds of adding big fractions,
-    which a row reading one outside value does not do, and costs one big division per
-    state (components that read each outside value once, as Risk or Safety's do, lose).
-    """
-    ds = {j: values[j].denominator for j in outside}
-    if len(outside) < _SCALE_READS * len(ds):
-        return None, {j: values[j] for j in ds}
-    big = [d for d in ds.values() if d.bit_length() >= _SCALE_BITS]
-    if not big:
-        return None, {j: values[j] for j in ds}
-    lcm = bk.lcm(list(ds.values()))
-    return bk.Q(lcm), {j: bk.Q(values[j].numerator * (lcm // d)) for j, d in ds.items()}
 
 
 class _Component:

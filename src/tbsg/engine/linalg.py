@@ -38,6 +38,14 @@ a non-zero rational function). So every order is feasible and no
 entry grows beyond a probability: exact arithmetic has no rounding, and the pivots
 need no search for size, only for sparsity.
 
+*Acyclic part first.* Most systems of games built from turns are nearly triangular (a
+turn total that only grows, a score that only rises, with a few states closing the cycles).
+A depth-first search finds a feedback set (the targets of its back edges: every cycle has
+one); the other states, successors first, are substituted into their readers as rows over
+the feedback states only, the feedback states' (small) system is eliminated, and the rest
+follow by back substitution. The operations are those of elimination in that order, found
+without a heap.
+
 *Pivot order.* The state with the smallest Markowitz product ``|column| x |row|``
 (rows that read it times the entries of its row, self-loop included) is eliminated
 first (Markowitz 1957): it bounds the fill-in and the work of the step. A lazy heap keeps
@@ -48,6 +56,11 @@ elimination order, ``b_s *= f`` for self-loops, then the back substitution. :fun
 records them as a :class:`Plan`, which :meth:`Plan.run` replays on any right-hand side.
 Systems with the same ``R`` (the exact solver's components of one shape, common in games
 built from repeated rules) share one plan and redo only the right-hand side.
+
+*Integer replay.* Over the rationals, a plan can run on integer numerators instead
+(:class:`IntegerPlan`): with ``b = n / D``, every entry stays an integer over ``D`` times a
+small integer fixed by the plan, so the replay multiplies big integers by small ones and
+adds them, and never needs the gcd that every rational addition of big numbers costs.
 
 *Cost.* Eliminating ``s`` costs ``|column(s)| x |row(s)|`` multiply-adds on ``R`` and
 ``|column(s)|`` on ``b``: linear in ``m`` for chains and trees of states, ``O(m^3)`` at
@@ -65,11 +78,13 @@ rows; :func:`plan` and :meth:`Plan.run` separate the two halves.
 from __future__ import annotations
 
 import heapq
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Generic, Protocol, Self, TypeVar
 
-__all__ = ["Field", "Plan", "eliminate", "plan", "solve_block", "users_of"]
+__all__ = ["Field", "IntegerPlan", "Plan", "Ratio", "eliminate", "feedback_states", "integer_plan", "plan",
+           "solve_block", "users_of"]
 
 
 class Field(Protocol):
@@ -137,6 +152,107 @@ class Plan(Generic[F]):
         return rhs
 
 
+class Ratio(Field, Protocol):
+    """A field element that is a rational number: its lowest-terms ``numerator`` and
+    ``denominator`` (``Fraction`` and ``gmpy2.mpq``)."""
+
+    @property
+    def numerator(self) -> int: ...
+
+    @property
+    def denominator(self) -> int: ...
+
+
+R = TypeVar("R", bound=Ratio)
+
+
+@dataclass(frozen=True, eq=False)
+class IntegerPlan:
+    """A :class:`Plan` over the rationals, replayed on integer numerators.
+
+    The right-hand side is given as integers ``n`` over one common denominator ``D``
+    (``b = n / D``). Each entry is kept as an integer over ``D`` times a small integer
+    ``d_t`` that depends on the plan only (the common denominator of the coefficients
+    that combine into it), so every step is ``n_t = alpha n_t + beta n_s`` with small
+    integers ``alpha = d / d_t`` and ``beta = p d / (q d_s)`` for a coefficient ``p / q``
+    and the new ``d = lcm(d_t, q d_s)``: big integers are only multiplied by small ones
+    and added, with no gcd of big numbers (the cost of a rational addition). After the
+    run, ``v_s = n_s / (den[s] D)``.
+
+    ``steps``: ``(t, s, alpha, beta)`` is ``n_t = alpha n_t + beta n_s`` (``s = -1``: only
+    the factor); ``back``: ``(s, alpha, terms)`` is ``n_s = alpha n_s + sum(beta n_j for
+    j, beta in terms)``, in reverse elimination order.
+    """
+
+    steps: list[tuple[int, int, int, int]]
+    back: list[tuple[int, int, list[tuple[int, int]]]]
+    den: list[int]
+
+    def run(self, nums: list[int]) -> list[int]:
+        """The numerators of the solution over ``den[s] * D``: ``nums`` itself, overwritten."""
+        for t, s, a, b in self.steps:
+            y = nums[t]
+            if a != 1 and y:
+                y = y * a
+            if s >= 0:
+                x = nums[s]
+                if x:  # zeros add nothing
+                    y = y + b * x if y else b * x
+            nums[t] = y
+        for s, a, terms in self.back:
+            v = nums[s]
+            if a != 1 and v:
+                v = v * a
+            for j, b in terms:
+                x = nums[j]
+                if x:
+                    v = v + b * x if v else b * x
+            nums[s] = v
+        return nums
+
+
+def integer_plan(p: Plan[R]) -> IntegerPlan:
+    """The :class:`IntegerPlan` of a plan with rational coefficients.
+
+    The denominators ``d`` start at 1 (integer right-hand sides) and follow the steps
+    exactly as the class docstring says; they depend on the coefficients only.
+    """
+    den = [1] * p.m
+    ratio = _Ratios()  # coefficients repeat: each value split into integers once
+    gcd = math.gcd
+    steps: list[tuple[int, int, int, int]] = []
+    for t, s, c in p.steps:
+        cp, cq = ratio.get(c) or ratio.split(c)
+        if s < 0:
+            steps.append((t, -1, cp, 0))
+            den[t] *= cq
+            continue
+        d_t, dq = den[t], cq * den[s]
+        g = gcd(d_t, dq)
+        steps.append((t, s, dq // g, cp * (d_t // g)))
+        den[t] = d_t * (dq // g)
+    back: list[tuple[int, int, list[tuple[int, int]]]] = []
+    for s, terms in p.back:
+        d_s = d = den[s]
+        parts = []
+        for j, c in terms:
+            cp, cq = ratio.get(c) or ratio.split(c)
+            dq = cq * den[j]
+            d = d * (dq // gcd(d, dq))
+            parts.append((j, cp, dq))
+        back.append((s, d // d_s, [(j, cp * (d // dq)) for j, cp, dq in parts]))
+        den[s] = d
+    return IntegerPlan(steps, back, den)
+
+
+class _Ratios(dict[Ratio, tuple[int, int]]):
+    """Numerator and denominator of rationals, as Python integers, by value."""
+
+    def split(self, c: Ratio) -> tuple[int, int]:
+        r = self[c] = (int(c.numerator), int(c.denominator))
+        return r
+
+
 def users_of(rows: SparseRows[F]) -> list[set[int]]:
     """Column structure of ``R``: ``users[j]`` is the set of rows ``t != j`` that read ``j``."""
     users: list[set[int]] = [set() for _ in rows]
@@ -151,8 +267,84 @@ def plan(rows: SparseRows[F], users: list[set[int]] | None = None) -> Plan[F]:
     """State elimination on ``R`` (``rows``; ``users`` from :func:`users_of`, both
     consumed), recorded as a :class:`Plan`.
 
-    Pivot order: smallest Markowitz product ``|users| x |row|`` first (lazy heap).
+    The acyclic part first (:func:`feedback_states`): the states outside the feedback
+    set, successors first, each substituted into its row's readers as a row over the
+    feedback states only; then the feedback states' system by the Markowitz order
+    (:func:`_markowitz`); then the acyclic states' values from the feedback states'.
     """
+    order, core = feedback_states(rows)
+    if not order:
+        return _markowitz(rows, users)
+    return _peeled(rows, order, core)
+
+
+def feedback_states(rows: SparseRows[F]) -> tuple[list[int], list[int]]:
+    """``(order, core)``: a feedback set ``core`` of the graph of ``R`` and the other
+    states in an order where every state comes after the states its row reads.
+
+    One depth-first search: every cycle contains an edge to a state on the search
+    stack (a back edge), so removing the targets of the back edges (self-loops
+    included) leaves an acyclic graph, and the search's post-order lists its states
+    successors first (tree, forward and cross edges lead to states finished earlier).
+    """
+    m = len(rows)
+    state = [0] * m  # 0 unseen, 1 on the stack, 2 finished
+    core = [False] * m
+    post: list[int] = []
+    for root in range(m):
+        if state[root]:
+            continue
+        state[root] = 1
+        stack = [(root, iter(rows[root]))]
+        while stack:
+            s, it = stack[-1]
+            for j in it:
+                if state[j] == 0:
+                    state[j] = 1
+                    stack.append((j, iter(rows[j])))
+                    break
+                if state[j] == 1:
+                    core[j] = True
+            else:
+                stack.pop()
+                state[s] = 2
+                post.append(s)
+    return [s for s in post if not core[s]], [s for s in range(m) if core[s]]
+
+
+def _peeled(rows: SparseRows[F], order: list[int], core: list[int]) -> Plan[F]:
+    """:func:`plan` with the acyclic states ``order`` (successors first) and the feedback
+    states ``core`` of :func:`feedback_states`."""
+    at = {f: c for c, f in enumerate(core)}
+    steps: list[tuple[int, int, F]] = []
+    reduced: dict[int, dict[int, F]] = {}  # acyclic state: its row over the feedback states
+
+    def substitute(s: int) -> dict[int, F]:
+        out: dict[int, F] = {}
+        for t, c in rows[s].items():
+            sub = reduced.get(t)
+            if sub is None:  # a feedback state
+                prev = out.get(at[t])
+                out[at[t]] = c if prev is None else prev + c
+                continue
+            steps.append((s, t, c))
+            for f, x in sub.items():
+                prev = out.get(f)
+                out[f] = c * x if prev is None else prev + c * x
+        return out
+
+    for s in order:
+        reduced[s] = substitute(s)
+    inner = _markowitz([substitute(f) for f in core], None)
+    steps.extend((core[t], -1 if u < 0 else core[u], c) for t, u, c in inner.steps)
+    back = [(core[s], [(core[j], c) for j, c in terms]) for s, terms in inner.back]
+    back.extend((s, [(core[f], c) for f, c in reduced[s].items()]) for s in reversed(order))
+    return Plan(len(rows), steps, back)
+
+
+def _markowitz(rows: SparseRows[F], users: list[set[int]] | None) -> Plan[F]:
+    """State elimination with the smallest Markowitz product ``|users| x |row|`` first
+    (lazy heap)."""
     if users is None:
         users = users_of(rows)
     m = len(rows)
