@@ -55,7 +55,13 @@ from tbsg.engine.compile import DEFAULT_MAX_STATES
 from tbsg.errors import InvalidArgumentError, show
 from tbsg.model.fixed import FixedStrategyGame
 from tbsg.model.protocol import Game
-from tbsg.parametric.algebraic import RealAlgebraic, rational_between, real_roots_mult, sign_at
+from tbsg.parametric.algebraic import (
+    RealAlgebraic,
+    descartes_bound,
+    rational_between,
+    real_roots_mult,
+    sign_at,
+)
 from tbsg.parametric.compile import ParametricCompiled, compile_parametric
 from tbsg.parametric.linear import profile_values
 from tbsg.parametric.rational import RationalFunction
@@ -158,8 +164,13 @@ def _feasible(poly: fmpz_poly, x: RealAlgebraic, lo: RealAlgebraic,
     and the roots of ``poly`` strictly inside it; None if ``poly > 0`` near ``x`` on both sides.
 
     The sign on the first sub-interval between roots is read at a rational point; it flips
-    at each root of odd multiplicity (the roots are those of irreducible factors).
+    at each root of odd multiplicity (the roots are those of irreducible factors). Where
+    Descartes' rule proves that ``poly`` has no root in an interval holding ``[lo, hi]``,
+    its sign at ``x`` inside is its sign throughout, and nothing is factored.
     """
+    if lo < x < hi and descartes_bound(poly, lo.tight[0], hi.tight[1]) == 0:  # type: ignore[index]
+        # no root in (lo, hi): the sign at x holds throughout (the common case; no factoring)
+        return (lo, hi, []) if sign_at(poly, x) < 0 else None
     found = real_roots_mult(poly, lo, hi)
     roots = [r for r, _ in found]
     pts = [lo, *roots, hi]
