@@ -67,7 +67,7 @@ from flint import arb, ctx, fmpq, fmpq_poly, fmpz_poly
 from tbsg.errors import InvalidArgumentError
 
 __all__ = ["RealAlgebraic", "descartes_bound", "irreducible_factors", "rational_between", "real_roots",
-           "real_roots_mult", "sign_at"]
+           "real_roots_mult", "sign_at", "sign_on", "vanishes_at"]
 
 
 def _fq(x: Fraction) -> fmpq:
@@ -360,14 +360,50 @@ def descartes_bound(poly: fmpz_poly, a: Fraction, b: Fraction) -> int:
     >>> descartes_bound(fmpz_poly([-2, 0, 1]), Fraction(3, 2), Fraction(2))
     0
     """
+    return _sign_changes(_moebius(poly, a, b))
+
+
+def sign_on(poly: fmpz_poly, a: Fraction, b: Fraction) -> int:
+    """The sign (1 or -1) of ``poly`` (not zero) throughout ``(a, b)`` where Descartes' rule
+    proves that it has no root there, else 0 (it may have one).
+
+    The rule is applied to ``(a, b)`` rounded outward to dyadic ends a few bits finer than
+    its width: the polynomial then has small coefficients whatever the ends' sizes (the
+    cached isolating intervals of breakpoints have long dyadic ends), and no root in the
+    wider interval is no root in ``(a, b)``. The transform's coefficients all have the sign
+    of ``poly`` on the interval when none changes.
+
+    >>> sign_on(fmpz_poly([-2, 0, 1]), Fraction(3, 2), Fraction(2))     # p^2 - 2 > 0 there
+    1
+    >>> sign_on(fmpz_poly([2, -3]), Fraction(0), Fraction(1, 2))          # 2 - 3p > 0 there
+    1
+    >>> sign_on(fmpz_poly([-2, 0, 1]), Fraction(1), Fraction(2))
+    0
+    """
+    k = max(0, (b - a).denominator.bit_length() - (b - a).numerator.bit_length() + _EXTRA_BITS)
+    a, b = Fraction((a * 2**k).__floor__(), 2**k), Fraction((b * 2**k).__ceil__(), 2**k)
+    coeffs = [c for c in _moebius(poly, a, b) if c != 0]
+    if all(c > 0 for c in coeffs):
+        return 1
+    if all(c < 0 for c in coeffs):
+        return -1
+    return 0
+
+
+_EXTRA_BITS = 6
+"""How much finer than the interval's width :func:`sign_on` rounds its ends (1/64 of it)."""
+
+
+def _moebius(poly: fmpz_poly, a: Fraction, b: Fraction) -> list[Any]:
+    """The coefficients of ``(1 + t)^D poly((a + b t) / (1 + t))``, up to a positive factor."""
     g = fmpq_poly(poly)(fmpq_poly([_fq(a), _fq(b - a)]))  # roots in (0, 1)
-    coeffs = g.coeffs()
+    coeffs = g.numer().coeffs()  # times the (positive) common denominator
     coeffs.reverse()  # t^D g(1/t): roots in (1, oo)
-    h = fmpq_poly(coeffs)(_SHIFT)  # roots in (0, oo)
-    return _sign_changes(h.coeffs())
+    h = fmpz_poly(coeffs)(_SHIFT)  # roots in (0, oo)
+    return list(h.coeffs())
 
 
-_SHIFT = fmpq_poly([1, 1])
+_SHIFT = fmpz_poly([1, 1])
 
 
 def _sign_changes(coeffs: list[Any]) -> int:
@@ -414,14 +450,22 @@ class _SortKey:
         return self.x < other.x
 
 
+def vanishes_at(poly: fmpz_poly, alpha: RealAlgebraic) -> bool:
+    """Whether ``poly`` is 0 at ``alpha``, exactly: its value at a rational, else whether the
+    minimal polynomial divides it (no refinement of ``alpha``)."""
+    if poly.is_zero():
+        return True
+    if alpha.is_rational():
+        return _sign(poly, alpha.lo) == 0
+    return bool((poly % alpha.poly).is_zero())
+
+
 def sign_at(poly: fmpz_poly, alpha: RealAlgebraic) -> int:
     """The sign (-1, 0, 1) of ``poly`` at ``alpha``, exactly."""
-    if poly.is_zero():
+    if vanishes_at(poly, alpha):
         return 0
     if alpha.is_rational():
         return _sign(poly, alpha.lo)
-    if (poly % alpha.poly).is_zero():
-        return 0
     x = alpha
     prec = 64
     while True:

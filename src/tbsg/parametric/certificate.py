@@ -103,7 +103,7 @@ from tbsg._util.progress import make_progress
 from tbsg.errors import InvalidArgumentError, TbsgError, show
 from tbsg.parametric.algebraic import RealAlgebraic, rational_between
 from tbsg.parametric.compile import ParametricCompiled, compile_parametric
-from tbsg.parametric.linear import action_values
+from tbsg.parametric.linear import action_gain, action_values
 from tbsg.parametric.rational import RationalFunction, to_fmpq
 
 if TYPE_CHECKING:
@@ -185,6 +185,10 @@ class _Memo:
         self.algebraic: dict[tuple[Any, ...], str | None] = {}
 
 
+_SMALL = 2**64
+"""Ends whose denominators multiply to more than this are rounded by :func:`_root_free`."""
+
+
 def _root_free(f: fmpz_poly, a: Fraction, b: Fraction) -> bool:
     """Whether Descartes' rule of signs proves that ``f`` (not constant) has no root in the
     open ``(a, b)``, ``a < b`` (False: it may have one).
@@ -193,11 +197,17 @@ def _root_free(f: fmpz_poly, a: Fraction, b: Fraction) -> bool:
     ``(0, oo)`` onto ``(a, b)``, and ``(qs (1 + t))^D f(x)`` is, in integers,
     ``G(t) = sum_i c_i (qs)^(D-i) (ps + (rq - ps) u)^i`` at ``u = 1 / (1 + t)`` times
     ``(1 + t)^D``: the coefficients of ``G`` reversed, then shifted by 1. A polynomial
-    whose coefficients do not change sign has no positive root. (The solver's test,
+    whose coefficients do not change sign has no positive root. Ends with long
+    denominators (the cached isolating intervals of breakpoints) are first rounded outward
+    to dyadic ends about 1/64 of the width finer, which keeps the coefficients small: no
+    root in the wider interval is none in ``(a, b)``. (The solver's test,
     :func:`~tbsg.parametric.algebraic.descartes_bound`, is written over Q; this one is
     separate so that the two never share a routine.)
     """
     p, q, r, s = a.numerator, a.denominator, b.numerator, b.denominator
+    if q * s > _SMALL:  # long ends: round outward to ends a little finer than the width
+        k = max(0, (b - a).denominator.bit_length() - (b - a).numerator.bit_length() + 6)
+        p, q, r, s = (a * 2**k).__floor__(), 2**k, (b * 2**k).__ceil__(), 2**k
     c = [int(x) for x in f.coeffs()]
     d, qs = len(c) - 1, q * s
     g = fmpz_poly([ci * qs ** (d - i) for i, ci in enumerate(c)])(fmpz_poly([p * s, r * q - p * s]))
@@ -232,9 +242,8 @@ def _stops(pc: ParametricCompiled[Any, Any], choice: tuple[int, ...]) -> bool:
 
 def _advantage(pc: ParametricCompiled[Any, Any], values: Sequence[RationalFunction],
                k: int) -> RationalFunction:
-    i = pc.act_state[k]
-    d = action_values(pc, values, k) - values[i]
-    return d if pc.player[i] == 0 else -d
+    d = action_gain(pc, values, k)
+    return d if pc.player[pc.act_state[k]] == 0 else -d
 
 
 # -- 1. the records against the fresh compile ---------------------------------------------------
