@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from fractions import Fraction
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -26,7 +27,7 @@ from tbsg._util import progress  # noqa: E402
 from tbsg.errors import InvalidArgumentError  # noqa: E402
 from tbsg.games import biased_risk_or_safety  # noqa: E402
 from tbsg.parametric import certificate, solve_parametric, verify_parametric  # noqa: E402
-from tbsg.parametric.algebraic import descartes_bound  # noqa: E402
+from tbsg.parametric.algebraic import RealAlgebraic, descartes_bound, real_roots  # noqa: E402
 
 P = sympy.Symbol("p")
 
@@ -67,7 +68,7 @@ def test_root_free_by_hand() -> None:
 
 def _without_exclusion(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every polynomial factored and isolated by sympy: the check without the shortcut."""
-    monkeypatch.setattr(certificate, "_root_free", lambda f, a, b: False)
+    monkeypatch.setattr(certificate, "_root_free", lambda f, a, b, exact=False: False)
 
 
 @pytest.mark.parametrize("n", [2, 3])
@@ -125,3 +126,42 @@ def test_progress_must_be_a_bool_or_none(bad: Any) -> None:
     sol = solve_parametric(biased_risk_or_safety(1, P), P)
     with pytest.raises(InvalidArgumentError, match="progress must be True, False or None"):
         verify_parametric(sol, progress=bad)
+
+
+def _region(lo: Any, hi: Any) -> Any:
+    """What ``_none_inside`` reads of a region: its two ends (checked by check 2)."""
+    return SimpleNamespace(lo=lo, hi=hi)
+
+
+def test_none_inside_divides_out_the_ends_and_no_more() -> None:
+    """By hand, with r = 1/sqrt(2), the root of m = 2p^2 - 1 in (7/10, 71/100), and its
+    conjugate -r: on (0, r), m (p - 1)^2 has no root inside (m's roots are the end and -r,
+    the other is 1); m (3p - 1) has the root 1/3 inside; on (-4/5, r), m has its conjugate
+    -r inside; on (-r, r), m^2 (p - 2) has no root inside (both ends are m's roots)."""
+    (r,) = real_roots(fmpz_poly([-1, 0, 2]), Fraction(0), Fraction(1))
+    (minus_r,) = real_roots(fmpz_poly([-1, 0, 2]), Fraction(-1), Fraction(0))
+    zero = RealAlgebraic.rational(0)
+    m = fmpz_poly([-1, 0, 2])
+    assert certificate._none_inside(m * fmpz_poly([1, -2, 1]), _region(zero, r))
+    assert not certificate._none_inside(m * fmpz_poly([-1, 3]), _region(zero, r))
+    assert not certificate._none_inside(m, _region(RealAlgebraic.rational(Fraction(-4, 5)), r))
+    assert certificate._none_inside(m * m * fmpz_poly([-2, 1]), _region(minus_r, r))
+    # a polynomial that does not vanish at an end is left to the other tests
+    assert not certificate._none_inside(fmpz_poly([-1, 3]), _region(zero, r))
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_none_inside_agrees_with_sympy_on_every_advantage(n: int) -> None:
+    """Every advantage of every region of Risk or Safety to n: where ``_none_inside`` says
+    no root inside, sympy's factoring and isolation (the check's own path when the rule
+    settles nothing) find none either; and it settles some."""
+    sol = solve_parametric(biased_risk_or_safety(n, P), P)
+    pc, settled = sol.compiled, 0
+    for reg in sol.regions:
+        for k in sorted(set(range(pc.n_actions)) - set(reg._choice)):
+            num = certificate._advantage(pc, reg._values, k).integer_parts()[0]
+            if num.degree() < 1 or not certificate._none_inside(num, reg):
+                continue
+            settled += 1
+            assert certificate._roots_inside(certificate._sympy_poly(num, P), reg.lo, reg.hi) == []
+    assert settled > 0

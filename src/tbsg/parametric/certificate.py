@@ -41,10 +41,14 @@ either against that fresh compile or by deriving it again:
    sign, the polynomial has no root there, so it has no root inside, no factor to
    classify, and its sign is the one read at the rational point. That is the case of
    almost every advantage (an action's advantage has roots only where it becomes
-   optimal, which is at most a few of the regions): factoring and isolation run only for
-   the few polynomials the rule does not settle. A denominator is tested once on the
-   whole open interval (values share their denominators); no root there is no root in
-   any region.
+   optimal, which is at most a few of the regions). An advantage that vanishes at an end
+   of the region (an action optimal again there) is first divided by that end's minimal
+   polynomial as often as it divides it: the rule must then exclude the quotient's roots
+   from the interval, and the minimal polynomial's other roots from the region less the
+   end's isolating interval, which holds no other root (check 2) (:func:`_none_inside`).
+   Factoring and isolation run only for the few polynomials this does not settle. A
+   denominator is tested once on the whole open interval (values share their
+   denominators); no root there is no root in any region.
 5. *What the signs imply*, re-derived and compared with the record: the actions tied
    with the profile's throughout the region (``d_k`` identically 0: the zero set that
    ``optimal_actions`` reports) and the points strictly inside where an action touches 0
@@ -189,7 +193,7 @@ _SMALL = 2**64
 """Ends whose denominators multiply to more than this are rounded by :func:`_root_free`."""
 
 
-def _root_free(f: fmpz_poly, a: Fraction, b: Fraction) -> bool:
+def _root_free(f: fmpz_poly, a: Fraction, b: Fraction, *, exact: bool = False) -> bool:
     """Whether Descartes' rule of signs proves that ``f`` (not constant) has no root in the
     open ``(a, b)``, ``a < b`` (False: it may have one).
 
@@ -200,12 +204,13 @@ def _root_free(f: fmpz_poly, a: Fraction, b: Fraction) -> bool:
     whose coefficients do not change sign has no positive root. Ends with long
     denominators (the cached isolating intervals of breakpoints) are first rounded outward
     to dyadic ends about 1/64 of the width finer, which keeps the coefficients small: no
-    root in the wider interval is none in ``(a, b)``. (The solver's test,
+    root in the wider interval is none in ``(a, b)`` (``exact``: the ends as they are, for
+    an interval that ends just short of a known root). (The solver's test,
     :func:`~tbsg.parametric.algebraic.descartes_bound`, is written over Q; this one is
     separate so that the two never share a routine.)
     """
     p, q, r, s = a.numerator, a.denominator, b.numerator, b.denominator
-    if q * s > _SMALL:  # long ends: round outward to ends a little finer than the width
+    if q * s > _SMALL and not exact:  # long ends: round outward to ends a little finer than the width
         k = max(0, (b - a).denominator.bit_length() - (b - a).numerator.bit_length() + 6)
         p, q, r, s = (a * 2**k).__floor__(), 2**k, (b * 2**k).__ceil__(), 2**k
     c = [int(x) for x in f.coeffs()]
@@ -547,13 +552,48 @@ def _roots_by_parity(num: fmpz_poly, r: Region[Any, Any], sym: Any
     interval holding the region; else by sympy's factoring and isolation."""
     import sympy
 
-    if num.degree() < 1 or _root_free(num, r.lo.tight[0], r.hi.tight[1]):  # type: ignore[index]
+    if num.degree() < 1 or _root_free(num, r.lo.tight[0], r.hi.tight[1]) or _none_inside(num, r):  # type: ignore[index]
         return [], []
     odd: list[RealAlgebraic] = []
     even: list[RealAlgebraic] = []
     for f, e in sympy.factor_list(_sympy_poly(num, sym))[1]:
         (odd if e % 2 else even).extend(_roots_of_factor(sympy.Poly(f, sym), r.lo, r.hi))
     return odd, even
+
+
+def _none_inside(num: fmpz_poly, r: Region[Any, Any]) -> bool:
+    """Whether ``num``, which vanishes at an end of the region (where the region's profile
+    stops being optimal, an advantage often does), provably has no root strictly inside.
+
+    Each end's minimal polynomial ``m`` is divided out of ``num`` as often as it divides
+    it; what remains must be root-free on an interval holding the region, and each ``m``
+    on the region less its own end: from the far end of that end's isolating interval,
+    which holds no other root of ``m`` (check 2 counted one), to the other end of the
+    region's holding interval (both ends, when ``m`` is the minimal polynomial of both).
+    """
+    (lo_a, lo_b), (hi_a, hi_b) = r.lo.tight, r.hi.tight  # type: ignore[misc]
+    rest, spans = num, []
+    for m, a, b in _end_factors(r, (lo_a, lo_b, hi_a, hi_b)):
+        mult = 0
+        while rest.degree() >= m.degree() and (rest % m).is_zero():
+            rest, mult = rest // m, mult + 1
+        if mult and m.degree() > 1:
+            spans.append((m, a, b))
+    if rest is num:
+        return False
+    return ((rest.degree() < 1 or _root_free(rest, lo_a, hi_b))
+            and all(a < b and _root_free(m, a, b, exact=True) for m, a, b in spans))
+
+
+def _end_factors(r: Region[Any, Any], tight: tuple[Fraction, Fraction, Fraction, Fraction]
+                 ) -> list[tuple[fmpz_poly, Fraction, Fraction]]:
+    """The region's ends' minimal polynomials, each with the interval on which its other
+    roots are to be excluded (see :func:`_none_inside`)."""
+    lo_a, lo_b, hi_a, hi_b = tight
+    m_lo, m_hi = r.lo.minimal_polynomial, r.hi.minimal_polynomial
+    if m_lo == m_hi:
+        return [(fmpz_poly(list(m_lo)), lo_b, hi_a)]
+    return [(fmpz_poly(list(m_lo)), lo_b, hi_b), (fmpz_poly(list(m_hi)), lo_a, hi_a)]
 
 
 def _zero_problems(pc: ParametricCompiled[Any, Any], r: Region[Any, Any], n: int,
