@@ -214,8 +214,11 @@ def _root_free(f: fmpz_poly, a: Fraction, b: Fraction, *, exact: bool = False) -
         k = max(0, (b - a).denominator.bit_length() - (b - a).numerator.bit_length() + 6)
         p, q, r, s = (a * 2**k).__floor__(), 2**k, (b * 2**k).__ceil__(), 2**k
     c = [int(x) for x in f.coeffs()]
-    d, qs = len(c) - 1, q * s
-    g = fmpz_poly([ci * qs ** (d - i) for i, ci in enumerate(c)])(fmpz_poly([p * s, r * q - p * s]))
+    qs, power = q * s, 1
+    for i in range(len(c) - 1, -1, -1):  # c_i (qs)^(D-i)
+        c[i] *= power
+        power *= qs
+    g = fmpz_poly(c)(fmpz_poly([p * s, r * q - p * s]))
     rev = g.coeffs()
     rev.reverse()
     h = fmpz_poly(rev)(fmpz_poly([1, 1]))
@@ -513,11 +516,8 @@ def _advantage_problem(sym: Any, r: Region[Any, Any], d: RationalFunction, what:
     it: a reward game's totals may grow without bound towards such an end): the problem
     or None, and the roots of the even-multiplicity factors of its numerator strictly
     inside (where it touches 0)."""
-    interval = context[0]
     num, den = d.integer_parts()
-    ends = [e for e, open_end in ((r.lo, interval[0]), (r.hi, interval[1]))
-            if e != RealAlgebraic.rational(open_end)]
-    if den.degree() > 0 and _has_pole(den, r, ends, sym, context):
+    if den.degree() > 0 and _has_pole(den, r, sym, context):
         return f"the advantage of {what} has a pole in the region", []
     odd, even = _roots_by_parity(num, r, sym)
     if odd:
@@ -530,9 +530,9 @@ def _advantage_problem(sym: Any, r: Region[Any, Any], d: RationalFunction, what:
     return None, even
 
 
-def _has_pole(den: fmpz_poly, r: Region[Any, Any], ends: list[RealAlgebraic], sym: Any,
+def _has_pole(den: fmpz_poly, r: Region[Any, Any], sym: Any,
               context: tuple[tuple[Fraction, Fraction], _Memo]) -> bool:
-    """Whether ``den`` has a root in the region (closed, less its ``ends`` that are the
+    """Whether ``den`` has a root in the region (closed, less its ends that are the
     interval's own): none if Descartes' rule excludes a root from the whole open interval
     (decided once per polynomial), else by sympy's factoring and isolation."""
     (lo, hi), memo = context
@@ -542,6 +542,7 @@ def _has_pole(den: fmpz_poly, r: Region[Any, Any], ends: list[RealAlgebraic], sy
         free = memo.pole_free[key] = _root_free(den, lo, hi)
     if free:
         return False
+    ends = [e for e, open_end in ((r.lo, lo), (r.hi, hi)) if e != RealAlgebraic.rational(open_end)]
     return bool(_roots_inside(_sympy_poly(den, sym), r.lo, r.hi)) or any(_is_root(den, e) for e in ends)
 
 
