@@ -165,3 +165,24 @@ def test_none_inside_agrees_with_sympy_on_every_advantage(n: int) -> None:
             settled += 1
             assert certificate._roots_inside(certificate._sympy_poly(num, P), reg.lo, reg.hi) == []
     assert settled > 0
+
+
+def test_one_root_by_hand() -> None:
+    """2p^2 - 1 has one root, 1/sqrt(2), in [7/10, 71/100] and in [0, 1]; two (+-1/sqrt(2))
+    in [-1, 1], where its signs at the ends agree; p^2 (a double root at 0) in [-1, 1] has
+    equal signs at the ends too."""
+    f = fmpz_poly([-1, 0, 2])
+    assert certificate._one_root(f, Fraction(7, 10), Fraction(71, 100))
+    assert certificate._one_root(f, Fraction(0), Fraction(1))
+    assert not certificate._one_root(f, Fraction(-1), Fraction(1))
+    assert not certificate._one_root(fmpz_poly([0, 0, 1]), Fraction(-1), Fraction(1))
+
+
+@given(polys, rationals, widths)
+def test_one_root_is_never_wrong(coeffs: list[int], a: Fraction, width: Fraction) -> None:
+    """Where ``_one_root`` says one root, sympy counts exactly one in the closed interval."""
+    b = a + width
+    if certificate._one_root(fmpz_poly(coeffs), a, b):
+        poly = sympy.Poly(list(reversed(coeffs)), P)
+        assert poly.count_roots(sympy.Rational(a.numerator, a.denominator),
+                                sympy.Rational(b.numerator, b.denominator)) == 1

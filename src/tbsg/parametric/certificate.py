@@ -99,6 +99,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from flint import fmpq_poly, fmpz_poly
@@ -195,13 +196,26 @@ _SMALL = 2**64
 
 def _root_free(f: fmpz_poly, a: Fraction, b: Fraction, *, exact: bool = False) -> bool:
     """Whether Descartes' rule of signs proves that ``f`` (not constant) has no root in the
-    open ``(a, b)``, ``a < b`` (False: it may have one).
+    open ``(a, b)``, ``a < b`` (False: it may have one): :func:`_sign_changes` is 0."""
+    return _sign_changes(f, a, b, exact=exact) == 0
+
+
+def _one_root(f: fmpz_poly, a: Fraction, b: Fraction) -> bool:
+    """Whether ``f`` provably has exactly one root in the closed ``[a, b]``, ``a < b``: it
+    is non-zero at both ends with opposite signs (an odd number of roots inside, with
+    multiplicity) and Descartes' rule allows at most one (False: it may not)."""
+    fa, fb = f(to_fmpq(a)), f(to_fmpq(b))
+    return bool(fa * fb < 0) and _sign_changes(f, a, b, exact=True) == 1
+
+
+def _sign_changes(f: fmpz_poly, a: Fraction, b: Fraction, *, exact: bool = False) -> int:
+    """Descartes' bound on the roots of ``f`` (not constant) in the open ``(a, b)``, ``a < b``.
 
     With ``a = p/q`` and ``b = r/s``, ``x = (ps + rq t) / (qs (1 + t))`` maps ``t`` in
     ``(0, oo)`` onto ``(a, b)``, and ``(qs (1 + t))^D f(x)`` is, in integers,
     ``G(t) = sum_i c_i (qs)^(D-i) (ps + (rq - ps) u)^i`` at ``u = 1 / (1 + t)`` times
-    ``(1 + t)^D``: the coefficients of ``G`` reversed, then shifted by 1. A polynomial
-    whose coefficients do not change sign has no positive root. Ends with long
+    ``(1 + t)^D``: the coefficients of ``G`` reversed, then shifted by 1. A polynomial has
+    at most as many positive roots as its coefficients change sign. Ends with long
     denominators (the cached isolating intervals of breakpoints) are first rounded outward
     to dyadic ends about 1/64 of the width finer, which keeps the coefficients small: no
     root in the wider interval is none in ``(a, b)`` (``exact``: the ends as they are, for
@@ -223,7 +237,7 @@ def _root_free(f: fmpz_poly, a: Fraction, b: Fraction, *, exact: bool = False) -
     rev.reverse()
     h = fmpz_poly(rev)(fmpz_poly([1, 1]))
     signs = [x > 0 for x in h.coeffs() if x != 0]
-    return all(x == signs[0] for x in signs)
+    return sum(x != y for x, y in pairwise(signs))
 
 
 def _stops(pc: ParametricCompiled[Any, Any], choice: tuple[int, ...]) -> bool:
@@ -414,7 +428,9 @@ def _form_problem(x: RealAlgebraic) -> str | None:
 
 def _root_problem(x: RealAlgebraic, tight: tuple[Fraction, Fraction], sym: Any) -> str | None:
     """Why the well-formed record ``x`` names no single root: a reducible polynomial, or an
-    interval (isolating or cached) without exactly one root; or None."""
+    interval (isolating or cached) without exactly one root; or None. An interval with a
+    sign change at its ends on which Descartes' rule allows at most one root holds exactly
+    one (:func:`_one_root`); sympy counts the roots (Sturm) of any other."""
     import sympy
 
     coeffs = x.minimal_polynomial
@@ -430,6 +446,8 @@ def _root_problem(x: RealAlgebraic, tight: tuple[Fraction, Fraction], sym: Any) 
     if not (x.lo <= tlo < thi <= x.hi):
         return "caches an interval outside its isolating interval"
     for a, b in ((x.lo, x.hi), (tlo, thi)):
+        if _one_root(x.poly, a, b):  # settled by the signs at the ends and Descartes' rule
+            continue
         if poly.count_roots(sympy.Rational(a.numerator, a.denominator),
                             sympy.Rational(b.numerator, b.denominator)) != 1:
             return f"has no single root of {poly.as_expr()} in [{a}, {b}]"
