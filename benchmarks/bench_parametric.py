@@ -3,8 +3,11 @@
 Part 1, per target ``n``: states, regions, breakpoints, the largest degree of a
 breakpoint's minimal polynomial, the value formula's degree and coefficient bits (at the
 initial state, largest over the regions), process seconds of ``solve_parametric`` and of
-``verify_parametric``, and where the first player's advantage disappears (the ``p`` at
-which ``v(p) = 1/2`` on the regions, if any: ``v`` is the first player's value).
+``verify_parametric`` and their ratio (the certificate should cost no more than the
+solve), the process's peak resident memory so far, and where the first player's
+advantage disappears (the ``p`` at which ``v(p) = 1/2`` on the regions, if any: ``v`` is
+the first player's value). Both calls report their progress on standard error once they
+take a few seconds.
 
 Part 2, the representation (same run, same machine: ratios are what to read): the
 values of one fixed profile (the optimal one at p = 1/2) computed by the same sparse
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import resource
 import time
 from fractions import Fraction
 from typing import Any
@@ -56,7 +60,8 @@ def advantage_gone(sol: Any) -> list[str]:
 
 
 def part1(targets: list[int]) -> None:
-    print("n  states regions bps max-minpoly-deg value-deg value-bits solve-s verify-s  v=1/2 at p")
+    print("n  states regions bps max-minpoly-deg value-deg value-bits solve-s verify-s ratio peak-MB"
+          "  v=1/2 at p")
     for n in targets:
         alg._ROOTS.clear()
         t = time.process_time()
@@ -69,9 +74,10 @@ def part1(targets: list[int]) -> None:
         deg = max(r.value().degree() for r in sol.regions)
         bits = max(r.value().coefficient_bits() for r in sol.regions)
         gone = advantage_gone(sol)
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(f"{n:<2} {sol.n_states:>6} {len(sol.regions):>7} {len(sol.breakpoints):>3} {mp:>14} "
-              f"{deg:>9} {bits:>10} {ts:>7.2f} {tv:>8.2f}{'' if ok else ' FAILED'}  "
-              f"{', '.join(gone) or '-'}", flush=True)
+              f"{deg:>9} {bits:>10} {ts:>7.2f} {tv:>8.2f} {tv / max(ts, 1e-9):5.2f} {peak:7.0f}"
+              f"{'' if ok else ' FAILED'}  {', '.join(gone) or '-'}", flush=True)
 
 
 def _to_field(pc: Any, field: Any) -> Any:
@@ -127,7 +133,7 @@ def part3(targets: list[int]) -> None:
     """Root isolation: FLINT (factor, then Arb's certified complex roots) against sympy
     (factor_list, then Poly.intervals), on every advantage numerator of the optimal
     profile at p = 1/2, roots in (0, 1); same polynomials, same run."""
-    from tbsg.parametric.solve import _advantage
+    from tbsg.parametric.results import advantage as _advantage
 
     print("\nn  polys max-deg  flint-s  sympy-s ratio  (roots found)")
     for n in targets:

@@ -22,6 +22,13 @@ Algorithms
   on the intersection of their intervals (each interval holds one root of ``m``); otherwise
   (or with different minimal polynomials: then they differ) the intervals are refined until
   disjoint.
+* No root in an interval: Descartes' rule of signs after the Moebius map
+  ``x = (a + b t) / (1 + t)``, which sends ``t`` in ``(0, oo)`` onto ``x`` in ``(a, b)``:
+  the polynomial ``(1 + t)^D f((a + b t) / (1 + t))`` has at most as many positive roots
+  as sign changes in its coefficients, so no sign change proves that ``f`` has no root in
+  the open ``(a, b)`` (:func:`descartes_bound`). Most advantage numerators have no root
+  near the region they constrain, and this costs two polynomial compositions where
+  factoring and complex root isolation cost far more, so the solver tries it first.
 * Sign of a polynomial ``g`` at ``alpha``: 0 iff ``m`` divides ``g``; otherwise the
   interval is refined until ``g`` has no root in it (Arb evaluation of ``g`` on a ball
   holding the interval excludes 0), and the sign is read at an end.
@@ -30,7 +37,8 @@ Measured (``benchmarks/bench_parametric.py``, part 3: the advantage numerators o
 or Safety to 3-5, degrees up to 18): FLINT's factoring and isolation are only 1.3 to 1.9
 times faster than sympy's ``factor_list`` and ``Poly.intervals`` here, and both find the
 same roots. FLINT is used for the solver and sympy for the independent certificate check
-(:mod:`tbsg.parametric.certificate`), so the two never share a root-finding routine.
+(:mod:`tbsg.parametric.certificate`), so the two never share a root-finding routine (the
+certificate's exclusion by Descartes' rule is its own, written in integers).
 
 References: Collins and Akritas 1976 (root isolation); Cohen, *A Course in Computational
 Algebraic Number Theory*, 1993, sections 3.5-3.6 (factoring); Johansson, "Arb: efficient
@@ -54,12 +62,12 @@ from fractions import Fraction
 from functools import total_ordering
 from typing import Any
 
-from flint import arb, ctx, fmpq, fmpz_poly
+from flint import arb, ctx, fmpq, fmpq_poly, fmpz_poly
 
 from tbsg.errors import InvalidArgumentError
 
-__all__ = ["RealAlgebraic", "irreducible_factors", "rational_between", "real_roots", "real_roots_mult",
-           "sign_at"]
+__all__ = ["RealAlgebraic", "descartes_bound", "irreducible_factors", "rational_between", "real_roots",
+           "real_roots_mult", "sign_at", "sign_on", "vanishes_at"]
 
 
 def _fq(x: Fraction) -> fmpq:
@@ -340,6 +348,75 @@ def _isolate(coeffs: tuple[int, ...]) -> list[RealAlgebraic]:
     return out
 
 
+def descartes_bound(poly: fmpz_poly, a: Fraction, b: Fraction) -> int:
+    """A bound on the number of roots of ``poly`` (not zero) in the open ``(a, b)``, ``a < b``.
+
+    The sign changes of ``(1 + t)^D poly((a + b t) / (1 + t))`` (Descartes' rule of signs on
+    the Moebius image of ``(a, b)``): 0 proves there is no root inside; the bound has the
+    parity of the number of roots counted with multiplicity.
+
+    >>> descartes_bound(fmpz_poly([-2, 0, 1]), Fraction(1), Fraction(2))       # sqrt(2)
+    1
+    >>> descartes_bound(fmpz_poly([-2, 0, 1]), Fraction(3, 2), Fraction(2))
+    0
+    """
+    return _sign_changes(_moebius(poly, a, b))
+
+
+def sign_on(poly: fmpz_poly, a: Fraction, b: Fraction) -> int:
+    """The sign (1 or -1) of ``poly`` (not zero) throughout ``(a, b)`` where Descartes' rule
+    proves that it has no root there, else 0 (it may have one).
+
+    The rule is applied to ``(a, b)`` rounded outward to dyadic ends a few bits finer than
+    its width: the polynomial then has small coefficients whatever the ends' sizes (the
+    cached isolating intervals of breakpoints have long dyadic ends), and no root in the
+    wider interval is no root in ``(a, b)``. The transform's coefficients all have the sign
+    of ``poly`` on the interval when none changes.
+
+    >>> sign_on(fmpz_poly([-2, 0, 1]), Fraction(3, 2), Fraction(2))     # p^2 - 2 > 0 there
+    1
+    >>> sign_on(fmpz_poly([2, -3]), Fraction(0), Fraction(1, 2))          # 2 - 3p > 0 there
+    1
+    >>> sign_on(fmpz_poly([-2, 0, 1]), Fraction(1), Fraction(2))
+    0
+    """
+    k = max(0, (b - a).denominator.bit_length() - (b - a).numerator.bit_length() + _EXTRA_BITS)
+    a, b = Fraction((a * 2**k).__floor__(), 2**k), Fraction((b * 2**k).__ceil__(), 2**k)
+    coeffs = [c for c in _moebius(poly, a, b) if c != 0]
+    if all(c > 0 for c in coeffs):
+        return 1
+    if all(c < 0 for c in coeffs):
+        return -1
+    return 0
+
+
+_EXTRA_BITS = 6
+"""How much finer than the interval's width :func:`sign_on` rounds its ends (1/64 of it)."""
+
+
+def _moebius(poly: fmpz_poly, a: Fraction, b: Fraction) -> list[Any]:
+    """The coefficients of ``(1 + t)^D poly((a + b t) / (1 + t))``, up to a positive factor."""
+    g = fmpq_poly(poly)(fmpq_poly([_fq(a), _fq(b - a)]))  # roots in (0, 1)
+    coeffs = g.numer().coeffs()  # times the (positive) common denominator
+    coeffs.reverse()  # t^D g(1/t): roots in (1, oo)
+    h = fmpz_poly(coeffs)(_SHIFT)  # roots in (0, oo)
+    return list(h.coeffs())
+
+
+_SHIFT = fmpz_poly([1, 1])
+
+
+def _sign_changes(coeffs: list[Any]) -> int:
+    """The number of sign changes in a sequence of numbers, zeros skipped."""
+    changes, last = 0, 0
+    for c in coeffs:
+        if c != 0:
+            s = 1 if c > 0 else -1
+            changes += last * s < 0
+            last = s
+    return changes
+
+
 def real_roots(poly: fmpz_poly, lo: Fraction | RealAlgebraic | None = None,
                hi: Fraction | RealAlgebraic | None = None) -> list[RealAlgebraic]:
     """Distinct real roots of ``poly`` (not zero) strictly between ``lo`` and ``hi``, increasing."""
@@ -373,14 +450,22 @@ class _SortKey:
         return self.x < other.x
 
 
+def vanishes_at(poly: fmpz_poly, alpha: RealAlgebraic) -> bool:
+    """Whether ``poly`` is 0 at ``alpha``, exactly: its value at a rational, else whether the
+    minimal polynomial divides it (no refinement of ``alpha``)."""
+    if poly.is_zero():
+        return True
+    if alpha.is_rational():
+        return _sign(poly, alpha.lo) == 0
+    return bool((poly % alpha.poly).is_zero())
+
+
 def sign_at(poly: fmpz_poly, alpha: RealAlgebraic) -> int:
     """The sign (-1, 0, 1) of ``poly`` at ``alpha``, exactly."""
-    if poly.is_zero():
+    if vanishes_at(poly, alpha):
         return 0
     if alpha.is_rational():
         return _sign(poly, alpha.lo)
-    if (poly % alpha.poly).is_zero():
-        return 0
     x = alpha
     prec = 64
     while True:

@@ -34,7 +34,21 @@ either against that fresh compile or by deriving it again:
    of odd multiplicity of its numerator has a root strictly inside, and it is ``<= 0`` at
    a rational point inside where it does not vanish (or vanishes identically). Factoring
    and root isolation here are sympy's (``factor_list``, ``Poly.intervals``: Collins and
-   Akritas' method in pure Python), not FLINT's, which the solver uses.
+   Akritas' method in pure Python), not FLINT's, which the solver uses. Before factoring,
+   Descartes' rule of signs is tried (:func:`_root_free`, in integers, written apart from
+   the solver's test over Q): if the Moebius transform of a polynomial to an interval
+   holding the region (the ends' cached isolating intervals) has coefficients of one
+   sign, the polynomial has no root there, so it has no root inside, no factor to
+   classify, and its sign is the one read at the rational point. That is the case of
+   almost every advantage (an action's advantage has roots only where it becomes
+   optimal, which is at most a few of the regions). An advantage that vanishes at an end
+   of the region (an action optimal again there) is first divided by that end's minimal
+   polynomial as often as it divides it: the rule must then exclude the quotient's roots
+   from the interval, and the minimal polynomial's other roots from the region less the
+   end's isolating interval, which holds no other root (check 2) (:func:`_none_inside`).
+   Factoring and isolation run only for the few polynomials this does not settle. A
+   denominator is tested once on the whole open interval (values share their
+   denominators); no root there is no root in any region.
 5. *What the signs imply*, re-derived and compared with the record: the actions tied
    with the profile's throughout the region (``d_k`` identically 0: the zero set that
    ``optimal_actions`` reports) and the points strictly inside where an action touches 0
@@ -45,8 +59,10 @@ either against that fresh compile or by deriving it again:
    states whose profile action differs between the two regions, in the states' order;
    its ``ties`` are exactly the states with more than one optimal action there, each with
    the actions whose advantage (with the left region's values) vanishes at the
-   breakpoint (the breakpoint's minimal polynomial divides the numerator: sympy's
-   polynomial remainder), in the order of the state's actions.
+   breakpoint (the numerator's exact value at a rational breakpoint, else the exact
+   remainder of the numerator by the breakpoint's minimal polynomial; taken while
+   checking the left region, at its upper end, which the breakpoint is), in the order of
+   the state's actions.
 
 Then the profile of each region is optimal at every point of it (a stopping game's
 Bellman equations have one solution), so the region's formula is the game's value there.
@@ -83,13 +99,17 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import partial
+from itertools import pairwise
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from tbsg.errors import TbsgError, show
+from flint import fmpq_poly, fmpz_poly
+
+from tbsg._util.progress import make_progress
+from tbsg.errors import InvalidArgumentError, TbsgError, show
 from tbsg.parametric.algebraic import RealAlgebraic, rational_between
 from tbsg.parametric.compile import ParametricCompiled, compile_parametric
-from tbsg.parametric.linear import action_values
-from tbsg.parametric.rational import RationalFunction
+from tbsg.parametric.linear import action_gain, action_values
+from tbsg.parametric.rational import RationalFunction, to_fmpq
 
 if TYPE_CHECKING:
     from tbsg.parametric.solve import Breakpoint, ParametricSolution, Region
@@ -123,11 +143,10 @@ class ParametricVerification:
         return self.ok
 
 
-def _sympy_poly(rf_part: Any, sym: Any) -> Any:
+def _sympy_poly(poly: fmpz_poly, sym: Any) -> Any:
     import sympy
 
-    coeffs = [sympy.Rational(int(c.p), int(c.q)) for c in reversed(rf_part.coeffs())]
-    return sympy.Poly(coeffs or [0], sym, domain="QQ")
+    return sympy.Poly([int(c) for c in reversed(poly.coeffs())] or [0], sym, domain="QQ")
 
 
 def _roots_of_factor(f: Any, lo: RealAlgebraic, hi: RealAlgebraic) -> list[RealAlgebraic]:
@@ -158,6 +177,69 @@ def _roots_inside(poly: Any, lo: RealAlgebraic, hi: RealAlgebraic) -> list[RealA
     return out
 
 
+class _Memo:
+    """What one verification derives once and reads again: the actions of each region
+    whose advantage vanishes at its upper end (the ties of the breakpoint there), whether a
+    denominator has no root in the whole open interval (one proof serves every region:
+    values share denominators), and the checks of a well-formed real algebraic number
+    (each breakpoint is also the end of two regions)."""
+
+    def __init__(self) -> None:
+        self.vanishing: dict[int, set[int]] = {}
+        self.pole_free: dict[tuple[int, ...], bool] = {}
+        self.algebraic: dict[tuple[Any, ...], str | None] = {}
+
+
+_SMALL = 2**64
+"""Ends whose denominators multiply to more than this are rounded by :func:`_root_free`."""
+
+
+def _root_free(f: fmpz_poly, a: Fraction, b: Fraction, *, exact: bool = False) -> bool:
+    """Whether Descartes' rule of signs proves that ``f`` (not constant) has no root in the
+    open ``(a, b)``, ``a < b`` (False: it may have one): :func:`_sign_changes` is 0."""
+    return _sign_changes(f, a, b, exact=exact) == 0
+
+
+def _one_root(f: fmpz_poly, a: Fraction, b: Fraction) -> bool:
+    """Whether ``f`` provably has exactly one root in the closed ``[a, b]``, ``a < b``: it
+    is non-zero at both ends with opposite signs (an odd number of roots inside, with
+    multiplicity) and Descartes' rule allows at most one (False: it may not)."""
+    fa, fb = f(to_fmpq(a)), f(to_fmpq(b))
+    return bool(fa * fb < 0) and _sign_changes(f, a, b, exact=True) == 1
+
+
+def _sign_changes(f: fmpz_poly, a: Fraction, b: Fraction, *, exact: bool = False) -> int:
+    """Descartes' bound on the roots of ``f`` (not constant) in the open ``(a, b)``, ``a < b``.
+
+    With ``a = p/q`` and ``b = r/s``, ``x = (ps + rq t) / (qs (1 + t))`` maps ``t`` in
+    ``(0, oo)`` onto ``(a, b)``, and ``(qs (1 + t))^D f(x)`` is, in integers,
+    ``G(t) = sum_i c_i (qs)^(D-i) (ps + (rq - ps) u)^i`` at ``u = 1 / (1 + t)`` times
+    ``(1 + t)^D``: the coefficients of ``G`` reversed, then shifted by 1. A polynomial has
+    at most as many positive roots as its coefficients change sign. Ends with long
+    denominators (the cached isolating intervals of breakpoints) are first rounded outward
+    to dyadic ends about 1/64 of the width finer, which keeps the coefficients small: no
+    root in the wider interval is none in ``(a, b)`` (``exact``: the ends as they are, for
+    an interval that ends just short of a known root). (The solver's test,
+    :func:`~tbsg.parametric.algebraic.descartes_bound`, is written over Q; this one is
+    separate so that the two never share a routine.)
+    """
+    p, q, r, s = a.numerator, a.denominator, b.numerator, b.denominator
+    if q * s > _SMALL and not exact:  # long ends: round outward to ends a little finer than the width
+        k = max(0, (b - a).denominator.bit_length() - (b - a).numerator.bit_length() + 6)
+        p, q, r, s = (a * 2**k).__floor__(), 2**k, (b * 2**k).__ceil__(), 2**k
+    c = [int(x) for x in f.coeffs()]
+    qs, power = q * s, 1
+    for i in range(len(c) - 1, -1, -1):  # c_i (qs)^(D-i)
+        c[i] *= power
+        power *= qs
+    g = fmpz_poly(c)(fmpz_poly([p * s, r * q - p * s]))
+    rev = g.coeffs()
+    rev.reverse()
+    h = fmpz_poly(rev)(fmpz_poly([1, 1]))
+    signs = [x > 0 for x in h.coeffs() if x != 0]
+    return sum(x != y for x, y in pairwise(signs))
+
+
 def _stops(pc: ParametricCompiled[Any, Any], choice: tuple[int, ...]) -> bool:
     """Whether, under the profile, every state reaches an action with terminal outcomes."""
     n = pc.n_states
@@ -182,9 +264,8 @@ def _stops(pc: ParametricCompiled[Any, Any], choice: tuple[int, ...]) -> bool:
 
 def _advantage(pc: ParametricCompiled[Any, Any], values: Sequence[RationalFunction],
                k: int) -> RationalFunction:
-    i = pc.act_state[k]
-    d = action_values(pc, values, k) - values[i]
-    return d if pc.player[i] == 0 else -d
+    d = action_gain(pc, values, k)
+    return d if pc.player[pc.act_state[k]] == 0 else -d
 
 
 # -- 1. the records against the fresh compile ---------------------------------------------------
@@ -312,15 +393,19 @@ def _structure_differs(fresh: ParametricCompiled[Any, Any], rec: object) -> bool
 
 # -- 2. the cover: well-formed region ends ----------------------------------------------------
 
-def _algebraic_problem(x: object, sym: Any) -> str | None:
+def _algebraic_problem(x: object, sym: Any, memo: _Memo) -> str | None:
     """Why ``x`` is not a well-formed real algebraic number, or None (sympy's test of
-    irreducibility and root count, not the solver's FLINT)."""
+    irreducibility and root count, not the solver's FLINT; each polynomial and interval
+    tested once per verification)."""
     if not isinstance(x, RealAlgebraic):
         return f"is not a RealAlgebraic: {show(x, 80)}"
     form = _form_problem(x)
     if form is not None or x.tight is None:  # (a record without a cached interval is malformed)
         return form
-    return _root_problem(x, x.tight, sym)
+    key = (x.minimal_polynomial, x.lo, x.hi, *x.tight)
+    if key not in memo.algebraic:
+        memo.algebraic[key] = _root_problem(x, x.tight, sym)
+    return memo.algebraic[key]
 
 
 def _form_problem(x: RealAlgebraic) -> str | None:
@@ -343,7 +428,9 @@ def _form_problem(x: RealAlgebraic) -> str | None:
 
 def _root_problem(x: RealAlgebraic, tight: tuple[Fraction, Fraction], sym: Any) -> str | None:
     """Why the well-formed record ``x`` names no single root: a reducible polynomial, or an
-    interval (isolating or cached) without exactly one root; or None."""
+    interval (isolating or cached) without exactly one root; or None. An interval with a
+    sign change at its ends on which Descartes' rule allows at most one root holds exactly
+    one (:func:`_one_root`); sympy counts the roots (Sturm) of any other."""
     import sympy
 
     coeffs = x.minimal_polynomial
@@ -359,6 +446,8 @@ def _root_problem(x: RealAlgebraic, tight: tuple[Fraction, Fraction], sym: Any) 
     if not (x.lo <= tlo < thi <= x.hi):
         return "caches an interval outside its isolating interval"
     for a, b in ((x.lo, x.hi), (tlo, thi)):
+        if _one_root(x.poly, a, b):  # settled by the signs at the ends and Descartes' rule
+            continue
         if poly.count_roots(sympy.Rational(a.numerator, a.denominator),
                             sympy.Rational(b.numerator, b.denominator)) != 1:
             return f"has no single root of {poly.as_expr()} in [{a}, {b}]"
@@ -366,28 +455,29 @@ def _root_problem(x: RealAlgebraic, tight: tuple[Fraction, Fraction], sym: Any) 
 
 
 def _is_root(poly: Any, x: RealAlgebraic) -> bool:
-    import sympy
-
+    """Whether the polynomial ``poly`` (FLINT's, integer or rational) vanishes at ``x``: at a
+    rational, its exact value; at an irrational, whether the minimal polynomial divides it."""
+    if poly.is_zero():
+        return True
     if x.is_rational():
-        return bool(poly.eval(sympy.Rational(x.lo.numerator, x.lo.denominator)) == 0)
-    m = sympy.Poly(list(reversed(x.minimal_polynomial)), poly.gens[0], domain="QQ")
-    return bool(poly.rem(m).is_zero)
+        return bool(poly(to_fmpq(x.lo)) == 0)
+    return bool((fmpq_poly(poly) % fmpq_poly(list(x.minimal_polynomial))).is_zero())
 
 
 # -- 3 to 5. one region ------------------------------------------------------------------------
 
 def _check_region(sol: ParametricSolution[Any, Any], pc: ParametricCompiled[Any, Any],
-                  r: Region[Any, Any], n: int) -> list[str]:
+                  r: Region[Any, Any], n: int, memo: _Memo) -> list[str]:
     """Checks 3 to 5 of the module docstring on region ``n``."""
     problems = _profile_problems(pc, r, n)
     if problems:
         return problems
     if type(r.sample) is not Fraction or not r.lo < RealAlgebraic.rational(r.sample) < r.hi:
         return [f"region {n}: its sample point {show(r.sample)} is not a rational inside it"]
-    zero, touch, problems = _sign_problems(sol.symbol, pc, r, n)
+    zero, touch, problems = _sign_problems(sol.symbol, pc, r, n, memo)
     if problems:
         return problems
-    return _zero_problems(pc, r, n, zero) + _touch_problems(pc, r, n, touch)
+    return _zero_problems(pc, r, n, zero) + _touch_problems(pc, r, n, touch, memo)
 
 
 def _profile_problems(pc: ParametricCompiled[Any, Any], r: Region[Any, Any], n: int) -> list[str]:
@@ -410,23 +500,26 @@ def _profile_problems(pc: ParametricCompiled[Any, Any], r: Region[Any, Any], n: 
     return problems
 
 
-def _sign_problems(sym: Any, pc: ParametricCompiled[Any, Any], r: Region[Any, Any], n: int
-                   ) -> tuple[list[int], list[tuple[RealAlgebraic, int]], list[str]]:
+def _sign_problems(sym: Any, pc: ParametricCompiled[Any, Any], r: Region[Any, Any], n: int,
+                   memo: _Memo) -> tuple[list[int], list[tuple[RealAlgebraic, int]], list[str]]:
     """Check 4, and what it implies (5): the actions whose advantage is identically 0, the
     points where an advantage touches 0 (by action, then by point), and the problems."""
     chosen = set(r._choice)
     zero: list[int] = []
     touch: list[tuple[RealAlgebraic, int]] = []
     problems: list[str] = []
+    vanishing = memo.vanishing[n] = set()
     for k in range(pc.n_actions):
         if k in chosen:  # d_k = 0: the equations of check 3
             continue
         d = _advantage(pc, r._values, k)
+        if _is_root(d.num, r.hi):
+            vanishing.add(k)
         if d.is_zero():
             zero.append(k)
             continue
         what = f"{show(pc.act_labels[k], 60)} at {show(pc.states[pc.act_state[k]], 120)}"
-        problem, even = _advantage_problem(sym, r, d, what, pc.interval)
+        problem, even = _advantage_problem(sym, r, d, what, (pc.interval, memo))
         if problem is not None:
             problems.append(f"region {n}: {problem}")
         touch += [(x, k) for x in sorted(even)]
@@ -434,23 +527,17 @@ def _sign_problems(sym: Any, pc: ParametricCompiled[Any, Any], r: Region[Any, An
 
 
 def _advantage_problem(sym: Any, r: Region[Any, Any], d: RationalFunction, what: str,
-                       interval: tuple[Fraction, Fraction]) -> tuple[str | None, list[RealAlgebraic]]:
+                       context: tuple[tuple[Fraction, Fraction], _Memo]
+                       ) -> tuple[str | None, list[RealAlgebraic]]:
     """Whether the non-zero advantage ``d`` of ``what`` (an action at a state) is ``<= 0``
     on the region, closed except at the interval's own open ends (a pole there is outside
     it: a reward game's totals may grow without bound towards such an end): the problem
     or None, and the roots of the even-multiplicity factors of its numerator strictly
     inside (where it touches 0)."""
-    import sympy
-
-    num, den = _sympy_poly(d.num, sym), _sympy_poly(d.den, sym)
-    ends = [e for e, open_end in ((r.lo, interval[0]), (r.hi, interval[1]))
-            if e != RealAlgebraic.rational(open_end)]
-    if den.degree() > 0 and (_roots_inside(den, r.lo, r.hi) or any(_is_root(den, e) for e in ends)):
+    num, den = d.integer_parts()
+    if den.degree() > 0 and _has_pole(den, r, sym, context):
         return f"the advantage of {what} has a pole in the region", []
-    odd: list[RealAlgebraic] = []
-    even: list[RealAlgebraic] = []
-    for f, e in sympy.factor_list(num)[1]:
-        (odd if e % 2 else even).extend(_roots_of_factor(sympy.Poly(f, sym), r.lo, r.hi))
+    odd, even = _roots_by_parity(num, r, sym)
     if odd:
         return f"the advantage of {what} changes sign at {min(odd)} inside the region", []
     x = r.sample
@@ -459,6 +546,73 @@ def _advantage_problem(sym: Any, r: Region[Any, Any], d: RationalFunction, what:
     if d(x) > 0:
         return f"action {what} is better than the profile's (by {d(x)} at {sym} = {x})", even
     return None, even
+
+
+def _has_pole(den: fmpz_poly, r: Region[Any, Any], sym: Any,
+              context: tuple[tuple[Fraction, Fraction], _Memo]) -> bool:
+    """Whether ``den`` has a root in the region (closed, less its ends that are the
+    interval's own): none if Descartes' rule excludes a root from the whole open interval
+    (decided once per polynomial), else by sympy's factoring and isolation."""
+    (lo, hi), memo = context
+    key = tuple(int(c) for c in den.coeffs())
+    free = memo.pole_free.get(key)
+    if free is None:
+        free = memo.pole_free[key] = _root_free(den, lo, hi)
+    if free:
+        return False
+    ends = [e for e, open_end in ((r.lo, lo), (r.hi, hi)) if e != RealAlgebraic.rational(open_end)]
+    return bool(_roots_inside(_sympy_poly(den, sym), r.lo, r.hi)) or any(_is_root(den, e) for e in ends)
+
+
+def _roots_by_parity(num: fmpz_poly, r: Region[Any, Any], sym: Any
+                     ) -> tuple[list[RealAlgebraic], list[RealAlgebraic]]:
+    """The roots strictly inside the region of the odd- and of the even-multiplicity
+    irreducible factors of ``num``: none where Descartes' rule excludes every root from an
+    interval holding the region; else by sympy's factoring and isolation."""
+    import sympy
+
+    if num.degree() < 1 or _root_free(num, r.lo.tight[0], r.hi.tight[1]) or _none_inside(num, r):  # type: ignore[index]
+        return [], []
+    odd: list[RealAlgebraic] = []
+    even: list[RealAlgebraic] = []
+    for f, e in sympy.factor_list(_sympy_poly(num, sym))[1]:
+        (odd if e % 2 else even).extend(_roots_of_factor(sympy.Poly(f, sym), r.lo, r.hi))
+    return odd, even
+
+
+def _none_inside(num: fmpz_poly, r: Region[Any, Any]) -> bool:
+    """Whether ``num``, which vanishes at an end of the region (where the region's profile
+    stops being optimal, an advantage often does), provably has no root strictly inside.
+
+    Each end's minimal polynomial ``m`` is divided out of ``num`` as often as it divides
+    it; what remains must be root-free on an interval holding the region, and each ``m``
+    on the region less its own end: from the far end of that end's isolating interval,
+    which holds no other root of ``m`` (check 2 counted one), to the other end of the
+    region's holding interval (both ends, when ``m`` is the minimal polynomial of both).
+    """
+    (lo_a, lo_b), (hi_a, hi_b) = r.lo.tight, r.hi.tight  # type: ignore[misc]
+    rest, spans = num, []
+    for m, a, b in _end_factors(r, (lo_a, lo_b, hi_a, hi_b)):
+        mult = 0
+        while rest.degree() >= m.degree() and (rest % m).is_zero():
+            rest, mult = rest // m, mult + 1
+        if mult and m.degree() > 1:
+            spans.append((m, a, b))
+    if rest is num:
+        return False
+    return ((rest.degree() < 1 or _root_free(rest, lo_a, hi_b))
+            and all(a < b and _root_free(m, a, b, exact=True) for m, a, b in spans))
+
+
+def _end_factors(r: Region[Any, Any], tight: tuple[Fraction, Fraction, Fraction, Fraction]
+                 ) -> list[tuple[fmpz_poly, Fraction, Fraction]]:
+    """The region's ends' minimal polynomials, each with the interval on which its other
+    roots are to be excluded (see :func:`_none_inside`)."""
+    lo_a, lo_b, hi_a, hi_b = tight
+    m_lo, m_hi = r.lo.minimal_polynomial, r.hi.minimal_polynomial
+    if m_lo == m_hi:
+        return [(fmpz_poly(list(m_lo)), lo_b, hi_a)]
+    return [(fmpz_poly(list(m_lo)), lo_b, hi_b), (fmpz_poly(list(m_hi)), lo_a, hi_a)]
 
 
 def _zero_problems(pc: ParametricCompiled[Any, Any], r: Region[Any, Any], n: int,
@@ -484,14 +638,15 @@ def _zero_problems(pc: ParametricCompiled[Any, Any], r: Region[Any, Any], n: int
 
 
 def _touch_problems(pc: ParametricCompiled[Any, Any], r: Region[Any, Any], n: int,
-                    touch: list[tuple[RealAlgebraic, int]]) -> list[str]:
+                    touch: list[tuple[RealAlgebraic, int]], memo: _Memo) -> list[str]:
     """The recorded touch points against the re-derived ones (by action, then by point)."""
     rec = r._touch
     if not isinstance(rec, (list, tuple)):
         return [f"region {n}: its record of touch points is malformed: {show(rec, 80)}"]
     for j, pair in enumerate(rec):
         if (not isinstance(pair, tuple) or len(pair) != 2 or type(pair[1]) is not int
-                or not 0 <= pair[1] < pc.n_actions or _algebraic_problem(pair[0], pc.symbol) is not None):
+                or not 0 <= pair[1] < pc.n_actions
+                or _algebraic_problem(pair[0], pc.symbol, memo) is not None):
             return [f"region {n}: its record of touch points is malformed at entry {j}: {show(pair, 80)}"]
     if len(rec) == len(touch) and all(g[1] == w[1] and g[0] == w[0] for g, w in zip(rec, touch, strict=True)):
         return []
@@ -519,7 +674,7 @@ def _touch_problems(pc: ParametricCompiled[Any, Any], r: Region[Any, Any], n: in
 # -- 6. the breakpoints ------------------------------------------------------------------------
 
 def _check_breakpoint(sol: ParametricSolution[Any, Any], pc: ParametricCompiled[Any, Any],
-                      b: Breakpoint[Any, Any], n: int) -> list[str]:
+                      b: Breakpoint[Any, Any], n: int, memo: _Memo) -> list[str]:
     left, right = sol.regions[n], sol.regions[n + 1]
     if not isinstance(b.at, RealAlgebraic) or b.at != left.hi:
         return [f"breakpoint {n} is not the end of region {n}"]
@@ -534,13 +689,15 @@ def _check_breakpoint(sol: ParametricSolution[Any, Any], pc: ParametricCompiled[
     if not isinstance(ties, Mapping):
         return [*problems, f"breakpoint {n}: its ties are not a mapping: {show(ties, 80)}"]
     several: set[int] = set()
+    # the actions whose advantage (the left region's values) vanishes at its upper end,
+    # derived by the region's check; the breakpoint is that end (checked above)
+    vanishing = memo.vanishing[n]
     for i in range(pc.n_states):
         ks = pc.actions_of(i)
         if len(ks) < 2:
             continue
         several.add(i)
-        best = tuple(pc.act_labels[k] for k in ks if k == left._choice[i] or
-                     _is_root(_sympy_poly(_advantage(pc, left._values, k).num, sol.symbol), b.at))
+        best = tuple(pc.act_labels[k] for k in ks if k == left._choice[i] or k in vanishing)
         s = pc.states[i]
         recorded = ties.get(s)
         want = best if len(best) > 1 else None
@@ -577,11 +734,26 @@ def _change_difference(rec: object, changed: tuple[tuple[Any, Any, Any], ...]) -
     return "they differ in type"  # pragma: no cover - equal items of other types
 
 
-def verify_parametric(sol: ParametricSolution[S, A]) -> ParametricVerification:
+def verify_parametric(sol: ParametricSolution[S, A], *,
+                      progress: bool | None = None) -> ParametricVerification:
     """Re-check a parametric solution against its game (see the module docstring).
 
     Never raises on a bad solution: every failed check, and a record too malformed to
     read, is a line of ``problems``.
+
+    Parameters
+    ----------
+    sol : ParametricSolution
+    progress : bool or None
+        Report the regions checked on standard error during a long check (as
+        :func:`~tbsg.parametric.solve.solve_parametric` reports the regions found):
+        ``None`` (default) after a few seconds, ``True`` from the start, ``False`` never.
+
+    Raises
+    ------
+    InvalidArgumentError
+        If ``progress`` is not True, False or None (the only error: a bad solution is
+        reported, not raised).
 
     Examples
     --------
@@ -592,6 +764,8 @@ def verify_parametric(sol: ParametricSolution[S, A]) -> ParametricVerification:
     >>> verify_parametric(solve_parametric(biased_risk_or_safety(2, p), p)).ok
     True
     """
+    if progress is not None and not isinstance(progress, bool):
+        raise InvalidArgumentError(f"progress must be True, False or None, got {show(progress)}")
     regions, breakpoints = sol.regions, sol.breakpoints
     n_r = len(regions) if isinstance(regions, (list, tuple)) else 0
     n_b = len(breakpoints) if isinstance(breakpoints, (list, tuple)) else 0
@@ -617,17 +791,33 @@ def verify_parametric(sol: ParametricSolution[S, A]) -> ParametricVerification:
             what = f"region {n}'s compiled game"
             problems += _guarded(what, partial(_compiled_problems, pc, rec, what))
     # the checks below read the fresh compile only: a differing record does not stop them
-    cover = _guarded("the cover", partial(_cover_problems, pc, regions, breakpoints))
+    memo = _Memo()
+    cover = _guarded("the cover", partial(_cover_problems, pc, regions, breakpoints, memo))
     if cover:
         return result(problems + cover)
+    report, close = make_progress(progress, "verifying parametric regions", unit="region")
+    try:
+        return result(problems + _regional_problems(sol, pc, memo, report))
+    finally:
+        close()
+
+
+def _regional_problems(sol: ParametricSolution[Any, Any], pc: ParametricCompiled[Any, Any],
+                       memo: _Memo, report: Callable[[int, int], None] | None) -> list[str]:
+    """Checks 3 to 5 on every region, then (if they pass: the breakpoints are read with the
+    regions' profiles and values) check 6 on every breakpoint."""
+    regions, breakpoints = sol.regions, sol.breakpoints
     regional: list[str] = []
     for n, r in enumerate(regions):
-        regional += _guarded(f"region {n}", partial(_check_region, sol, pc, r, n))
-    if regional:  # the breakpoints are read with the regions' profiles and values
-        return result(problems + regional)
+        regional += _guarded(f"region {n}", partial(_check_region, sol, pc, r, n, memo))
+        if report is not None:
+            report(n + 1, len(regions))
+    if regional:
+        return regional
+    problems: list[str] = []
     for n, b in enumerate(breakpoints):
-        problems += _guarded(f"breakpoint {n}", partial(_check_breakpoint, sol, pc, b, n))
-    return result(problems)
+        problems += _guarded(f"breakpoint {n}", partial(_check_breakpoint, sol, pc, b, n, memo))
+    return problems
 
 
 def _guarded(what: str, check: Callable[[], list[str]]) -> list[str]:
@@ -641,13 +831,13 @@ def _guarded(what: str, check: Callable[[], list[str]]) -> list[str]:
 
 
 def _cover_problems(pc: ParametricCompiled[Any, Any], regions: Sequence[Region[Any, Any]],
-                    breakpoints: Sequence[Breakpoint[Any, Any]]) -> list[str]:
+                    breakpoints: Sequence[Breakpoint[Any, Any]], memo: _Memo) -> list[str]:
     """Check 2: well-formed ends, regions that tile the interval, a breakpoint between each two."""
     if not regions:
         return ["no regions"]
     problems = [f"region {n}: its {name} end {why}" for n, r in enumerate(regions)
                 for end, name in ((r.lo, "lower"), (r.hi, "upper"))
-                if (why := _algebraic_problem(end, pc.symbol)) is not None]
+                if (why := _algebraic_problem(end, pc.symbol, memo)) is not None]
     if problems:
         return problems
     lo, hi = (RealAlgebraic.rational(e) for e in pc.interval)
@@ -661,5 +851,5 @@ def _cover_problems(pc: ParametricCompiled[Any, Any], regions: Sequence[Region[A
     if len(breakpoints) != len(regions) - 1:
         problems.append("there is not one breakpoint between each two regions")
     problems += [f"breakpoint {n} {why}" for n, b in enumerate(breakpoints)
-                 if (why := _algebraic_problem(b.at, pc.symbol)) is not None]
+                 if (why := _algebraic_problem(b.at, pc.symbol, memo)) is not None]
     return problems

@@ -25,9 +25,9 @@ import numpy as np
 from tbsg.engine.graph import decompose_edges
 from tbsg.engine.linalg import F, solve_block
 from tbsg.parametric.compile import ParametricCompiled
-from tbsg.parametric.rational import RationalFunction
+from tbsg.parametric.rational import RationalFunction, sum_of_products
 
-__all__ = ["action_values", "profile_values"]
+__all__ = ["action_gain", "action_values", "profile_values"]
 
 
 def profile_values(pc: ParametricCompiled[Any, Any], choice: Sequence[int]) -> list[RationalFunction]:
@@ -52,8 +52,21 @@ def _profile_values(n: int, choice: Sequence[int], const: Sequence[F], out_ptr: 
 
 def action_values(pc: ParametricCompiled[Any, Any], values: Sequence[RationalFunction],
                   k: int) -> RationalFunction:
-    """``Q_k(p) = c_k(p) + sum_o p_o(p) v(t_o)``."""
-    q = pc.const[k]
-    for o in range(pc.out_ptr[k], pc.out_ptr[k + 1]):
-        q = q + pc.out_prob[o] * values[pc.out_target[o]]
-    return q
+    """``Q_k(p) = c_k(p) + sum_o p_o(p) v(t_o)`` (reduced once: :func:`sum_of_products`)."""
+    return sum_of_products(pc.const[k], _terms(pc, values, k))
+
+
+def action_gain(pc: ParametricCompiled[Any, Any], values: Sequence[RationalFunction],
+                k: int) -> RationalFunction:
+    """``Q_k(p) - v(s)`` at the state ``s`` of action ``k`` (reduced once)."""
+    terms = _terms(pc, values, k)
+    terms.append((_MINUS_ONE, values[pc.act_state[k]]))
+    return sum_of_products(pc.const[k], terms)
+
+
+def _terms(pc: ParametricCompiled[Any, Any], values: Sequence[RationalFunction],
+           k: int) -> list[tuple[RationalFunction, RationalFunction]]:
+    return [(pc.out_prob[o], values[pc.out_target[o]]) for o in range(pc.out_ptr[k], pc.out_ptr[k + 1])]
+
+
+_MINUS_ONE = RationalFunction.constant(-1)

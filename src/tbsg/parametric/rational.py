@@ -36,6 +36,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -46,7 +47,7 @@ from tbsg.errors import ExactnessError, InvalidGameError, show
 if TYPE_CHECKING:
     import sympy
 
-__all__ = ["RationalFunction", "poly_fraction_eval", "to_fmpq"]
+__all__ = ["RationalFunction", "poly_fraction_eval", "sum_of_products", "to_fmpq"]
 
 def to_fmpq(x: Fraction | int) -> fmpq:
     """A Fraction or int as a FLINT rational (exactly)."""
@@ -292,6 +293,41 @@ class RationalFunction:
         if self.den.is_one():
             return f"RationalFunction({_pretty(self.num)!r})"
         return f"RationalFunction('{_paren(self.num)}/{_paren(self.den)}')"
+
+
+def sum_of_products(start: RationalFunction,
+                    terms: Iterable[tuple[RationalFunction, RationalFunction]]) -> RationalFunction:
+    """``start + sum_j a_j b_j``, brought to canonical form once.
+
+    Adding term by term reduces every partial sum by a gcd of its numerator and
+    denominator; here the terms are summed over a common denominator (their denominators
+    are mostly equal: the values of one component of a profile share theirs, and the
+    probabilities are mostly polynomials), extended by the part of a new denominator not
+    already in it (a gcd of two denominators, smaller than one of numerator and
+    denominator), and only the sum is reduced. The result is the same function, and its
+    canonical form is unique.
+
+    >>> p = RationalFunction.variable()
+    >>> f = sum_of_products(RationalFunction.constant(1), [(p, 1 / (1 - p)), (1 - p, 1 / (1 - p))])
+    >>> f, f == 1 + p / (1 - p) + (1 - p) / (1 - p)
+    (RationalFunction('(p - 2)/(p - 1)'), True)
+    """
+    num, den = start.num, start.den
+    for a, b in terms:
+        n = a.num * b.num
+        if n.is_zero():
+            continue
+        d = a.den * b.den
+        if d == den:
+            num = num + n
+            continue
+        g = den.gcd(d)
+        if g.is_one():
+            num, den = num * d + n * den, den * d
+        else:
+            dg = d // g
+            num, den = num * dg + n * (den // g), den * dg
+    return RationalFunction(num, den)
 
 
 def _pretty(poly: fmpq_poly) -> str:

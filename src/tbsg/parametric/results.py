@@ -43,6 +43,7 @@ from tbsg.errors import InvalidArgumentError, show
 from tbsg.model.protocol import Game, exact
 from tbsg.parametric.algebraic import RealAlgebraic
 from tbsg.parametric.compile import ParametricCompiled
+from tbsg.parametric.linear import action_gain
 from tbsg.parametric.linear import action_values as _q
 from tbsg.parametric.rational import RationalFunction
 from tbsg.results.deprecation import AttributeBecameMethod, deprecated, warn_deprecated
@@ -65,9 +66,8 @@ Point = Fraction | int
 def advantage(pc: ParametricCompiled[Any, Any], values: Sequence[RationalFunction],
               k: int) -> RationalFunction:
     """``d_k``: the gain of action ``k`` over the state's value, for its mover (<= 0 iff no gain)."""
-    i = pc.act_state[k]
-    d = _q(pc, values, k) - values[i]
-    return d if pc.player[i] == 0 else -d
+    d = action_gain(pc, values, k)
+    return d if pc.player[pc.act_state[k]] == 0 else -d
 
 
 def _lookup(pc: ParametricCompiled[Any, Any], state: object, owner: str, unknown: str) -> int:

@@ -55,7 +55,13 @@ from tbsg.engine.compile import DEFAULT_MAX_STATES
 from tbsg.errors import InvalidArgumentError, show
 from tbsg.model.fixed import FixedStrategyGame
 from tbsg.model.protocol import Game
-from tbsg.parametric.algebraic import RealAlgebraic, rational_between, real_roots_mult, sign_at
+from tbsg.parametric.algebraic import (
+    RealAlgebraic,
+    rational_between,
+    real_roots_mult,
+    sign_on,
+    vanishes_at,
+)
 from tbsg.parametric.compile import ParametricCompiled, compile_parametric
 from tbsg.parametric.linear import profile_values
 from tbsg.parametric.rational import RationalFunction
@@ -158,8 +164,14 @@ def _feasible(poly: fmpz_poly, x: RealAlgebraic, lo: RealAlgebraic,
     and the roots of ``poly`` strictly inside it; None if ``poly > 0`` near ``x`` on both sides.
 
     The sign on the first sub-interval between roots is read at a rational point; it flips
-    at each root of odd multiplicity (the roots are those of irreducible factors).
+    at each root of odd multiplicity (the roots are those of irreducible factors). Where
+    Descartes' rule proves that ``poly`` has no root in an interval holding ``[lo, hi]``,
+    it has one sign there (:func:`~tbsg.parametric.algebraic.sign_on`), and nothing is
+    factored.
     """
+    sign = sign_on(poly, lo.tight[0], hi.tight[1])  # type: ignore[index]
+    if sign:  # no root in (lo, hi), one sign throughout (the common case; nothing factored)
+        return (lo, hi, []) if sign < 0 else None
     found = real_roots_mult(poly, lo, hi)
     roots = [r for r, _ in found]
     pts = [lo, *roots, hi]
@@ -343,7 +355,7 @@ def _merge(regions: list[Region[S, A]]) -> list[Region[S, A]]:
     for r in regions:
         if out and out[-1]._choice == r._choice:
             prev = out.pop()
-            joint = tuple((prev.hi, k) for k, poly in prev._adv if sign_at(poly, prev.hi) == 0)
+            joint = tuple((prev.hi, k) for k, poly in prev._adv if vanishes_at(poly, prev.hi))
             touch = sorted(prev._touch + joint + r._touch, key=lambda t: (t[1], t[0]))
             r = Region(lo=prev.lo, hi=r.hi, sample=prev.sample, _pc=prev._pc,
                        _choice=prev._choice, _values=prev._values,
@@ -359,7 +371,7 @@ def _breakpoint(pc: ParametricCompiled[S, A], left: Region[S, A], right: Region[
                     for i, (a, b) in enumerate(zip(left._choice, right._choice, strict=True)) if a != b)
     # optimal at ``at``: the profile's actions, those tied identically, and those whose
     # (non-constant) advantage numerator vanishes there; a constant advantage is negative
-    tied = set(left._zero) | {k for k, poly in left._adv if sign_at(poly, at) == 0}
+    tied = set(left._zero) | {k for k, poly in left._adv if vanishes_at(poly, at)}
     ties: dict[S, tuple[A, ...]] = {}
     for i in range(pc.n_states):
         ks = pc.actions_of(i)
