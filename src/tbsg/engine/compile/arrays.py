@@ -90,7 +90,7 @@ from tbsg.engine.compile.checks import (
     state_limit,
 )
 from tbsg.engine.compiled import CompiledGame, IndexArray, Interner
-from tbsg.errors import ExactnessError, InvalidArgumentError, InvalidGameError
+from tbsg.errors import ExactnessError, InvalidArgumentError, InvalidGameError, StateLimitError
 from tbsg.errors import show as _show
 from tbsg.model.arrays import ArrayAction, ArrayOutcome, ArrayTransitions, untrusted_reason
 from tbsg.model.protocol import Terminal, player_function
@@ -372,23 +372,208 @@ def compile_arrays(game: Any, *, max_states: int, max_actions: int, max_outcomes
     grown[0] = first[0]
     tab = _Tables(keys=grown, n_states=1)
     interner = Interner()
+    run = _Run(game, keys, index, tab, interner, max_states, max_actions, max_outcomes)
     next_report = report_every if progress is not None else -1
     i = 0
     while i < tab.n_states:
         j = min(i + CHUNK, tab.n_states)
         rows = keys.decode(tab.keys[i:j])
         rows.flags.writeable = False
-        _batch(game, rows, keys, index, tab, interner, max_states)
-        if tab.n_actions > max_actions or tab.n_outcomes > max_outcomes:
-            raise size_limit(max_actions, max_outcomes)
+        _wave(run, rows)
         if 0 <= next_report <= tab.n_states:
             progress(tab.n_states, max_states)  # type: ignore[misc]
             next_report = (tab.n_states // report_every + 1) * report_every
         i = j
+    _flush(run)
     del index  # the key table (up to DENSE_LIMIT int32) before the states are built
     compiled = _assemble(tab, keys, interner)
     _check_against_protocol(game, compiled)
     return compiled
+
+
+@dataclass
+class _Run:
+    """One enumeration's state: the tables, and the waves read but not yet recorded."""
+
+    game: Any
+    keys: _Keys
+    index: _Index
+    tab: _Tables
+    interner: Interner
+    max_states: int
+    max_actions: int
+    max_outcomes: int
+    waves: list[tuple[ArrayTransitions, I64]] = field(default_factory=list)
+    held: int = 0  # rows in ``waves``
+
+
+def _wave(run: _Run, rows: I64) -> None:
+    """Read one wave (a batch of consecutive numbers) and number its new states.
+
+    A wave whose rules are plainly well-formed only has its successors numbered here and
+    is held, to be checked and recorded with the waves after it that have the same form
+    (:func:`_flush`): the fixed cost of a batch is paid once per :data:`CHUNK` rows, not
+    once per breadth-first level. Any other wave, and anything that raises, first
+    records the held waves and then takes the checked path alone, so errors come in the
+    order and with the words of a wave-by-wave enumeration.
+    """
+    try:
+        tr = _ask(run.game, rows, run.keys)
+    except Exception:
+        _flush(run)
+        raise
+    succ = _fast_keys(tr, rows, run.keys)
+    if succ is None:
+        _flush(run)
+        _record_checked(run, tr, rows)
+        return
+    tr = cast("ArrayTransitions", tr)
+    if run.waves and not _same_form(run.waves[0][0], tr):
+        _flush(run)
+    try:
+        _number(succ, run.keys, run.index, run.tab, run.max_states)
+    except StateLimitError:
+        _flush(run)
+        _record_checked(run, tr, rows)  # its own errors first, then the limit
+        raise
+    run.waves.append((tr, rows))
+    run.held += len(rows)
+    if run.held >= CHUNK:
+        _flush(run)
+
+
+def _record_checked(run: _Run, tr: object, rows: I64) -> None:
+    """Check and record one batch, then the size limits."""
+    _record(_rules(tr, rows, run.keys), run.keys, run.index, run.tab, run.interner, run.max_states)
+    if run.tab.n_actions > run.max_actions or run.tab.n_outcomes > run.max_outcomes:
+        raise size_limit(run.max_actions, run.max_outcomes)
+
+
+def _flush(run: _Run) -> None:
+    """Check and record the held waves: joined into one batch, or, if the joined batch
+    is refused, wave by wave (whose first error is the one to report)."""
+    waves, run.waves, run.held = run.waves, [], 0
+    numbered = run.tab.n_states
+    if len(waves) == 1:
+        _record_checked(run, *waves[0])
+    elif waves:
+        rows = np.concatenate([r for _, r in waves])
+        rows.flags.writeable = False
+        try:
+            rules = _rules(_joined_transitions([t for t, _ in waves]), rows, run.keys)
+        except Exception:
+            for tr, r in waves:
+                _record_checked(run, tr, r)
+        else:
+            _record(rules, run.keys, run.index, run.tab, run.interner, run.max_states)
+            if run.tab.n_actions > run.max_actions or run.tab.n_outcomes > run.max_outcomes:
+                raise size_limit(run.max_actions, run.max_outcomes)
+    if run.tab.n_states != numbered:  # every successor of a held wave was numbered when read
+        raise InvalidGameError("game.array_transitions() changed arrays it had returned (a held batch now "
+                               "leads elsewhere); it must return arrays it does not write to afterwards")
+
+
+def _fast_keys(tr: object, rows: I64, keys: _Keys) -> I64 | None:
+    """The successor keys of a wave in the plain order (entries that lead to a state, row
+    by row), read with only the checks needed to compute them; None if anything is not
+    plainly well-formed (the checked path then says what)."""
+    if type(tr) is not ArrayTransitions or type(tr.actions) is not tuple:
+        return None
+    n = len(rows)
+    columns = []
+    for act in tr.actions:
+        if type(act) is not ArrayAction or type(act.outcomes) is not tuple:
+            return None
+        allowed = act.allowed
+        if allowed is not None and (type(allowed) is not np.ndarray or allowed.dtype != np.bool_
+                                    or allowed.shape != (n,)):
+            return None
+        for out in act.outcomes:
+            col = _fast_column(out, allowed, keys, n)
+            if col is None:
+                return None
+            columns.append(col)
+    if not columns:
+        return None
+    grid = np.stack(columns, axis=1).ravel()
+    found: I64 = grid[grid >= 0]
+    return found
+
+
+def _ints(x: object, shape: tuple[int, ...]) -> bool:
+    return type(x) is np.ndarray and x.dtype.kind in "iu" and x.shape == shape
+
+
+def _fast_column(out: object, allowed: Bools | None, keys: _Keys, n: int) -> I64 | None:
+    """One outcome's successor keys over a wave, -1 where it leads to no state (see
+    :func:`_fast_keys`)."""
+    if type(out) is not ArrayOutcome:
+        return None
+    p = out.probability
+    if type(p) is tuple:
+        if len(p) != 2 or not _ints(p[0], (n,)):
+            return None
+        valid: Bools = p[0] > 0
+        if allowed is not None:
+            valid &= allowed
+    elif type(p) is Fraction or type(p) is int:
+        valid = np.ones(n, dtype=bool) if allowed is None else allowed.copy()
+        if p <= 0:
+            valid[:] = False
+    else:
+        return None
+    if out.terminal is not None:
+        if not _ints(out.terminal, (n,)):
+            return None
+        valid &= out.terminal < 0
+    succ = out.successor
+    if succ is None:
+        return None if valid.any() else np.full(n, -1, dtype=np.int64)
+    if not _ints(succ, (n, keys.d)):
+        return None
+    s = cast("I64", succ).astype(np.int64, copy=False)
+    if (valid & keys.outside(s)).any():
+        return None
+    return np.where(valid, keys.encode(s), -1)
+
+
+def _same_form(a: ArrayTransitions, b: ArrayTransitions) -> bool:
+    """True if two waves' rules can be joined into one batch: the same action objects,
+    outcomes, terminal objects and constant probabilities, only their arrays differ."""
+    if len(a.actions) != len(b.actions) or type(a.terminals) is not tuple \
+            or type(b.terminals) is not tuple or len(a.terminals) != len(b.terminals) \
+            or any(x is not y for x, y in zip(a.terminals, b.terminals, strict=True)):
+        return False
+    for x, y in zip(a.actions, b.actions, strict=True):
+        if x.label is not y.label or len(x.outcomes) != len(y.outcomes) \
+                or (x.allowed is None) != (y.allowed is None):
+            return False
+        for u, v in zip(x.outcomes, y.outcomes, strict=True):
+            p, q = u.probability, v.probability
+            same_p = p is q or (type(p) is tuple and type(q) is tuple and type(p[1]) is int
+                                and type(q[1]) is int and p[1] == q[1])
+            if not same_p or (u.successor is None) != (v.successor is None) \
+                    or (u.terminal is None) != (v.terminal is None):
+                return False
+    return True
+
+
+def _joined_transitions(trs: list[ArrayTransitions]) -> ArrayTransitions:
+    """Waves of the same form (:func:`_same_form`) as one batch's rules."""
+    def cat(xs: list[Any]) -> Any:
+        return None if xs[0] is None else np.concatenate(xs)
+
+    actions = []
+    for j, act in enumerate(trs[0].actions):
+        outs = []
+        for o, out in enumerate(act.outcomes):
+            mine = [t.actions[j].outcomes[o] for t in trs]
+            p = out.probability
+            prob = (np.concatenate([m.probability[0] for m in mine]), p[1]) if type(p) is tuple else p  # type: ignore[index]
+            outs.append(ArrayOutcome(prob, cat([m.successor for m in mine]), cat([m.terminal for m in mine])))
+        actions.append(ArrayAction(act.label, tuple(outs), cat([t.actions[j].allowed for t in trs])))
+    player = np.concatenate([np.asarray(t.player) for t in trs])
+    return ArrayTransitions(player=player, actions=tuple(actions), terminals=trs[0].terminals)
 
 
 @dataclass
@@ -408,7 +593,14 @@ def _batch(game: Any, rows: I64, keys: _Keys, index: _Index, tab: _Tables, inter
     """Enumerate one batch of states (rows of consecutive numbers): read and check its
     rules, find its repeated successors and intern its probabilities, number its new
     states, and append its rows to ``tab``."""
-    rules = _rules(game, rows, keys)
+    _record(_rules(_ask(game, rows, keys), rows, keys), keys, index, tab, interner, max_states)
+
+
+def _record(rules: _Rules, keys: _Keys, index: _Index, tab: _Tables, interner: Interner,
+            max_states: int) -> None:
+    """Append a batch's checked rules to ``tab``: its repeated successors merged, its
+    probabilities interned, its new states numbered."""
+    rows = rules.rows
     n, n_acts = len(rows), len(rules.labels)
     target = _repeats(rules.cols, n_acts, n)
     codes = _intern(rules.cols, target, interner, n)
@@ -439,13 +631,17 @@ def _batch(game: Any, rows: I64, keys: _Keys, index: _Index, tab: _Tables, inter
     tab.n_outcomes += len(found)
 
 
-def _rules(game: Any, rows: I64, keys: _Keys) -> _Rules:
-    """Ask ``array_transitions`` about ``rows`` and check what it says, as the plain
+def _ask(game: Any, rows: I64, keys: _Keys) -> object:
+    """``game.array_transitions(rows)``, its exceptions naming the batch."""
+    return call("game.array_transitions()", f"(on {len(rows)} states from {_show(keys.state(rows[0]))})",
+                lambda: game.array_transitions(rows))
+
+
+def _rules(tr: object, rows: I64, keys: _Keys) -> _Rules:
+    """Check what ``array_transitions`` says about ``rows`` (``tr``), as the plain
     compiler checks ``player``, ``actions`` and ``outcomes``."""
     n = len(rows)
     where = f"(game.array_transitions() on {n} states from {_show(keys.state(rows[0]))})"
-    tr = call("game.array_transitions()", f"(on {n} states from {_show(keys.state(rows[0]))})",
-              lambda: game.array_transitions(rows))
     if not isinstance(tr, ArrayTransitions):
         raise InvalidGameError(f"game.array_transitions() returned {_show(tr)}; expected a "
                                "tbsg.ArrayTransitions")
