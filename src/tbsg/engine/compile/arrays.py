@@ -156,6 +156,7 @@ class _Keys:
         for i in range(self.d - 2, -1, -1):
             w[i] = w[i + 1] * shape[i + 1]
         self.weights = w
+        self.weight_array = np.array(w, dtype=np.int64)
         self.kind = kind
         # NamedTuples are built by tuple.__new__ (what their _make does), at C speed
         self.make = cast("Callable[[list[int]], tuple[int, ...]]",
@@ -175,9 +176,7 @@ class _Keys:
         return out
 
     def encode(self, rows: I64) -> I64:
-        key: I64 = rows[:, 0] * self.weights[0] if self.d > 1 else rows[:, 0].copy()
-        for i in range(1, self.d):
-            key = key + (rows[:, i] if self.weights[i] == 1 else rows[:, i] * self.weights[i])
+        key: I64 = rows.dot(self.weight_array)
         return key
 
     def decode(self, keys: I64) -> I64:
@@ -480,7 +479,8 @@ def _fast_keys(tr: object, rows: I64, keys: _Keys) -> I64 | None:
     if type(tr) is not ArrayTransitions or type(tr.actions) is not tuple:
         return None
     n = len(rows)
-    columns = []
+    valid: list[Bools] = []
+    succ: list[npt.NDArray[np.integer[Any]]] = []
     for act in tr.actions:
         if type(act) is not ArrayAction or type(act.outcomes) is not tuple:
             return None
@@ -489,52 +489,54 @@ def _fast_keys(tr: object, rows: I64, keys: _Keys) -> I64 | None:
                                     or allowed.shape != (n,)):
             return None
         for out in act.outcomes:
-            col = _fast_column(out, allowed, keys, n)
-            if col is None:
+            if not _fast_column(out, allowed, keys, n, valid, succ):
                 return None
-            columns.append(col)
-    if not columns:
+    if not valid:
         return None
-    grid = np.stack(columns, axis=1).ravel()
-    found: I64 = grid[grid >= 0]
-    return found
+    leads = np.stack(valid, axis=1).ravel()
+    to = np.stack(succ, axis=1).reshape(-1, keys.d).astype(np.int64, copy=False)
+    if (leads & keys.outside(to)).any():
+        return None
+    return keys.encode(to[leads])
 
 
 def _ints(x: object, shape: tuple[int, ...]) -> bool:
     return type(x) is np.ndarray and x.dtype.kind in "iu" and x.shape == shape
 
 
-def _fast_column(out: object, allowed: Bools | None, keys: _Keys, n: int) -> I64 | None:
-    """One outcome's successor keys over a wave, -1 where it leads to no state (see
-    :func:`_fast_keys`)."""
+def _fast_column(out: object, allowed: Bools | None, keys: _Keys, n: int, valid: list[Bools],
+                 succ: list[npt.NDArray[np.integer[Any]]]) -> bool:
+    """Append one outcome's entries that lead to a state (``valid``) and its successors
+    over a wave to the lists; False if it is not plainly well-formed (see :func:`_fast_keys`)."""
     if type(out) is not ArrayOutcome:
-        return None
+        return False
     p = out.probability
     if type(p) is tuple:
         if len(p) != 2 or not _ints(p[0], (n,)):
-            return None
-        valid: Bools = p[0] > 0
+            return False
+        leads: Bools = p[0] > 0
         if allowed is not None:
-            valid &= allowed
+            leads &= allowed
     elif type(p) is Fraction or type(p) is int:
-        valid = np.ones(n, dtype=bool) if allowed is None else allowed.copy()
+        leads = np.ones(n, dtype=bool) if allowed is None else allowed.copy()
         if p <= 0:
-            valid[:] = False
+            leads[:] = False
     else:
-        return None
+        return False
     if out.terminal is not None:
         if not _ints(out.terminal, (n,)):
-            return None
-        valid &= out.terminal < 0
-    succ = out.successor
-    if succ is None:
-        return None if valid.any() else np.full(n, -1, dtype=np.int64)
-    if not _ints(succ, (n, keys.d)):
-        return None
-    s = cast("I64", succ).astype(np.int64, copy=False)
-    if (valid & keys.outside(s)).any():
-        return None
-    return np.where(valid, keys.encode(s), -1)
+            return False
+        leads &= out.terminal < 0
+    to = out.successor
+    if to is None:
+        if leads.any():
+            return False
+        to = np.zeros((n, keys.d), dtype=np.int64)
+    elif not _ints(to, (n, keys.d)):
+        return False
+    valid.append(leads)
+    succ.append(to)
+    return True
 
 
 def _same_form(a: ArrayTransitions, b: ArrayTransitions) -> bool:
