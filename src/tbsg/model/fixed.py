@@ -18,6 +18,7 @@ of ``evaluate`` or ``best_response`` certifies the values of the profile it reco
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from itertools import repeat
 from typing import Any, Generic, TypeVar, cast
@@ -180,12 +181,15 @@ class FixedStrategyGame(Generic[S, A]):
         try:
             legal = list(map(self._actions, states))
             wanted = list(map(self._lookup, states))
-            picks = [by_label.get(a, -1) if a in acts else -1 for a, acts in zip(wanted, legal, strict=True)]
+            ok = list(map(operator.contains, legal, wanted))
+            picks = list(map(by_label.get, wanted))
             firsts = list(map(self._answers.setdefault, states, wanted))
         except Exception:
             return [self._choice(s, labels, by_label) for s in states]
-        return [p if p >= 0 and f is w else self._choice(s, labels, by_label)
-                for p, f, w, s in zip(picks, firsts, wanted, states, strict=True)]
+        if all(ok) and None not in picks and all(map(operator.is_, firsts, wanted)):
+            return cast("list[int]", picks)
+        return [p if k and p is not None and f is w else self._choice(s, labels, by_label)
+                for p, k, f, w, s in zip(picks, ok, firsts, wanted, states, strict=True)]
 
     def _choice(self, state: S, labels: list[object], by_label: dict[object, int]) -> int:
         """The position in ``labels`` of the strategy's action at ``state``, asked through

@@ -88,6 +88,7 @@ from tbsg.engine.compile.checks import (
     probability,
     size_limit,
     state_limit,
+    user_error,
 )
 from tbsg.engine.compiled import CompiledGame, IndexArray, Interner
 from tbsg.errors import ExactnessError, InvalidArgumentError, InvalidGameError, StateLimitError
@@ -421,7 +422,10 @@ def _wave(run: _Run, rows: I64) -> None:
     except Exception:
         _flush(run)
         raise
-    succ = _fast_keys(tr, rows, run.keys)
+    try:
+        succ = _fast_keys(tr, rows, run.keys)
+    except Exception:  # (odd arrays: the checked path names what is wrong)
+        succ = None
     if succ is None:
         _flush(run)
         _record_checked(run, tr, rows)
@@ -493,8 +497,13 @@ def _fast_keys(tr: object, rows: I64, keys: _Keys) -> I64 | None:
                 return None
     if not valid:
         return None
-    leads = np.stack(valid, axis=1).ravel()
-    to = np.stack(succ, axis=1).reshape(-1, keys.d).astype(np.int64, copy=False)
+    grid = np.empty((n, len(valid)), dtype=bool)  # (filled column by column: cheaper than np.stack)
+    cube = np.empty((n, len(valid), keys.d), dtype=np.int64)
+    for c, (v, t) in enumerate(zip(valid, succ, strict=True)):
+        grid[:, c] = v
+        cube[:, c] = t
+    leads = grid.ravel()
+    to: I64 = cube.reshape(-1, keys.d)
     if (leads & keys.outside(to)).any():
         return None
     return keys.encode(to[leads])
@@ -635,8 +644,11 @@ def _record(rules: _Rules, keys: _Keys, index: _Index, tab: _Tables, interner: I
 
 def _ask(game: Any, rows: I64, keys: _Keys) -> object:
     """``game.array_transitions(rows)``, its exceptions naming the batch."""
-    return call("game.array_transitions()", f"(on {len(rows)} states from {_show(keys.state(rows[0]))})",
-                lambda: game.array_transitions(rows))
+    try:
+        return game.array_transitions(rows)
+    except Exception as exc:  # (the words of checks.call, built only when needed)
+        where = f"(on {len(rows)} states from {_show(keys.state(rows[0]))})"
+        user_error("game.array_transitions()", where, exc)
 
 
 def _rules(tr: object, rows: I64, keys: _Keys) -> _Rules:
