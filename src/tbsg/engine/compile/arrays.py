@@ -403,7 +403,7 @@ class _Run:
     max_states: int
     max_actions: int
     max_outcomes: int
-    waves: list[tuple[ArrayTransitions, I64]] = field(default_factory=list)
+    waves: list[tuple[ArrayTransitions, I64, I64]] = field(default_factory=list)  # (rules, rows, keys read)
     held: int = 0  # rows in ``waves``
 
 
@@ -439,15 +439,16 @@ def _wave(run: _Run, rows: I64) -> None:
         _flush(run)
         _record_checked(run, tr, rows)  # its own errors first, then the limit
         raise
-    run.waves.append((tr, rows))
+    run.waves.append((tr, rows, succ))
     run.held += len(rows)
     if run.held >= CHUNK:
         _flush(run)
 
 
-def _record_checked(run: _Run, tr: object, rows: I64) -> None:
-    """Check and record one batch, then the size limits."""
-    _record(_rules(tr, rows, run.keys), run.keys, run.index, run.tab, run.interner, run.max_states)
+def _record_checked(run: _Run, tr: object, rows: I64, read: I64 | None = None) -> None:
+    """Check and record one batch (whose successor keys were ``read`` when it was asked,
+    if it was held), then the size limits."""
+    _record(_rules(tr, rows, run.keys), run.keys, run.index, run.tab, run.interner, run.max_states, read)
     if run.tab.n_actions > run.max_actions or run.tab.n_outcomes > run.max_outcomes:
         raise size_limit(run.max_actions, run.max_outcomes)
 
@@ -456,24 +457,21 @@ def _flush(run: _Run) -> None:
     """Check and record the held waves: joined into one batch, or, if the joined batch
     is refused, wave by wave (whose first error is the one to report)."""
     waves, run.waves, run.held = run.waves, [], 0
-    numbered = run.tab.n_states
     if len(waves) == 1:
         _record_checked(run, *waves[0])
     elif waves:
-        rows = np.concatenate([r for _, r in waves])
+        rows = np.concatenate([w[1] for w in waves])
         rows.flags.writeable = False
         try:
-            rules = _rules(_joined_transitions([t for t, _ in waves]), rows, run.keys)
+            rules = _rules(_joined_transitions([w[0] for w in waves]), rows, run.keys)
         except Exception:
-            for tr, r in waves:
-                _record_checked(run, tr, r)
+            for wave in waves:
+                _record_checked(run, *wave)
         else:
-            _record(rules, run.keys, run.index, run.tab, run.interner, run.max_states)
+            _record(rules, run.keys, run.index, run.tab, run.interner, run.max_states,
+                    np.concatenate([w[2] for w in waves]))
             if run.tab.n_actions > run.max_actions or run.tab.n_outcomes > run.max_outcomes:
                 raise size_limit(run.max_actions, run.max_outcomes)
-    if run.tab.n_states != numbered:  # every successor of a held wave was numbered when read
-        raise InvalidGameError("game.array_transitions() changed arrays it had returned (a held batch now "
-                               "leads elsewhere); it must return arrays it does not write to afterwards")
 
 
 def _fast_keys(tr: object, rows: I64, keys: _Keys) -> I64 | None:
@@ -608,9 +606,10 @@ def _batch(game: Any, rows: I64, keys: _Keys, index: _Index, tab: _Tables, inter
 
 
 def _record(rules: _Rules, keys: _Keys, index: _Index, tab: _Tables, interner: Interner,
-            max_states: int) -> None:
+            max_states: int, read: I64 | None = None) -> None:
     """Append a batch's checked rules to ``tab``: its repeated successors merged, its
-    probabilities interned, its new states numbered."""
+    probabilities interned, its new states numbered. ``read``: the successor keys of a
+    held batch as they were when it was asked (they must still be those)."""
     rows = rules.rows
     n, n_acts = len(rows), len(rules.labels)
     target = _repeats(rules.cols, n_acts, n)
@@ -621,11 +620,15 @@ def _record(rules: _Rules, keys: _Keys, index: _Index, tab: _Tables, interner: I
     n_batch_actions = int(act_num[-1, -1]) + 1
     col_action = np.array([c.action for c in rules.cols], dtype=np.int64)
     leads = np.stack([c.leads for c in rules.cols], axis=1)
+    zeros = np.zeros(n, dtype=np.int64)
+    all_keys = np.stack([c.key if c.key is not None else zeros for c in rules.cols], axis=1).ravel()
+    if read is not None and not np.array_equal(all_keys[leads.ravel()], read):
+        raise InvalidGameError("game.array_transitions() changed arrays it had returned (states already "
+                               "asked about now lead elsewhere); it must not write to them afterwards")
     if target is not None:
         leads &= target < 0
     kept = leads.ravel()
-    zeros = np.zeros(n, dtype=np.int64)
-    out_keys = np.stack([c.key if c.key is not None else zeros for c in rules.cols], axis=1).ravel()[kept]
+    out_keys = all_keys[kept]
     out_action = act_num[:, col_action].ravel()[kept]
     found = _number(out_keys, keys, index, tab, max_states)
     tab.players.append(rules.player.astype(np.int8))
