@@ -21,7 +21,24 @@ the keys not seen before in the order of their first occurrence. Known keys are 
 a dense table of ``prod(n_i)`` int32 (when that is at most :data:`DENSE_LIMIT`), which
 also finds first occurrences without sorting (``np.minimum.at`` leaves in each new key's
 cell its earliest position), or else in sorted runs of keys (binary search; first
-occurrences by ``np.unique(..., return_index=True)``). The state objects are built at the
+occurrences by ``np.unique(..., return_index=True)``).
+
+A breadth-first level (a *wave*) of a small game or a chain holds a few dozen states,
+and a game with hundreds of levels would pay a batch's fixed cost (a few dozen numpy
+calls for the checks, the repeated successors, the rationals, the terminal sums) once per
+level. So a wave whose arrays are plainly well-formed is only *read* when it is asked:
+its successor keys are computed (one stacked range check, one dot product with the
+weights) and its new states numbered, which is all the next wave needs; it is then *held*
+and checked and recorded with the following waves of the same form (the same action,
+terminal and probability objects, only the arrays differ) as one batch of up to
+:data:`CHUNK` rows. Joining consecutive waves keeps the plain order (the joined batch's
+rows are the waves' rows in number order), so the numbering, the codes and the arrays are
+those of a wave-by-wave enumeration. The errors are too: a wave that is not plainly
+well-formed, or whose reading raises, first has the held waves recorded and is then
+checked alone; a joined batch that fails a check is checked again wave by wave, so the
+error reported is the first wave's, in that wave's words. A held wave's successors are
+compared, when it is recorded, with those read when it was asked (an array form must not
+write into arrays it has returned). The state objects are built at the
 end, each as the type of ``game.initial`` (``tuple.__new__`` for a NamedTuple, as its
 ``_make`` does). ``progress`` is called at most once per batch, when the count has
 passed a multiple of the reporting interval.
@@ -37,8 +54,8 @@ then the distinct ``s_k`` and ``c_k`` in ascending order (or, when the plain com
 would sum them in rational arithmetic because the common denominator overflows int64,
 in order of the first action that has them).
 
-Cost: a few numpy passes over the ``n C`` entries of a batch, and at the end one Python
-object per state (``tuple.__new__`` through ``map``, at C speed) for ``states`` and
+Cost: a few numpy passes over the ``n C`` entries of a batch, a few more numpy calls per
+breadth-first level, and at the end one Python object per state (``tuple.__new__`` through ``map``, at C speed) for ``states`` and
 ``index``.
 
 Trust: the array form is a second description of a game that also implements the plain
