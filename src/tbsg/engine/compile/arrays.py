@@ -55,8 +55,8 @@ would sum them in rational arithmetic because the common denominator overflows i
 in order of the first action that has them).
 
 Cost: a few numpy passes over the ``n C`` entries of a batch, a few more numpy calls per
-breadth-first level, and at the end one Python object per state (``tuple.__new__`` through ``map``, at C speed) for ``states`` and
-``index``.
+breadth-first level, and at the end one Python object per state (``tuple.__new__``
+through ``map``, at C speed) for ``states`` and ``index``.
 
 Trust: the array form is a second description of a game that also implements the plain
 protocol, which is the definition. It is used only where it plainly belongs to those
