@@ -155,12 +155,17 @@ class FixedStrategyGame(Generic[S, A]):
         by_label: dict[object, int] = {}
         for j, label in enumerate(labels):
             by_label.setdefault(label, j)
-        chosen = np.full(len(player), -1, dtype=np.int64)  # -1: a free player's row
-        chosen[rows] = self._choices(np.asarray(states)[rows].tolist(), labels, by_label)
-        free = chosen < 0
-        acts = tuple(ArrayAction(act.label, act.outcomes, (free | (chosen == j)) if act.allowed is None
-                                 else np.asarray(act.allowed, dtype=bool) & (free | (chosen == j)))
-                     for j, act in enumerate(t.actions))
+        if len(rows) == len(player):  # every row a fixed player's: no free rows to keep
+            chosen = np.array(self._choices(np.asarray(states).tolist(), labels, by_label), dtype=np.int64)
+            keep = [chosen == j for j in range(len(labels))]
+        else:
+            chosen = np.full(len(player), -1, dtype=np.int64)  # -1: a free player's row
+            chosen[rows] = self._choices(np.asarray(states)[rows].tolist(), labels, by_label)
+            free = chosen < 0
+            keep = [free | (chosen == j) for j in range(len(labels))]
+        acts = tuple(ArrayAction(act.label, act.outcomes, k if act.allowed is None
+                                 else np.asarray(act.allowed, dtype=bool) & k)
+                     for act, k in zip(t.actions, keep, strict=True))
         return ArrayTransitions(player=t.player, actions=acts, terminals=t.terminals)
 
     def _choices(self, rows: list[list[int]], labels: list[object], by_label: dict[object, int]) -> list[int]:
