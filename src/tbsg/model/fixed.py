@@ -18,14 +18,15 @@ of ``evaluate`` or ``best_response`` certifies the values of the profile it reco
 
 from __future__ import annotations
 
-import dataclasses
+import operator
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from itertools import repeat
 from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
 
 from tbsg.errors import InvalidGameError, InvalidStrategyError, TbsgError, shorten, show
-from tbsg.model.arrays import ArrayTransitions, untrusted_reason
+from tbsg.model.arrays import ArrayAction, ArrayTransitions, untrusted_reason
 from tbsg.model.protocol import Game, Probability, Terminal, player_function, reward_function
 
 __all__ = ["FixedStrategyGame", "StrategyLike"]
@@ -139,36 +140,73 @@ class FixedStrategyGame(Generic[S, A]):
         strategy's action.
 
         The strategy is a Python function (or mapping) of a state, so it is asked row by
-        row, through :meth:`actions` (the same checks and errors as the plain protocol);
-        everything else, the free player's rows and every outcome, stays at numpy speed.
+        row, with the checks of :meth:`actions` (:meth:`_choices`); everything else, the
+        free player's rows and every outcome, stays at numpy speed.
         """
         t: ArrayTransitions = self.game.array_transitions(states)  # type: ignore[attr-defined]
         player = np.asarray(t.player)
-        rows = np.flatnonzero(np.isin(player, self.fixed)).tolist()
-        if not rows:
+        mine = player == self.fixed[0]
+        for f in self.fixed[1:]:
+            mine |= player == f
+        rows = np.flatnonzero(mine)
+        if not rows.size:
             return t
-        kind = type(self.initial)
-        make = cast("Callable[[list[int]], S]", tuple if kind is tuple else kind._make)  # type: ignore[attr-defined]
         labels = [act.label for act in t.actions]
         by_label: dict[object, int] = {}
         for j, label in enumerate(labels):
             by_label.setdefault(label, j)
-        chosen = np.full(len(player), -1, dtype=np.int64)  # -1: a free player's row
-        for r, row in zip(rows, np.asarray(states)[rows].tolist(), strict=True):
-            state = make(row)
-            action = self.actions(state)[0]
-            pick = by_label.get(action)
-            if pick is None:
-                raise InvalidGameError(
-                    f"the array form of {type(self.game).__name__} has no action {show(action)} "
-                    f"(its actions: {show(tuple(labels))}), which actions() lists at state "
-                    f"{show(state)}")
-            chosen[r] = pick
-        free = chosen < 0
-        acts = tuple(dataclasses.replace(act, allowed=(free | (chosen == j)) if act.allowed is None
-                                         else np.asarray(act.allowed, dtype=bool) & (free | (chosen == j)))
-                     for j, act in enumerate(t.actions))
+        if len(rows) == len(player):  # every row a fixed player's: no free rows to keep
+            chosen = np.array(self._choices(np.asarray(states).tolist(), labels, by_label), dtype=np.int64)
+            keep = [chosen == j for j in range(len(labels))]
+        else:
+            chosen = np.full(len(player), -1, dtype=np.int64)  # -1: a free player's row
+            chosen[rows] = self._choices(np.asarray(states)[rows].tolist(), labels, by_label)
+            free = chosen < 0
+            keep = [free | (chosen == j) for j in range(len(labels))]
+        acts = tuple(ArrayAction(act.label, act.outcomes, k if act.allowed is None
+                                 else np.asarray(act.allowed, dtype=bool) & k)
+                     for act, k in zip(t.actions, keep, strict=True))
         return ArrayTransitions(player=t.player, actions=acts, terminals=t.terminals)
+
+    def _choices(self, rows: list[list[int]], labels: list[object], by_label: dict[object, int]) -> list[int]:
+        """The position in ``labels`` of the strategy's action at each of the fixed
+        players' ``rows``.
+
+        In bulk: the states built at C speed, ``game.actions`` and the strategy asked
+        once per state (through ``map``), the choice found among the legal actions by
+        ``in`` and recorded as the state's first answer. A row where any of that fails or
+        needs a closer look (an exception, an illegal or unknown action, an answer that
+        differs from an earlier one) is asked again through :meth:`actions`, whose
+        checks and messages decide.
+        """
+        kind = type(self.initial)
+        new = cast("Callable[[type, list[int]], S]", tuple.__new__)
+        states = cast("list[S]", list(map(tuple, rows))) if kind is tuple \
+            else list(map(new, repeat(kind), rows))
+        try:
+            legal = list(map(self._actions, states))
+            wanted = list(map(self._lookup, states))
+            ok = list(map(operator.contains, legal, wanted))
+            picks = list(map(by_label.get, wanted))
+            firsts = list(map(self._answers.setdefault, states, wanted))
+        except Exception:
+            return [self._choice(s, labels, by_label) for s in states]
+        if all(ok) and None not in picks and all(map(operator.is_, firsts, wanted)):
+            return cast("list[int]", picks)
+        return [p if k and p is not None and f is w else self._choice(s, labels, by_label)
+                for p, k, f, w, s in zip(picks, ok, firsts, wanted, states, strict=True)]
+
+    def _choice(self, state: S, labels: list[object], by_label: dict[object, int]) -> int:
+        """The position in ``labels`` of the strategy's action at ``state``, asked through
+        :meth:`actions` (its checks and messages)."""
+        action = self.actions(state)[0]
+        pick = by_label.get(action)
+        if pick is None:
+            raise InvalidGameError(
+                f"the array form of {type(self.game).__name__} has no action {show(action)} "
+                f"(its actions: {show(tuple(labels))}), which actions() lists at state "
+                f"{show(state)}")
+        return pick
 
     def _first(self, state: S, a: A) -> A:
         """``a``, the legal action the strategy names at ``state``, after checking that it

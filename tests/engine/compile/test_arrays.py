@@ -319,3 +319,54 @@ def test_check_arrays_is_sample_or_all() -> None:
                                                         r"'every'"):
         compile_game(Walk(), check_arrays="every")  # type: ignore[arg-type]
     assert_same(compile_game(Walk(), arrays=False), compile_game(Walk(), check_arrays="all"))
+
+
+_HALF = Fraction(1, 2)
+
+
+class SteadyWalk(Walk):
+    """:class:`Walk` whose every batch has one form (the same action, terminals and
+    probability objects), so that its breadth-first waves (one state each) are checked
+    and recorded together."""
+
+    terminals = (tbsg.win(0), tbsg.win(1))
+
+    def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
+        i = states[:, 0]
+        heads = ArrayOutcome((np.ones_like(i), 2), states + 1, terminal=np.where(i == 3, i % 2, -1))
+        tails = ArrayOutcome(_HALF, np.zeros_like(states))
+        tr = ArrayTransitions(i % 2, (ArrayAction("toss", (heads, tails)),), self.terminals)
+        return tr if self.change is None else self.change(tr, states)
+
+
+def test_waves_of_one_form_are_recorded_together_as_the_plain_protocol_numbers_them() -> None:
+    with mock.patch.object(compile_arrays, "_record", wraps=compile_arrays._record) as record:
+        g = compile_game(SteadyWalk())
+    assert record.call_count == 1  # four waves of one state, one batch
+    assert_same(compile_game(SteadyWalk(), arrays=False), g)
+
+
+def test_an_error_in_a_held_wave_is_reported_as_in_its_own_wave() -> None:
+    """The third wave (state (2,)) sums to 3/4: the message names it, and the batch the
+    error context names is that wave alone."""
+    game = SteadyWalk(lambda tr, s: _outcome(tr, 0, probability=(np.where(s[:, 0] == 2, 1, 2), 4)))
+    with pytest.raises(tbsg.InvalidGameError,
+                       match=r"probabilities sum to 3/4, not 1, at state \(2,\), action 'toss'"):
+        compile_game(game)
+    bad_shape = SteadyWalk(lambda tr, s: _outcome(tr, 1, successor=np.zeros((len(s), 2), dtype=np.int64))
+                           if s[0, 0] == 2 else tr)
+    with pytest.raises(tbsg.InvalidGameError, match=r"on 1 states from \(2,\)"):
+        compile_game(bad_shape)
+
+
+def test_an_array_form_that_rewrites_arrays_it_returned_is_refused() -> None:
+    """The successors of a held wave are read when it is asked; an array form that writes
+    into the arrays it returned earlier would make them lead elsewhere."""
+    buffer = np.zeros((1, 1), dtype=np.int64)
+
+    def reuse(tr: ArrayTransitions, states: Any) -> ArrayTransitions:
+        buffer[:] = np.minimum(states + 1, 3)  # heads' successors, one buffer for every call
+        return _outcome(tr, 0, successor=buffer)
+
+    with pytest.raises(tbsg.InvalidGameError, match=r"changed arrays it had returned .*lead elsewhere"):
+        compile_game(SteadyWalk(reuse))

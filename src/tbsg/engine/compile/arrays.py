@@ -21,7 +21,24 @@ the keys not seen before in the order of their first occurrence. Known keys are 
 a dense table of ``prod(n_i)`` int32 (when that is at most :data:`DENSE_LIMIT`), which
 also finds first occurrences without sorting (``np.minimum.at`` leaves in each new key's
 cell its earliest position), or else in sorted runs of keys (binary search; first
-occurrences by ``np.unique(..., return_index=True)``). The state objects are built at the
+occurrences by ``np.unique(..., return_index=True)``).
+
+A breadth-first level (a *wave*) of a small game or a chain holds a few dozen states,
+and a game with hundreds of levels would pay a batch's fixed cost (a few dozen numpy
+calls for the checks, the repeated successors, the rationals, the terminal sums) once per
+level. So a wave whose arrays are plainly well-formed is only *read* when it is asked:
+its successor keys are computed (one stacked range check, one dot product with the
+weights) and its new states numbered, which is all the next wave needs; it is then *held*
+and checked and recorded with the following waves of the same form (the same action,
+terminal and probability objects, only the arrays differ) as one batch of up to
+:data:`CHUNK` rows. Joining consecutive waves keeps the plain order (the joined batch's
+rows are the waves' rows in number order), so the numbering, the codes and the arrays are
+those of a wave-by-wave enumeration. The errors are too: a wave that is not plainly
+well-formed, or whose reading raises, first has the held waves recorded and is then
+checked alone; a joined batch that fails a check is checked again wave by wave, so the
+error reported is the first wave's, in that wave's words. A held wave's successors are
+compared, when it is recorded, with those read when it was asked (an array form must not
+write into arrays it has returned). The state objects are built at the
 end, each as the type of ``game.initial`` (``tuple.__new__`` for a NamedTuple, as its
 ``_make`` does). ``progress`` is called at most once per batch, when the count has
 passed a multiple of the reporting interval.
@@ -37,9 +54,9 @@ then the distinct ``s_k`` and ``c_k`` in ascending order (or, when the plain com
 would sum them in rational arithmetic because the common denominator overflows int64,
 in order of the first action that has them).
 
-Cost: a few numpy passes over the ``n C`` entries of a batch, and at the end one Python
-object per state (``tuple.__new__`` through ``map``, at C speed) for ``states`` and
-``index``.
+Cost: a few numpy passes over the ``n C`` entries of a batch, a few more numpy calls per
+breadth-first level, and at the end one Python object per state (``tuple.__new__``
+through ``map``, at C speed) for ``states`` and ``index``.
 
 Trust: the array form is a second description of a game that also implements the plain
 protocol, which is the definition. It is used only where it plainly belongs to those
@@ -88,9 +105,10 @@ from tbsg.engine.compile.checks import (
     probability,
     size_limit,
     state_limit,
+    user_error,
 )
 from tbsg.engine.compiled import CompiledGame, IndexArray, Interner
-from tbsg.errors import ExactnessError, InvalidArgumentError, InvalidGameError
+from tbsg.errors import ExactnessError, InvalidArgumentError, InvalidGameError, StateLimitError
 from tbsg.errors import show as _show
 from tbsg.model.arrays import ArrayAction, ArrayOutcome, ArrayTransitions, untrusted_reason
 from tbsg.model.protocol import Terminal, player_function
@@ -156,6 +174,7 @@ class _Keys:
         for i in range(self.d - 2, -1, -1):
             w[i] = w[i + 1] * shape[i + 1]
         self.weights = w
+        self.weight_array = np.array(w, dtype=np.int64)
         self.kind = kind
         # NamedTuples are built by tuple.__new__ (what their _make does), at C speed
         self.make = cast("Callable[[list[int]], tuple[int, ...]]",
@@ -175,9 +194,7 @@ class _Keys:
         return out
 
     def encode(self, rows: I64) -> I64:
-        key: I64 = rows[:, 0] * self.weights[0] if self.d > 1 else rows[:, 0].copy()
-        for i in range(1, self.d):
-            key = key + (rows[:, i] if self.weights[i] == 1 else rows[:, i] * self.weights[i])
+        key: I64 = rows.dot(self.weight_array)
         return key
 
     def decode(self, keys: I64) -> I64:
@@ -372,23 +389,217 @@ def compile_arrays(game: Any, *, max_states: int, max_actions: int, max_outcomes
     grown[0] = first[0]
     tab = _Tables(keys=grown, n_states=1)
     interner = Interner()
+    run = _Run(game, keys, index, tab, interner, max_states, max_actions, max_outcomes)
     next_report = report_every if progress is not None else -1
     i = 0
     while i < tab.n_states:
         j = min(i + CHUNK, tab.n_states)
         rows = keys.decode(tab.keys[i:j])
         rows.flags.writeable = False
-        _batch(game, rows, keys, index, tab, interner, max_states)
-        if tab.n_actions > max_actions or tab.n_outcomes > max_outcomes:
-            raise size_limit(max_actions, max_outcomes)
+        _wave(run, rows)
         if 0 <= next_report <= tab.n_states:
             progress(tab.n_states, max_states)  # type: ignore[misc]
             next_report = (tab.n_states // report_every + 1) * report_every
         i = j
+    _flush(run)
     del index  # the key table (up to DENSE_LIMIT int32) before the states are built
     compiled = _assemble(tab, keys, interner)
     _check_against_protocol(game, compiled)
     return compiled
+
+
+@dataclass
+class _Run:
+    """One enumeration's state: the tables, and the waves read but not yet recorded."""
+
+    game: Any
+    keys: _Keys
+    index: _Index
+    tab: _Tables
+    interner: Interner
+    max_states: int
+    max_actions: int
+    max_outcomes: int
+    waves: list[tuple[ArrayTransitions, I64, I64]] = field(default_factory=list)  # (rules, rows, keys read)
+    held: int = 0  # rows in ``waves``
+
+
+def _wave(run: _Run, rows: I64) -> None:
+    """Read one wave (a batch of consecutive numbers) and number its new states.
+
+    A wave whose rules are plainly well-formed only has its successors numbered here and
+    is held, to be checked and recorded with the waves after it that have the same form
+    (:func:`_flush`): the fixed cost of a batch is paid once per :data:`CHUNK` rows, not
+    once per breadth-first level. Any other wave, and anything that raises, first
+    records the held waves and then takes the checked path alone, so errors come in the
+    order and with the words of a wave-by-wave enumeration.
+    """
+    try:
+        tr = _ask(run.game, rows, run.keys)
+    except Exception:
+        _flush(run)
+        raise
+    try:
+        succ = _fast_keys(tr, rows, run.keys)
+    except Exception:  # (odd arrays: the checked path names what is wrong)
+        succ = None
+    if succ is None:
+        _flush(run)
+        _record_checked(run, tr, rows)
+        return
+    tr = cast("ArrayTransitions", tr)
+    if run.waves and not _same_form(run.waves[0][0], tr):
+        _flush(run)
+    try:
+        _number(succ, run.keys, run.index, run.tab, run.max_states)
+    except StateLimitError:
+        _flush(run)
+        _record_checked(run, tr, rows)  # its own errors first, then the limit
+        raise
+    run.waves.append((tr, rows, succ))
+    run.held += len(rows)
+    if run.held >= CHUNK:
+        _flush(run)
+
+
+def _record_checked(run: _Run, tr: object, rows: I64, read: I64 | None = None) -> None:
+    """Check and record one batch (whose successor keys were ``read`` when it was asked,
+    if it was held), then the size limits."""
+    _record(_rules(tr, rows, run.keys), run.keys, run.index, run.tab, run.interner, run.max_states, read)
+    if run.tab.n_actions > run.max_actions or run.tab.n_outcomes > run.max_outcomes:
+        raise size_limit(run.max_actions, run.max_outcomes)
+
+
+def _flush(run: _Run) -> None:
+    """Check and record the held waves: joined into one batch, or, if the joined batch
+    is refused, wave by wave (whose first error is the one to report)."""
+    waves, run.waves, run.held = run.waves, [], 0
+    if len(waves) == 1:
+        _record_checked(run, *waves[0])
+    elif waves:
+        rows = np.concatenate([w[1] for w in waves])
+        rows.flags.writeable = False
+        try:
+            rules = _rules(_joined_transitions([w[0] for w in waves]), rows, run.keys)
+        except Exception:
+            for wave in waves:
+                _record_checked(run, *wave)
+        else:
+            _record(rules, run.keys, run.index, run.tab, run.interner, run.max_states,
+                    np.concatenate([w[2] for w in waves]))
+            if run.tab.n_actions > run.max_actions or run.tab.n_outcomes > run.max_outcomes:
+                raise size_limit(run.max_actions, run.max_outcomes)
+
+
+def _fast_keys(tr: object, rows: I64, keys: _Keys) -> I64 | None:
+    """The successor keys of a wave in the plain order (entries that lead to a state, row
+    by row), read with only the checks needed to compute them; None if anything is not
+    plainly well-formed (the checked path then says what)."""
+    if type(tr) is not ArrayTransitions or type(tr.actions) is not tuple:
+        return None
+    n = len(rows)
+    valid: list[Bools] = []
+    succ: list[npt.NDArray[np.integer[Any]]] = []
+    for act in tr.actions:
+        if type(act) is not ArrayAction or type(act.outcomes) is not tuple:
+            return None
+        allowed = act.allowed
+        if allowed is not None and (type(allowed) is not np.ndarray or allowed.dtype != np.bool_
+                                    or allowed.shape != (n,)):
+            return None
+        for out in act.outcomes:
+            if not _fast_column(out, allowed, keys, n, valid, succ):
+                return None
+    if not valid:
+        return None
+    grid = np.empty((n, len(valid)), dtype=bool)  # (filled column by column: cheaper than np.stack)
+    cube = np.empty((n, len(valid), keys.d), dtype=np.int64)
+    for c, (v, t) in enumerate(zip(valid, succ, strict=True)):
+        grid[:, c] = v
+        cube[:, c] = t
+    leads = grid.ravel()
+    to: I64 = cube.reshape(-1, keys.d)
+    if (leads & keys.outside(to)).any():
+        return None
+    return keys.encode(to[leads])
+
+
+def _ints(x: object, shape: tuple[int, ...]) -> bool:
+    return type(x) is np.ndarray and x.dtype.kind in "iu" and x.shape == shape
+
+
+def _fast_column(out: object, allowed: Bools | None, keys: _Keys, n: int, valid: list[Bools],
+                 succ: list[npt.NDArray[np.integer[Any]]]) -> bool:
+    """Append one outcome's entries that lead to a state (``valid``) and its successors
+    over a wave to the lists; False if it is not plainly well-formed (see :func:`_fast_keys`)."""
+    if type(out) is not ArrayOutcome:
+        return False
+    p = out.probability
+    if type(p) is tuple:
+        if len(p) != 2 or not _ints(p[0], (n,)):
+            return False
+        leads: Bools = p[0] > 0
+        if allowed is not None:
+            leads &= allowed
+    elif type(p) is Fraction or type(p) is int:
+        leads = np.ones(n, dtype=bool) if allowed is None else allowed.copy()
+        if p <= 0:
+            leads[:] = False
+    else:
+        return False
+    if out.terminal is not None:
+        if not _ints(out.terminal, (n,)):
+            return False
+        leads &= out.terminal < 0
+    to = out.successor
+    if to is None:
+        if leads.any():
+            return False
+        to = np.zeros((n, keys.d), dtype=np.int64)
+    elif not _ints(to, (n, keys.d)):
+        return False
+    valid.append(leads)
+    succ.append(to)
+    return True
+
+
+def _same_form(a: ArrayTransitions, b: ArrayTransitions) -> bool:
+    """True if two waves' rules can be joined into one batch: the same action objects,
+    outcomes, terminal objects and constant probabilities, only their arrays differ."""
+    if len(a.actions) != len(b.actions) or type(a.terminals) is not tuple \
+            or type(b.terminals) is not tuple or len(a.terminals) != len(b.terminals) \
+            or any(x is not y for x, y in zip(a.terminals, b.terminals, strict=True)):
+        return False
+    for x, y in zip(a.actions, b.actions, strict=True):
+        if x.label is not y.label or len(x.outcomes) != len(y.outcomes) \
+                or (x.allowed is None) != (y.allowed is None):
+            return False
+        for u, v in zip(x.outcomes, y.outcomes, strict=True):
+            p, q = u.probability, v.probability
+            same_p = p is q or (type(p) is tuple and type(q) is tuple and type(p[1]) is int
+                                and type(q[1]) is int and p[1] == q[1])
+            if not same_p or (u.successor is None) != (v.successor is None) \
+                    or (u.terminal is None) != (v.terminal is None):
+                return False
+    return True
+
+
+def _joined_transitions(trs: list[ArrayTransitions]) -> ArrayTransitions:
+    """Waves of the same form (:func:`_same_form`) as one batch's rules."""
+    def cat(xs: list[Any]) -> Any:
+        return None if xs[0] is None else np.concatenate(xs)
+
+    actions = []
+    for j, act in enumerate(trs[0].actions):
+        outs = []
+        for o, out in enumerate(act.outcomes):
+            mine = [t.actions[j].outcomes[o] for t in trs]
+            p = out.probability
+            prob = (np.concatenate([m.probability[0] for m in mine]), p[1]) if type(p) is tuple else p  # type: ignore[index]
+            outs.append(ArrayOutcome(prob, cat([m.successor for m in mine]), cat([m.terminal for m in mine])))
+        actions.append(ArrayAction(act.label, tuple(outs), cat([t.actions[j].allowed for t in trs])))
+    player = np.concatenate([np.asarray(t.player) for t in trs])
+    return ArrayTransitions(player=player, actions=tuple(actions), terminals=trs[0].terminals)
 
 
 @dataclass
@@ -408,7 +619,15 @@ def _batch(game: Any, rows: I64, keys: _Keys, index: _Index, tab: _Tables, inter
     """Enumerate one batch of states (rows of consecutive numbers): read and check its
     rules, find its repeated successors and intern its probabilities, number its new
     states, and append its rows to ``tab``."""
-    rules = _rules(game, rows, keys)
+    _record(_rules(_ask(game, rows, keys), rows, keys), keys, index, tab, interner, max_states)
+
+
+def _record(rules: _Rules, keys: _Keys, index: _Index, tab: _Tables, interner: Interner,
+            max_states: int, read: I64 | None = None) -> None:
+    """Append a batch's checked rules to ``tab``: its repeated successors merged, its
+    probabilities interned, its new states numbered. ``read``: the successor keys of a
+    held batch as they were when it was asked (they must still be those)."""
+    rows = rules.rows
     n, n_acts = len(rows), len(rules.labels)
     target = _repeats(rules.cols, n_acts, n)
     codes = _intern(rules.cols, target, interner, n)
@@ -418,11 +637,15 @@ def _batch(game: Any, rows: I64, keys: _Keys, index: _Index, tab: _Tables, inter
     n_batch_actions = int(act_num[-1, -1]) + 1
     col_action = np.array([c.action for c in rules.cols], dtype=np.int64)
     leads = np.stack([c.leads for c in rules.cols], axis=1)
+    zeros = np.zeros(n, dtype=np.int64)
+    all_keys = np.stack([c.key if c.key is not None else zeros for c in rules.cols], axis=1).ravel()
+    if read is not None and not np.array_equal(all_keys[leads.ravel()], read):
+        raise InvalidGameError("game.array_transitions() changed arrays it had returned (states already "
+                               "asked about now lead elsewhere); it must not write to them afterwards")
     if target is not None:
         leads &= target < 0
     kept = leads.ravel()
-    zeros = np.zeros(n, dtype=np.int64)
-    out_keys = np.stack([c.key if c.key is not None else zeros for c in rules.cols], axis=1).ravel()[kept]
+    out_keys = all_keys[kept]
     out_action = act_num[:, col_action].ravel()[kept]
     found = _number(out_keys, keys, index, tab, max_states)
     tab.players.append(rules.player.astype(np.int8))
@@ -439,13 +662,20 @@ def _batch(game: Any, rows: I64, keys: _Keys, index: _Index, tab: _Tables, inter
     tab.n_outcomes += len(found)
 
 
-def _rules(game: Any, rows: I64, keys: _Keys) -> _Rules:
-    """Ask ``array_transitions`` about ``rows`` and check what it says, as the plain
+def _ask(game: Any, rows: I64, keys: _Keys) -> object:
+    """``game.array_transitions(rows)``, its exceptions naming the batch."""
+    try:
+        return game.array_transitions(rows)
+    except Exception as exc:  # (the words of checks.call, built only when needed)
+        where = f"(on {len(rows)} states from {_show(keys.state(rows[0]))})"
+        user_error("game.array_transitions()", where, exc)
+
+
+def _rules(tr: object, rows: I64, keys: _Keys) -> _Rules:
+    """Check what ``array_transitions`` says about ``rows`` (``tr``), as the plain
     compiler checks ``player``, ``actions`` and ``outcomes``."""
     n = len(rows)
     where = f"(game.array_transitions() on {n} states from {_show(keys.state(rows[0]))})"
-    tr = call("game.array_transitions()", f"(on {n} states from {_show(keys.state(rows[0]))})",
-              lambda: game.array_transitions(rows))
     if not isinstance(tr, ArrayTransitions):
         raise InvalidGameError(f"game.array_transitions() returned {_show(tr)}; expected a "
                                "tbsg.ArrayTransitions")
