@@ -149,9 +149,10 @@ ENGINE_ALLOWED = {
     "engine/graph.py",
     # the optimality conditions and the optimal-action mask
     "engine/optimality.py",
+    # Q and its signs in exact integer arithmetic (the Bellman kernel's exact action values)
+    "engine/integer_q.py",
 }
 ENGINE_FUNCTIONS_ALLOWED = {
-    ("engine/bellman.py", "exact_action_values"),  # Q in Fraction arithmetic
     # reading the solution's stored values (which may be the backend's) into Fractions
     ("engine/_backend.py", "to_fraction"), ("engine/_backend.py", "is_canonical"),
     ("engine/_backend.py", "_coprime_fraction"),
