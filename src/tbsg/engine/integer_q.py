@@ -106,9 +106,11 @@ def _scale_of(g: CompiledGame[Any, Any]) -> _Scale:
 class _Values:
     """Numerators, denominators and denominator numbers (equal denominators, one number)
     of the values a computation reads: every state's (``states`` None: lists, kept in
-    ``full`` for the filter) or only the given states' (dicts)."""
+    ``full`` for the filter) or only the given states' (dicts); and the game's outcomes
+    (``ptr``, ``target``, ``code``: lists when every state is read, else the arrays)."""
 
-    def __init__(self, values: Sequence[Fraction], states: Sequence[int] | None) -> None:
+    def __init__(self, g: CompiledGame[Any, Any], values: Sequence[Fraction],
+                 states: Sequence[int] | None) -> None:
         ids: dict[int, int] = {1: 0}
         self.dens = dens = [1]
         self.full: tuple[list[int], list[int]] | None = None
@@ -126,7 +128,11 @@ class _Values:
             self.full = (num, den_id)
             self.num: Sequence[int] | dict[int, int] = num
             self.den_id: Sequence[int] | dict[int, int] = den_id
+            self.ptr: Sequence[int] | IntArray = g.out_ptr.tolist()
+            self.target: Sequence[int] | IntArray = g.out_target.tolist()
+            self.code: Sequence[int] | IntArray = g.out_code.tolist()
         else:
+            self.ptr, self.target, self.code = g.out_ptr, g.out_target, g.out_code
             picked = {s: values[s] for s in states}
             self.num = {s: int(x.numerator) for s, x in picked.items()}
             self.den_id = {s: number(int(x.denominator)) for s, x in picked.items()}
@@ -139,16 +145,15 @@ def _touched(g: CompiledGame[Any, Any], acts: IntArray) -> list[int]:
     return touched
 
 
-def _groups(g: CompiledGame[Any, Any], sc: _Scale, vals: _Values, k: int,
-            own: int | None) -> list[tuple[int, int]]:
+def _groups(sc: _Scale, vals: _Values, k: int, own: int | None) -> list[tuple[int, int]]:
     """``B Q_v(k)`` (minus ``B v(own)`` when ``own`` is a state) as fractions ``(M_j, D_j)``
     over distinct denominators, the zero ones left out."""
-    num, den_id, weight, target, code = vals.num, vals.den_id, sc.weight, g.out_target, g.out_code
+    num, den_id, weight, target, code = vals.num, vals.den_id, sc.weight, vals.target, vals.code
     acc: dict[int, int] = {}
     c = sc.const[k]
     if c:
         acc[0] = c
-    for o in range(int(g.out_ptr[k]), int(g.out_ptr[k + 1])):
+    for o in range(int(vals.ptr[k]), int(vals.ptr[k + 1])):
         t = int(target[o])
         j = den_id[t]
         acc[j] = acc.get(j, 0) + weight[int(code[o])] * num[t]
@@ -219,13 +224,14 @@ def _signs(g: CompiledGame[Any, Any], sc: _Scale, vals: _Values, ks: IntArray) -
     """``δ`` of the actions ``ks``: filtered first when ``vals`` holds every state."""
     if vals.full is not None:
         sign = _filtered_signs(g, sc, *vals.full, vals.dens)
-        sign = sign if len(ks) == g.n_actions else sign[ks]
+        sign = sign[ks]
     else:
         sign = np.full(len(ks), 2, dtype=np.int8)
-    act_state = g.act_state
-    for r in np.flatnonzero(sign == 2).tolist():
-        k = int(ks[r])
-        sign[r] = _sign(_groups(g, sc, vals, k, int(act_state[k])))
+    rows = np.flatnonzero(sign == 2)
+    if len(rows):
+        acts = ks[rows]
+        sign[rows] = [_sign(_groups(sc, vals, k, i))
+                      for k, i in zip(acts.tolist(), g.act_state[acts].tolist(), strict=True)]
     return sign
 
 
@@ -235,7 +241,7 @@ def _prepare(g: CompiledGame[Any, Any], values: Sequence[Fraction],
     for: then the filter runs) and the actions asked for (``acts`` or all)."""
     ks = np.arange(g.n_actions, dtype=np.int64) if acts is None else np.asarray(acts, dtype=np.int64)
     whole = len(ks) * _FEW > g.n_states
-    vals = _Values(values, None if whole else _touched(g, ks))
+    vals = _Values(g, values, None if whole else _touched(g, ks))
     return _scale_of(g), vals, ks
 
 
@@ -257,12 +263,11 @@ def exact_action_values(g: CompiledGame[Any, Any], values: Sequence[Fraction],
     terms: where ``Q_v(k) = v(i)`` it is ``v(i)`` itself)."""
     sc, vals, ks = _prepare(g, values, acts)
     sign = _signs(g, sc, vals, ks).tolist()
-    act_state = g.act_state
     out: list[Fraction] = []
-    for k, s in zip(ks.tolist(), sign, strict=True):
+    for k, i, s in zip(ks.tolist(), g.act_state[ks].tolist(), sign, strict=True):
         if s == 0:
-            out.append(values[int(act_state[k])])
+            out.append(values[i])
         else:
-            n, d = _sum(_groups(g, sc, vals, k, None))
+            n, d = _sum(_groups(sc, vals, k, None))
             out.append(Fraction(n, d * sc.scale))
     return out
