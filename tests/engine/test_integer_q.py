@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
+from unittest.mock import patch
 
 import numpy as np
 import numpy.typing as npt
@@ -18,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tbsg
+from tbsg.engine import integer_q
 from tbsg.engine.compile import compile_game
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.integer_q import _filtered_signs, _scale_of, _Values, exact_action_signs, exact_action_values
@@ -41,7 +43,7 @@ def _definition(g: CompiledGame[Any, Any], v: Sequence[Fraction], k: int) -> Fra
 
 def _filter(g: CompiledGame[Any, Any], v: list[Fraction]) -> npt.NDArray[np.int8]:
     """The fixed-point filter's signs alone (2: left to the exact path)."""
-    vals = _Values(g, v, None)
+    vals = _Values(v, None)
     assert vals.full is not None
     return _filtered_signs(g, _scale_of(g), *vals.full, vals.dens)
 
@@ -58,10 +60,12 @@ def _check(g: CompiledGame[Any, Any], v: list[Fraction]) -> None:
     filtered = _filter(g, v)
     decided = filtered != 2
     assert (filtered[decided] == np.array(want_sign, dtype=np.int8)[decided]).all()
-    for acts in ([0], [g.n_actions - 1, 0], list(range(g.n_actions))[::-1]):
-        ks = np.array(acts, dtype=np.int64)
-        assert exact_action_values(g, v, acts) == [want_q[k] for k in acts]
-        assert exact_action_signs(g, v, ks).tolist() == [want_sign[k] for k in acts]
+    for few in (0, integer_q._FEW):  # one action at a time; vectorised over every state
+        with patch.object(integer_q, "_FEW", few):
+            for acts in ([0], [g.n_actions - 1, 0], list(range(g.n_actions))[::-1]):
+                ks = np.array(acts, dtype=np.int64)
+                assert exact_action_values(g, v, acts) == [want_q[k] for k in acts]
+                assert exact_action_signs(g, v, ks).tolist() == [want_sign[k] for k in acts]
 
 
 @st.composite
@@ -92,7 +96,7 @@ def test_random_games_with_tiny_probabilities(case: tuple[Any, list[Fraction]]) 
 
 
 def test_the_solution_values_make_every_played_action_a_tie() -> None:
-    # Pig to 12: thousands of distinct denominators, often several among one action's values
+    # Pig to 12: over a hundred distinct denominators, often several among one action's values
     game = tbsg.games.pig(12)
     sol = tbsg.solve(game)
     g, v = sol.graph, list(sol.values_exact)

@@ -106,11 +106,9 @@ def _scale_of(g: CompiledGame[Any, Any]) -> _Scale:
 class _Values:
     """Numerators, denominators and denominator numbers (equal denominators, one number)
     of the values a computation reads: every state's (``states`` None: lists, kept in
-    ``full`` for the filter) or only the given states' (dicts); and the game's outcomes
-    (``ptr``, ``target``, ``code``: lists when every state is read, else the arrays)."""
+    ``full`` for the filter and the vectorised exact path) or only the given states' (dicts)."""
 
-    def __init__(self, g: CompiledGame[Any, Any], values: Sequence[Fraction],
-                 states: Sequence[int] | None) -> None:
+    def __init__(self, values: Sequence[Fraction], states: Sequence[int] | None) -> None:
         ids: dict[int, int] = {1: 0}
         self.dens = dens = [1]
         self.full: tuple[list[int], list[int]] | None = None
@@ -128,11 +126,7 @@ class _Values:
             self.full = (num, den_id)
             self.num: Sequence[int] | dict[int, int] = num
             self.den_id: Sequence[int] | dict[int, int] = den_id
-            self.ptr: Sequence[int] | IntArray = g.out_ptr.tolist()
-            self.target: Sequence[int] | IntArray = g.out_target.tolist()
-            self.code: Sequence[int] | IntArray = g.out_code.tolist()
         else:
-            self.ptr, self.target, self.code = g.out_ptr, g.out_target, g.out_code
             picked = {s: values[s] for s in states}
             self.num = {s: int(x.numerator) for s, x in picked.items()}
             self.den_id = {s: number(int(x.denominator)) for s, x in picked.items()}
@@ -145,15 +139,16 @@ def _touched(g: CompiledGame[Any, Any], acts: IntArray) -> list[int]:
     return touched
 
 
-def _groups(sc: _Scale, vals: _Values, k: int, own: int | None) -> list[tuple[int, int]]:
+def _groups(g: CompiledGame[Any, Any], sc: _Scale, vals: _Values, k: int,
+            own: int | None) -> list[tuple[int, int]]:
     """``B Q_v(k)`` (minus ``B v(own)`` when ``own`` is a state) as fractions ``(M_j, D_j)``
-    over distinct denominators, the zero ones left out."""
-    num, den_id, weight, target, code = vals.num, vals.den_id, sc.weight, vals.target, vals.code
+    over distinct denominators, the zero ones left out (one action at a time)."""
+    num, den_id, weight, target, code = vals.num, vals.den_id, sc.weight, g.out_target, g.out_code
     acc: dict[int, int] = {}
     c = sc.const[k]
     if c:
         acc[0] = c
-    for o in range(int(vals.ptr[k]), int(vals.ptr[k + 1])):
+    for o in range(int(g.out_ptr[k]), int(g.out_ptr[k + 1])):
         t = int(target[o])
         j = den_id[t]
         acc[j] = acc.get(j, 0) + weight[int(code[o])] * num[t]
@@ -220,19 +215,87 @@ def _filtered_signs(g: CompiledGame[Any, Any], sc: _Scale, num: list[int], den_i
     return sign
 
 
+def _numbers(sc: _Scale, num: list[int], most_terms: int) -> tuple[Any, Any, Any]:
+    """The numerators, weights ``w`` and constants ``C`` as numpy arrays: ``int64`` when
+    every group sum of the exact path stays below ``2**62``, else Python ints (``object``)."""
+    top = max(max(map(abs, num), default=0).bit_length() + max(sc.scale, *sc.weight).bit_length(),
+              max(map(abs, sc.const), default=0).bit_length())
+    kind = np.int64 if top + most_terms.bit_length() <= _INT64_BITS else object
+    return np.array(num, dtype=kind), np.array(sc.weight, dtype=kind), np.array(sc.const, dtype=kind)
+
+
+def _group_sums(g: CompiledGame[Any, Any], sc: _Scale, full: tuple[list[int], list[int]],
+                acts: IntArray, own: bool) -> tuple[IntArray, IntArray, npt.NDArray[Any]]:
+    """The nonzero group sums ``M_j`` of :func:`_groups` for many actions at once, from
+    every state's numerator and denominator number (``full``): ``(row, den, m)``, sorted
+    by the row of ``acts`` they belong to and by denominator number. The terms are sorted
+    by (row, denominator) and added by one ``reduceat``; with ``own``, ``-B v(i)`` of each
+    action's state is a term."""
+    num, den_id = full
+    start = g.out_ptr[acts].astype(np.int64)
+    deg = g.out_ptr[acts + 1] - start
+    outs = np.repeat(start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
+    targets = g.out_target[outs]
+    numbers, weight, const = _numbers(sc, num, int(deg.max(initial=0)) + 2)
+    dens = np.array(den_id, dtype=np.int64)
+    c = const[acts]
+    nz = np.flatnonzero(c != 0)
+    row = [np.repeat(np.arange(len(acts)), deg), nz]
+    den = [dens[targets], np.zeros(len(nz), dtype=np.int64)]
+    m = [weight[g.out_code[outs]] * numbers[targets], c[nz]]
+    if own:
+        states = g.act_state[acts]
+        row.append(np.arange(len(acts)))
+        den.append(dens[states])
+        m.append(numbers[states] * -sc.scale)
+    rows, ids, terms = np.concatenate(row), np.concatenate(den), np.concatenate(m)
+    order = np.lexsort((ids, rows))
+    rows, ids, terms = rows[order], ids[order], terms[order]
+    if not len(terms):
+        return rows, ids, terms
+    first = np.flatnonzero(np.concatenate(([True], (rows[1:] != rows[:-1]) | (ids[1:] != ids[:-1]))))
+    sums = np.add.reduceat(terms, first)
+    keep = sums != 0
+    return rows[first][keep], ids[first][keep], sums[keep]
+
+
+def _row_groups(grouped: tuple[IntArray, IntArray, npt.NDArray[Any]], dens: list[int],
+                rows: IntArray) -> list[list[tuple[int, int]]]:
+    """The groups ``(M_j, D_j)`` of each of the given ``rows`` as Python ints."""
+    row, den, m = grouped
+    lo = np.searchsorted(row, rows).tolist()
+    hi = np.searchsorted(row, rows, side="right").tolist()
+    ms, ds = m.tolist(), den.tolist()
+    return [[(ms[x], dens[ds[x]]) for x in range(a, b)] for a, b in zip(lo, hi, strict=True)]
+
+
+def _vector_signs(g: CompiledGame[Any, Any], sc: _Scale, full: tuple[list[int], list[int]],
+                  dens: list[int], acts: IntArray) -> SignArray:
+    """``δ`` of many actions: the sign of a row whose group sums all have one sign is
+    read off them; the others are cross-multiplied (:func:`_sign`)."""
+    n = len(acts)
+    grouped = _group_sums(g, sc, full, acts, True)
+    row, _, m = grouped
+    count = np.bincount(row, minlength=n)
+    positive = np.bincount(row[m > 0], minlength=n)
+    sign = np.where(count == 0, 0, np.where(positive == count, 1, np.where(positive == 0, -1, 2)))
+    mixed = np.flatnonzero(sign == 2)
+    if len(mixed):
+        sign[mixed] = [_sign(groups) for groups in _row_groups(grouped, dens, mixed)]
+    return sign.astype(np.int8)
+
+
 def _signs(g: CompiledGame[Any, Any], sc: _Scale, vals: _Values, ks: IntArray) -> SignArray:
-    """``δ`` of the actions ``ks``: filtered first when ``vals`` holds every state."""
+    """``δ`` of the actions ``ks``: filtered first when ``vals`` holds every state, the
+    rest by the vectorised exact path; one by one otherwise."""
     if vals.full is not None:
-        sign = _filtered_signs(g, sc, *vals.full, vals.dens)
-        sign = sign[ks]
-    else:
-        sign = np.full(len(ks), 2, dtype=np.int8)
-    rows = np.flatnonzero(sign == 2)
-    if len(rows):
-        acts = ks[rows]
-        sign[rows] = [_sign(_groups(sc, vals, k, i))
-                      for k, i in zip(acts.tolist(), g.act_state[acts].tolist(), strict=True)]
-    return sign
+        sign = _filtered_signs(g, sc, *vals.full, vals.dens)[ks]
+        rows = np.flatnonzero(sign == 2)
+        if len(rows):
+            sign[rows] = _vector_signs(g, sc, vals.full, vals.dens, ks[rows])
+        return sign
+    return np.array([_sign(_groups(g, sc, vals, k, i))
+                     for k, i in zip(ks.tolist(), g.act_state[ks].tolist(), strict=True)], dtype=np.int8)
 
 
 def _prepare(g: CompiledGame[Any, Any], values: Sequence[Fraction],
@@ -241,7 +304,7 @@ def _prepare(g: CompiledGame[Any, Any], values: Sequence[Fraction],
     for: then the filter runs) and the actions asked for (``acts`` or all)."""
     ks = np.arange(g.n_actions, dtype=np.int64) if acts is None else np.asarray(acts, dtype=np.int64)
     whole = len(ks) * _FEW > g.n_states
-    vals = _Values(g, values, None if whole else _touched(g, ks))
+    vals = _Values(values, None if whole else _touched(g, ks))
     return _scale_of(g), vals, ks
 
 
@@ -262,12 +325,15 @@ def exact_action_values(g: CompiledGame[Any, Any], values: Sequence[Fraction],
     :class:`~fractions.Fraction` equal to the sum (in lowest terms for ``values`` in lowest
     terms: where ``Q_v(k) = v(i)`` it is ``v(i)`` itself)."""
     sc, vals, ks = _prepare(g, values, acts)
-    sign = _signs(g, sc, vals, ks).tolist()
-    out: list[Fraction] = []
-    for k, i, s in zip(ks.tolist(), g.act_state[ks].tolist(), sign, strict=True):
-        if s == 0:
-            out.append(values[i])
-        else:
-            n, d = _sum(_groups(sc, vals, k, None))
-            out.append(Fraction(n, d * sc.scale))
+    sign = _signs(g, sc, vals, ks)
+    out: list[Fraction] = [values[i] for i in g.act_state[ks].tolist()]  # the ties: v(i)
+    moved = np.flatnonzero(sign != 0)
+    if vals.full is not None:
+        grouped = _group_sums(g, sc, vals.full, ks[moved], False)
+        groups = _row_groups(grouped, vals.dens, np.arange(len(moved)))
+    else:
+        groups = [_groups(g, sc, vals, k, None) for k in ks[moved].tolist()]
+    for r, gr in zip(moved.tolist(), groups, strict=True):
+        n, d = _sum(gr)
+        out[r] = Fraction(n, d * sc.scale)
     return out
