@@ -169,6 +169,22 @@ def _sum(groups: list[tuple[int, int]]) -> tuple[int, int]:
     return n, d
 
 
+def _reduced(groups: list[tuple[int, int]], scale: int) -> Fraction:
+    """``sum M_j / D_j`` divided by ``scale``, in lowest terms. Fractions are added over
+    the least common multiple of their denominators (one gcd each), which keeps the
+    numbers, and so the final gcd, as small as the values' own: the denominators of a
+    game's values often share most of their factors."""
+    n, d = groups[0] if groups else (0, 1)
+    for m, e in groups[1:]:
+        common = math.gcd(d, e)
+        if common == 1:
+            n, d = n * e + m * d, d * e
+        else:
+            s = d // common
+            n, d = n * (e // common) + m * s, s * e
+    return Fraction(n, d * scale)
+
+
 def _sign(groups: list[tuple[int, int]]) -> int:
     """The sign of ``sum M_j / D_j`` (every ``D_j > 0``)."""
     if not groups:
@@ -269,19 +285,39 @@ def _row_groups(grouped: tuple[IntArray, IntArray, npt.NDArray[Any]], dens: list
     return [[(ms[x], dens[ds[x]]) for x in range(a, b)] for a, b in zip(lo, hi, strict=True)]
 
 
+def _mixed_signs(row: IntArray, den: IntArray, m: npt.NDArray[Any], count: IntArray,
+                 dens: npt.NDArray[Any], rows: IntArray) -> IntArray:
+    """The signs of ``sum_j M_j / D_j`` of the given ``rows`` (``count`` groups each, in
+    ``(row, den, m)``; ``dens``: the denominators as Python ints), cross-multiplied on
+    arrays of Python ints: ``N / D <- (N D_j + M_j D) / (D D_j)``, one group position at
+    a time for every row that has it."""
+    first = np.searchsorted(row, rows)
+    size = count[rows]
+    n = m[first].astype(object)
+    d = dens[den[first]]
+    for p in range(1, int(size.max())):
+        live = np.flatnonzero(size > p)
+        at = first[live] + p
+        e = dens[den[at]]
+        n[live] = n[live] * e + m[at] * d[live]
+        d[live] = d[live] * e
+    out: IntArray = (n > 0).astype(np.int64) - (n < 0)
+    return out
+
+
 def _vector_signs(g: CompiledGame[Any, Any], sc: _Scale, full: tuple[list[int], list[int]],
                   dens: list[int], acts: IntArray) -> SignArray:
     """``δ`` of many actions: the sign of a row whose group sums all have one sign is
-    read off them; the others are cross-multiplied (:func:`_sign`)."""
+    read off them; the others are cross-multiplied (:func:`_mixed_signs`)."""
     n = len(acts)
     grouped = _group_sums(g, sc, full, acts, True)
-    row, _, m = grouped
+    row, den, m = grouped
     count = np.bincount(row, minlength=n)
     positive = np.bincount(row[m > 0], minlength=n)
     sign = np.where(count == 0, 0, np.where(positive == count, 1, np.where(positive == 0, -1, 2)))
     mixed = np.flatnonzero(sign == 2)
     if len(mixed):
-        sign[mixed] = [_sign(groups) for groups in _row_groups(grouped, dens, mixed)]
+        sign[mixed] = _mixed_signs(row, den, m, count, np.array(dens, dtype=object), mixed)
     return sign.astype(np.int8)
 
 
@@ -334,6 +370,5 @@ def exact_action_values(g: CompiledGame[Any, Any], values: Sequence[Fraction],
     else:
         groups = [_groups(g, sc, vals, k, None) for k in ks[moved].tolist()]
     for r, gr in zip(moved.tolist(), groups, strict=True):
-        n, d = _sum(gr)
-        out[r] = Fraction(n, d * sc.scale)
+        out[r] = _reduced(gr, sc.scale)
     return out
