@@ -566,9 +566,12 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> list[Fraction]:
     Run after :func:`_check_graph` and :func:`_check_arrays`: the solution's graph is the
     game's, so its arrays are read in the game's numbering (as its query methods read them).
     """
+    raws = solution._raw_values
+    if all(map(bk.is_canonical, raws)):  # GMP values: each converts to a Fraction of Python
+        return list(map(bk.to_fraction, raws))  # ints in lowest terms, nothing to check
     v: list[Fraction] = []
     to_fraction, is_canonical = bk.to_fraction, bk.is_canonical
-    for i, raw in enumerate(solution._raw_values):  # as stored: GMP values skip the gcd below
+    for i, raw in enumerate(raws):  # as stored: GMP values skip the gcd below
         x = to_fraction(raw)
         n, d = x.numerator, x.denominator
         if type(x) is not Fraction or type(n) is not int or type(d) is not int:
