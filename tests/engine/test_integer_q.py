@@ -55,8 +55,10 @@ def _sign(x: Fraction) -> int:
 def _check(g: CompiledGame[Any, Any], v: list[Fraction]) -> None:
     want_q = [_definition(g, v, k) for k in range(g.n_actions)]
     want_sign = [_sign(q - v[int(g.act_state[k])]) for k, q in enumerate(want_q)]
-    assert exact_action_values(g, v) == want_q
-    assert exact_action_signs(g, v).tolist() == want_sign
+    for chunk in (1, 3, integer_q._CHUNK):  # the vectorised exact path, a few actions at a time
+        with patch.object(integer_q, "_CHUNK", chunk):
+            assert exact_action_values(g, v) == want_q
+            assert exact_action_signs(g, v).tolist() == want_sign
     filtered = _filter(g, v)
     decided = filtered != 2
     assert (filtered[decided] == np.array(want_sign, dtype=np.int8)[decided]).all()

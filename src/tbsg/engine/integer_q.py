@@ -70,6 +70,7 @@ SignArray = npt.NDArray[np.int8]
 _INT64_BITS = 62  # |E_k| and every partial sum of the filter stay below 2**62
 _MIN_BITS = 8  # a filter with fewer fixed-point bits decides too little to pay for itself
 _FEW = 8  # actions per state touched below which no table of all states is built
+_CHUNK = 8192  # actions per step of the vectorised exact path
 
 
 class _Scale:
@@ -240,30 +241,48 @@ def _numbers(sc: _Scale, num: list[int], most_terms: int) -> tuple[Any, Any, Any
     return np.array(num, dtype=kind), np.array(sc.weight, dtype=kind), np.array(sc.const, dtype=kind)
 
 
-def _group_sums(g: CompiledGame[Any, Any], sc: _Scale, full: tuple[list[int], list[int]],
-                acts: IntArray, own: bool) -> tuple[IntArray, IntArray, npt.NDArray[Any]]:
-    """The nonzero group sums ``M_j`` of :func:`_groups` for many actions at once, from
-    every state's numerator and denominator number (``full``): ``(row, den, m)``, sorted
-    by the row of ``acts`` they belong to and by denominator number. The terms are sorted
-    by (row, denominator) and added by one ``reduceat``; with ``own``, ``-B v(i)`` of each
-    action's state is a term."""
-    num, den_id = full
+class _Arrays:
+    """What the vectorised exact path reads, as arrays: every state's numerator (``int64``
+    or Python ints, :func:`_numbers`) and denominator number, the weights and constants,
+    and the distinct denominators as Python ints."""
+
+    def __init__(self, g: CompiledGame[Any, Any], sc: _Scale, full: tuple[list[int], list[int]],
+                 dens: list[int]) -> None:
+        num, den_id = full
+        most = int(np.diff(g.out_ptr).max(initial=0)) + 2  # terms of a group: outcomes, v(i), C_k
+        self.numbers, self.weight, self.const = _numbers(sc, num, most)
+        self.den_id = np.array(den_id, dtype=np.int64)
+        self.dens = np.empty(len(dens), dtype=object)
+        self.dens[:] = dens
+        self.scale = sc.scale
+
+
+def _chunks(n: int) -> list[slice]:
+    """Slices of at most :data:`_CHUNK` rows: the exact path's temporary integers (a few
+    per outcome, as large as the values) stay bounded in memory."""
+    return [slice(a, min(a + _CHUNK, n)) for a in range(0, n, _CHUNK)]
+
+
+def _group_sums(g: CompiledGame[Any, Any], arr: _Arrays, acts: IntArray,
+                own: bool) -> tuple[IntArray, IntArray, npt.NDArray[Any]]:
+    """The nonzero group sums ``M_j`` of :func:`_groups` for many actions at once:
+    ``(row, den, m)``, sorted by the row of ``acts`` they belong to and by denominator
+    number. The terms are sorted by (row, denominator) and added by one ``reduceat``;
+    with ``own``, ``-B v(i)`` of each action's state is a term."""
     start = g.out_ptr[acts].astype(np.int64)
     deg = g.out_ptr[acts + 1] - start
     outs = np.repeat(start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
     targets = g.out_target[outs]
-    numbers, weight, const = _numbers(sc, num, int(deg.max(initial=0)) + 2)
-    dens = np.array(den_id, dtype=np.int64)
-    c = const[acts]
+    c = arr.const[acts]
     nz = np.flatnonzero(c != 0)
     row = [np.repeat(np.arange(len(acts)), deg), nz]
-    den = [dens[targets], np.zeros(len(nz), dtype=np.int64)]
-    m = [weight[g.out_code[outs]] * numbers[targets], c[nz]]
+    den = [arr.den_id[targets], np.zeros(len(nz), dtype=np.int64)]
+    m = [arr.weight[g.out_code[outs]] * arr.numbers[targets], c[nz]]
     if own:
         states = g.act_state[acts]
         row.append(np.arange(len(acts)))
-        den.append(dens[states])
-        m.append(numbers[states] * -sc.scale)
+        den.append(arr.den_id[states])
+        m.append(arr.numbers[states] * -arr.scale)
     rows, ids, terms = np.concatenate(row), np.concatenate(den), np.concatenate(m)
     order = np.lexsort((ids, rows))
     rows, ids, terms = rows[order], ids[order], terms[order]
@@ -305,20 +324,21 @@ def _mixed_signs(row: IntArray, den: IntArray, m: npt.NDArray[Any], count: IntAr
     return out
 
 
-def _vector_signs(g: CompiledGame[Any, Any], sc: _Scale, full: tuple[list[int], list[int]],
-                  dens: list[int], acts: IntArray) -> SignArray:
+def _vector_signs(g: CompiledGame[Any, Any], arr: _Arrays, acts: IntArray) -> SignArray:
     """``δ`` of many actions: the sign of a row whose group sums all have one sign is
     read off them; the others are cross-multiplied (:func:`_mixed_signs`)."""
-    n = len(acts)
-    grouped = _group_sums(g, sc, full, acts, True)
-    row, den, m = grouped
-    count = np.bincount(row, minlength=n)
-    positive = np.bincount(row[m > 0], minlength=n)
-    sign = np.where(count == 0, 0, np.where(positive == count, 1, np.where(positive == 0, -1, 2)))
-    mixed = np.flatnonzero(sign == 2)
-    if len(mixed):
-        sign[mixed] = _mixed_signs(row, den, m, count, np.array(dens, dtype=object), mixed)
-    return sign.astype(np.int8)
+    sign = np.empty(len(acts), dtype=np.int8)
+    for part in _chunks(len(acts)):
+        n = part.stop - part.start
+        row, den, m = _group_sums(g, arr, acts[part], True)
+        count = np.bincount(row, minlength=n)
+        positive = np.bincount(row[m > 0], minlength=n)
+        some = np.where(count == 0, 0, np.where(positive == count, 1, np.where(positive == 0, -1, 2)))
+        mixed = np.flatnonzero(some == 2)
+        if len(mixed):
+            some[mixed] = _mixed_signs(row, den, m, count, arr.dens, mixed)
+        sign[part] = some
+    return sign
 
 
 def _signs(g: CompiledGame[Any, Any], sc: _Scale, vals: _Values, ks: IntArray) -> SignArray:
@@ -328,7 +348,7 @@ def _signs(g: CompiledGame[Any, Any], sc: _Scale, vals: _Values, ks: IntArray) -
         sign = _filtered_signs(g, sc, *vals.full, vals.dens)[ks]
         rows = np.flatnonzero(sign == 2)
         if len(rows):
-            sign[rows] = _vector_signs(g, sc, vals.full, vals.dens, ks[rows])
+            sign[rows] = _vector_signs(g, _Arrays(g, sc, vals.full, vals.dens), ks[rows])
         return sign
     return np.array([_sign(_groups(g, sc, vals, k, i))
                      for k, i in zip(ks.tolist(), g.act_state[ks].tolist(), strict=True)], dtype=np.int8)
@@ -364,11 +384,14 @@ def exact_action_values(g: CompiledGame[Any, Any], values: Sequence[Fraction],
     sign = _signs(g, sc, vals, ks)
     out: list[Fraction] = [values[i] for i in g.act_state[ks].tolist()]  # the ties: v(i)
     moved = np.flatnonzero(sign != 0)
-    if vals.full is not None:
-        grouped = _group_sums(g, sc, vals.full, ks[moved], False)
-        groups = _row_groups(grouped, vals.dens, np.arange(len(moved)))
-    else:
-        groups = [_groups(g, sc, vals, k, None) for k in ks[moved].tolist()]
-    for r, gr in zip(moved.tolist(), groups, strict=True):
-        out[r] = _reduced(gr, sc.scale)
+    if vals.full is None:
+        for r, k in zip(moved.tolist(), ks[moved].tolist(), strict=True):
+            out[r] = _reduced(_groups(g, sc, vals, k, None), sc.scale)
+        return out
+    arr = _Arrays(g, sc, vals.full, vals.dens)
+    for part in _chunks(len(moved)):
+        rows = moved[part]
+        grouped = _group_sums(g, arr, ks[rows], False)
+        for r, gr in zip(rows.tolist(), _row_groups(grouped, vals.dens, np.arange(len(rows))), strict=True):
+            out[r] = _reduced(gr, sc.scale)
     return out
