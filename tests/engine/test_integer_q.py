@@ -123,29 +123,34 @@ def test_values_too_large_for_the_filter_take_the_exact_path() -> None:
     assert exact_action_signs(g, v).tolist() == want
 
 
+class Hand:
+    """State 0 (player 0) has ``stop`` (ends with payoff ``pay``) and ``go`` (1/6 to a
+    win, 5/6 to state 1); state 1 has ``back`` (1/2 to state 0, 1/2 to a loss)."""
+
+    initial = 0
+
+    def __init__(self, pay: Fraction) -> None:
+        self.pay = pay
+
+    def player(self, s: int) -> int:
+        return s
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("stop", "go") if s == 0 else ("back",)
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, Any]]:
+        if a == "stop":
+            return [(F(1), tbsg.Terminal(self.pay))]
+        if a == "go":
+            return [(F(1, 6), tbsg.win(0)), (F(5, 6), 1)]
+        return [(F(1, 2), 0), (F(1, 2), tbsg.win(1))]
+
+
 @pytest.mark.parametrize("acts", [None, [1], [2, 0]])
 def test_a_hand_built_game(acts: list[int] | None) -> None:
-    """Hand derivation: state 0 (player 0) has ``stop`` (ends with payoff 1/3) and ``go``
-    (1/6 to a win, 5/6 to state 1); state 1 has ``back`` (1/2 to state 0, 1/2 to a loss).
-    At v = (1/3, 1/6): Q(stop) = 1/3, Q(go) = 1/6 + 5/36 = 11/36, Q(back) = 1/6."""
-
-    class Hand:
-        initial = 0
-
-        def player(self, s: int) -> int:
-            return s
-
-        def actions(self, s: int) -> tuple[str, ...]:
-            return ("stop", "go") if s == 0 else ("back",)
-
-        def outcomes(self, s: int, a: str) -> list[tuple[Fraction, Any]]:
-            if a == "stop":
-                return [(F(1), tbsg.Terminal(F(1, 3)))]
-            if a == "go":
-                return [(F(1, 6), tbsg.win(0)), (F(5, 6), 1)]
-            return [(F(1, 2), 0), (F(1, 2), tbsg.win(1))]
-
-    g = compile_game(Hand())
+    """Hand derivation (:class:`Hand` paying 1/3), at v = (1/3, 1/6): Q(stop) = 1/3,
+    Q(go) = 1/6 + 5/6 * 1/6 = 11/36, Q(back) = 1/2 * 1/3 = 1/6."""
+    g = compile_game(Hand(F(1, 3)))
     v = [F(1, 3), F(1, 6)]
     q = [F(1, 3), F(11, 36), F(1, 6)]
     want = q if acts is None else [q[k] for k in acts]
@@ -153,3 +158,14 @@ def test_a_hand_built_game(acts: list[int] | None) -> None:
     assert exact_action_signs(g, v, None if acts is None else np.array(acts)).tolist() == \
         [_sign(x - v[int(g.act_state[k])]) for k, x in zip(range(3) if acts is None else acts, want,
                                                              strict=True)]
+
+
+def test_a_negative_payoff_keeps_the_filter() -> None:
+    """:class:`Hand` paying -2 (a score): at v = (1/3, 1/6), Q(stop) = -2 is clearly below
+    v(0), Q(go) = 11/36 below 1/3 by 1/36, Q(back) = 1/6 a tie (hand derivation as above).
+    The filter decides the two strict signs; the tie is left to the exact path."""
+    g = compile_game(Hand(F(-2)))
+    v = [F(1, 3), F(1, 6)]
+    assert _filter(g, v).tolist() == [-1, -1, 2]
+    assert exact_action_signs(g, v).tolist() == [-1, -1, 0]
+    assert exact_action_values(g, v) == [F(-2), F(11, 36), F(1, 6)]

@@ -82,6 +82,8 @@ class _Scale:
         used[g.act_code] = True
         used[g.out_code] = True
         codes = np.flatnonzero(used).tolist()
+        is_prob = np.zeros(len(g.rationals), dtype=bool)
+        is_prob[g.out_code] = True
         scale = 1
         for c in codes:
             scale = math.lcm(scale, g.rationals[c].denominator)
@@ -92,6 +94,8 @@ class _Scale:
             weight[c] = x.numerator * (scale // x.denominator)
         self.weight = weight
         self.const: list[int] = [weight[c] for c in g.act_code.tolist()]
+        self.prob_weight = [w if p else 0 for w, p in zip(weight, is_prob.tolist(), strict=True)]
+        """``w`` of the codes used as probabilities (0 for the others): never negative."""
 
 
 _SCALES: weakref.WeakKeyDictionary[CompiledGame[Any, Any], _Scale] = weakref.WeakKeyDictionary()
@@ -212,9 +216,9 @@ def _filtered_signs(g: CompiledGame[Any, Any], sc: _Scale, num: list[int], den_i
                     dens: list[int]) -> SignArray:
     """``δ`` of every flat action where the fixed-point filter proves it, 2 elsewhere."""
     sign = np.full(g.n_actions, 2, dtype=np.int8)
-    if sc.scale >= 2**31 or not all(0 <= w < 2**31 for w in sc.weight):
+    if sc.scale >= 2**31 or max(sc.prob_weight, default=0) >= 2**31:
         return sign  # weights too large for int64 sums: every action takes the exact path
-    w_out = np.array(sc.weight, dtype=np.int64)[g.out_code]
+    w_out = np.array(sc.prob_weight, dtype=np.int64)[g.out_code]
     starts = g.out_ptr[:-1]
     moving = starts < g.out_ptr[1:]
     wsum = np.zeros(g.n_actions, dtype=np.int64)
