@@ -149,9 +149,10 @@ ENGINE_ALLOWED = {
     "engine/graph.py",
     # the optimality conditions and the optimal-action mask
     "engine/optimality.py",
+    # Q and its signs in exact integer arithmetic (the Bellman kernel's exact action values)
+    "engine/integer_q.py",
 }
 ENGINE_FUNCTIONS_ALLOWED = {
-    ("engine/bellman.py", "exact_action_values"),  # Q in Fraction arithmetic
     # reading the solution's stored values (which may be the backend's) into Fractions
     ("engine/_backend.py", "to_fraction"), ("engine/_backend.py", "is_canonical"),
     ("engine/_backend.py", "_coprime_fraction"),
@@ -245,6 +246,25 @@ def test_each_condition_names_the_state() -> None:
     high[-1] = Fraction(3, 2)
     with pytest.raises(tbsg.TamperedSolutionError, match=r"outside \[0, 1\]"):
         tbsg.verify(game, _tampered(sol, high))
+
+
+@pytest.mark.parametrize("game", [tbsg.games.pig(12), tbsg.games.pig_solitaire(12)],
+                         ids=["pig", "pig-solitaire"])
+def test_a_value_moved_by_the_least_amount_is_rejected(game: tbsg.Game[Any, Any]) -> None:
+    """A value moved to its nearest neighbour among fractions of a far larger denominator
+    (``(n m +- 1) / (d m)``, ``m = 2**300``) breaks (a) at its state: the signs are exact,
+    whatever fixed-point filter decides the clear ones. Pig solitaire pays rewards (its
+    values are expected numbers of turns), Pig is a win-probability game."""
+    sol = tbsg.solve(game)
+    values = list(sol.values_exact)
+    m = 2**300
+    for i in (0, len(values) // 2, len(values) - 1):
+        for d in (1, -1):
+            moved = [*values]
+            moved[i] = Fraction(values[i].numerator * m + d, values[i].denominator * m)
+            with pytest.raises(tbsg.TamperedSolutionError, match=r"^\([ab]\) fails at state"):
+                tbsg.verify(game, _tampered(sol, moved))
+    assert tbsg.verify(game, sol).states == len(values)
 
 
 def test_a_non_stopping_claim_without_a_rule_fails_c() -> None:

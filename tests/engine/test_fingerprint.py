@@ -14,12 +14,14 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
 
 from oracles import PassTheCoin
 from tbsg import Terminal, win
 from tbsg.engine.compile import compile_game
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.fingerprint import graph_hash
+from tbsg.testing import games
 
 
 @pytest.fixture(scope="module")
@@ -166,3 +168,31 @@ class _NoReward:
 
     def outcomes(self, s: int, a: str) -> list[tuple[int, Terminal]]:
         return [(1, Terminal(1))]
+
+
+def _text_by_definition(g: CompiledGame[Any, Any], ordered: bool) -> str:
+    """The canonical text of the module docstring, written state by state from the
+    decoded numbers (the definition the hash is taken over)."""
+    names = [str(i) for i in range(g.n_states)] if ordered else [repr(s) for s in g.states]
+    order = range(g.n_states) if ordered else sorted(range(g.n_states), key=names.__getitem__)
+    parts = ["tbsg-graph-v1\n" if ordered else "tbsg-graph-unordered-v1\n"]
+    for i in order:
+        lines = []
+        for k in range(int(g.act_ptr[i]), int(g.act_ptr[i + 1])):
+            outs = [f"{names[int(g.out_target[o])]}:{g.out_prob[o]}"
+                    for o in range(int(g.out_ptr[k]), int(g.out_ptr[k + 1]))]
+            reward = g.act_reward[k] if g.has_rewards else 0
+            paid = f"\tR{reward}" if reward else ""
+            lines.append(f"A\t{g.act_labels[k]!r}\t{g.act_const[k]}\t{g.act_stop[k]}\t"
+                         f"{';'.join(outs if ordered else sorted(outs))}{paid}\n")
+        parts += [f"S\t{g.states[i]!r}\t{int(g.player[i])}\n", *(lines if ordered else sorted(lines))]
+    return "".join(parts)
+
+
+@settings(max_examples=60, deadline=None)
+@given(games(states=(1, 6), payoffs="score", rewards=True) | games(states=(1, 6), ties=True))
+def test_the_hash_is_taken_over_the_defined_text(game: Any) -> None:
+    g = compile_game(game)
+    for ordered in (True, False):
+        want = hashlib.sha256(_text_by_definition(g, ordered).encode()).hexdigest()
+        assert graph_hash(g, ordered=ordered) == want

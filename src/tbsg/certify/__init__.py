@@ -7,8 +7,8 @@ that re-check on load.
   :func:`~tbsg.certify.persist.load`, a versioned exact JSON format whose every field is
   checked, and whose certificate is re-verified, on load.
 
-Nothing here trusts a solver: the certificate recomputes what it checks in plain
-``Fraction`` arithmetic, sharing with the solvers only definitions, not algorithms: the
+Nothing here trusts a solver: the certificate recomputes what it checks in exact integer
+arithmetic (no float, no optional backend), sharing with the solvers only definitions, not algorithms: the
 compiled graph, its graph analysis, the exact action values and the optimal-action mask
 (see :mod:`tbsg.certify.certificate`).
 """

@@ -1,8 +1,8 @@
 """Independent re-check of an exact solution: :func:`verify`.
 
 The certificate of a solution is its values ``v`` and strategy profile ``sigma``.
-:func:`verify` recompiles the game from the user's object and checks, in
-``fractions.Fraction`` arithmetic only, that the solution is what its
+:func:`verify` recompiles the game from the user's object and checks, in exact integer
+arithmetic only, that the solution is what its
 :attr:`~tbsg.Solution.kind` claims (what it shares with the solvers, and why that keeps
 it independent of them, is said below). Let ``F`` be the players who optimise (both for
 :func:`tbsg.solve`, one for :func:`tbsg.best_response`, none for :func:`tbsg.evaluate`);
@@ -51,9 +51,10 @@ and a subclass of :class:`~tbsg.Solution` or of the compiled graph are refused. 
 
 What it shares with the solvers, and why it stays independent
 -------------------------------------------------------------
-The certificate compiles the game itself, from its plain protocol, and computes in plain
-:class:`~fractions.Fraction` arithmetic. It shares four pieces of the engine with the
-solvers, each the evaluation of a definition, none a solving algorithm:
+The certificate compiles the game itself, from its plain protocol, and computes in exact
+arithmetic on Python integers (numpy ``int64`` where the numbers provably fit). It shares
+four pieces of the engine with the solvers, each the evaluation of a definition, none a
+solving algorithm:
 
 * *the compiled graph* (:func:`tbsg.engine.compile.compile_game`): the game's reachable
   states, actions and outcomes as arrays, compiled afresh here with every state of an
@@ -61,24 +62,28 @@ solvers, each the evaluation of a definition, none a solving algorithm:
 * *the graph analysis* (:mod:`tbsg.engine.graph`): strongly connected components (the
   counts) and maximal end components ((c), (c') and the optimal actions of a
   non-stopping game): combinatorics on the state graph, no numbers;
-* *the Bellman kernel's exact action values*
-  (:func:`tbsg.engine.bellman.exact_action_values`): ``Q(s, a)`` above, summed in
-  ``Fraction`` arithmetic;
+* *the Bellman kernel's exact action values* (:mod:`tbsg.engine.integer_q`): ``Q(s, a)``
+  above and its sign against ``v(s)``, in integers: the terms over one denominator added
+  as integers, the strict signs proven by a fixed-point bound in integers, the others
+  (every tie) decided by cross-multiplication;
 * *the optimality conditions and the optimal-action mask* (:mod:`tbsg.engine.optimality`):
   (a), (b), (c') and the optimal actions, evaluated on the claimed ``v`` and ``sigma``,
-  with signs decided in ``Fraction`` arithmetic (:func:`~tbsg.engine.optimality.exact_signs`).
+  with those exact signs (:func:`~tbsg.engine.optimality.exact_signs`).
 
 None of them searches for anything: no strategy iteration, no elimination (no linear
 system is solved: ``v`` is given and only checked against its definition), no float
-arithmetic and no float filter, no optional backend (the solution's stored values, which
+arithmetic and not the solvers' float filter (the integer filter of the signs has its
+own two-line error bound), no optional backend (the solution's stored values, which
 may be the backend's rationals, are read into ``Fraction``; the float arrays its graph may
 cache are recomputed only to be compared with that cache); ``tests/certify`` traces a
 verification and fails if it calls anything else of the engine. A value, strategy or
 optimal-action list that a solver got wrong is therefore caught unless one of these
 shared definitions is itself wrong; they are short, direct transcriptions of the
 definitions, each tested on small hand-built games against answers derived by hand
-(``tests/engine``). Sharing the mask is also what makes a solution, its certificate and
-its saved copy agree on what "optimal action" means.
+(``tests/engine``; the integer action values and signs also against the definition
+summed term by term in ``Fraction`` arithmetic, on random games). Sharing the mask is
+also what makes a solution, its certificate and its saved copy agree on what "optimal
+action" means.
 """
 
 from __future__ import annotations
@@ -566,9 +571,12 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> list[Fraction]:
     Run after :func:`_check_graph` and :func:`_check_arrays`: the solution's graph is the
     game's, so its arrays are read in the game's numbering (as its query methods read them).
     """
+    raws = solution._raw_values
+    if all(map(bk.is_canonical, raws)):  # GMP values: each converts to a Fraction of Python
+        return list(map(bk.to_fraction, raws))  # ints in lowest terms, nothing to check
     v: list[Fraction] = []
     to_fraction, is_canonical = bk.to_fraction, bk.is_canonical
-    for i, raw in enumerate(solution._raw_values):  # as stored: GMP values skip the gcd below
+    for i, raw in enumerate(raws):  # as stored: GMP values skip the gcd below
         x = to_fraction(raw)
         n, d = x.numerator, x.denominator
         if type(x) is not Fraction or type(n) is not int or type(d) is not int:

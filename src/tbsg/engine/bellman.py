@@ -100,7 +100,6 @@ from __future__ import annotations
 import weakref
 from array import array
 from collections.abc import Callable, Hashable, Sequence
-from fractions import Fraction
 from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
 
@@ -111,6 +110,7 @@ import scipy.sparse as sp
 from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
 from tbsg.engine.compiled import CompiledGame, IndexArray
+from tbsg.engine.integer_q import exact_action_values  # Q_v in exact integer arithmetic
 
 __all__ = [
     "ETA",
@@ -280,28 +280,6 @@ def action_bounds(g: CompiledGame[Any, Any], lower: FloatArray, upper: FloatArra
 
 
 # --- exact action values ------------------------------------------------------------------
-
-def exact_action_values(g: CompiledGame[Any, Any], v: Sequence[Fraction],
-                        acts: Sequence[int] | None = None) -> list[Fraction]:
-    """``Q_v(k)`` in :class:`~fractions.Fraction` arithmetic only, for every flat action
-    (or those in ``acts``): no filter, no backend (the certificate's arithmetic)."""
-    out: list[Fraction] = []
-    target: Sequence[int] | IntArray
-    out_ptr: Sequence[int] | IndexArray
-    if acts is None:  # every action: plain lists first (numpy scalars are slow to index)
-        target, out_ptr = g.out_target.tolist(), g.out_ptr.tolist()
-        prob: Sequence[Fraction] = list(g.out_prob)
-        const: Sequence[Fraction] = list(g.act_const)
-        ks: Sequence[int] = range(g.n_actions)
-    else:
-        target, out_ptr, prob, const, ks = g.out_target, g.out_ptr, g.out_prob, g.act_const, acts
-    for k in ks:
-        q = const[k]
-        for o in range(int(out_ptr[k]), int(out_ptr[k + 1])):
-            q += prob[o] * v[int(target[o])]
-        out.append(q)
-    return out
-
 
 class ExactActions:
     """Per-action exact and float data of one game: the exact solvers' scalar Bellman step

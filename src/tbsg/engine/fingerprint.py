@@ -18,6 +18,7 @@ game. States must have a deterministic ``repr``.
 from __future__ import annotations
 
 import hashlib
+import itertools
 from typing import Any
 
 from tbsg._util.digits import unlimited_digits
@@ -26,21 +27,27 @@ from tbsg.engine.compiled import CompiledGame
 __all__ = ["graph_hash"]
 
 
-def _state_lines(g: CompiledGame[Any, Any], i: int, name: list[str], ordered: bool) -> list[str]:
-    act_ptr, out_ptr, target = g.act_ptr, g.out_ptr, g.out_target
-    rewards = g.act_reward if g.has_rewards else None
-    lines = []
-    for k in range(int(act_ptr[i]), int(act_ptr[i + 1])):
-        outs = [f"{name[int(target[o])]}:{g.out_prob[o]}"
-                for o in range(int(out_ptr[k]), int(out_ptr[k + 1]))]
-        if not ordered:
-            outs.sort()
-        reward = f"\tR{rewards[k]}" if rewards is not None and rewards[k] else ""
-        lines.append(f"A\t{g.act_labels[k]!r}\t{g.act_const[k]}\t{g.act_stop[k]}\t{';'.join(outs)}"
-                     f"{reward}\n")
-    if not ordered:
-        lines.sort()
-    return [f"S\t{g.states[i]!r}\t{int(g.player[i])}\n", *lines]
+_CHUNK = 1 << 14  # states written per update of the hash
+
+
+def _action_lines(g: CompiledGame[Any, Any], name: list[str], ordered: bool) -> list[str]:
+    """The ``A`` line of every flat action. Each rational of the game's table is written
+    once (``str``), then looked up by its code; the lines are built by joining strings."""
+    text = [str(x) for x in g.rationals]
+    outs = [f"{name[t]}:{text[c]}" for t, c in zip(g.out_target.tolist(), g.out_code.tolist(), strict=True)]
+    ptr = g.out_ptr.tolist()
+    if ordered:
+        succ = [";".join(outs[a:b]) for a, b in itertools.pairwise(ptr)]
+    else:
+        succ = [";".join(sorted(outs[a:b])) for a, b in itertools.pairwise(ptr)]
+    if g.reward_code is None:
+        rewards = [""] * g.n_actions
+    else:
+        nonzero = [f"\tR{t}" if x else "" for t, x in zip(text, g.rationals, strict=True)]
+        rewards = [nonzero[c] for c in g.reward_code.tolist()]
+    return [f"A\t{a!r}\t{text[c]}\t{text[p]}\t{o}{r}\n"
+            for a, c, p, o, r in zip(g.act_labels, g.act_code.tolist(), g.stop_code.tolist(), succ, rewards,
+                                     strict=True)]
 
 
 @unlimited_digits()
@@ -51,8 +58,20 @@ def graph_hash(g: CompiledGame[Any, Any], *, ordered: bool = True) -> str:
     ``repr``, so the hash does not depend on the order in which the game lists them.
     """
     h = hashlib.sha256(b"tbsg-graph-v1\n" if ordered else b"tbsg-graph-unordered-v1\n")
-    names = [str(i) for i in range(g.n_states)] if ordered else [repr(s) for s in g.states]
+    reprs = [repr(s) for s in g.states]
+    names = [str(i) for i in range(g.n_states)] if ordered else reprs
+    lines = _action_lines(g, names, ordered)
+    ptr, player = g.act_ptr.tolist(), g.player.tolist()
     order = range(g.n_states) if ordered else sorted(range(g.n_states), key=names.__getitem__)
+    chunk: list[str] = []
     for i in order:
-        h.update("".join(_state_lines(g, i, names, ordered)).encode())
+        own = lines[ptr[i]:ptr[i + 1]]
+        if not ordered:
+            own.sort()
+        chunk.append(f"S\t{reprs[i]}\t{player[i]}\n")
+        chunk.extend(own)
+        if len(chunk) >= _CHUNK:
+            h.update("".join(chunk).encode())
+            chunk = []
+    h.update("".join(chunk).encode())
     return h.hexdigest()

@@ -44,8 +44,8 @@ solution files (the mask of a loaded solution). They all call :func:`optimal_mas
 and its saved copy cannot disagree on what "optimal" means.
 
 Nothing here searches for a strategy: each function evaluates a definition on given
-values. The signs ``δ`` are decided in the way the caller chooses: in plain
-:class:`~fractions.Fraction` arithmetic (:func:`exact_signs`, no float: the certificate),
+values. The signs ``δ`` are decided in the way the caller chooses: in exact integer
+arithmetic (:func:`exact_signs`, no float: the certificate),
 or through the kernel's float filter (:func:`tbsg.engine.bellman.action_signs`: the
 solvers, where every decision is still the exact one and only clear signs are read from
 floats). The end components are those of :mod:`tbsg.engine.graph`.
@@ -62,9 +62,9 @@ import numpy as np
 import numpy.typing as npt
 
 from tbsg.engine import _backend as bk
-from tbsg.engine.bellman import exact_action_values
 from tbsg.engine.compiled import BoolArray, CompiledGame, IntArray
 from tbsg.engine.graph import EndComponents, Subgraph, end_components, end_components_of, subgraph
+from tbsg.engine.integer_q import exact_action_signs
 
 __all__ = [
     "Failure",
@@ -116,20 +116,13 @@ def directions(g: CompiledGame[Any, Any], optimizing: Sequence[int] = (0, 1)) ->
 
 def exact_signs(g: CompiledGame[Any, Any], values: Sequence[Fraction],
                 acts: IntArray | None = None) -> SignArray:
-    """``δ(k)`` for every flat action (or those in ``acts``), in ``Fraction`` arithmetic only.
+    """``δ(k)`` for every flat action (or those in ``acts``), in exact integer arithmetic only.
 
-    No float filter and no optional backend: ``Q_v`` by
-    :func:`tbsg.engine.bellman.exact_action_values`, compared with ``==`` first (cheap on
-    normalised fractions), then by order.
+    No float filter and no optional backend: :func:`tbsg.engine.integer_q.exact_action_signs`
+    (terms over one denominator added as integers, strict signs proven by a fixed-point
+    bound in integers, the rest decided by cross-multiplication).
     """
-    if acts is not None and 2 * len(acts) > g.n_actions:  # most actions: one pass over all
-        return exact_signs(g, values)[acts]
-    ks: list[int] | None = None if acts is None else acts.tolist()
-    q = exact_action_values(g, values, ks)
-    state = g.act_state.tolist() if ks is None else g.act_state[acts].tolist()
-    out = [0 if qk == values[i] else (1 if qk > values[i] else -1)
-           for qk, i in zip(q, state, strict=True)]
-    return np.array(out, dtype=np.int8)
+    return exact_action_signs(g, values, acts)
 
 
 def usable_actions(g: CompiledGame[Any, Any], choice: IntArray, optimizing: Sequence[int] = (0, 1),
@@ -203,7 +196,7 @@ def optimal_mask(g: CompiledGame[Any, Any], values: Sequence[Any], choice: IntAr
     sign : ndarray of int8, callable or None
         How ``δ`` is decided: already decided for every action (an array), by a function
         of the actions to decide (the solvers' filtered signs), or (``None``, default) by
-        :func:`exact_signs`, in ``Fraction`` arithmetic.
+        :func:`exact_signs`, in exact integer arithmetic.
     known, settled : ndarray of bool, optional
         States flagged in ``settled`` have their optimal actions flagged in ``known``
         already (a solver found them while solving): they are not looked at again.

@@ -1,0 +1,401 @@
+"""Exact action values and their signs against the state values, in integer arithmetic.
+
+Mathematics
+-----------
+For exact state values ``v(s) = n_s / d_s`` (``d_s > 0``) and the flat action ``k`` of
+state ``i``, with constant ``c_k`` and successor probabilities ``p_o`` (outcomes ``o`` of
+``k``, successor ``t_o``), :mod:`tbsg.engine.bellman` defines
+
+.. math:: Q_v(k) = c_k + \\sum_o p_o\\, v(t_o), \\qquad δ(k) = \\operatorname{sign}(Q_v(k) - v(i)).
+
+Let ``B`` be the least common multiple of the denominators of every constant and
+probability of the game (a handful of small numbers: 6 for a die). Then ``w_o = B p_o``
+and ``C_k = B c_k`` are integers, and
+
+.. math:: B\\,(Q_v(k) - v(i)) = C_k + \\sum_o w_o \\frac{n_{t_o}}{d_{t_o}} - B \\frac{n_i}{d_i}.
+
+*Exact path.* Terms over the same denominator ``D`` are added as integers first
+(``M_D = sum w_o n_{t_o}`` over the outcomes with ``d_{t_o} = D``, the state's own term
+and ``C_k`` joining the groups of ``d_i`` and of 1), which leaves a few fractions
+``M_j / D_j``; their sum has the sign of ``sum_j M_j prod_{l != j} D_l`` (every ``D_l >
+0``), and a single group has the sign of ``M_j``. No gcd is taken: a gcd of two large
+integers costs several of their products, and the sign needs none. ``Q_v(k)`` itself is
+that sum over ``B prod_j D_j`` (without the state's term), reduced once to lowest terms;
+an action with ``δ(k) = 0`` has ``Q_v(k) = v(i)``, which is returned as is.
+
+*Fixed-point filter.* With ``K`` bits and ``A_s = floor(2^K v(s))`` (one integer division
+per state, ``A_s = 2^K v(s) - e_s`` with ``0 <= e_s < 1``),
+
+.. math:: E_k = 2^K C_k + \\sum_o w_o A_{t_o} - B A_i
+
+differs from the exact ``T_k = 2^K B (Q_v(k) - v(i))`` by ``T_k - E_k = sum_o w_o e_{t_o}
+- B e_i``, which lies in ``(-B, W_k]`` for ``W_k = sum_o w_o`` (every ``w_o > 0``). So
+``E_k >= B`` proves ``δ(k) = +1`` and ``E_k + W_k < 0`` proves ``δ(k) = -1``; every
+other action (every tie among them) takes the exact path. ``K`` is chosen so that
+every ``|E_k|`` and partial sum is below ``2^62``: the filter runs on numpy ``int64``
+arrays, one pass over all outcomes. It is integer arithmetic with the two-line error
+bound above, no floating point: each sign it decides is the exact one, it only saves
+the exact path its work.
+
+Why integers rather than ``Fraction``
+-------------------------------------
+Summing ``Q_v`` term by term in :class:`~fractions.Fraction` multiplies by 1 and adds 0
+and takes two gcds per addition; on the values of large games (denominators of
+thousands of digits) the gcds dominate. Grouping by denominator turns most of the work
+into products of a large integer by a small one, and the filter decides the strict
+signs (the deviations that are clearly worse) without touching the large numbers
+beyond one division per state. Only plain Python integers and numpy ``int64`` are used:
+no optional backend, so the certificate (:mod:`tbsg.certify.certificate`) that decides
+its signs here stays independent of the solvers' arithmetic.
+"""
+
+from __future__ import annotations
+
+import math
+import weakref
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from tbsg.engine.compiled import CompiledGame
+
+__all__ = ["exact_action_signs", "exact_action_values"]
+
+IntArray = npt.NDArray[np.int64]
+SignArray = npt.NDArray[np.int8]
+
+_INT64_BITS = 62  # |E_k| and every partial sum of the filter stay below 2**62
+_MIN_BITS = 8  # a filter with fewer fixed-point bits decides too little to pay for itself
+_FEW = 8  # actions per state touched below which no table of all states is built
+_CHUNK = 8192  # actions per step of the vectorised exact path
+
+
+class _Scale:
+    """The integer weights of one game: ``B``, and ``B x`` for each constant and
+    probability ``x`` of its rational table (module docstring)."""
+
+    def __init__(self, g: CompiledGame[Any, Any]) -> None:
+        used = np.zeros(len(g.rationals), dtype=bool)
+        used[g.act_code] = True
+        used[g.out_code] = True
+        codes = np.flatnonzero(used).tolist()
+        is_prob = np.zeros(len(g.rationals), dtype=bool)
+        is_prob[g.out_code] = True
+        scale = 1
+        for c in codes:
+            scale = math.lcm(scale, g.rationals[c].denominator)
+        self.scale = scale
+        weight = [0] * len(g.rationals)
+        for c in codes:
+            x = g.rationals[c]
+            weight[c] = x.numerator * (scale // x.denominator)
+        self.weight = weight
+        self.const: list[int] = [weight[c] for c in g.act_code.tolist()]
+        self.prob_weight = [w if p else 0 for w, p in zip(weight, is_prob.tolist(), strict=True)]
+        """``w`` of the codes used as probabilities (0 for the others): never negative."""
+
+
+_SCALES: weakref.WeakKeyDictionary[CompiledGame[Any, Any], _Scale] = weakref.WeakKeyDictionary()
+
+
+def _scale_of(g: CompiledGame[Any, Any]) -> _Scale:
+    hit = _SCALES.get(g)
+    if hit is None:
+        hit = _SCALES[g] = _Scale(g)
+    return hit
+
+
+class _Values:
+    """Numerators, denominators and denominator numbers (equal denominators, one number)
+    of the values a computation reads: every state's (``states`` None: lists, kept in
+    ``full`` for the filter and the vectorised exact path) or only the given states' (dicts)."""
+
+    def __init__(self, values: Sequence[Fraction], states: Sequence[int] | None) -> None:
+        ids: dict[int, int] = {1: 0}
+        self.dens = dens = [1]
+        self.full: tuple[list[int], list[int]] | None = None
+
+        def number(d: int) -> int:
+            j = ids.get(d)
+            if j is None:
+                j = ids[d] = len(dens)
+                dens.append(d)
+            return j
+
+        if states is None:
+            num = [int(x.numerator) for x in values]
+            den_id = [number(int(x.denominator)) for x in values]
+            self.full = (num, den_id)
+            self.num: Sequence[int] | dict[int, int] = num
+            self.den_id: Sequence[int] | dict[int, int] = den_id
+        else:
+            picked = {s: values[s] for s in states}
+            self.num = {s: int(x.numerator) for s, x in picked.items()}
+            self.den_id = {s: number(int(x.denominator)) for s, x in picked.items()}
+
+
+def _touched(g: CompiledGame[Any, Any], acts: IntArray) -> list[int]:
+    """The states whose values the actions ``acts`` read: their own and their successors'."""
+    outs = [g.out_target[int(g.out_ptr[k]):int(g.out_ptr[k + 1])] for k in acts.tolist()]
+    touched: list[int] = np.unique(np.concatenate([g.act_state[acts], *outs])).tolist()
+    return touched
+
+
+def _groups(g: CompiledGame[Any, Any], sc: _Scale, vals: _Values, k: int,
+            own: int | None) -> list[tuple[int, int]]:
+    """``B Q_v(k)`` (minus ``B v(own)`` when ``own`` is a state) as fractions ``(M_j, D_j)``
+    over distinct denominators, the zero ones left out (one action at a time)."""
+    num, den_id, weight, target, code = vals.num, vals.den_id, sc.weight, g.out_target, g.out_code
+    acc: dict[int, int] = {}
+    c = sc.const[k]
+    if c:
+        acc[0] = c
+    for o in range(int(g.out_ptr[k]), int(g.out_ptr[k + 1])):
+        t = int(target[o])
+        j = den_id[t]
+        acc[j] = acc.get(j, 0) + weight[int(code[o])] * num[t]
+    if own is not None:
+        j = den_id[own]
+        acc[j] = acc.get(j, 0) - sc.scale * num[own]
+    dens = vals.dens
+    return [(m, dens[j]) for j, m in acc.items() if m]
+
+
+def _sum(groups: list[tuple[int, int]]) -> tuple[int, int]:
+    """``sum M_j / D_j`` as one fraction ``(N, D)``, ``D > 0``, not reduced."""
+    if not groups:
+        return 0, 1
+    n, d = groups[0]
+    for m, e in groups[1:]:
+        n, d = n * e + m * d, d * e
+    return n, d
+
+
+def _reduced(groups: list[tuple[int, int]], scale: int) -> Fraction:
+    """``sum M_j / D_j`` divided by ``scale``, in lowest terms. Fractions are added over
+    the least common multiple of their denominators (one gcd each), which keeps the
+    numbers, and so the final gcd, as small as the values' own: the denominators of a
+    game's values often share most of their factors."""
+    n, d = groups[0] if groups else (0, 1)
+    for m, e in groups[1:]:
+        common = math.gcd(d, e)
+        if common == 1:
+            n, d = n * e + m * d, d * e
+        else:
+            s = d // common
+            n, d = n * (e // common) + m * s, s * e
+    return Fraction(n, d * scale)
+
+
+def _sign(groups: list[tuple[int, int]]) -> int:
+    """The sign of ``sum M_j / D_j`` (every ``D_j > 0``)."""
+    if not groups:
+        return 0
+    if len(groups) == 1 or all(m > 0 for m, _ in groups) or all(m < 0 for m, _ in groups):
+        return 1 if groups[0][0] > 0 else -1
+    n = _sum(groups)[0]
+    return (n > 0) - (n < 0)
+
+
+def _fixed_point_bits(num: list[int], den_id: list[int], dens: list[int], sc: _Scale,
+                     wmax: int) -> int:
+    """``K`` such that the filter's sums stay below ``2**62`` (0: no filter)."""
+    top = 0  # |v| < 2**top for every value
+    for n, j in zip(num, den_id, strict=True):
+        top = max(top, abs(n).bit_length() - dens[j].bit_length() + 1)
+    cmax = max((abs(c) for c in sc.const), default=0)
+    bound = cmax + (wmax + sc.scale) * (1 << top) + wmax + sc.scale
+    k = _INT64_BITS - bound.bit_length()
+    return k if k >= _MIN_BITS else 0
+
+
+def _filtered_signs(g: CompiledGame[Any, Any], sc: _Scale, num: list[int], den_id: list[int],
+                    dens: list[int]) -> SignArray:
+    """``δ`` of every flat action where the fixed-point filter proves it, 2 elsewhere."""
+    sign = np.full(g.n_actions, 2, dtype=np.int8)
+    if sc.scale >= 2**31 or max(sc.prob_weight, default=0) >= 2**31:
+        return sign  # weights too large for int64 sums: every action takes the exact path
+    w_out = np.array(sc.prob_weight, dtype=np.int64)[g.out_code]
+    starts = g.out_ptr[:-1]
+    moving = starts < g.out_ptr[1:]
+    wsum = np.zeros(g.n_actions, dtype=np.int64)
+    if len(w_out):
+        wsum[moving] = np.add.reduceat(w_out, starts[moving])
+    bits = _fixed_point_bits(num, den_id, dens, sc, int(wsum.max()) if len(wsum) else 0)
+    if not bits:
+        return sign
+    fixed = np.array([(n << bits) // dens[j] for n, j in zip(num, den_id, strict=True)], dtype=np.int64)
+    e = np.array(sc.const, dtype=np.int64) * (1 << bits) - sc.scale * fixed[g.act_state]
+    if len(w_out):
+        e[moving] += np.add.reduceat(w_out * fixed[g.out_target], starts[moving])
+    sign[e >= sc.scale] = 1
+    sign[e + wsum < 0] = -1
+    return sign
+
+
+def _numbers(sc: _Scale, num: list[int], most_terms: int) -> tuple[Any, Any, Any]:
+    """The numerators, weights ``w`` and constants ``C`` as numpy arrays: ``int64`` when
+    every group sum of the exact path stays below ``2**62``, else Python ints (``object``)."""
+    top = max(max(map(abs, num), default=0).bit_length() + max(sc.scale, *sc.weight).bit_length(),
+              max(map(abs, sc.const), default=0).bit_length())
+    kind = np.int64 if top + most_terms.bit_length() <= _INT64_BITS else object
+    return np.array(num, dtype=kind), np.array(sc.weight, dtype=kind), np.array(sc.const, dtype=kind)
+
+
+class _Arrays:
+    """What the vectorised exact path reads, as arrays: every state's numerator (``int64``
+    or Python ints, :func:`_numbers`) and denominator number, the weights and constants,
+    and the distinct denominators as Python ints."""
+
+    def __init__(self, g: CompiledGame[Any, Any], sc: _Scale, full: tuple[list[int], list[int]],
+                 dens: list[int]) -> None:
+        num, den_id = full
+        most = int(np.diff(g.out_ptr).max(initial=0)) + 2  # terms of a group: outcomes, v(i), C_k
+        self.numbers, self.weight, self.const = _numbers(sc, num, most)
+        self.den_id = np.array(den_id, dtype=np.int64)
+        self.dens = np.empty(len(dens), dtype=object)
+        self.dens[:] = dens
+        self.scale = sc.scale
+
+
+def _chunks(n: int) -> list[slice]:
+    """Slices of at most :data:`_CHUNK` rows: the exact path's temporary integers (a few
+    per outcome, as large as the values) stay bounded in memory."""
+    return [slice(a, min(a + _CHUNK, n)) for a in range(0, n, _CHUNK)]
+
+
+def _group_sums(g: CompiledGame[Any, Any], arr: _Arrays, acts: IntArray,
+                own: bool) -> tuple[IntArray, IntArray, npt.NDArray[Any]]:
+    """The nonzero group sums ``M_j`` of :func:`_groups` for many actions at once:
+    ``(row, den, m)``, sorted by the row of ``acts`` they belong to and by denominator
+    number. The terms are sorted by (row, denominator) and added by one ``reduceat``;
+    with ``own``, ``-B v(i)`` of each action's state is a term."""
+    start = g.out_ptr[acts].astype(np.int64)
+    deg = g.out_ptr[acts + 1] - start
+    outs = np.repeat(start - np.cumsum(deg) + deg, deg) + np.arange(int(deg.sum()))
+    targets = g.out_target[outs]
+    c = arr.const[acts]
+    nz = np.flatnonzero(c != 0)
+    row = [np.repeat(np.arange(len(acts)), deg), nz]
+    den = [arr.den_id[targets], np.zeros(len(nz), dtype=np.int64)]
+    m = [arr.weight[g.out_code[outs]] * arr.numbers[targets], c[nz]]
+    if own:
+        states = g.act_state[acts]
+        row.append(np.arange(len(acts)))
+        den.append(arr.den_id[states])
+        m.append(arr.numbers[states] * -arr.scale)
+    rows, ids, terms = np.concatenate(row), np.concatenate(den), np.concatenate(m)
+    order = np.lexsort((ids, rows))
+    rows, ids, terms = rows[order], ids[order], terms[order]
+    if not len(terms):
+        return rows, ids, terms
+    first = np.flatnonzero(np.concatenate(([True], (rows[1:] != rows[:-1]) | (ids[1:] != ids[:-1]))))
+    sums = np.add.reduceat(terms, first)
+    keep = sums != 0
+    return rows[first][keep], ids[first][keep], sums[keep]
+
+
+def _row_groups(grouped: tuple[IntArray, IntArray, npt.NDArray[Any]], dens: list[int],
+                rows: IntArray) -> list[list[tuple[int, int]]]:
+    """The groups ``(M_j, D_j)`` of each of the given ``rows`` as Python ints."""
+    row, den, m = grouped
+    lo = np.searchsorted(row, rows).tolist()
+    hi = np.searchsorted(row, rows, side="right").tolist()
+    ms, ds = m.tolist(), den.tolist()
+    return [[(ms[x], dens[ds[x]]) for x in range(a, b)] for a, b in zip(lo, hi, strict=True)]
+
+
+def _mixed_signs(row: IntArray, den: IntArray, m: npt.NDArray[Any], count: IntArray,
+                 dens: npt.NDArray[Any], rows: IntArray) -> IntArray:
+    """The signs of ``sum_j M_j / D_j`` of the given ``rows`` (``count`` groups each, in
+    ``(row, den, m)``; ``dens``: the denominators as Python ints), cross-multiplied on
+    arrays of Python ints: ``N / D <- (N D_j + M_j D) / (D D_j)``, one group position at
+    a time for every row that has it."""
+    first = np.searchsorted(row, rows)
+    size = count[rows]
+    n = m[first].astype(object)
+    d = dens[den[first]]
+    for p in range(1, int(size.max())):
+        live = np.flatnonzero(size > p)
+        at = first[live] + p
+        e = dens[den[at]]
+        n[live] = n[live] * e + m[at] * d[live]
+        d[live] = d[live] * e
+    out: IntArray = (n > 0).astype(np.int64) - (n < 0)
+    return out
+
+
+def _vector_signs(g: CompiledGame[Any, Any], arr: _Arrays, acts: IntArray) -> SignArray:
+    """``δ`` of many actions: the sign of a row whose group sums all have one sign is
+    read off them; the others are cross-multiplied (:func:`_mixed_signs`)."""
+    sign = np.empty(len(acts), dtype=np.int8)
+    for part in _chunks(len(acts)):
+        n = part.stop - part.start
+        row, den, m = _group_sums(g, arr, acts[part], True)
+        count = np.bincount(row, minlength=n)
+        positive = np.bincount(row[m > 0], minlength=n)
+        some = np.where(count == 0, 0, np.where(positive == count, 1, np.where(positive == 0, -1, 2)))
+        mixed = np.flatnonzero(some == 2)
+        if len(mixed):
+            some[mixed] = _mixed_signs(row, den, m, count, arr.dens, mixed)
+        sign[part] = some
+    return sign
+
+
+def _signs(g: CompiledGame[Any, Any], sc: _Scale, vals: _Values, ks: IntArray) -> SignArray:
+    """``δ`` of the actions ``ks``: filtered first when ``vals`` holds every state, the
+    rest by the vectorised exact path; one by one otherwise."""
+    if vals.full is not None:
+        sign = _filtered_signs(g, sc, *vals.full, vals.dens)[ks]
+        rows = np.flatnonzero(sign == 2)
+        if len(rows):
+            sign[rows] = _vector_signs(g, _Arrays(g, sc, vals.full, vals.dens), ks[rows])
+        return sign
+    return np.array([_sign(_groups(g, sc, vals, k, i))
+                     for k, i in zip(ks.tolist(), g.act_state[ks].tolist(), strict=True)], dtype=np.int8)
+
+
+def _prepare(g: CompiledGame[Any, Any], values: Sequence[Fraction],
+             acts: Sequence[int] | IntArray | None) -> tuple[_Scale, _Values, IntArray]:
+    """The game's weights, the values read (every state's when many actions are asked
+    for: then the filter runs) and the actions asked for (``acts`` or all)."""
+    ks = np.arange(g.n_actions, dtype=np.int64) if acts is None else np.asarray(acts, dtype=np.int64)
+    whole = len(ks) * _FEW > g.n_states
+    vals = _Values(values, None if whole else _touched(g, ks))
+    return _scale_of(g), vals, ks
+
+
+def exact_action_signs(g: CompiledGame[Any, Any], values: Sequence[Fraction],
+                       acts: Sequence[int] | IntArray | None = None) -> SignArray:
+    """``δ(k) = sign(Q_v(k) - v(i))`` for every flat action (or those in ``acts``), exactly.
+
+    ``values`` are exact rationals with integer ``numerator`` and ``denominator > 0``
+    (:class:`~fractions.Fraction`, in lowest terms or not), one per state.
+    """
+    sc, vals, ks = _prepare(g, values, acts)
+    return _signs(g, sc, vals, ks)
+
+
+def exact_action_values(g: CompiledGame[Any, Any], values: Sequence[Fraction],
+                        acts: Sequence[int] | IntArray | None = None) -> list[Fraction]:
+    """``Q_v(k)`` for every flat action (or those in ``acts``, in their order), each a
+    :class:`~fractions.Fraction` equal to the sum (in lowest terms for ``values`` in lowest
+    terms: where ``Q_v(k) = v(i)`` it is ``v(i)`` itself)."""
+    sc, vals, ks = _prepare(g, values, acts)
+    sign = _signs(g, sc, vals, ks)
+    out: list[Fraction] = [values[i] for i in g.act_state[ks].tolist()]  # the ties: v(i)
+    moved = np.flatnonzero(sign != 0)
+    if vals.full is None:
+        for r, k in zip(moved.tolist(), ks[moved].tolist(), strict=True):
+            out[r] = _reduced(_groups(g, sc, vals, k, None), sc.scale)
+        return out
+    arr = _Arrays(g, sc, vals.full, vals.dens)
+    for part in _chunks(len(moved)):
+        rows = moved[part]
+        grouped = _group_sums(g, arr, ks[rows], False)
+        for r, gr in zip(rows.tolist(), _row_groups(grouped, vals.dens, np.arange(len(rows))), strict=True):
+            out[r] = _reduced(gr, sc.scale)
+    return out

@@ -1,0 +1,171 @@
+"""Exact action values and signs in integer arithmetic: the same numbers and signs as the
+definition summed term by term in ``Fraction`` arithmetic, on hand-built and random games
+(rewards, scores, ties, near ties, tiny probabilities), at the solution's values (every
+played action a tie) and at values moved off them by amounts down to far below the
+fixed-point filter's resolution; and the filter never decides a sign the exact path
+would not."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
+from unittest.mock import patch
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import tbsg
+from tbsg.engine import integer_q
+from tbsg.engine.compile import compile_game
+from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.integer_q import _filtered_signs, _scale_of, _Values, exact_action_signs, exact_action_values
+from tbsg.testing import TableGame, games
+
+F = Fraction
+SETTINGS = settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+# amounts a value is moved by: none, far above and far below the filter's 2**-50 or so, huge
+SHIFTS = [F(0), F(1, 3), F(-1, 7), F(1, 2**40), F(-1, 2**62), F(1, 3 * 2**70), F(-5, 2**200),
+          F(10**30), F(-(10**25), 3)]
+
+
+def _definition(g: CompiledGame[Any, Any], v: Sequence[Fraction], k: int) -> Fraction:
+    """``Q_v(k) = c_k + sum_o p_o v(t_o)``, term by term in Fraction arithmetic."""
+    q = g.act_const[k]
+    for o in range(int(g.out_ptr[k]), int(g.out_ptr[k + 1])):
+        q += g.out_prob[o] * v[int(g.out_target[o])]
+    return q
+
+
+def _filter(g: CompiledGame[Any, Any], v: list[Fraction]) -> npt.NDArray[np.int8]:
+    """The fixed-point filter's signs alone (2: left to the exact path)."""
+    vals = _Values(v, None)
+    assert vals.full is not None
+    return _filtered_signs(g, _scale_of(g), *vals.full, vals.dens)
+
+
+def _sign(x: Fraction) -> int:
+    return (x > 0) - (x < 0)
+
+
+def _check(g: CompiledGame[Any, Any], v: list[Fraction]) -> None:
+    want_q = [_definition(g, v, k) for k in range(g.n_actions)]
+    want_sign = [_sign(q - v[int(g.act_state[k])]) for k, q in enumerate(want_q)]
+    for chunk in (1, 3, integer_q._CHUNK):  # the vectorised exact path, a few actions at a time
+        with patch.object(integer_q, "_CHUNK", chunk):
+            assert exact_action_values(g, v) == want_q
+            assert exact_action_signs(g, v).tolist() == want_sign
+    filtered = _filter(g, v)
+    decided = filtered != 2
+    assert (filtered[decided] == np.array(want_sign, dtype=np.int8)[decided]).all()
+    for few in (0, integer_q._FEW):  # one action at a time; vectorised over every state
+        with patch.object(integer_q, "_FEW", few):
+            for acts in ([0], [g.n_actions - 1, 0], list(range(g.n_actions))[::-1]):
+                ks = np.array(acts, dtype=np.int64)
+                assert exact_action_values(g, v, acts) == [want_q[k] for k in acts]
+                assert exact_action_signs(g, v, ks).tolist() == [want_sign[k] for k in acts]
+
+
+@st.composite
+def _game_and_values(draw: st.DrawFn, /, **shape: Any) -> tuple[CompiledGame[Any, Any], list[Fraction]]:
+    game: TableGame = draw(games(states=(1, 6), actions=(1, 3), outcomes=(1, 3), **shape))
+    g = compile_game(game)
+    values = list(tbsg.solve(game).values_exact)
+    shifts = draw(st.lists(st.sampled_from(SHIFTS), min_size=g.n_states, max_size=g.n_states))
+    return g, [x + d for x, d in zip(values, shifts, strict=True)]
+
+
+@SETTINGS
+@given(_game_and_values(ties=True, near_ties=True))
+def test_random_win_probability_games_with_ties_and_near_ties(case: tuple[Any, list[Fraction]]) -> None:
+    _check(*case)
+
+
+@SETTINGS
+@given(_game_and_values(payoffs="score", rewards=True, ties=True))
+def test_random_reward_and_score_games(case: tuple[Any, list[Fraction]]) -> None:
+    _check(*case)
+
+
+@SETTINGS
+@given(_game_and_values(tiny=True, payoffs="draws"))
+def test_random_games_with_tiny_probabilities(case: tuple[Any, list[Fraction]]) -> None:
+    _check(*case)
+
+
+def test_the_solution_values_make_every_played_action_a_tie() -> None:
+    # Pig to 12: over a hundred distinct denominators, often several among one action's values
+    game = tbsg.games.pig(12)
+    sol = tbsg.solve(game)
+    g, v = sol.graph, list(sol.values_exact)
+    sign = exact_action_signs(g, v)
+    assert not sign[sol.choice].any()
+    ks = np.flatnonzero(sign != 0)[:50]
+    assert [_sign(_definition(g, v, int(k)) - v[int(g.act_state[k])]) for k in ks] == sign[ks].tolist()
+    # the smallest move of one value that a fraction of its size can make breaks the ties there
+    i = int(g.act_state[ks[0]])
+    for d in (1, -1):
+        moved = [*v]
+        moved[i] = v[i] + F(d, v[i].denominator * 2**400)
+        assert exact_action_signs(g, moved, sol.choice[[i]]).tolist() == [-d]
+
+
+def test_values_too_large_for_the_filter_take_the_exact_path() -> None:
+    # values near 2**70: no fixed-point bits are left, every sign is decided exactly
+    g = compile_game(tbsg.games.risk_or_safety(2))
+    v = [F(2**70 + s, 3) for s in range(g.n_states)]
+    assert (_filter(g, v) == 2).all()
+    want = [_sign(_definition(g, v, k) - v[int(g.act_state[k])]) for k in range(g.n_actions)]
+    assert exact_action_signs(g, v).tolist() == want
+
+
+class Hand:
+    """State 0 (player 0) has ``stop`` (ends with payoff ``pay``) and ``go`` (1/6 to a
+    win, 5/6 to state 1); state 1 has ``back`` (1/2 to state 0, 1/2 to a loss)."""
+
+    initial = 0
+
+    def __init__(self, pay: Fraction) -> None:
+        self.pay = pay
+
+    def player(self, s: int) -> int:
+        return s
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("stop", "go") if s == 0 else ("back",)
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Fraction, Any]]:
+        if a == "stop":
+            return [(F(1), tbsg.Terminal(self.pay))]
+        if a == "go":
+            return [(F(1, 6), tbsg.win(0)), (F(5, 6), 1)]
+        return [(F(1, 2), 0), (F(1, 2), tbsg.win(1))]
+
+
+@pytest.mark.parametrize("acts", [None, [1], [2, 0]])
+def test_a_hand_built_game(acts: list[int] | None) -> None:
+    """Hand derivation (:class:`Hand` paying 1/3), at v = (1/3, 1/6): Q(stop) = 1/3,
+    Q(go) = 1/6 + 5/6 * 1/6 = 11/36, Q(back) = 1/2 * 1/3 = 1/6."""
+    g = compile_game(Hand(F(1, 3)))
+    v = [F(1, 3), F(1, 6)]
+    q = [F(1, 3), F(11, 36), F(1, 6)]
+    want = q if acts is None else [q[k] for k in acts]
+    assert exact_action_values(g, v, acts) == want
+    assert exact_action_signs(g, v, None if acts is None else np.array(acts)).tolist() == \
+        [_sign(x - v[int(g.act_state[k])]) for k, x in zip(range(3) if acts is None else acts, want,
+                                                             strict=True)]
+
+
+def test_a_negative_payoff_keeps_the_filter() -> None:
+    """:class:`Hand` paying -2 (a score): at v = (1/3, 1/6), Q(stop) = -2 is clearly below
+    v(0), Q(go) = 11/36 below 1/3 by 1/36, Q(back) = 1/6 a tie (hand derivation as above).
+    The filter decides the two strict signs; the tie is left to the exact path."""
+    g = compile_game(Hand(F(-2)))
+    v = [F(1, 3), F(1, 6)]
+    assert _filter(g, v).tolist() == [-1, -1, 2]
+    assert exact_action_signs(g, v).tolist() == [-1, -1, 0]
+    assert exact_action_values(g, v) == [F(-2), F(11, 36), F(1, 6)]
