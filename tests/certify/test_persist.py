@@ -95,12 +95,10 @@ def _drop(keys: tuple[Any, ...]) -> Any:
     return change
 
 
-FIELD_EDITS = [
-    # (edit, error type, message): one per field a file holds, each edited alone
+COMMON_EDITS_HEAD = [
+    # edits of fields both formats hold, with the same error
     (_set(("format",), "tbsg-solutions"), tbsg.SolutionFileError, "not a tbsg solution file"),
     (_set(("format_version",), 1), tbsg.SolutionFileError, "format_version 1 is not supported"),
-    (_set(("format_version",), 3), tbsg.SolutionFileError, "unexpected denominators field"),
-    (_set(("tbsg_version",), "latest"), tbsg.SolutionFileError, "is not a version number"),
     (_set(("game", "module"), "tbsg.games.coinball"), tbsg.SolutionFileError,
      "cannot find the game class"),
     (_set(("game", "module"), "os"), tbsg.SolutionFileError, "outside tbsg: pass it"),
@@ -109,8 +107,9 @@ FIELD_EDITS = [
     (_set(("game", "fields", "target"), 5), tbsg.SolutionFileError, "larger than the file records"),
     (_set(("game", "fields", "goal"), 5), tbsg.SolutionFileError, "cannot rebuild RiskOrSafety"),
     (_set(("graph", "sha256"), "0" * 64), tbsg.SolutionFileError, "'sha256' does not match"),
-    (_set(("graph", "sha256_unordered"), "0" * 64), tbsg.SolutionFileError,
-     "unexpected sha256_unordered field"),
+]
+
+COMMON_EDITS_GRAPH = [
     (_set(("graph", "states"), 81), tbsg.SolutionFileError, "graph 'states' is 81 but the game has 80"),
     (_set(("graph", "states"), 79), tbsg.SolutionFileError, r"larger than the file records \(79 states"),
     (_set(("graph", "actions"), 7), tbsg.SolutionFileError, "7 actions"),
@@ -130,6 +129,15 @@ FIELD_EDITS = [
     (_set(("infinite_play",), 0.5), tbsg.SolutionFileError, "not an exact rational"),
     (_set(("value",), "1/2"), tbsg.SolutionFileError, "'value' 1/2 is not the value of the initial"),
     (_set(("value",), "4472/8330"), tbsg.SolutionFileError, "not in lowest terms"),
+]
+
+
+FIELD_EDITS = COMMON_EDITS_HEAD + COMMON_EDITS_GRAPH + [
+    # (edit, error type, message): one per field a file holds, each edited alone
+    (_set(("format_version",), 3), tbsg.SolutionFileError, "unexpected denominators field"),
+    (_set(("tbsg_version",), "latest"), tbsg.SolutionFileError, "is not a version number"),
+    (_set(("graph", "sha256_unordered"), "0" * 64), tbsg.SolutionFileError,
+     "unexpected sha256_unordered field"),
     # the rows: [state, numerator, denominator (its position in "denominators"), action, label]
     (_set(("states", 0, 1), "2237"), tbsg.SolutionFileError,
      "'value' 2236/4165 is not the value of the initial state"),
@@ -159,40 +167,11 @@ FIELD_EDITS = [
 ]
 
 
-FIELD_EDITS_V3 = [
+FIELD_EDITS_V3 = COMMON_EDITS_HEAD + COMMON_EDITS_GRAPH + [
     # (edit, error type, message): one per field a file of format 3 holds, each edited alone
-    (_set(("format",), "tbsg-solutions"), tbsg.SolutionFileError, "not a tbsg solution file"),
-    (_set(("format_version",), 1), tbsg.SolutionFileError, "format_version 1 is not supported"),
     (_set(("tbsg_version",), "latest"), tbsg.SolutionFileError, "is not a version number"),
-    (_set(("game", "module"), "tbsg.games.coinball"), tbsg.SolutionFileError,
-     "cannot find the game class"),
-    (_set(("game", "module"), "os"), tbsg.SolutionFileError, "outside tbsg: pass it"),
-    (_set(("game", "class"), "Coinball"), tbsg.SolutionFileError, "cannot find the game class"),
-    (_set(("game", "fields", "target"), 3), tbsg.SolutionFileError, "graph hash differs"),
-    (_set(("game", "fields", "target"), 5), tbsg.SolutionFileError, "larger than the file records"),
-    (_set(("game", "fields", "goal"), 5), tbsg.SolutionFileError, "cannot rebuild RiskOrSafety"),
-    (_set(("graph", "sha256"), "0" * 64), tbsg.SolutionFileError, "'sha256' does not match"),
     (_set(("graph", "sha256_unordered"), "0" * 64), tbsg.SolutionFileError,
      "'sha256_unordered' does not match"),
-    (_set(("graph", "states"), 81), tbsg.SolutionFileError, "graph 'states' is 81 but the game has 80"),
-    (_set(("graph", "states"), 79), tbsg.SolutionFileError, r"larger than the file records \(79 states"),
-    (_set(("graph", "actions"), 7), tbsg.SolutionFileError, "7 actions"),
-    (_set(("graph", "actions"), 700), tbsg.SolutionFileError, "graph 'actions' is 700"),
-    (_set(("graph", "outcomes"), 7), tbsg.SolutionFileError, "7 outcomes"),
-    (_set(("graph", "outcomes"), 700), tbsg.SolutionFileError, "graph 'outcomes' is 700"),
-    (_set(("graph", "components"), 7), tbsg.SolutionFileError, "graph 'components' is 7"),
-    (_set(("graph", "largest_component"), 7), tbsg.SolutionFileError,
-     "graph 'largest_component' is 7"),
-    (_set(("kind",), "evaluate"), tbsg.SolutionFileError, "'kind' is 'evaluate' but 'optimizing'"),
-    (_set(("kind",), "optimal"), tbsg.SolutionFileError, "'kind' 'optimal' is not one of"),
-    (_set(("optimizing",), [0]), tbsg.SolutionFileError, "'kind' is 'solve' but 'optimizing'"),
-    (_set(("optimizing",), [True, 1]), tbsg.SolutionFileError, "'optimizing'"),
-    (_set(("method",), "exact strategy iteration"), tbsg.SolutionFileError,
-     "'method' .* does not describe"),
-    (_set(("infinite_play",), "2/4"), tbsg.SolutionFileError, "not in lowest terms"),
-    (_set(("infinite_play",), 0.5), tbsg.SolutionFileError, "not an exact rational"),
-    (_set(("value",), "1/2"), tbsg.SolutionFileError, "'value' 1/2 is not the value of the initial"),
-    (_set(("value",), "4472/8330"), tbsg.SolutionFileError, "not in lowest terms"),
     (_set(("states", 0, "value"), "2237/4165"), tbsg.SolutionFileError,
      "'value' 2236/4165 is not the value of the initial state"),
     (_set(("states", 5, "value"), "1/3"), tbsg.TamperedSolutionError, "fails at state"),
