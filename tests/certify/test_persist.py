@@ -129,13 +129,23 @@ COMMON_EDITS_GRAPH = [
     (_set(("infinite_play",), 0.5), tbsg.SolutionFileError, "not an exact rational"),
     (_set(("value",), "1/2"), tbsg.SolutionFileError, "'value' 1/2 is not the value of the initial"),
     (_set(("value",), "4472/8330"), tbsg.SolutionFileError, "not in lowest terms"),
+    (_set(("comment",), "x"), tbsg.SolutionFileError, "unexpected comment field"),
+    (_drop(("method",)), tbsg.SolutionFileError, "missing method field"),
+    (_drop(("game", "fields")), tbsg.SolutionFileError, "missing fields field"),
+    (_drop(("game", "factory")), tbsg.SolutionFileError, "missing factory field"),
+    (_set(("game", "factory"), {"name": "x"}), tbsg.SolutionFileError, "missing arguments field"),
+    (_set(("game", "factory"), {"name": 3, "arguments": {}}), tbsg.SolutionFileError,
+     "'name' should be str"),
+    (_set(("game", "factory"), {"name": "x", "arguments": {"goal": 3}}), tbsg.SolutionFileError,
+     "argument 'goal' should be a text"),
+    (_drop(("graph", "components")), tbsg.SolutionFileError, "missing components field"),
+    (_set(("tbsg_version",), "latest"), tbsg.SolutionFileError, "is not a version number"),
 ]
 
 
 FIELD_EDITS = COMMON_EDITS_HEAD + COMMON_EDITS_GRAPH + [
     # (edit, error type, message): one per field a file holds, each edited alone
     (_set(("format_version",), 3), tbsg.SolutionFileError, "unexpected denominators field"),
-    (_set(("tbsg_version",), "latest"), tbsg.SolutionFileError, "is not a version number"),
     (_set(("graph", "sha256_unordered"), "0" * 64), tbsg.SolutionFileError,
      "unexpected sha256_unordered field"),
     # the rows: [state, numerator, denominator (its position in "denominators"), action, label]
@@ -153,23 +163,12 @@ FIELD_EDITS = COMMON_EDITS_HEAD + COMMON_EDITS_GRAPH + [
     (_set(("denominators", 0), "4166"), tbsg.SolutionFileError,
      r"state row 0 .*2236/4166 is not in lowest terms"),
     (_set(("denominators", 1), "0595"), tbsg.SolutionFileError, "denominator 1: '0595' is not a positive"),
-    (_set(("comment",), "x"), tbsg.SolutionFileError, "unexpected comment field"),
-    (_drop(("method",)), tbsg.SolutionFileError, "missing method field"),
     (_drop(("denominators",)), tbsg.SolutionFileError, "missing denominators field"),
-    (_drop(("game", "fields")), tbsg.SolutionFileError, "missing fields field"),
-    (_drop(("game", "factory")), tbsg.SolutionFileError, "missing factory field"),
-    (_set(("game", "factory"), {"name": "x"}), tbsg.SolutionFileError, "missing arguments field"),
-    (_set(("game", "factory"), {"name": 3, "arguments": {}}), tbsg.SolutionFileError,
-     "'name' should be str"),
-    (_set(("game", "factory"), {"name": "x", "arguments": {"goal": 3}}), tbsg.SolutionFileError,
-     "argument 'goal' should be a text"),
-    (_drop(("graph", "components")), tbsg.SolutionFileError, "missing components field"),
 ]
 
 
 FIELD_EDITS_V3 = COMMON_EDITS_HEAD + COMMON_EDITS_GRAPH + [
     # (edit, error type, message): one per field a file of format 3 holds, each edited alone
-    (_set(("tbsg_version",), "latest"), tbsg.SolutionFileError, "is not a version number"),
     (_set(("graph", "sha256_unordered"), "0" * 64), tbsg.SolutionFileError,
      "'sha256_unordered' does not match"),
     (_set(("states", 0, "value"), "2237/4165"), tbsg.SolutionFileError,
@@ -180,16 +179,6 @@ FIELD_EDITS_V3 = COMMON_EDITS_HEAD + COMMON_EDITS_GRAPH + [
     (_set(("states", 1, "action"), 5), tbsg.SolutionFileError, "action 5 out of range"),
     (_set(("states", 1, "label"), "'jump'"), tbsg.SolutionFileError, "the file says \"'jump'\""),
     (_set(("states", 1, "note"), "x"), tbsg.SolutionFileError, "unexpected note field"),
-    (_set(("comment",), "x"), tbsg.SolutionFileError, "unexpected comment field"),
-    (_drop(("method",)), tbsg.SolutionFileError, "missing method field"),
-    (_drop(("game", "fields")), tbsg.SolutionFileError, "missing fields field"),
-    (_drop(("game", "factory")), tbsg.SolutionFileError, "missing factory field"),
-    (_set(("game", "factory"), {"name": "x"}), tbsg.SolutionFileError, "missing arguments field"),
-    (_set(("game", "factory"), {"name": 3, "arguments": {}}), tbsg.SolutionFileError,
-     "'name' should be str"),
-    (_set(("game", "factory"), {"name": "x", "arguments": {"goal": 3}}), tbsg.SolutionFileError,
-     "argument 'goal' should be a text"),
-    (_drop(("graph", "components")), tbsg.SolutionFileError, "missing components field"),
 ]
 
 
