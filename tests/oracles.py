@@ -273,3 +273,52 @@ def compiled_from_rows(players: list[int], rows: list[list[Row]]) -> CompiledGam
                                     np.array(players, dtype=np.int8), np.array(act_ptr, dtype=np.int64),
                                     labels, np.array(out_ptr, dtype=np.int64),
                                     np.array(target, dtype=np.int64), const, stop, prob)
+
+
+# --- games that pay rewards ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Sixes:
+    """Player 1 rolls a die until it shows a six, paying 1 per roll, or quits paying ``quit``
+    at once: she minimises the expected total. Rolling costs 6 on average (geometric,
+    success 1/6), so she quits when ``quit < 6`` (value ``quit``), rolls otherwise (6)."""
+
+    quit: int = 4
+    initial = "rolling"
+
+    def player(self, s: str) -> int:
+        return 1
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("roll", "quit")
+
+    def reward(self, s: str, a: str) -> int:
+        return 1 if a == "roll" else self.quit
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, Any]]:
+        if a == "quit":
+            return [(Fraction(1), tbsg.Terminal(0))]
+        return [(Fraction(1, 6), tbsg.Terminal(0)), (Fraction(5, 6), "rolling")]
+
+
+@dataclass(frozen=True)
+class StopOrToss:
+    """Player 0 stops (paying 0) or tosses: a toss earns 1, heads (probability ``p``, a
+    number or a parameter's symbol) lets her choose again, tails ends play costing her 3."""
+
+    p: Any
+    initial = "s"
+
+    def player(self, s: str) -> int:
+        return 0
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("stop", "toss")
+
+    def reward(self, s: str, a: str) -> int:
+        return 1 if a == "toss" else 0
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Any, Any]]:
+        if a == "stop":
+            return [(1, tbsg.Terminal(0))]
+        return [(self.p, "s"), (1 - self.p, tbsg.Terminal(-3))]

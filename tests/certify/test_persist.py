@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 import tbsg
+from oracles import Sixes
 from strategies import TableGame
 from tbsg.certify.persist import graph_hash, load, save
 from tbsg.cli import main
@@ -686,29 +687,6 @@ def test_a_duplicate_key_inside_a_fraction_is_named(tmp_path: Path) -> None:
 
 
 # --- games that pay rewards --------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Sixes:
-    """Player 1 rolls a die until it shows a six, paying 1 per roll, or quits paying ``quit``
-    at once: she minimises the expected total."""
-
-    quit: int = 4
-    initial = "rolling"
-
-    def player(self, s: str) -> int:
-        return 1
-
-    def actions(self, s: str) -> tuple[str, ...]:
-        return ("roll", "quit")
-
-    def reward(self, s: str, a: str) -> int:
-        return 1 if a == "roll" else self.quit
-
-    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, Any]]:
-        if a == "quit":
-            return [(Fraction(1), tbsg.Terminal(0))]
-        return [(Fraction(1, 6), tbsg.Terminal(0)), (Fraction(5, 6), "rolling")]
-
 
 @pytest.mark.parametrize(("cost", "value", "action"), [(4, 4, "quit"), (7, 6, "roll")])
 def test_a_reward_game_round_trips(tmp_path: Path, cost: int, value: int, action: str) -> None:

@@ -19,6 +19,7 @@ sympy = pytest.importorskip("sympy")
 pytest.importorskip("flint")
 
 import tbsg  # noqa: E402
+from oracles import StopOrToss  # noqa: E402
 from strategies import parametric_games, substituted  # noqa: E402
 from tbsg import Terminal  # noqa: E402
 from tbsg.engine.compile import compile_game  # noqa: E402
@@ -84,33 +85,12 @@ def test_keep_tossing_is_the_geometric_total() -> None:
     assert ev.value() == rf(2 * P / (1 - P)) and ev.win_probability is False
 
 
-class StopOrToss:
-    """Player 0 stops (paying 0) or tosses: a toss earns 1, heads (probability ``p``) lets
-    her choose again, tails ends play costing her 3."""
-
-    initial = "s"
-
-    def player(self, s: str) -> int:
-        return 0
-
-    def actions(self, s: str) -> tuple[str, ...]:
-        return ("stop", "toss")
-
-    def reward(self, s: str, a: str) -> int:
-        return 1 if a == "toss" else 0
-
-    def outcomes(self, s: str, a: str) -> list[tuple[Any, Any]]:
-        if a == "stop":
-            return [(1, Terminal(0))]
-        return [(P, "s"), (1 - P, Terminal(-3))]
-
-
 def test_stop_or_toss_breaks_at_two_thirds() -> None:
     """Hand derivation: tossing for ever is worth ``v = 1 + p v - 3(1 - p)``, i.e.
     ``v = (3p - 2)/(1 - p)``; stopping is worth 0. Tossing is better iff ``3p - 2 >= 0``:
     the breakpoint is ``p = 2/3``, where both are optimal (value 0). At ``p = 3/4``:
     ``(9/4 - 2)/(1/4) = 1``."""
-    sol = solve_parametric(StopOrToss(), P)
+    sol = solve_parametric(StopOrToss(P), P)
     low, high = sol.regions
     assert low.value() == rf(sympy.Integer(0)) and low.action() == "stop"
     assert high.value() == rf((3 * P - 2) / (1 - P)) and high.action() == "toss"
@@ -159,7 +139,7 @@ def test_one_player_minimisation() -> None:
 def test_values_agree_with_the_numeric_solver(x: Fraction) -> None:
     """At a rational ``p`` the parametric value is what tbsg.solve finds on the game with
     ``p`` replaced by ``x`` (rewards folded in by the plain compiler)."""
-    for game in (StopOrToss(), Minimiser()):
+    for game in (StopOrToss(P), Minimiser()):
         numeric = _substituted(game, x)
         assert solve_parametric(game, P).value(at=x) == tbsg.solve(numeric).value()
 

@@ -3,31 +3,8 @@ expected payoff to player 0, a win-probability game's as its value, as before.""
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any
-
 import tbsg
-
-
-class Sixes:
-    """Player 1 rolls a die until a six, paying 1 per roll, or quits paying 4: rolling
-    costs 6 on average (geometric, success 1/6), so she quits, value 4."""
-
-    initial = "rolling"
-
-    def player(self, s: str) -> int:
-        return 1
-
-    def actions(self, s: str) -> tuple[str, ...]:
-        return ("roll", "quit")
-
-    def reward(self, s: str, a: str) -> int:
-        return 1 if a == "roll" else 4
-
-    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, Any]]:
-        if a == "quit":
-            return [(Fraction(1), tbsg.Terminal(0))]
-        return [(Fraction(1, 6), tbsg.Terminal(0)), (Fraction(5, 6), "rolling")]
+from oracles import Sixes
 
 
 def test_views_name_what_the_value_is() -> None:
