@@ -10,6 +10,8 @@ not two copies with two sets of classes. ``tests/`` itself is not put on ``sys.p
 its folders mirror tbsg's packages (``tests/testing``, ``tests/engine``, ...) and would
 otherwise be importable as top-level namespace packages named ``testing``, ``engine``...
 
+Fixtures: ``run(*argv)`` runs the command line in this process.
+
 Hypothesis: no wall-clock deadlines (exact arithmetic on big rationals has uneven timings).
 """
 
@@ -17,9 +19,11 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
+import pytest
 from hypothesis import settings
 
 _HELPERS = ("strategies", "oracles")
@@ -53,3 +57,28 @@ for _name in _HELPERS:
 
 settings.register_profile("tbsg", deadline=None)
 settings.load_profile("tbsg")
+
+
+Run = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
+    """``run(*argv)`` -> (exit status, stdout, stderr) of ``tbsg *argv``; usage errors
+    (SystemExit) included.
+
+    The command line may put directories on ``sys.path`` and import user modules: both are
+    restored after the test.
+    """
+    from tbsg.cli import main
+
+    monkeypatch.setattr(sys, "path", list(sys.path))
+
+    def go(*argv: str) -> tuple[int, str, str]:
+        try:
+            status = main(list(argv))
+        except SystemExit as exc:
+            status = int(exc.code or 0)
+        out, err = capsys.readouterr()
+        return status, out, err
+    return go

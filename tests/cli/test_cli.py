@@ -18,29 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from tbsg.cli import main
 from tbsg.games.registry import CATALOG
 
-Run = Callable[..., tuple[int, str, str]]
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
-    """``run(*argv)`` -> (exit status, stdout, stderr); usage errors (SystemExit) included.
-
-    The command line may put directories on ``sys.path`` and import user modules: both are
-    restored after the test.
-    """
-    monkeypatch.setattr(sys, "path", list(sys.path))
-
-    def go(*argv: str) -> tuple[int, str, str]:
-        try:
-            status = main(list(argv))
-        except SystemExit as exc:
-            status = int(exc.code or 0)
-        out, err = capsys.readouterr()
-        return status, out, err
-    return go
+Run = Callable[..., tuple[int, str, str]]  # the fixture `run` of tests/conftest.py
 
 
 @pytest.fixture

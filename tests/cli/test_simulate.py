@@ -9,7 +9,6 @@ source's section 3.1).
 from __future__ import annotations
 
 import re
-import sys
 import textwrap
 import uuid
 from collections.abc import Callable
@@ -19,29 +18,19 @@ from pathlib import Path
 import pytest
 
 import tbsg
-from tbsg.cli import main
 from tbsg.games import risk_or_safety
 
 Run = Callable[..., tuple[int, str, str]]
 
 
 @pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
-    """``run(*argv)`` -> (exit status, stdout, stderr) of ``tbsg simulate ...``."""
-    monkeypatch.setattr(sys, "path", list(sys.path))
-
-    def go(*argv: str) -> tuple[int, str, str]:
-        try:
-            status = main(["simulate", *argv])
-        except SystemExit as exc:
-            status = int(exc.code or 0)
-        out, err = capsys.readouterr()
-        return status, out, err
-    return go
+def simulate(run: Run) -> Run:
+    """``simulate(*argv)``: ``run("simulate", *argv)`` (tests/conftest.py)."""
+    return lambda *argv: run("simulate", *argv)
 
 
-def test_the_solvers_value_is_compared_with_the_simulation(run: Run) -> None:
-    status, out, _ = run("risk_or_safety", "-p", "target=4", "-n", "20000", "--seed", "3")
+def test_the_solvers_value_is_compared_with_the_simulation(simulate: Run) -> None:
+    status, out, _ = simulate("risk_or_safety", "-p", "target=4", "-n", "20000", "--seed", "3")
     assert status == 0
     game = risk_or_safety(4)
     sim = tbsg.simulate(game, tbsg.solve(game), 20000, seed=3)
@@ -51,21 +40,22 @@ def test_the_solvers_value_is_compared_with_the_simulation(run: Run) -> None:
     assert tbsg.solve(game).value() == Fraction(2236, 4165)
 
 
-def test_the_seed_reproduces_the_output_and_a_fresh_seed_is_printed(run: Run) -> None:
+def test_the_seed_reproduces_the_output_and_a_fresh_seed_is_printed(simulate: Run) -> None:
     args = ("risk_or_safety", "-p", "target=3", "-n", "2000")
-    assert run(*args, "--seed", "9") == run(*args, "--seed", "9")
-    _, out, _ = run(*args)
+    assert simulate(*args, "--seed", "9") == simulate(*args, "--seed", "9")
+    _, out, _ = simulate(*args)
     seed = re.search(r"\(seed (\d+), compiled\)", out)
-    assert seed is not None and run(*args, "--seed", seed.group(1))[1] == out
+    assert seed is not None and simulate(*args, "--seed", seed.group(1))[1] == out
 
 
-def test_float_solutions_and_walking(run: Run) -> None:
-    status, out, _ = run("risk_or_safety", "-p", "target=3", "-n", "2000", "--seed", "1", "--float", "--walk")
+def test_float_solutions_and_walking(simulate: Run) -> None:
+    status, out, _ = simulate("risk_or_safety", "-p", "target=3", "-n", "2000", "--seed", "1",
+                              "--float", "--walk")
     assert status == 0 and "(seed 1, walk)" in out
     assert re.search(r"solver's value: in \[0\.\d+, 0\.\d+\] \(inside the simulation's interval\)", out)
 
 
-def test_a_users_own_strategy(run: Run, tmp_path: Path) -> None:
+def test_a_users_own_strategy(simulate: Run, tmp_path: Path) -> None:
     """Always toss: the simulated mean brackets tbsg.evaluate's 4/7; nothing is solved."""
     name = f"strat_{uuid.uuid4().hex[:8]}"
     (tmp_path / f"{name}.py").write_text(textwrap.dedent('''
@@ -73,7 +63,7 @@ def test_a_users_own_strategy(run: Run, tmp_path: Path) -> None:
             return "toss"
     '''))
     spec = f"{tmp_path / name}.py:always_toss"
-    status, out, _ = run("risk_or_safety", "-p", "target=2", "-n", "20000", "--seed", "4",
+    status, out, _ = simulate("risk_or_safety", "-p", "target=2", "-n", "20000", "--seed", "4",
                          "--strategy", spec)
     assert status == 0 and f"profile: {spec} for both players" in out and "solver's value" not in out
     mean = re.search(r"mean payoff to player 0: \S+ \[(\S+), (\S+)\]", out)
@@ -82,12 +72,12 @@ def test_a_users_own_strategy(run: Run, tmp_path: Path) -> None:
     assert value == Fraction(4, 7) and float(mean.group(1)) <= value <= float(mean.group(2))
 
 
-def test_a_count_from_a_file(run: Run, tmp_path: Path) -> None:
+def test_a_count_from_a_file(simulate: Run, tmp_path: Path) -> None:
     """--count counts coin tosses: the mean brackets tbsg.chain's exact expected tosses."""
     name = f"count_{uuid.uuid4().hex[:8]}"
     (tmp_path / f"{name}.py").write_text("def tosses(state, action):\n"
                                          "    return 1 if action == 'toss' else 0\n")
-    status, out, _ = run("risk_or_safety", "-p", "target=3", "-n", "20000", "--seed", "2",
+    status, out, _ = simulate("risk_or_safety", "-p", "target=3", "-n", "20000", "--seed", "2",
                          "--count", f"{tmp_path / name}.py:tosses")
     assert status == 0
     length = re.search(r"mean length \(counted steps\): +\S+ \[(\S+), (\S+)\]", out)
@@ -106,14 +96,14 @@ def test_a_count_from_a_file(run: Run, tmp_path: Path) -> None:
     (["risk_or_safety", "-p", "target=2", "--strategy", "no_such_module_q:f"], "no_such_module_q"),
     (["risk_or_safety", "-p", "goal=2"], "goal"),
 ])
-def test_usage_errors(argv: list[str], message: str, run: Run) -> None:
-    status, _, err = run(*argv)
+def test_usage_errors(argv: list[str], message: str, simulate: Run) -> None:
+    status, _, err = simulate(*argv)
     assert status == 2 and message in err and "example: tbsg simulate" in err
 
 
-def test_a_strategy_with_an_illegal_move_is_one_line(run: Run, tmp_path: Path) -> None:
+def test_a_strategy_with_an_illegal_move_is_one_line(simulate: Run, tmp_path: Path) -> None:
     name = f"strat_{uuid.uuid4().hex[:8]}"
     (tmp_path / f"{name}.py").write_text("def fly(state):\n    return 'fly'\n")
-    status, _, err = run("risk_or_safety", "-p", "target=2", "--seed", "0", "--strategy",
+    status, _, err = simulate("risk_or_safety", "-p", "target=2", "--seed", "0", "--strategy",
                          f"{tmp_path / name}.py:fly")
     assert status == 1 and "not a legal action" in err and len(err.splitlines()) == 1

@@ -27,26 +27,10 @@ import pytest
 
 import tbsg
 from tbsg._util.digits import unlimited_digits
-from tbsg.cli import main
 from tbsg.engine import _backend as bk
 from tbsg.games import pig, risk_or_safety, unspeakable_words
 
-Run = Callable[..., tuple[int, str, str]]
-
-
-@pytest.fixture
-def run(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> Run:
-    """``run(*argv)`` -> (exit status, stdout, stderr), usage errors (SystemExit) included."""
-    monkeypatch.setattr(sys, "path", list(sys.path))
-
-    def go(*argv: str) -> tuple[int, str, str]:
-        try:
-            status = main(list(argv))
-        except SystemExit as exc:
-            status = int(exc.code or 0)
-        out, err = capsys.readouterr()
-        return status, out, err
-    return go
+Run = Callable[..., tuple[int, str, str]]  # the fixture `run` of tests/conftest.py
 
 
 @pytest.fixture
