@@ -322,3 +322,21 @@ class StopOrToss:
         if a == "stop":
             return [(1, tbsg.Terminal(0))]
         return [(self.p, "s"), (1 - self.p, tbsg.Terminal(-3))]
+
+
+# --- Pig by hand ---------------------------------------------------------------------------
+
+def turn_gain(hold: int, die: int, need: int) -> dict[int, Fraction]:
+    """Distribution of one hold-at-``hold``-or-goal turn's gain, ``need`` points short of
+    the goal: the dynamic program Neller's Nifty Assignment page (2010) describes ("the
+    probability of passing through each score"), stopping at the goal too, in Fractions."""
+    top = max(hold, need) + die
+    score = [Fraction(0)] * (top + 1)
+    score[0] = Fraction(1)
+    for i in range(min(hold, need)):
+        p = score[i] / die
+        score[i] = Fraction(0)
+        score[0] += p
+        for r in range(2, die + 1):
+            score[i + r] += p
+    return {k: p for k, p in enumerate(score) if p}

@@ -16,6 +16,7 @@ from fractions import Fraction
 import pytest
 
 import tbsg
+from oracles import turn_gain
 from tbsg.errors import InvalidGameError
 from tbsg.games.pig_solitaire import (
     PigSolitaire,
@@ -27,21 +28,6 @@ from tbsg.games.pig_solitaire import (
     pig_solitaire_turns,
 )
 from tbsg.sources import pig_solitaire as source
-
-
-def turn_gain(hold: int, die: int, need: int) -> dict[int, Fraction]:
-    """Distribution of one hold-at-``hold``-or-goal turn's gain, ``need`` points short of
-    the goal (the Nifty page's dynamic program, stopping at the goal too)."""
-    top = max(hold, need) + die
-    score = [Fraction(0)] * (top + 1)
-    score[0] = Fraction(1)
-    for i in range(min(hold, need)):
-        p = score[i] / die
-        score[i] = Fraction(0)
-        score[0] += p
-        for r in range(2, die + 1):
-            score[i + r] += p
-    return {k: p for k, p in enumerate(score) if p}
 
 
 def rule_moments(goal: int, die: int, hold: int) -> tuple[Fraction, Fraction]:

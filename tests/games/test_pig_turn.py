@@ -17,6 +17,7 @@ from fractions import Fraction
 import pytest
 
 import tbsg
+from oracles import turn_gain
 from tbsg.errors import InvalidGameError
 from tbsg.games.pig_turn import (
     PigTurn,
@@ -34,15 +35,7 @@ from tbsg.sources.check import decimal_match
 def nifty_outcomes(hold: int, die: int) -> dict[int, Fraction]:
     """The distribution of a hold-at-``hold`` turn by the dynamic program the Nifty page
     describes ("the probability of passing through each score"), in Fractions."""
-    score = [Fraction(0)] * (hold + die)
-    score[0] = Fraction(1)
-    for i in range(hold):
-        p = score[i] / die
-        score[i] = Fraction(0)
-        score[0] += p
-        for r in range(2, die + 1):
-            score[i + r] += p
-    return {k: p for k, p in enumerate(score) if p}
+    return turn_gain(hold, die, hold)
 
 
 def bellman_values(die: int, limit: int) -> dict[int, Fraction]:
