@@ -92,15 +92,18 @@ import dataclasses
 import math
 import operator
 import time
+from collections import deque
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from itertools import repeat
 from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
+from tbsg._util.gc import paused
 from tbsg._util.progress import make_progress
 from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import exact_action_values
@@ -232,14 +235,17 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
     c, optimizing, claimed = _claims(solution, infinite_play)
     if progress is not None and not isinstance(progress, bool):
         raise InvalidArgumentError(f"progress must be True, False or None, got {show(progress)}")
-    g = _fresh_compile(game, solution, optimizing, claimed, (max_states, progress))
-    v, choice = _read_checked(g, solution)
-    expected = check_certificate(g, v, choice, optimizing, c)
-    _check_optimal_actions(g, solution, expected)
-    _check_counts(g, solution)
+    # the values, the graph and the integers of the check all live until the end: passes
+    # of the cyclic collector over them would find nothing to free
+    with paused():
+        g = _fresh_compile(game, solution, optimizing, claimed, (max_states, progress))
+        v, choice = _read_checked(g, solution)
+        expected = check_certificate(g, v, choice, optimizing, c)
+        _check_optimal_actions(g, solution, expected)
+        _check_counts(g, solution)
+        digest = solution_digest(solution, values=v)
     return Verification(states=g.n_states, actions=g.n_actions, seconds=time.perf_counter() - t0,
-                        infinite_play=c, kind=SolutionKind.of(optimizing),
-                        solution_sha256=solution_digest(solution))
+                        infinite_play=c, kind=SolutionKind.of(optimizing), solution_sha256=digest)
 
 
 def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray,
@@ -259,6 +265,13 @@ def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray
     NonStoppingGameError
         If (c) fails.
     """
+    with paused():  # (see verify; load calls this directly)
+        return _check_certificate(g, v, choice, optimizing, c)
+
+
+def _check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray,
+                       optimizing: tuple[int, ...], c: Fraction | None) -> BoolArray:
+    """:func:`check_certificate` (the collector paused)."""
     _check_range(g, v, c)
     usable = usable_actions(g, choice, optimizing)
     traps = end_components(g, usable)
@@ -418,8 +431,9 @@ def _check_graph(g: CompiledGame[S, A], h: CompiledGame[Any, Any]) -> None:
             np.array_equal(getattr(h, f), getattr(g, f)) for f in arrays):
         raise TamperedSolutionError("the solution's state graph is not the game's (states, players, "
                                     "actions or successors differ)")
-    if h.states != g.states or len(h.index) != g.n_states \
-            or any(h.index.get(s) != i for i, s in enumerate(g.states)):
+    # g.index numbers g.states[i] i, so the two dicts are equal exactly when the
+    # solution's index numbers every state as the game does (the stored hashes compared)
+    if h.states != g.states or len(h.index) != g.n_states or h.index != g.index:
         raise TamperedSolutionError("the solution's states are not the game's, or not in its order")
     if h.act_labels != g.act_labels:
         raise TamperedSolutionError("the solution's actions are not the game's")
@@ -573,7 +587,7 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> list[Fraction]:
     """
     raws = solution._raw_values
     if all(map(bk.is_canonical, raws)):  # GMP values: each converts to a Fraction of Python
-        return list(map(bk.to_fraction, raws))  # ints in lowest terms, nothing to check
+        return _fractions(raws)  # ints in lowest terms, nothing to check
     v: list[Fraction] = []
     to_fraction, is_canonical = bk.to_fraction, bk.is_canonical
     for i, raw in enumerate(raws):  # as stored: GMP values skip the gcd below
@@ -590,6 +604,25 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> list[Fraction]:
                 "(a Fraction built without normalisation)")
         v.append(x)
     return v
+
+
+def _fractions(raws: Sequence[Any]) -> list[Fraction]:
+    """``Fraction`` s of the backend's rationals ``raws`` (in lowest terms), without a gcd.
+
+    Each numerator and denominator is converted to a Python ``int`` and stored in the
+    slots of a Fraction made without its constructor, in three C-level passes (a
+    function call per value would cost as much as the conversion itself).
+    """
+    if not _SLOTS:  # pragma: no cover - a future Fraction without these slots
+        return list(map(bk.to_fraction, raws))
+    out: list[Fraction] = list(map(object.__new__, repeat(Fraction, len(raws))))
+    deque(map(setattr, out, repeat("_numerator"), map(int, map(_NUMERATOR, raws))), 0)
+    deque(map(setattr, out, repeat("_denominator"), map(int, map(_DENOMINATOR, raws))), 0)
+    return out
+
+
+_SLOTS = {"_numerator", "_denominator"} <= set(getattr(Fraction, "__slots__", ()))
+_NUMERATOR, _DENOMINATOR = operator.attrgetter("numerator"), operator.attrgetter("denominator")
 
 
 def _check_range(g: CompiledGame[S, A], v: list[Fraction], c: Fraction | None) -> None:
