@@ -555,7 +555,10 @@ def _same(cached: object, fresh: object) -> bool:
     if isinstance(cached, str):
         return cached == fresh
     if isinstance(cached, _Decoded) and isinstance(fresh, _Decoded):  # the same table, the same codes
-        return cached._values is fresh._values and bool(np.array_equal(cached._codes, fresh._codes))
+        mine, theirs = cached._codes, fresh._codes
+        same = mine == theirs if type(mine) is list and type(theirs) is list \
+            else bool(np.array_equal(mine, theirs))  # (lists compared without converting them)
+        return cached._values is fresh._values and same
     if isinstance(cached, Sequence) and isinstance(fresh, Sequence):  # decoded numbers
         return len(cached) == len(fresh) and all(map(operator.is_, cached, fresh))
     return False
@@ -623,6 +626,7 @@ def _fractions(raws: Sequence[Any]) -> list[Fraction]:
 
 _SLOTS = {"_numerator", "_denominator"} <= set(getattr(Fraction, "__slots__", ()))
 _NUMERATOR, _DENOMINATOR = operator.attrgetter("numerator"), operator.attrgetter("denominator")
+_SLOT_NUMERATOR, _SLOT_DENOMINATOR = operator.attrgetter("_numerator"), operator.attrgetter("_denominator")
 
 
 def _check_range(g: CompiledGame[S, A], v: list[Fraction], c: Fraction | None) -> None:
@@ -630,7 +634,11 @@ def _check_range(g: CompiledGame[S, A], v: list[Fraction], c: Fraction | None) -
     values have no range to check beyond (a), (b) and (c).)"""
     if not g.win_probability or (c is not None and not 0 <= c <= 1):
         return
-    for i, x in enumerate(v):
+    if _SLOTS and set(map(type, v)) <= {Fraction}:  # the common case, at C speed: 0 <= n <= d
+        nums = list(map(_SLOT_NUMERATOR, v))
+        if not nums or (min(nums) >= 0 and all(map(operator.le, nums, map(_SLOT_DENOMINATOR, v)))):
+            return
+    for i, x in enumerate(v):  # (the first value out of range, named)
         if not 0 <= x.numerator <= x.denominator:
             raise TamperedSolutionError(f"value at state {_show(g.states[i])} is {_show(x)}, outside [0, 1]")
 
