@@ -170,10 +170,10 @@ def solution_digest(solution: _Digested, values: Sequence[Fraction] | None = Non
     h.update(f"{solution.kind.value}\t{rule}\t{g.n_states}\t{g.n_actions}\n".encode())
     for name in ("player", "act_ptr", "act_state", "out_ptr", "out_target", "act_code", "stop_code",
                  "out_code"):
-        h.update(np.asarray(getattr(g, name), dtype=np.int64).tobytes())
+        h.update(_int_bytes(getattr(g, name)))
     if g.reward_code is not None:  # rewards on their own (a game without them digests as before)
-        h.update(b"rewards\n" + np.asarray(g.reward_code, dtype=np.int64).tobytes())
-    h.update(np.asarray(solution.choice, dtype=np.int64).tobytes())
+        h.update(b"rewards\n" + _int_bytes(g.reward_code))
+    h.update(_int_bytes(solution.choice))
     h.update(np.asarray(solution.optimal, dtype=np.bool_).tobytes())
     h.update(f"\n{hash(tuple(g.states))}\t{hash(tuple(g.act_labels))}\n".encode())
     numbers = g.rationals
@@ -194,6 +194,18 @@ _PICKLE_PROTOCOL = 5  # fixed, so that the bytes of a value never depend on the 
 _NUMERATOR, _DENOMINATOR = operator.attrgetter("numerator"), operator.attrgetter("denominator")
 _PARTS = (operator.attrgetter("_numerator"), operator.attrgetter("_denominator")) \
     if {"_numerator", "_denominator"} <= set(getattr(Fraction, "__slots__", ())) else (_NUMERATOR, _DENOMINATOR)
+
+
+def _int_bytes(column: object) -> bytes:
+    """The integers of ``column`` as bytes, by value alone: a tag and int32 when they all
+    fit (half the bytes to hash), else a tag and int64; the array's own dtype plays no part."""
+    a = np.asarray(column)
+    if a.dtype.kind in "iub" and a.dtype.itemsize <= 2 + 2 * (a.dtype.kind == "i"):
+        return b"i4" + a.astype(np.int32, copy=False).tobytes()  # int8 to int32, uint8 and uint16, bool: all fit
+    wide = np.asarray(a, dtype=np.int64)
+    if not len(wide) or (int(wide.min()) >= -2**31 and int(wide.max()) < 2**31):
+        return b"i4" + wide.astype(np.int32, copy=False).tobytes()
+    return b"i8" + wide.tobytes()
 
 
 def _int_parts(numbers: Sequence[Any]) -> tuple[list[int], list[int]]:

@@ -271,6 +271,10 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
     last_acts: object = None  # the last two action tuples checked (recognised by identity)
     prev_acts: object = None
     remembering = True  # probability objects are known by id (False: a game building them afresh)
+    # the parts of the Fraction last found by value: a game building Fraction(1, 2) afresh
+    # in every call is recognised by two slot reads and two comparisons, no hashing
+    slotted_t = fraction_t if _SLOTTED else None
+    fresh_n, fresh_d, fresh_code = 0, 0, 0
     quiet_until = due.quiet_until()
     for s in states:  # (the list grows as states are numbered: a breadth-first queue)
         try:
@@ -318,9 +322,13 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
                     hit = by_id_get(id(p)) if remembering else None
                     if hit is not None:
                         code = hit
+                    elif type(p) is slotted_t and p._numerator == fresh_n and p._denominator == fresh_d:
+                        code = fresh_code  # a new object of the value last found by value
                     else:
                         code = by_parts_get(fraction_parts(p), -1) if type(p) is fraction_t else -1
                         if code >= 0:  # another object of a known value
+                            if type(p) is slotted_t:
+                                fresh_n, fresh_d, fresh_code = p._numerator, p._denominator, code
                             if remembering:
                                 remembering = table.remember(p, code)
                         else:
@@ -386,8 +394,9 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
             raise size_limit(max_actions, max_outcomes)
 
 
+_SLOTTED = hasattr(Fraction(1, 2), "_numerator") and hasattr(Fraction(1, 2), "_denominator")
 _FRACTION_PARTS: Callable[[Fraction], tuple[int, int]] = operator.attrgetter(
-    *(("_numerator", "_denominator") if hasattr(Fraction(1, 2), "_numerator")
+    *(("_numerator", "_denominator") if _SLOTTED
       else ("numerator", "denominator")))
 """``(numerator, denominator)`` of a Fraction at C speed: CPython's Fraction keeps them in
 the slots ``_numerator`` and ``_denominator`` (its ``numerator`` property costs a Python
