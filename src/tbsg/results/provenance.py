@@ -192,8 +192,9 @@ def solution_digest(solution: _Digested, values: Sequence[Fraction] | None = Non
 _DIGEST_CHUNK = 4096  # numbers per update of the digest
 _PICKLE_PROTOCOL = 5  # fixed, so that the bytes of a value never depend on the interpreter's default
 _NUMERATOR, _DENOMINATOR = operator.attrgetter("numerator"), operator.attrgetter("denominator")
-_PARTS = (operator.attrgetter("_numerator"), operator.attrgetter("_denominator")) \
-    if {"_numerator", "_denominator"} <= set(getattr(Fraction, "__slots__", ())) else (_NUMERATOR, _DENOMINATOR)
+_SLOTTED = {"_numerator", "_denominator"} <= set(getattr(Fraction, "__slots__", ()))
+_PARTS = (operator.attrgetter("_numerator"), operator.attrgetter("_denominator")) if _SLOTTED \
+    else (_NUMERATOR, _DENOMINATOR)
 
 
 def _int_bytes(column: object) -> bytes:
@@ -201,7 +202,8 @@ def _int_bytes(column: object) -> bytes:
     fit (half the bytes to hash), else a tag and int64; the array's own dtype plays no part."""
     a = np.asarray(column)
     if a.dtype.kind in "iub" and a.dtype.itemsize <= 2 + 2 * (a.dtype.kind == "i"):
-        return b"i4" + a.astype(np.int32, copy=False).tobytes()  # int8 to int32, uint8 and uint16, bool: all fit
+        # int8 to int32, uint8 and uint16, bool: all fit
+        return b"i4" + a.astype(np.int32, copy=False).tobytes()
     wide = np.asarray(a, dtype=np.int64)
     if not len(wide) or (int(wide.min()) >= -2**31 and int(wide.max()) < 2**31):
         return b"i4" + wide.astype(np.int32, copy=False).tobytes()

@@ -20,13 +20,16 @@ stops early, with the first bad action.
 
 Cost: one pass over states, actions and outcomes in Python, doing per outcome little
 more than one dictionary probe (``setdefault`` both finds a known state and numbers a
-new one). Work is spared where a game repeats itself: a probability is validated on its
-first sight and recognised afterwards by object identity (the last two objects, then a
-table by ``id``), or for a Fraction built afresh in every call by its numerator and
-denominator; terminal objects are recognised by identity, and so is an action tuple
-already checked; error messages are formatted only when raised. Integer columns grow as
-``array.array`` (8 bytes an entry instead of a pointer and an int object), which numpy
-reads without a copy.
+new one; the terminals met are in the same dictionary under negative numbers, so one
+probe also tells that play ends, and a :class:`~tbsg.model.protocol.Terminal` hashes
+from its cached hash). Work is spared where a game repeats itself: a probability is
+validated on its first sight and recognised afterwards by object identity (the last two
+objects validated, then a table by ``id``), or for a Fraction built afresh in every
+call by its numerator and denominator (the last such value by two slot reads, the
+others by a table); an action tuple already checked is recognised by identity; error
+messages are formatted only when raised. Integer columns grow as ``array.array`` (8
+bytes an entry instead of a pointer and an int object), which numpy reads without a
+copy.
 """
 
 from __future__ import annotations
@@ -273,7 +276,7 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
     remembering = True  # probability objects are known by id (False: a game building them afresh)
     # the parts of the Fraction last found by value: a game building Fraction(1, 2) afresh
     # in every call is recognised by two slot reads and two comparisons, no hashing
-    slotted_t = fraction_t if _SLOTTED else None
+    slotted_t: Any = fraction_t if _SLOTTED else None  # (Any: no narrowing to the slotless stub)
     fresh_n, fresh_d, fresh_code = 0, 0, 0
     quiet_until = due.quiet_until()
     for s in states:  # (the list grows as states are numbered: a breadth-first queue)
