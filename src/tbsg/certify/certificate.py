@@ -110,6 +110,7 @@ from tbsg.engine.bellman import exact_action_values
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
 from tbsg.engine.compiled import CompiledGame, _Decoded
 from tbsg.engine.graph import (
+    Components,
     decompose,
     end_components,
     paying_end_action,
@@ -240,23 +241,28 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
     with paused():
         g = _fresh_compile(game, solution, optimizing, claimed, (max_states, progress))
         v, choice = _read_checked(g, solution)
-        expected = check_certificate(g, v, choice, optimizing, c)
+        comps = decompose(g)  # the counts, and the end components' first round
+        expected = check_certificate(g, v, choice, optimizing, c, scc=comps.label)
         _check_optimal_actions(g, solution, expected)
-        _check_counts(g, solution)
+        _check_counts(comps, solution)
         digest = solution_digest(solution, values=v)
     return Verification(states=g.n_states, actions=g.n_actions, seconds=time.perf_counter() - t0,
                         infinite_play=c, kind=SolutionKind.of(optimizing), solution_sha256=digest)
 
 
 def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray,
-                      optimizing: tuple[int, ...], c: Fraction | None) -> BoolArray:
+                      optimizing: tuple[int, ...], c: Fraction | None, *,
+                      scc: IntArray | None = None) -> BoolArray:
     """Check (a), (b) and (c) or (c') on ``g``, a fresh compile of the game; return the
     optimal actions they imply (a mask over flat actions).
 
     ``v`` are the claimed values (``Fraction`` of Python ints, in lowest terms), ``choice``
     the claimed strategy (one flat action of each state) and ``optimizing`` the players
     who optimise; ``c`` is the payoff of never-ending play (``None``: the game, restricted
-    to the actions in play, must be stopping).
+    to the actions in play, must be stopping). ``scc``: the strongly connected components
+    of ``g`` (``decompose(g).label``) when the caller has them, which spares the end
+    components' first round (every end component lies inside one of them), as in the
+    solver.
 
     Raises
     ------
@@ -266,15 +272,15 @@ def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray
         If (c) fails.
     """
     with paused():  # (see verify; load calls this directly)
-        return _check_certificate(g, v, choice, optimizing, c)
+        return _check_certificate(g, v, choice, optimizing, c, scc)
 
 
 def _check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray,
-                       optimizing: tuple[int, ...], c: Fraction | None) -> BoolArray:
+                       optimizing: tuple[int, ...], c: Fraction | None, scc: IntArray | None) -> BoolArray:
     """:func:`check_certificate` (the collector paused)."""
     _check_range(g, v, c)
     usable = usable_actions(g, choice, optimizing)
-    traps = end_components(g, usable)
+    traps = end_components(g, usable, scc=scc)
     paying = None if c is None else paying_end_action(g, traps)
     if paying is not None:  # no total to certify: the theorem of (c') needs no such reward
         raise_paying_end_component(g, traps, paying)
@@ -655,8 +661,8 @@ def _check_optimal_actions(g: CompiledGame[S, A], solution: Solution[S, A], expe
             f"{_show(solution.optimal_actions(g.states[i]))}, but exactly {_show(want)} are optimal there")
 
 
-def _check_counts(g: CompiledGame[S, A], solution: Solution[Any, Any]) -> None:
-    comps = decompose(g)
+def _check_counts(comps: Components, solution: Solution[Any, Any]) -> None:
+    """The solution's component counts are those of the game (``comps``: its components)."""
     if (solution.n_components, solution.largest_component) != (comps.count, comps.largest):
         raise TamperedSolutionError(
             f"the solution reports {solution.n_components} components (largest "
