@@ -248,6 +248,20 @@ def test_each_condition_names_the_state() -> None:
         tbsg.verify(game, _tampered(sol, high))
 
 
+def test_a_negative_value_of_a_win_probability_game_is_named() -> None:
+    # below 0 as above 1 (the range check reads every value's parts at C speed, then names
+    # the first value out of range): the state of the first such value, not another one
+    from tbsg.games import risk_or_safety as ros
+
+    game = ros(2)
+    sol = tbsg.solve(game)
+    values = list(sol.values_exact)
+    low = [*values]
+    low[1], low[2] = Fraction(-1, 7), Fraction(-2, 7)
+    with pytest.raises(tbsg.TamperedSolutionError, match=r"value at state .* is -1/7, outside \[0, 1\]"):
+        tbsg.verify(game, _tampered(sol, low))
+
+
 @pytest.mark.parametrize("game", [tbsg.games.pig(12), tbsg.games.pig_solitaire(12)],
                          ids=["pig", "pig-solitaire"])
 def test_a_value_moved_by_the_least_amount_is_rejected(game: tbsg.Game[Any, Any]) -> None:

@@ -84,3 +84,27 @@ def test_a_score_game_says_expected_payoff() -> None:
     assert "expected payoff to player 0 at the initial state: 7/6" in str(prov)
     assert prov.as_dict()["win_probability"] is False
     assert "value to player 0" in str(tbsg.solve(tbsg.games.risk_or_safety(2)).provenance())
+
+
+# --- the digest a verification records -------------------------------------------------------------
+
+def test_the_digest_is_of_the_values_not_of_the_type_that_holds_them() -> None:
+    # the same solution with its values held as Fractions (as without gmpy2), with an
+    # int64 graph, and digested from values already read: one digest; another value: another
+    import dataclasses
+
+    import numpy as np
+
+    from tbsg.games import risk_or_safety
+    from tbsg.results import solution_digest
+
+    sol = tbsg.solve(risk_or_safety(4))
+    as_fractions = [Fraction(int(x.numerator), int(x.denominator)) for x in sol._raw_values]
+    digest = solution_digest(sol)
+    wide = dataclasses.replace(sol.graph, out_target=sol.graph.out_target.astype(np.int64))
+    assert solution_digest(dataclasses.replace(sol, values_exact=as_fractions)) == digest
+    assert solution_digest(dataclasses.replace(sol, graph=wide)) == digest
+    assert solution_digest(sol, values=as_fractions) == digest
+    assert tbsg.verify(risk_or_safety(4), sol).solution_sha256 == digest
+    changed = [*as_fractions[:-1], as_fractions[-1] + 1]
+    assert solution_digest(dataclasses.replace(sol, values_exact=changed)) != digest

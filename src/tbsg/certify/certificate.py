@@ -92,21 +92,25 @@ import dataclasses
 import math
 import operator
 import time
+from collections import deque
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from itertools import repeat
 from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
+from tbsg._util.gc import paused
 from tbsg._util.progress import make_progress
 from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import exact_action_values
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
 from tbsg.engine.compiled import CompiledGame, _Decoded
 from tbsg.engine.graph import (
+    Components,
     decompose,
     end_components,
     paying_end_action,
@@ -232,25 +236,33 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
     c, optimizing, claimed = _claims(solution, infinite_play)
     if progress is not None and not isinstance(progress, bool):
         raise InvalidArgumentError(f"progress must be True, False or None, got {show(progress)}")
-    g = _fresh_compile(game, solution, optimizing, claimed, (max_states, progress))
-    v, choice = _read_checked(g, solution)
-    expected = check_certificate(g, v, choice, optimizing, c)
-    _check_optimal_actions(g, solution, expected)
-    _check_counts(g, solution)
+    # the values, the graph and the integers of the check all live until the end: passes
+    # of the cyclic collector over them would find nothing to free
+    with paused():
+        g = _fresh_compile(game, solution, optimizing, claimed, (max_states, progress))
+        v, choice = _read_checked(g, solution)
+        comps = decompose(g)  # the counts, and the end components' first round
+        expected = check_certificate(g, v, choice, optimizing, c, scc=comps.label)
+        _check_optimal_actions(g, solution, expected)
+        _check_counts(comps, solution)
+        digest = solution_digest(solution, values=v)
     return Verification(states=g.n_states, actions=g.n_actions, seconds=time.perf_counter() - t0,
-                        infinite_play=c, kind=SolutionKind.of(optimizing),
-                        solution_sha256=solution_digest(solution))
+                        infinite_play=c, kind=SolutionKind.of(optimizing), solution_sha256=digest)
 
 
 def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray,
-                      optimizing: tuple[int, ...], c: Fraction | None) -> BoolArray:
+                      optimizing: tuple[int, ...], c: Fraction | None, *,
+                      scc: IntArray | None = None) -> BoolArray:
     """Check (a), (b) and (c) or (c') on ``g``, a fresh compile of the game; return the
     optimal actions they imply (a mask over flat actions).
 
     ``v`` are the claimed values (``Fraction`` of Python ints, in lowest terms), ``choice``
     the claimed strategy (one flat action of each state) and ``optimizing`` the players
     who optimise; ``c`` is the payoff of never-ending play (``None``: the game, restricted
-    to the actions in play, must be stopping).
+    to the actions in play, must be stopping). ``scc``: the strongly connected components
+    of ``g`` (``decompose(g).label``) when the caller has them, which spares the end
+    components' first round (every end component lies inside one of them), as in the
+    solver.
 
     Raises
     ------
@@ -259,9 +271,16 @@ def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray
     NonStoppingGameError
         If (c) fails.
     """
+    with paused():  # (see verify; load calls this directly)
+        return _check_certificate(g, v, choice, optimizing, c, scc)
+
+
+def _check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray,
+                       optimizing: tuple[int, ...], c: Fraction | None, scc: IntArray | None) -> BoolArray:
+    """:func:`check_certificate` (the collector paused)."""
     _check_range(g, v, c)
     usable = usable_actions(g, choice, optimizing)
-    traps = end_components(g, usable)
+    traps = end_components(g, usable, scc=scc)
     paying = None if c is None else paying_end_action(g, traps)
     if paying is not None:  # no total to certify: the theorem of (c') needs no such reward
         raise_paying_end_component(g, traps, paying)
@@ -418,8 +437,9 @@ def _check_graph(g: CompiledGame[S, A], h: CompiledGame[Any, Any]) -> None:
             np.array_equal(getattr(h, f), getattr(g, f)) for f in arrays):
         raise TamperedSolutionError("the solution's state graph is not the game's (states, players, "
                                     "actions or successors differ)")
-    if h.states != g.states or len(h.index) != g.n_states \
-            or any(h.index.get(s) != i for i, s in enumerate(g.states)):
+    # g.index numbers g.states[i] i, so the two dicts are equal exactly when the
+    # solution's index numbers every state as the game does (the stored hashes compared)
+    if h.states != g.states or len(h.index) != g.n_states or h.index != g.index:
         raise TamperedSolutionError("the solution's states are not the game's, or not in its order")
     if h.act_labels != g.act_labels:
         raise TamperedSolutionError("the solution's actions are not the game's")
@@ -541,7 +561,10 @@ def _same(cached: object, fresh: object) -> bool:
     if isinstance(cached, str):
         return cached == fresh
     if isinstance(cached, _Decoded) and isinstance(fresh, _Decoded):  # the same table, the same codes
-        return cached._values is fresh._values and bool(np.array_equal(cached._codes, fresh._codes))
+        mine, theirs = cached._codes, fresh._codes
+        same = mine == theirs if type(mine) is list and type(theirs) is list \
+            else bool(np.array_equal(mine, theirs))  # (lists compared without converting them)
+        return cached._values is fresh._values and same
     if isinstance(cached, Sequence) and isinstance(fresh, Sequence):  # decoded numbers
         return len(cached) == len(fresh) and all(map(operator.is_, cached, fresh))
     return False
@@ -573,7 +596,7 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> list[Fraction]:
     """
     raws = solution._raw_values
     if all(map(bk.is_canonical, raws)):  # GMP values: each converts to a Fraction of Python
-        return list(map(bk.to_fraction, raws))  # ints in lowest terms, nothing to check
+        return _fractions(raws)  # ints in lowest terms, nothing to check
     v: list[Fraction] = []
     to_fraction, is_canonical = bk.to_fraction, bk.is_canonical
     for i, raw in enumerate(raws):  # as stored: GMP values skip the gcd below
@@ -592,12 +615,36 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> list[Fraction]:
     return v
 
 
+def _fractions(raws: Sequence[Any]) -> list[Fraction]:
+    """``Fraction`` s of the backend's rationals ``raws`` (in lowest terms), without a gcd.
+
+    Each numerator and denominator is converted to a Python ``int`` and stored in the
+    slots of a Fraction made without its constructor, in three C-level passes (a
+    function call per value would cost as much as the conversion itself).
+    """
+    if not _SLOTS:  # pragma: no cover - a future Fraction without these slots
+        return list(map(bk.to_fraction, raws))
+    out: list[Fraction] = list(map(object.__new__, repeat(Fraction, len(raws))))
+    deque(map(setattr, out, repeat("_numerator"), map(int, map(_NUMERATOR, raws))), 0)
+    deque(map(setattr, out, repeat("_denominator"), map(int, map(_DENOMINATOR, raws))), 0)
+    return out
+
+
+_SLOTS = {"_numerator", "_denominator"} <= set(getattr(Fraction, "__slots__", ()))
+_NUMERATOR, _DENOMINATOR = operator.attrgetter("numerator"), operator.attrgetter("denominator")
+_SLOT_NUMERATOR, _SLOT_DENOMINATOR = operator.attrgetter("_numerator"), operator.attrgetter("_denominator")
+
+
 def _check_range(g: CompiledGame[S, A], v: list[Fraction], c: Fraction | None) -> None:
     """In a win-probability game every value is a probability, in [0, 1]. (A reward game's
     values have no range to check beyond (a), (b) and (c).)"""
     if not g.win_probability or (c is not None and not 0 <= c <= 1):
         return
-    for i, x in enumerate(v):
+    if _SLOTS and set(map(type, v)) <= {Fraction}:  # the common case, at C speed: 0 <= n <= d
+        nums = list(map(_SLOT_NUMERATOR, v))
+        if not nums or (min(nums) >= 0 and all(map(operator.le, nums, map(_SLOT_DENOMINATOR, v)))):
+            return
+    for i, x in enumerate(v):  # (the first value out of range, named)
         if not 0 <= x.numerator <= x.denominator:
             raise TamperedSolutionError(f"value at state {_show(g.states[i])} is {_show(x)}, outside [0, 1]")
 
@@ -614,8 +661,8 @@ def _check_optimal_actions(g: CompiledGame[S, A], solution: Solution[S, A], expe
             f"{_show(solution.optimal_actions(g.states[i]))}, but exactly {_show(want)} are optimal there")
 
 
-def _check_counts(g: CompiledGame[S, A], solution: Solution[Any, Any]) -> None:
-    comps = decompose(g)
+def _check_counts(comps: Components, solution: Solution[Any, Any]) -> None:
+    """The solution's component counts are those of the game (``comps``: its components)."""
     if (solution.n_components, solution.largest_component) != (comps.count, comps.largest):
         raise TamperedSolutionError(
             f"the solution reports {solution.n_components} components (largest "

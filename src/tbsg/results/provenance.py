@@ -39,6 +39,8 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import operator
+import pickle
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -143,7 +145,7 @@ class Checked(Protocol):
     def solution_sha256(self) -> str: ...
 
 
-def solution_digest(solution: _Digested) -> str:
+def solution_digest(solution: _Digested, values: Sequence[Fraction] | None = None) -> str:
     """SHA-256 (hex) of everything :func:`tbsg.verify` checks of an exact solution.
 
     A :class:`tbsg.Verification` records it, so that :meth:`tbsg.Solution.provenance` reports a
@@ -152,8 +154,13 @@ def solution_digest(solution: _Digested) -> str:
     the values, the chosen and the optimal actions, and the state graph (its arrays and
     numbers, and Python's ``hash`` of its states and actions, which the compiler checked
     to be stable: so a digest identifies a solution within one Python process, which is
-    where a verification is used). The numbers go in as hexadecimal text (linear time,
-    no digit limit).
+    where a verification is used). The graph's numbers go in as hexadecimal text, the
+    values as the pickle of their numerators' and denominators' Python ``int`` s (both
+    linear time, no digit limit; pickle writes an ``int`` by its value alone, as
+    little-endian bytes, so a value digests the same whatever type holds it).
+    ``values``: the solution's values already read as ``Fraction`` s (by
+    :func:`tbsg.verify`), equal one for one to its stored ones; they give the same digest
+    without converting the stored values again.
     Raises whatever reading a malformed solution raises.
     """
     g = solution.graph
@@ -163,21 +170,52 @@ def solution_digest(solution: _Digested) -> str:
     h.update(f"{solution.kind.value}\t{rule}\t{g.n_states}\t{g.n_actions}\n".encode())
     for name in ("player", "act_ptr", "act_state", "out_ptr", "out_target", "act_code", "stop_code",
                  "out_code"):
-        h.update(np.asarray(getattr(g, name), dtype=np.int64).tobytes())
+        h.update(_int_bytes(getattr(g, name)))
     if g.reward_code is not None:  # rewards on their own (a game without them digests as before)
-        h.update(b"rewards\n" + np.asarray(g.reward_code, dtype=np.int64).tobytes())
-    h.update(np.asarray(solution.choice, dtype=np.int64).tobytes())
+        h.update(b"rewards\n" + _int_bytes(g.reward_code))
+    h.update(_int_bytes(solution.choice))
     h.update(np.asarray(solution.optimal, dtype=np.bool_).tobytes())
     h.update(f"\n{hash(tuple(g.states))}\t{hash(tuple(g.act_labels))}\n".encode())
-    for numbers in (g.rationals, solution._raw_values):
-        for start in range(0, len(numbers), _DIGEST_CHUNK):
-            h.update(";".join(f"{int(x.numerator):x}/{int(x.denominator):x}"
-                              for x in numbers[start:start + _DIGEST_CHUNK]).encode())
-        h.update(b"\n")
+    numbers = g.rationals
+    for start in range(0, len(numbers), _DIGEST_CHUNK):
+        h.update(";".join(f"{int(x.numerator):x}/{int(x.denominator):x}"
+                          for x in numbers[start:start + _DIGEST_CHUNK]).encode())
+    h.update(b"\n")
+    raws = solution._raw_values if values is None else values
+    for start in range(0, len(raws), _DIGEST_CHUNK):
+        nums, dens = _int_parts(raws[start:start + _DIGEST_CHUNK])
+        h.update(pickle.dumps((nums, dens), protocol=_PICKLE_PROTOCOL))
+    h.update(b"\n")
     return h.hexdigest()
 
 
-_DIGEST_CHUNK = 4096  # numbers formatted per update of the digest
+_DIGEST_CHUNK = 4096  # numbers per update of the digest
+_PICKLE_PROTOCOL = 5  # fixed, so that the bytes of a value never depend on the interpreter's default
+_NUMERATOR, _DENOMINATOR = operator.attrgetter("numerator"), operator.attrgetter("denominator")
+_SLOTTED = {"_numerator", "_denominator"} <= set(getattr(Fraction, "__slots__", ()))
+_PARTS = (operator.attrgetter("_numerator"), operator.attrgetter("_denominator")) if _SLOTTED \
+    else (_NUMERATOR, _DENOMINATOR)
+
+
+def _int_bytes(column: object) -> bytes:
+    """The integers of ``column`` as bytes, by value alone: a tag and int32 when they all
+    fit (half the bytes to hash), else a tag and int64; the array's own dtype plays no part."""
+    a = np.asarray(column)
+    if a.dtype.kind in "iub" and a.dtype.itemsize <= 2 + 2 * (a.dtype.kind == "i"):
+        # int8 to int32, uint8 and uint16, bool: all fit
+        return b"i4" + a.astype(np.int32, copy=False).tobytes()
+    wide = np.asarray(a, dtype=np.int64)
+    if not len(wide) or (int(wide.min()) >= -2**31 and int(wide.max()) < 2**31):
+        return b"i4" + wide.astype(np.int32, copy=False).tobytes()
+    return b"i8" + wide.tobytes()
+
+
+def _int_parts(numbers: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """Numerators and denominators of exact rationals as Python ``int`` s, read at C speed:
+    a Fraction's from its slots (its ``numerator`` property is a Python call), another
+    number's (a backend rational) through its attributes."""
+    num, den = _PARTS if set(map(type, numbers)) <= {Fraction} else (_NUMERATOR, _DENOMINATOR)
+    return list(map(int, map(num, numbers))), list(map(int, map(den, numbers)))
 
 
 @dataclass(frozen=True)

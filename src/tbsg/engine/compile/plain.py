@@ -20,13 +20,16 @@ stops early, with the first bad action.
 
 Cost: one pass over states, actions and outcomes in Python, doing per outcome little
 more than one dictionary probe (``setdefault`` both finds a known state and numbers a
-new one). Work is spared where a game repeats itself: a probability is validated on its
-first sight and recognised afterwards by object identity (the last two objects, then a
-table by ``id``), or for a Fraction built afresh in every call by its numerator and
-denominator; terminal objects are recognised by identity, and so is an action tuple
-already checked; error messages are formatted only when raised. Integer columns grow as
-``array.array`` (8 bytes an entry instead of a pointer and an int object), which numpy
-reads without a copy.
+new one; the terminals met are in the same dictionary under negative numbers, so one
+probe also tells that play ends, and a :class:`~tbsg.model.protocol.Terminal` hashes
+from its cached hash). Work is spared where a game repeats itself: a probability is
+validated on its first sight and recognised afterwards by object identity (the last two
+objects validated, then a table by ``id``), or for a Fraction built afresh in every
+call by its numerator and denominator (the last such value by two slot reads, the
+others by a table); an action tuple already checked is recognised by identity; error
+messages are formatted only when raised. Integer columns grow as ``array.array`` (8
+bytes an entry instead of a pointer and an int object), which numpy reads without a
+copy.
 """
 
 from __future__ import annotations
@@ -151,7 +154,6 @@ class _Build(Columns):
     table: _Rationals
     terminals: list[Terminal]  # distinct terminals met, numbered -1, -2, ... in the index
     term_payoffs: list[Fraction]  # their payoffs, as checked when first met
-    term_by_id: dict[int, tuple[Terminal, int]]  # id of a terminal met -> (it, its number)
     rew_act: array[int]  # actions paying a nonzero reward, ascending
     rew_val: list[Fraction]  # their rewards (interned at the end: the table holds probabilities)
 
@@ -164,7 +166,7 @@ def _start(initial: object) -> _Build:
         # neither 2**31 states nor 2**31 distinct probabilities fit in memory
         out_code=array("i"), term_act=array("q"), term_code=array("i"), term_idx=array("i"),
         index={initial: 0}, players=array("b"), out_target=array("i"), last_out=array("q", [-1]),
-        table=_Rationals(), terminals=[], term_payoffs=[], term_by_id={}, rew_act=array("q"),
+        table=_Rationals(), terminals=[], term_payoffs=[], rew_act=array("q"),
         rew_val=[])
 
 
@@ -254,33 +256,37 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
     reward_fn = reward_function(game)  # None for a game without rewards: one test per action
     rew_act_append, rew_val_append = b.rew_act.append, b.rew_val.append
     index_setdefault = cast("Callable[[object, int], int]", index.setdefault)
-    term_by_id_get = b.term_by_id.get
     tuple_t, list_t, int_t = tuple, list, int
     # bound methods of the columns, looked up once (the loop appends millions of times)
     target_append, code_append = b.out_target.append, out_code.append
     term_act_append, term_code_append, term_idx_append = \
         b.term_act.append, b.term_code.append, b.term_idx.append
     states_append, last_out_append = states.append, last_out.append
+    players_append, act_labels_append = players.append, act_labels.append
+    out_ptr_append, act_ptr_append = out_ptr.append, act_ptr.append
     n_out = 0
     n_states = 1
-    # identity cache: the last two (positive, validated) probability objects and codes
+    k_now = 0  # number of the action being enumerated
+    # identity cache: the last two probability objects validated (positive) and their codes
     last_p: object = object()
     prev_p: object = last_p
     last_code = prev_code = 0
     last_acts: object = None  # the last two action tuples checked (recognised by identity)
     prev_acts: object = None
-    remembering = True  # probability objects found by value are remembered by id
+    remembering = True  # probability objects are known by id (False: a game building them afresh)
+    # the parts of the Fraction last found by value: a game building Fraction(1, 2) afresh
+    # in every call is recognised by two slot reads and two comparisons, no hashing
+    slotted_t: Any = fraction_t if _SLOTTED else None  # (Any: no narrowing to the slotless stub)
+    fresh_n, fresh_d, fresh_code = 0, 0, 0
     quiet_until = due.quiet_until()
-    i = 0
-    while i < len(states):
-        s = states[i]
+    for s in states:  # (the list grows as states are numbered: a breadth-first queue)
         try:
             who = player_fn(s)
         except Exception as exc:
             user_error("game.player()", at(s), exc)
         if type(who) is not int_t or (who != 0 and who != 1):
             who = player_of(who, s)
-        players.append(who)
+        players_append(who)
         try:
             acts = actions_fn(s)
         except Exception as exc:
@@ -302,7 +308,6 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
             except Exception as exc:
                 user_error("game.outcomes()", at_action(s, a), exc)
             first = n_out
-            k_now = len(act_labels)  # number of this action
             for item in outs:
                 try:
                     if type(item) is not tuple_t and not isinstance(item, tuple_t):
@@ -315,13 +320,18 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
                 elif p is prev_p:
                     code = prev_code
                 else:
-                    # an object seen before, else a Fraction seen before by value
-                    hit = by_id_get(id(p))
+                    # an object seen before (unless the game builds them afresh), else a
+                    # Fraction seen before by value, else a value met for the first time
+                    hit = by_id_get(id(p)) if remembering else None
                     if hit is not None:
                         code = hit
+                    elif type(p) is slotted_t and p._numerator == fresh_n and p._denominator == fresh_d:
+                        code = fresh_code  # a new object of the value last found by value
                     else:
                         code = by_parts_get(fraction_parts(p), -1) if type(p) is fraction_t else -1
                         if code >= 0:  # another object of a known value
+                            if type(p) is slotted_t:
+                                fresh_n, fresh_d, fresh_code = p._numerator, p._denominator, code
                             if remembering:
                                 remembering = table.remember(p, code)
                         else:
@@ -329,27 +339,18 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
                             code = table.probability(p, nxt, s, a)
                             if code < 0:
                                 continue  # zero probability: the successor is not enumerated
-                    prev_p, prev_code = last_p, last_code
-                    last_p, last_code = p, code
-                if type(nxt) is terminal:
-                    # terminal objects are few and shared (win(0), DRAW): known by
-                    # identity, which spares hashing the payoff Fraction
-                    t_hit = term_by_id_get(id(nxt))
-                    if t_hit is None or t_hit[0] is not nxt:
-                        t_hit = _terminal_number(nxt, b, s, a)
-                    term_act_append(k_now)
-                    term_code_append(code)
-                    term_idx_append(t_hit[1])
-                    continue
+                            prev_p, prev_code = last_p, last_code
+                            last_p, last_code = p, code
                 try:
-                    # one hash and one probe both to look up and to number a new state
+                    # one hash and one probe both to look up and to number a new state;
+                    # the terminals met are in the index too, under negative numbers
                     j = index_setdefault(nxt, n_states)
                 except Exception as exc:
                     lookup_error(nxt, s, a, exc)
                 if j >= n_states:  # a new state, or a terminal met for the first time
-                    if isinstance(nxt, terminal):  # a subclass of Terminal
+                    if isinstance(nxt, terminal):
                         del index[nxt]
-                        j = -1 - _terminal_number(nxt, b, s, a)[1]
+                        j = -1 - _terminal_number(nxt, b, s, a)
                     else:
                         if j < quiet_until:  # no limit, report or check due: inline
                             states_append(nxt)
@@ -386,19 +387,19 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
                     if w:
                         rew_act_append(k_now)
                         rew_val_append(w)
-            act_labels.append(a)
-            out_ptr.append(n_out)
+            act_labels_append(a)
+            out_ptr_append(n_out)
+            k_now += 1
             if n_out > max_outcomes:
                 raise size_limit(max_actions, max_outcomes)
-        n_acts = len(act_labels)
-        act_ptr.append(n_acts)
-        if n_acts > max_actions:
+        act_ptr_append(k_now)
+        if k_now > max_actions:
             raise size_limit(max_actions, max_outcomes)
-        i += 1
 
 
+_SLOTTED = hasattr(Fraction(1, 2), "_numerator") and hasattr(Fraction(1, 2), "_denominator")
 _FRACTION_PARTS: Callable[[Fraction], tuple[int, int]] = operator.attrgetter(
-    *(("_numerator", "_denominator") if hasattr(Fraction(1, 2), "_numerator")
+    *(("_numerator", "_denominator") if _SLOTTED
       else ("numerator", "denominator")))
 """``(numerator, denominator)`` of a Fraction at C speed: CPython's Fraction keeps them in
 the slots ``_numerator`` and ``_denominator`` (its ``numerator`` property costs a Python
@@ -406,8 +407,8 @@ call; a game building ``Fraction(1, 2)`` afresh in every call reads both once pe
 outcome); the public properties where those slots are absent."""
 
 
-def _terminal_number(t: Terminal, b: _Build, s: object, a: object) -> tuple[Terminal, int]:
-    """``(t, number)`` of the terminal ``t`` in ``b.terminals`` (added if new), remembered by id.
+def _terminal_number(t: Terminal, b: _Build, s: object, a: object) -> int:
+    """The number of the terminal ``t`` in ``b.terminals`` (added, its payoff checked, if new).
 
     Terminals equal by value share a number: they stay in the state index under negative
     numbers ``-1 - number`` until the end of enumeration.
@@ -421,10 +422,7 @@ def _terminal_number(t: Terminal, b: _Build, s: object, a: object) -> tuple[Term
         payoff = check_terminal(t, at_action(s, a))  # as checked: a later change is caught at the end
         terminals.append(t)
         b.term_payoffs.append(payoff)
-    if len(b.term_by_id) > 4096:  # terminals built afresh in every call: keep the table small
-        b.term_by_id.clear()
-    hit = b.term_by_id[id(t)] = (t, -1 - j)  # the object is kept, so its id is not reused
-    return hit
+    return -1 - j
 
 
 def _finish(b: _Build, due: _Due) -> CompiledGame[Any, Any]:
