@@ -88,7 +88,7 @@ _FEW = 8  # actions per state touched below which no table of all states is buil
 _CHUNK = 8192  # actions per step of the vectorised exact path
 _RATIO_BITS = 20
 _RATIO_MAX = 1 << _RATIO_BITS  # a small ratio p / q of two denominators: p, q below this
-_CROSS_BITS = 4096  # longest denominator times groups of a row up to which rows are cross-multiplied
+_CROSS_BITS = 16384  # longest denominator times groups of a row up to which rows are cross-multiplied
 
 
 class _Scale:
