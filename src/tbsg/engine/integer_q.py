@@ -223,11 +223,12 @@ def _small_ratio(a: int, b: int) -> tuple[int, int] | None:
     """``(p, q)`` with ``a q = b p`` and ``0 < p, q < 2**20`` (``a, b > 0``), or None when
     none was found.
 
-    A fraction ``p / q`` equal to ``a / b`` with ``q`` that small is a convergent of the
-    continued fraction of ``x / y``, the leading 64 bits of ``a`` and ``b``: ``x`` and
-    ``y`` differ from ``a / 2**s`` and ``b / 2**s`` by less than 1, so
-    ``|x q - y p| < p + q``. Each convergent that passes this test on machine-size
-    numbers is checked exactly (``a q = b p``, two products by a small integer): a pair
+    The candidates are the convergents of the continued fraction of ``x / y``, the
+    leading 64 bits of ``a`` and ``b`` (a fraction that close to ``x / y`` is one of them,
+    by Legendre's theorem, unless ``p`` and ``q`` are both near the bound). ``x`` and
+    ``y`` differ from ``a / 2**s`` and ``b / 2**s`` by less than 1, so ``a q = b p``
+    implies ``|x q - y p| < p + q``; a convergent that passes this test on machine-size
+    numbers is checked exactly (``a q = b p``, two products by a small integer). A pair
     is returned only if it is exact, so a ratio missed costs time, never a wrong sign.
     """
     la, lb = a.bit_length(), b.bit_length()
