@@ -7,6 +7,7 @@ would not."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -19,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import tbsg
+from tbsg.engine import _backend as bk
 from tbsg.engine import integer_q
 from tbsg.engine.compile import compile_game
 from tbsg.engine.compiled import CompiledGame
@@ -59,6 +61,8 @@ def _check(g: CompiledGame[Any, Any], v: list[Fraction]) -> None:
         with patch.object(integer_q, "_CHUNK", chunk):
             assert exact_action_values(g, v) == want_q
             assert exact_action_signs(g, v).tolist() == want_sign
+    with patch.object(integer_q, "_CROSS_BITS", 0):  # every mixed row clustered (long denominators)
+        assert exact_action_signs(g, v).tolist() == want_sign
     filtered = _filter(g, v)
     decided = filtered != 2
     assert (filtered[decided] == np.array(want_sign, dtype=np.int8)[decided]).all()
@@ -169,3 +173,68 @@ def test_a_negative_payoff_keeps_the_filter() -> None:
     assert _filter(g, v).tolist() == [-1, -1, 2]
     assert exact_action_signs(g, v).tolist() == [-1, -1, 0]
     assert exact_action_values(g, v) == [F(-2), F(11, 36), F(1, 6)]
+
+
+INTEGER_TYPES = [int] + ([] if bk.BACKEND != "gmpy2" else [bk.INTEGER])
+
+
+@pytest.mark.parametrize("integer", INTEGER_TYPES, ids=lambda t: t.__name__)
+def test_both_integer_types_give_the_same_signs(integer: type) -> None:
+    # the cross-multiplications run in the backend's integers (gmpy2's mpz when installed):
+    # Python ints and mpz must decide every sign alike, at the solution's values of Pig to
+    # 12 (long denominators, clustered) and at those values moved off by tiny amounts
+    game = tbsg.games.pig(12)
+    sol = tbsg.solve(game)
+    g, v = sol.graph, list(sol.values_exact)
+    moved = [x + F((-1) ** i, x.denominator * 2**300) for i, x in enumerate(v)]
+    want = [[_sign(_definition(g, w, k) - w[int(g.act_state[k])]) for k in range(g.n_actions)]
+            for w in (v, moved)]
+    with patch.object(integer_q, "_INT", integer), patch.object(integer_q, "_CROSS_BITS", 0):
+        assert [exact_action_signs(g, w).tolist() for w in (v, moved)] == want
+        with patch.object(integer_q, "_FEW", 0):  # one action at a time
+            assert exact_action_signs(g, moved, np.arange(40)).tolist() == want[1][:40]
+
+
+@pytest.mark.parametrize("integer", INTEGER_TYPES, ids=lambda t: t.__name__)
+def test_clustered_signs_against_fractions(integer: type) -> None:
+    """Hand-built groups ``M_j / D_j``: denominators in a small ratio (``6 a`` and
+    ``4 a``: 3/2), one dividing another (``a`` and ``a b``), and unrelated ones (``a``
+    and ``c``, coprime primes' products); the sign is that of the Fraction sum."""
+    a, b, c = 2**127 - 1, 2**89 - 1, 2**107 - 1  # Mersenne primes
+    cases = [
+        [(5, 6 * a), (-7, 4 * a)],  # 5/(6a) - 7/(4a) = (10 - 21)/(12a) < 0
+        [(3, 6 * a), (-2, 4 * a)],  # 1/(2a) - 1/(2a) = 0
+        [(b, a * b), (-1, a)],  # 1/a - 1/a = 0
+        [(b + 1, a * b), (-1, a)],  # 1/(a b) > 0
+        [(c, a), (-a, c), (1, a * c)],  # c/a - a/c + 1/(ac): c < a, so negative
+        [(1, a), (-1, c)],  # 1/a < 1/c: negative
+    ]
+    with patch.object(integer_q, "_INT", integer):
+        for groups in cases:
+            want = _sign(sum((F(m, d) for m, d in groups), F(0)))
+            assert integer_q._sign(groups) == want, groups
+
+
+def test_small_ratios_are_found_and_checked() -> None:
+    """``a / b = p / q`` with ``p, q < 2**20`` is found (and is exact); a ratio with a
+    larger numerator or denominator, or of unrelated numbers, is not."""
+    a = 3**5000 + 2
+    assert integer_q._small_ratio(6 * a, 4 * a) == (3, 2)
+    assert integer_q._small_ratio(999_983 * a, 999_979 * a) == (999_983, 999_979)
+    assert integer_q._small_ratio(a, a) == (1, 1)
+    assert integer_q._small_ratio(2**21 * a, a) is None
+    assert integer_q._small_ratio(a, 7**1780 + 1) is None
+    assert integer_q._ratio(a, a * (5**300 + 1)) == (1, 5**300 + 1)  # a divides b: b / a
+    assert integer_q._ratio(a * (5**300 + 1), a) is None  # only a divisor of the second is kept
+
+
+def test_progress_reports_the_actions_decided() -> None:
+    game = tbsg.games.pig(12)
+    sol = tbsg.solve(game)
+    g, v = sol.graph, list(sol.values_exact)
+    calls: list[tuple[int, int]] = []
+    with patch.object(integer_q, "_CHUNK", 50):
+        sign = exact_action_signs(g, v, progress=lambda done, total: calls.append((done, total)))
+    assert sign.tolist() == exact_action_signs(g, v).tolist()
+    assert len(calls) > 2 and calls[-1] == (g.n_actions, g.n_actions)
+    assert all(x[0] <= y[0] for x, y in itertools.pairwise(calls))

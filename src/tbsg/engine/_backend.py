@@ -24,8 +24,8 @@ from typing import Protocol, Self
 
 from tbsg.engine.linalg import Field
 
-__all__ = ["BACKEND", "ONE", "ZERO", "Q", "Rational", "coprime", "fraction_from_text", "from_fraction",
-           "is_canonical", "lcm", "lowest_terms", "remove", "to_float", "to_fraction"]
+__all__ = ["BACKEND", "INTEGER", "ONE", "ZERO", "Q", "Rational", "coprime", "fraction_from_text",
+           "from_fraction", "is_canonical", "lcm", "lowest_terms", "remove", "to_float", "to_fraction"]
 
 
 class Rational(Field, Protocol):
@@ -143,10 +143,18 @@ def _remove_int(x: int, p: int) -> tuple[int, int]:
 
 if _mpq is not None:
     from gmpy2 import gcd as _gmp_gcd
+    from gmpy2 import mpz as _gmp_mpz
 
     _gcd: Callable[[int, int], int] = _gmp_gcd
+    INTEGER: Callable[[int], int] = _gmp_mpz
 else:
     _gcd = math.gcd
+    INTEGER = int
+"""The exact integer type of the backend (``gmpy2.mpz``, else ``int``): a type, so that
+``INTEGER(x)`` converts a Python integer. GMP multiplies numbers of thousands of digits
+many times faster than Python's Karatsuba; products of such numbers (the certificate's
+cross-multiplications, :mod:`tbsg.engine.integer_q`) are computed in it, and only their
+signs leave."""
 
 ZERO: Rational = Q(0)
 ONE: Rational = Q(1)

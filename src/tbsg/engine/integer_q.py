@@ -17,11 +17,22 @@ and ``C_k = B c_k`` are integers, and
 *Exact path.* Terms over the same denominator ``D`` are added as integers first
 (``M_D = sum w_o n_{t_o}`` over the outcomes with ``d_{t_o} = D``, the state's own term
 and ``C_k`` joining the groups of ``d_i`` and of 1), which leaves a few fractions
-``M_j / D_j``; their sum has the sign of ``sum_j M_j prod_{l != j} D_l`` (every ``D_l >
-0``), and a single group has the sign of ``M_j``. No gcd is taken: a gcd of two large
-integers costs several of their products, and the sign needs none. ``Q_v(k)`` itself is
-that sum over ``B prod_j D_j`` (without the state's term), reduced once to lowest terms;
-an action with ``δ(k) = 0`` has ``Q_v(k) = v(i)``, which is returned as is.
+``M_j / D_j``; a single group, or groups of one sign, have the sign of ``M_j``. Otherwise
+the sign of the sum is that of ``sum_j M_j prod_{l != j} D_l`` (every ``D_l > 0``), but
+cross-multiplying makes numbers as long as all the row's denominators together, and the
+values of a large game have denominators of tens of thousands of bits. So groups are
+first gathered in *clusters* whose denominators are in a known ratio: ``D_j / D_r =
+p / q`` with ``p`` and ``q`` below ``2**20`` (read off a continued fraction of the
+leading bits, then checked exactly: ``D_j q = D_r p``), or ``D_j`` a divisor of ``D_r``
+(``q = D_r / D_j``, checked by the division's remainder). A cluster's sum is then one
+fraction ``(sum M_j q (P / p)) / (P D_r)`` (``P`` the lcm of its ``p``), computed with
+products by small integers or by the cofactor only, and only the clusters' sums are
+cross-multiplied. The values of one component of a game share one denominator up to
+small factors, or divide each other, so a row usually forms one cluster. No gcd of two
+large integers is taken: it costs several of their products, and the sign needs none.
+``Q_v(k)`` itself is the sum over ``B prod_j D_j`` (without the state's term), reduced
+once to lowest terms; an action with ``δ(k) = 0`` has ``Q_v(k) = v(i)``, which is
+returned as is.
 
 *Fixed-point filter.* With ``K`` bits and ``A_s = floor(2^K v(s))`` (one integer division
 per state, ``A_s = 2^K v(s) - e_s`` with ``0 <= e_s < 1``),
@@ -44,22 +55,26 @@ and takes two gcds per addition; on the values of large games (denominators of
 thousands of digits) the gcds dominate. Grouping by denominator turns most of the work
 into products of a large integer by a small one, and the filter decides the strict
 signs (the deviations that are clearly worse) without touching the large numbers
-beyond one division per state. Only plain Python integers and numpy ``int64`` are used:
-no optional backend, so the certificate (:mod:`tbsg.certify.certificate`) that decides
-its signs here stays independent of the solvers' arithmetic.
+beyond one division per state. The integers are Python's and numpy's ``int64``, and the
+few products of two large integers (the clusters' cross-multiplications, the
+divisibility tests) are computed in the exact integer type of
+:mod:`tbsg.engine._backend` (``gmpy2.mpz`` when installed, whose products of long
+numbers are many times faster than Python's): integer arithmetic is exact in either
+type, only signs and Python integers leave, and the tests decide the same signs with both.
 """
 
 from __future__ import annotations
 
 import math
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from tbsg.engine._backend import INTEGER as _INT
 from tbsg.engine.compiled import CompiledGame
 
 __all__ = ["exact_action_signs", "exact_action_values"]
@@ -71,6 +86,9 @@ _INT64_BITS = 62  # |E_k| and every partial sum of the filter stay below 2**62
 _MIN_BITS = 8  # a filter with fewer fixed-point bits decides too little to pay for itself
 _FEW = 8  # actions per state touched below which no table of all states is built
 _CHUNK = 8192  # actions per step of the vectorised exact path
+_RATIO_BITS = 20
+_RATIO_MAX = 1 << _RATIO_BITS  # a small ratio p / q of two denominators: p, q below this
+_CROSS_BITS = 16384  # longest denominator times groups of a row up to which rows are cross-multiplied
 
 
 class _Scale:
@@ -196,7 +214,105 @@ def _sign(groups: list[tuple[int, int]]) -> int:
         return 0
     if len(groups) == 1 or all(m > 0 for m, _ in groups) or all(m < 0 for m, _ in groups):
         return 1 if groups[0][0] > 0 else -1
-    n = _sum(groups)[0]
+    dens = [d for _, d in groups]
+    return _clustered_sign([m for m, _ in groups], list(range(len(groups))), dens,
+                           lambda a, b: _ratio(dens[a], dens[b]))
+
+
+def _small_ratio(a: int, b: int) -> tuple[int, int] | None:
+    """``(p, q)`` with ``a q = b p`` and ``0 < p, q < 2**20`` (``a, b > 0``), or None when
+    none was found.
+
+    The candidates are the convergents of the continued fraction of ``x / y``, the
+    leading 64 bits of ``a`` and ``b`` (a fraction that close to ``x / y`` is one of them,
+    by Legendre's theorem, unless ``p`` and ``q`` are both near the bound). ``x`` and
+    ``y`` differ from ``a / 2**s`` and ``b / 2**s`` by less than 1, so ``a q = b p``
+    implies ``|x q - y p| < p + q``; a convergent that passes this test on machine-size
+    numbers is checked exactly (``a q = b p``, two products by a small integer). A pair
+    is returned only if it is exact, so a ratio missed costs time, never a wrong sign.
+    """
+    la, lb = a.bit_length(), b.bit_length()
+    if abs(la - lb) >= _RATIO_BITS:
+        return None
+    shift = max(la, lb) - 64
+    x, y = (a >> shift, b >> shift) if shift > 0 else (a, b)
+    x0, y0 = x, y
+    p0, q0, p1, q1 = 0, 1, 1, 0
+    while y:
+        t, r = divmod(x, y)
+        p0, q0, p1, q1 = p1, q1, t * p1 + p0, t * q1 + q0
+        if p1 >= _RATIO_MAX or q1 >= _RATIO_MAX:
+            return None
+        if abs(x0 * q1 - y0 * p1) < p1 + q1 and a * q1 == b * p1:
+            return p1, q1
+        x, y = y, r
+    return None
+
+
+def _ratio(a: int, b: int) -> tuple[int, int] | None:
+    """``(p, q)`` with ``a / b = p / q`` (``a, b > 0``): small (:func:`_small_ratio`), or
+    ``(1, b // a)`` when ``a`` divides ``b``; None when neither was found."""
+    r = _small_ratio(a, b)
+    if r is None and a.bit_length() < b.bit_length():
+        q, rest = divmod(_INT(b), _INT(a))
+        if not rest:
+            return 1, q
+    return r
+
+
+def _clustered_sign(ms: list[int], ids: list[int], dens: Sequence[int],
+                    ratio: Callable[[int, int], tuple[int, int] | None]) -> int:
+    """The sign of ``sum_j M_j / D_j`` (``D_j = dens[ids[j]] > 0``), with few big products.
+
+    Taken longest denominator first, a denominator in a known ratio to a cluster's
+    first one (``D_j / D_r = p / q`` by ``ratio(j, r)`` on denominator numbers,
+    :func:`_ratio`: ``p`` and ``q`` small, or ``D_j`` a divisor of ``D_r``) joins that
+    cluster: ``sum M_j / D_j = (sum M_j q (P / p)) / (P D_r)`` with ``P`` the lcm of the
+    ``p``, products by small integers or by the cofactor ``q`` only. The clusters' sums
+    are then cross-multiplied (:func:`_cross_sign`): the values of one component of a
+    game usually share one denominator up to small factors, or divide each other, so
+    there is usually one cluster and no product of two long denominators.
+    """
+    order = sorted(range(len(ids)), key=lambda x: -dens[ids[x]].bit_length())
+    clusters: list[tuple[int, list[tuple[int, int, int]]]] = []
+    for x in order:
+        m, j = ms[x], ids[x]
+        for ref, terms in clusters:
+            r = (1, 1) if j == ref else ratio(j, ref)
+            if r is not None:
+                terms.append((m, *r))
+                break
+        else:
+            clusters.append((j, [(m, 1, 1)]))
+    parts: list[tuple[int, int]] = []
+    for ref, terms in clusters:
+        big_p = math.lcm(*(p for _, p, _ in terms))
+        total = sum(m * (q * (big_p // p)) for m, p, q in terms)
+        if total:
+            parts.append((total, dens[ref] * big_p))
+    return _cross_sign(parts)
+
+
+def _cross_sign(groups: list[tuple[int, int]]) -> int:
+    """The sign of ``sum M_j / D_j`` (every ``D_j > 0``) by cross-multiplication, in the
+    backend's integers (:data:`tbsg.engine._backend.INTEGER`: products of big integers
+    are where GMP is many times faster). Of two fractions, the one whose cross product is
+    two bits longer or more is the larger in magnitude (``|M_1 D_2|`` lies in
+    ``[2**(a-2), 2**a)`` for ``a`` the sum of their bit lengths), with no product."""
+    if not groups:
+        return 0
+    if all(m > 0 for m, _ in groups) or all(m < 0 for m, _ in groups):
+        return 1 if groups[0][0] > 0 else -1
+    if len(groups) == 2:
+        (m, d), (e_m, e) = groups
+        a, b = abs(m).bit_length() + e.bit_length(), abs(e_m).bit_length() + d.bit_length()
+        if abs(a - b) >= 2:
+            return (1 if m > 0 else -1) if a > b else (1 if e_m > 0 else -1)
+    big = _INT
+    n, d = big(groups[0][0]), big(groups[0][1])
+    for m, e in groups[1:]:
+        e = big(e)
+        n, d = n * e + big(m) * d, d * e
     return (n > 0) - (n < 0)
 
 
@@ -258,6 +374,7 @@ class _Arrays:
         self.den_id = np.array(den_id, dtype=np.int64)
         self.dens = np.empty(len(dens), dtype=object)
         self.dens[:] = dens
+        self.den_bits = np.array([d.bit_length() for d in dens], dtype=np.int64)
         self.scale = sc.scale
 
 
@@ -313,7 +430,7 @@ def _mixed_signs(row: IntArray, den: IntArray, m: npt.NDArray[Any], count: IntAr
     """The signs of ``sum_j M_j / D_j`` of the given ``rows`` (``count`` groups each, in
     ``(row, den, m)``; ``dens``: the denominators as Python ints), cross-multiplied on
     arrays of Python ints: ``N / D <- (N D_j + M_j D) / (D D_j)``, one group position at
-    a time for every row that has it."""
+    a time for every row that has it (small numbers: see :func:`_clustered_signs`)."""
     first = np.searchsorted(row, rows)
     size = count[rows]
     n = m[first].astype(object)
@@ -328,10 +445,55 @@ def _mixed_signs(row: IntArray, den: IntArray, m: npt.NDArray[Any], count: IntAr
     return out
 
 
-def _vector_signs(g: CompiledGame[Any, Any], arr: _Arrays, acts: IntArray) -> SignArray:
+class _RatioCache(dict[tuple[int, int], "tuple[int, int] | None"]):
+    """:func:`_ratio` of pairs of denominator numbers, each pair computed once (a
+    cofactor, as long as a denominator can be, is kept for one chunk of actions only:
+    :meth:`clear_cofactors`)."""
+
+    def __init__(self, dens: Sequence[int]) -> None:
+        super().__init__()
+        self.dens = dens
+        self.cofactors: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def __call__(self, a: int, b: int) -> tuple[int, int] | None:
+        key = (a, b)
+        if key in self:
+            return self[key]
+        r = self.cofactors.get(key)
+        if r is None:
+            r = _ratio(self.dens[a], self.dens[b])
+            if r is not None and r[0] == 1 and r[1] >= _RATIO_MAX:
+                self.cofactors[key] = r
+                return r
+            self[key] = r
+        return r
+
+    def clear_cofactors(self) -> None:
+        self.cofactors.clear()
+
+
+def _clustered_signs(row: IntArray, den: IntArray, m: npt.NDArray[Any], count: IntArray,
+                     ratio: _RatioCache, rows: IntArray) -> IntArray:
+    """:func:`_mixed_signs` row by row through :func:`_clustered_sign`: for big
+    denominators, where cross-multiplying every group of a row makes numbers as long as
+    all its denominators together."""
+    first = np.searchsorted(row, rows).tolist()
+    size = count[rows].tolist()
+    ids, ms = den.tolist(), m.tolist()
+    out = np.empty(len(first), dtype=np.int64)
+    for r, (a, c) in enumerate(zip(first, size, strict=True)):
+        out[r] = _clustered_sign(ms[a:a + c], ids[a:a + c], ratio.dens, ratio)
+    return out
+
+
+def _vector_signs(g: CompiledGame[Any, Any], arr: _Arrays, acts: IntArray,
+                  progress: Callable[[int, int], None] | None = None) -> SignArray:
     """``δ`` of many actions: the sign of a row whose group sums all have one sign is
-    read off them; the others are cross-multiplied (:func:`_mixed_signs`)."""
+    read off them; the others are cross-multiplied (:func:`_mixed_signs`), or clustered
+    first when their denominators are long (:func:`_clustered_signs`). ``progress`` is
+    called as ``progress(done, len(acts))`` after each chunk."""
     sign = np.empty(len(acts), dtype=np.int8)
+    ratio = _RatioCache(arr.dens.tolist())
     for part in _chunks(len(acts)):
         n = part.stop - part.start
         row, den, m = _group_sums(g, arr, acts[part], True)
@@ -340,19 +502,29 @@ def _vector_signs(g: CompiledGame[Any, Any], arr: _Arrays, acts: IntArray) -> Si
         some = np.where(count == 0, 0, np.where(positive == count, 1, np.where(positive == 0, -1, 2)))
         mixed = np.flatnonzero(some == 2)
         if len(mixed):
-            some[mixed] = _mixed_signs(row, den, m, count, arr.dens, mixed)
+            long = arr.den_bits[den].max() * count[mixed].max() > _CROSS_BITS
+            ratio.clear_cofactors()
+            some[mixed] = (_clustered_signs(row, den, m, count, ratio, mixed) if long
+                           else _mixed_signs(row, den, m, count, arr.dens, mixed))
         sign[part] = some
+        if progress is not None:
+            progress(part.stop, len(acts))
     return sign
 
 
-def _signs(g: CompiledGame[Any, Any], sc: _Scale, vals: _Values, ks: IntArray) -> SignArray:
+def _signs(g: CompiledGame[Any, Any], sc: _Scale, vals: _Values, ks: IntArray,
+           progress: Callable[[int, int], None] | None = None) -> SignArray:
     """``δ`` of the actions ``ks``: filtered first when ``vals`` holds every state, the
     rest by the vectorised exact path; one by one otherwise."""
     if vals.full is not None:
         sign = _filtered_signs(g, sc, *vals.full, vals.dens)[ks]
         rows = np.flatnonzero(sign == 2)
+        if progress is not None:
+            progress(len(ks) - len(rows), len(ks))
         if len(rows):
-            sign[rows] = _vector_signs(g, _Arrays(g, sc, vals.full, vals.dens), ks[rows])
+            done = len(ks) - len(rows)
+            report = None if progress is None else (lambda k, _n: progress(done + k, len(ks)))
+            sign[rows] = _vector_signs(g, _Arrays(g, sc, vals.full, vals.dens), ks[rows], report)
         return sign
     return np.array([_sign(_groups(g, sc, vals, k, i))
                      for k, i in zip(ks.tolist(), g.act_state[ks].tolist(), strict=True)], dtype=np.int8)
@@ -369,14 +541,17 @@ def _prepare(g: CompiledGame[Any, Any], values: Sequence[Fraction],
 
 
 def exact_action_signs(g: CompiledGame[Any, Any], values: Sequence[Fraction],
-                       acts: Sequence[int] | IntArray | None = None) -> SignArray:
+                       acts: Sequence[int] | IntArray | None = None,
+                       progress: Callable[[int, int], None] | None = None) -> SignArray:
     """``δ(k) = sign(Q_v(k) - v(i))`` for every flat action (or those in ``acts``), exactly.
 
     ``values`` are exact rationals with integer ``numerator`` and ``denominator > 0``
-    (:class:`~fractions.Fraction`, in lowest terms or not), one per state.
+    (:class:`~fractions.Fraction`, in lowest terms or not), one per state. ``progress``,
+    if given, is called as ``progress(done, total)`` with the actions decided so far
+    (:mod:`tbsg._util.progress`): after the filter, then after each chunk of the exact path.
     """
     sc, vals, ks = _prepare(g, values, acts)
-    return _signs(g, sc, vals, ks)
+    return _signs(g, sc, vals, ks, progress)
 
 
 def exact_action_values(g: CompiledGame[Any, Any], values: Sequence[Fraction],
