@@ -140,7 +140,7 @@ def test_ctrl_c_during_the_solve_propagates(monkeypatch: pytest.MonkeyPatch) -> 
     assert tbsg.solve(risk_or_safety(3)).value() == Fraction(6, 11)
 
 
-# --- what the certificate runs: no solver, no float, no backend arithmetic ----------------------
+# --- what the certificate runs: no solver, no float, no backend rationals ---------------------
 
 ENGINE_ALLOWED = {
     # the compiled graph, compiled afresh from the plain protocol

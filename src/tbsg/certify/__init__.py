@@ -8,7 +8,8 @@ that re-check on load.
   checked, and whose certificate is re-verified, on load.
 
 Nothing here trusts a solver: the certificate recomputes what it checks in exact integer
-arithmetic (no float, no optional backend), sharing with the solvers only definitions, not algorithms: the
+arithmetic (no float; products of long integers in the backend's exact integer type), sharing
+with the solvers only definitions, not algorithms: the
 compiled graph, its graph analysis, the exact action values and the optimal-action mask
 (see :mod:`tbsg.certify.certificate`).
 """

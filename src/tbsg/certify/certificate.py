@@ -65,7 +65,8 @@ solving algorithm:
 * *the Bellman kernel's exact action values* (:mod:`tbsg.engine.integer_q`): ``Q(s, a)``
   above and its sign against ``v(s)``, in integers: the terms over one denominator added
   as integers, the strict signs proven by a fixed-point bound in integers, the others
-  (every tie) decided by cross-multiplication;
+  (every tie) decided by cross-multiplication in the backend's exact integer type
+  (:mod:`tbsg.engine._backend`: GMP's when installed, Python's otherwise; both exact);
 * *the optimality conditions and the optimal-action mask* (:mod:`tbsg.engine.optimality`):
   (a), (b), (c') and the optimal actions, evaluated on the claimed ``v`` and ``sigma``,
   with those exact signs (:func:`~tbsg.engine.optimality.exact_signs`).
@@ -73,8 +74,9 @@ solving algorithm:
 None of them searches for anything: no strategy iteration, no elimination (no linear
 system is solved: ``v`` is given and only checked against its definition), no float
 arithmetic and not the solvers' float filter (the integer filter of the signs has its
-own two-line error bound), no optional backend (the solution's stored values, which
-may be the backend's rationals, are read into ``Fraction``; the float arrays its graph may
+own two-line error bound), no backend rational (the solution's stored values, which
+may be the backend's rationals, are read into ``Fraction``; only the cross-multiplication
+of ties uses the backend's integers, exact either way; the float arrays its graph may
 cache are recomputed only to be compared with that cache); ``tests/certify`` traces a
 verification and fails if it calls anything else of the engine. A value, strategy or
 optimal-action list that a solver got wrong is therefore caught unless one of these
@@ -205,8 +207,9 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
         (default): the rule the solution records (``solve(..., infinite_play=c)``), if any;
         without one the game must be stopping, (c).
     progress : bool or None
-        Report the enumeration's states on standard error during a long check (a bar on a
-        terminal, a line every few seconds elsewhere): ``None`` (default) after a few
+        Report the enumeration's states, then the actions whose signs are checked, on
+        standard error during a long check (a bar on a terminal, a line every few seconds
+        elsewhere): ``None`` (default) after a few
         seconds, ``True`` from the start, ``False`` never.
 
     Raises
@@ -242,7 +245,8 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
         g = _fresh_compile(game, solution, optimizing, claimed, (max_states, progress))
         v, choice = _read_checked(g, solution)
         comps = decompose(g)  # the counts, and the end components' first round
-        expected = check_certificate(g, v, choice, optimizing, c, scc=comps.label)
+        expected = check_certificate(g, v, choice, optimizing, c, scc=comps.label,
+                                     progress=progress)
         _check_optimal_actions(g, solution, expected)
         _check_counts(comps, solution)
         digest = solution_digest(solution, values=v)
@@ -252,7 +256,7 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
 
 def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray,
                       optimizing: tuple[int, ...], c: Fraction | None, *,
-                      scc: IntArray | None = None) -> BoolArray:
+                      scc: IntArray | None = None, progress: bool | None = False) -> BoolArray:
     """Check (a), (b) and (c) or (c') on ``g``, a fresh compile of the game; return the
     optimal actions they imply (a mask over flat actions).
 
@@ -262,7 +266,8 @@ def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray
     to the actions in play, must be stopping). ``scc``: the strongly connected components
     of ``g`` (``decompose(g).label``) when the caller has them, which spares the end
     components' first round (every end component lies inside one of them), as in the
-    solver.
+    solver. ``progress``: report the actions whose signs are decided (as :func:`verify`'s
+    ``progress``; ``False``, the default here, never).
 
     Raises
     ------
@@ -272,11 +277,12 @@ def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray
         If (c) fails.
     """
     with paused():  # (see verify; load calls this directly)
-        return _check_certificate(g, v, choice, optimizing, c, scc)
+        return _check_certificate(g, v, choice, optimizing, c, scc, progress)
 
 
 def _check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray,
-                       optimizing: tuple[int, ...], c: Fraction | None, scc: IntArray | None) -> BoolArray:
+                       optimizing: tuple[int, ...], c: Fraction | None, scc: IntArray | None,
+                       progress: bool | None) -> BoolArray:
     """:func:`check_certificate` (the collector paused)."""
     _check_range(g, v, c)
     usable = usable_actions(g, choice, optimizing)
@@ -284,7 +290,11 @@ def _check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArra
     paying = None if c is None else paying_end_action(g, traps)
     if paying is not None:  # no total to certify: the theorem of (c') needs no such reward
         raise_paying_end_component(g, traps, paying)
-    sign = exact_signs(g, v)
+    report, close = make_progress(progress, "verifying: certificate", unit="action")
+    try:
+        sign = exact_signs(g, v, progress=report)
+    finally:
+        close()
     failure = first_failure(g, sign, choice, directions(g, optimizing))
     if failure is not None:
         raise TamperedSolutionError(_bellman_failure(g, v, failure))

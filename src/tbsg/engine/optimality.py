@@ -115,14 +115,16 @@ def directions(g: CompiledGame[Any, Any], optimizing: Sequence[int] = (0, 1)) ->
 
 
 def exact_signs(g: CompiledGame[Any, Any], values: Sequence[Fraction],
-                acts: IntArray | None = None) -> SignArray:
+                acts: IntArray | None = None,
+                progress: Callable[[int, int], None] | None = None) -> SignArray:
     """``δ(k)`` for every flat action (or those in ``acts``), in exact integer arithmetic only.
 
-    No float filter and no optional backend: :func:`tbsg.engine.integer_q.exact_action_signs`
-    (terms over one denominator added as integers, strict signs proven by a fixed-point
-    bound in integers, the rest decided by cross-multiplication).
+    No float decides anything: :func:`tbsg.engine.integer_q.exact_action_signs` (terms over
+    one denominator added as integers, strict signs proven by a fixed-point bound in
+    integers, the rest decided by cross-multiplication in the backend's exact integer type).
+    ``progress(done, total)``, if given, hears the actions decided.
     """
-    return exact_action_signs(g, values, acts)
+    return exact_action_signs(g, values, acts, progress)
 
 
 def usable_actions(g: CompiledGame[Any, Any], choice: IntArray, optimizing: Sequence[int] = (0, 1),
