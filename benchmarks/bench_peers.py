@@ -76,8 +76,13 @@ def _float(solve: Callable[[], tbsg.FloatSolution[Any, Any]]) -> Runner:
     return run
 
 
-def _bank_at_first_heads(s: RoSState) -> Literal["toss", "stop"]:
+def _bank(s: RoSState) -> Literal["toss", "stop"]:
     return "stop" if s.open >= 1 else "toss"
+
+
+# "bank at the first head" as a user writes it for a game with an array form: the function
+# (the definition) and its array form (column 1 is ``open``; codes index the actions)
+_bank_at_first_heads = tbsg.ArrayStrategy(_bank, lambda rows: rows[:, 1] >= 1, ("toss", "stop"))
 
 
 def _toss(s: object, a: object) -> int:

@@ -68,6 +68,7 @@ the *exact* set of optimal actions: a float solution cannot tell a tie from a ne
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 import weakref
 from collections.abc import Callable, Hashable, Sequence
@@ -453,23 +454,26 @@ def _enclose(x: Fraction) -> tuple[float, float]:
 
 
 def enclose_all(xs: Sequence[Fraction]) -> tuple[FloatArray, FloatArray]:
-    """Floats ``lo <= x <= hi`` for each ``x`` (equal where ``x`` is a float)."""
+    """Floats ``lo <= x <= hi`` for each ``x`` (equal where ``x`` is a float).
+
+    The same Fraction object often recurs (a count of 1 at every state): each distinct
+    object is enclosed once, found by identity (no hashing of the rational, and at C
+    speed through ``map``), and equal values held by distinct objects once per value.
+    """
+    first: dict[int, int] = {}  # id -> a position holding that object (ids stay valid: xs holds them)
+    pos = np.fromiter(map(first.setdefault, map(id, xs), itertools.count()), dtype=np.int64,
+                      count=len(xs))
+    lo = np.empty(len(xs))
+    hi = np.empty(len(xs))
     memo: dict[tuple[int, int], tuple[float, float]] = {}
-    # the same Fraction object often recurs (a count of 1 at every state): looked up by
-    # identity first, which needs no hashing of the rational
-    seen: dict[int, tuple[float, float]] = {}
-    pairs: list[tuple[float, float]] = []
-    for x in xs:
-        pair = seen.get(id(x))
+    for p in first.values():
+        x = xs[p]
+        key = (x.numerator, x.denominator)
+        pair = memo.get(key)
         if pair is None:
-            key = (x.numerator, x.denominator)
-            pair = memo.get(key)
-            if pair is None:
-                pair = memo[key] = _enclose(x)
-            seen[id(x)] = pair
-        pairs.append(pair)
-    both = np.array(pairs, dtype=np.float64).reshape(len(pairs), 2)
-    return both[:, 0].copy(), both[:, 1].copy()
+            pair = memo[key] = _enclose(x)
+        lo[p], hi[p] = pair
+    return lo[pos], hi[pos]
 
 
 def chain_bounds(g: CompiledGame[S, A], rhs: Sequence[Fraction], given: dict[int, Fraction],

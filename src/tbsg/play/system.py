@@ -57,8 +57,8 @@ def steps(graph: CompiledGame[Any, Any], fn: StepFunction | None, what: str, *,
           nonnegative: bool = False, integer: bool = False) -> list[Fraction]:
     """``fn(state, action)`` at every state of the chain, with its one action (checked;
     ``None``: 1 per move)."""
-    pairs = list(zip(range(graph.n_states), graph.act_ptr[:-1].tolist(), strict=True))
-    return step_values(fn, what, graph.states, graph.act_labels, pairs, nonnegative=nonnegative,
+    # one action per state: state i's action is the i-th label
+    return step_values(fn, what, graph.states, graph.act_labels, None, nonnegative=nonnegative,
                        integer=integer)
 
 
