@@ -240,6 +240,13 @@ class FixedStrategyGame(Generic[S, A]):
         shape: tuple[int, ...] | None = getattr(self.game, "array_shape", None)
         return shape
 
+    @property
+    def array_speculation(self) -> bool:
+        """Whether the compiler may ask :meth:`array_transitions` about every cell of a
+        small shape (:mod:`tbsg.engine.compile.arrays`): where the game allows it, and only
+        with an :class:`ArrayStrategy` (a function would be asked once per cell)."""
+        return self._array is not None and getattr(self.game, "array_speculation", False) is True
+
     def array_transitions(self, states: Any) -> ArrayTransitions:
         """The game's array form with the fixed players' rows keeping only their
         strategy's action.

@@ -370,3 +370,91 @@ def test_an_array_form_that_rewrites_arrays_it_returned_is_refused() -> None:
 
     with pytest.raises(tbsg.InvalidGameError, match=r"changed arrays it had returned .*lead elsewhere"):
         compile_game(SteadyWalk(reuse))
+
+
+# -- small shapes: every cell asked at once (array_speculation) ------------------------------
+
+class Guessing(Walk):
+    """:class:`Walk` that lets the compiler ask every cell of its shape at once."""
+
+    array_speculation = True
+
+
+def _bank(k: int) -> Any:
+    return tbsg.ArrayStrategy(lambda s: "stop" if s.open >= k else "toss",
+                              lambda rows: rows[:, 1] >= k, ("toss", "stop"))
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 12])
+def test_a_small_shape_is_numbered_from_one_call_as_the_plain_protocol_numbers_it(n: int) -> None:
+    from tbsg.model.fixed import FixedStrategyGame
+
+    games: list[Any] = [risk_or_safety(n), Guessing()]
+    games += [FixedStrategyGame(risk_or_safety(n), _bank(k), fixed)
+              for k in (1, 2) for fixed in ((0,), (1,), (0, 1))]
+    for game in games:
+        with mock.patch.object(compile_arrays, "_wave", wraps=compile_arrays._wave) as wave:
+            got = compile_game(game)
+        wave.assert_not_called()  # no breadth-first waves: the numbering came from one call
+        assert_same(compile_game(game, arrays=False), got)
+
+
+def test_a_function_strategy_is_not_asked_about_every_cell() -> None:
+    from tbsg.model.fixed import FixedStrategyGame
+
+    assert not FixedStrategyGame(risk_or_safety(5), _bank(1).function, (0, 1)).array_speculation
+    assert FixedStrategyGame(risk_or_safety(5), _bank(1), (0, 1)).array_speculation
+    assert not FixedStrategyGame(Walk(), _bank(1), (0, 1)).array_speculation  # the game does not allow it
+
+
+@dataclasses.dataclass(frozen=True)
+class Picky(Guessing):
+    """Cells 4 and 5 are no states, and its array form refuses them."""
+
+    array_shape: tuple[int, ...] = (6,)
+
+    def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
+        if (states[:, 0] >= 4).any():
+            raise ValueError("no such state")
+        return super().array_transitions(states)
+
+
+class Fickle(Guessing):
+    """Its first answer sends tails to (1,), every later one to (0,), as the rules say:
+    the numbering read from the first call is not the one the states give."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
+        self.calls += 1
+        tr = super().array_transitions(states)
+        return tr if self.calls > 1 else _outcome(tr, 1, successor=np.ones_like(states))
+
+
+@pytest.mark.parametrize("game", [Picky(), Fickle()], ids=["refuses cells", "answers differently"])
+def test_where_one_call_fails_the_waves_enumerate(game: Any) -> None:
+    with mock.patch.object(compile_arrays, "_wave", wraps=compile_arrays._wave) as wave:
+        got = compile_game(game)
+    assert wave.called
+    assert_same(compile_game(game, arrays=False), got)
+
+
+def _message(game: Any, **kw: Any) -> str:
+    with pytest.raises(tbsg.TbsgError) as info:
+        compile_game(game, **kw)
+    return f"{type(info.value).__name__}: {info.value}"
+
+
+def test_errors_of_a_small_shape_are_the_waves_errors() -> None:
+    """A reached state that is wrong (its probabilities, a successor outside the shape) or
+    too many states: the same error, in the same words, as without the one call."""
+    changes = [
+        lambda tr, s: _outcome(tr, 0, probability=(np.where(s[:, 0] == 2, 1, 2), 4)),
+        lambda tr, s: _outcome(tr, 1, successor=np.where(s == 2, 7, 0)),
+        lambda tr, s: _outcome(tr, 1, successor=None),
+    ]
+    for change in changes:
+        words = _message(Walk(change))
+        assert _message(Guessing(change)) == words
+    assert _message(Guessing(), max_states=2) == _message(Walk(), max_states=2)

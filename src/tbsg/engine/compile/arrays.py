@@ -43,6 +43,22 @@ end, each as the type of ``game.initial`` (``tuple.__new__`` for a NamedTuple, a
 ``_make`` does). ``progress`` is called at most once per batch, when the count has
 passed a multiple of the reporting interval.
 
+*Small shapes.* A chain or a best response of a small game is a few dozen states per
+level over a hundred levels or more, and each level costs a call of
+``array_transitions`` and the fixed cost of a wave. A game that declares
+``array_speculation = True`` (its ``array_transitions`` works row by row and accepts any
+row within the shape, a state or not) and whose shape has at most :data:`SPECULATE`
+cells is asked about every cell at once instead. The successors of every cell give a
+graph over the cells, whose breadth-first search from the initial state (states in
+number order, each one's entries in order, new states numbered at their first
+occurrence: level by level, a few numpy calls per level) is exactly the plain
+numbering. Only the reached states are then asked again, in number order, a batch of up
+to :data:`CHUNK` rows at a time, and checked and recorded as any batch, their
+successors compared with those the first call gave. What the first call says about
+cells that are not reached is never used; if it raises, is not plainly well-formed, or a
+reached cell leads outside the shape, or the second reading fails or differs, the
+enumeration starts again with the waves above, which report the error in their words.
+
 Per batch, in integer arithmetic: the probabilities of each allowed action sum to 1
 (numerators over the action's common denominator); zero probabilities drop the entry;
 repeated successors of one action are merged at their first occurrence by adding
@@ -78,6 +94,7 @@ from __future__ import annotations
 import math
 import operator
 import sys
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -118,6 +135,9 @@ __all__ = ["CHUNK", "DENSE_LIMIT", "SAMPLE", "check_every_state", "check_offered
 
 CHUNK = 1 << 16
 """Most states handed to one call of ``array_transitions``."""
+SPECULATE = 1 << 17
+"""Largest ``prod(array_shape)`` whose every cell is asked in one call to find the
+reachable states (module docstring, *small shapes*)."""
 DENSE_LIMIT = 1 << 26
 """Largest ``prod(array_shape)`` for a dense key table (int32; pages untouched stay unused)."""
 SAMPLE = 32
@@ -204,6 +224,14 @@ class _Keys:
             rows[:, i], rest = np.divmod(rest, self.weights[i])
         rows[:, self.d - 1] = rest
         return rows
+
+    def every(self) -> I64:
+        """The rows of every cell of the shape, in key order (broadcast column by column)."""
+        out = np.empty((self.size, self.d), dtype=np.int64)
+        cells = out.reshape(*self.shape, self.d)
+        for i, n in enumerate(self.shape):
+            cells[..., i] = np.arange(n, dtype=np.int64).reshape([n if j == i else 1 for j in range(self.d)])
+        return out
 
     def state(self, row: Sequence[int] | I64) -> object:
         """The state object of one row (for messages and the final state list)."""
@@ -382,14 +410,35 @@ def compile_arrays(game: Any, *, max_states: int, max_actions: int, max_outcomes
     check_offered(game)
     initial = call("game.initial", "(reading the initial state)", lambda: game.initial)
     keys = _Keys(game, initial)
+    run = _speculate(game, keys, initial, max_states, max_actions, max_outcomes)
+    if run is not None:
+        if progress is not None and run.tab.n_states >= report_every:
+            progress(run.tab.n_states, max_states)
+    else:
+        run = _start(game, keys, initial, max_states, max_actions, max_outcomes)
+        _breadth_first(run, progress, report_every)
+    tab, interner = run.tab, run.interner
+    del run  # the key table (up to DENSE_LIMIT int32) before the states are built
+    compiled = _assemble(tab, keys, interner)
+    _check_against_protocol(game, compiled)
+    return compiled
+
+
+def _start(game: Any, keys: _Keys, initial: object, max_states: int, max_actions: int,
+           max_outcomes: int) -> _Run:
+    """An enumeration that has numbered the initial state only."""
     index = _Index(keys.size)
     first = keys.encode(np.array([initial], dtype=np.int64))
     index.add(first, np.zeros(1, dtype=np.int64))
     grown = np.empty(1024, dtype=np.int64)
     grown[0] = first[0]
     tab = _Tables(keys=grown, n_states=1)
-    interner = Interner()
-    run = _Run(game, keys, index, tab, interner, max_states, max_actions, max_outcomes)
+    return _Run(game, keys, index, tab, Interner(), max_states, max_actions, max_outcomes)
+
+
+def _breadth_first(run: _Run, progress: Callable[[int, int], None] | None, report_every: int) -> None:
+    """The states in number order, a wave at a time (:func:`_wave`)."""
+    tab, keys = run.tab, run.keys
     next_report = report_every if progress is not None else -1
     i = 0
     while i < tab.n_states:
@@ -398,14 +447,111 @@ def compile_arrays(game: Any, *, max_states: int, max_actions: int, max_outcomes
         rows.flags.writeable = False
         _wave(run, rows)
         if 0 <= next_report <= tab.n_states:
-            progress(tab.n_states, max_states)  # type: ignore[misc]
+            progress(tab.n_states, run.max_states)  # type: ignore[misc]
             next_report = (tab.n_states // report_every + 1) * report_every
         i = j
     _flush(run)
-    del index  # the key table (up to DENSE_LIMIT int32) before the states are built
-    compiled = _assemble(tab, keys, interner)
-    _check_against_protocol(game, compiled)
-    return compiled
+
+
+class _Changed(InvalidGameError):
+    """Successors of a batch that differ from those read when it was first asked."""
+
+
+def _speculate(game: Any, keys: _Keys, initial: object, max_states: int, max_actions: int,
+               max_outcomes: int) -> _Run | None:
+    """The enumeration of a game with a small ``array_shape`` with the numbering found in
+    one call (module docstring, *small shapes*), or None where that does not apply or
+    does not succeed (the breadth-first waves then enumerate, and say what is wrong)."""
+    if keys.size > SPECULATE or getattr(game, "array_speculation", False) is not True:
+        return None
+    every = keys.every()
+    every.flags.writeable = False
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")  # (rows that are no states may hold anything)
+        try:
+            grid = _successor_grid(game.array_transitions(every), keys)
+        except Exception:
+            return None
+    if grid is None:
+        return None
+    order = _reached(grid, int(keys.encode(np.array([initial], dtype=np.int64))[0]), max_states)
+    if order is None:
+        return None
+    run = _start(game, keys, initial, max_states, max_actions, max_outcomes)
+    index, tab = run.index, run.tab
+    index.add(order[1:], np.arange(1, len(order), dtype=np.int64))
+    tab.keys, tab.n_states = order, len(order)
+    try:  # the reached states, asked again in number order: checked and recorded
+        for i in range(0, len(order), CHUNK):
+            rows = keys.decode(order[i : i + CHUNK])
+            rows.flags.writeable = False
+            read = grid[order[i : i + CHUNK]].ravel()
+            _record_checked(run, _ask(game, rows, keys), rows, read[read >= 0])
+    except Exception:  # (also _Changed): the waves find the same error in their own words
+        return None
+    return run if tab.n_states == len(order) else None
+
+
+def _successor_grid(tr: object, keys: _Keys) -> I64 | None:
+    """Per row of ``tr`` (every cell of the shape), the key of the successor of each of
+    its entries (one column per outcome of every action, in the plain order), -1 where
+    the entry leads to no state; a row whose entry leads outside the shape has -2 in
+    every column. None if ``tr`` is not plainly well-formed (:func:`_fast_column`)."""
+    n = keys.size
+    if type(tr) is not ArrayTransitions or type(tr.actions) is not tuple:
+        return None
+    valid: list[Bools] = []
+    succ: list[npt.NDArray[np.integer[Any]]] = []
+    for act in tr.actions:
+        if type(act) is not ArrayAction or type(act.outcomes) is not tuple:
+            return None
+        allowed = act.allowed
+        if allowed is not None and (type(allowed) is not np.ndarray or allowed.dtype != np.bool_
+                                    or allowed.shape != (n,)):
+            return None
+        for out in act.outcomes:
+            if not _fast_column(out, allowed, keys, n, valid, succ, lenient=True):
+                return None
+    if not valid:
+        return None
+    grid = np.full((n, len(valid)), -1, dtype=np.int64)
+    bad = np.zeros(n, dtype=bool)
+    for c, (v, t) in enumerate(zip(valid, succ, strict=True)):
+        to = t.astype(np.int64, copy=False)
+        outside = v & keys.outside(to)
+        bad |= outside
+        grid[:, c] = np.where(v & ~outside, keys.encode(to), -1)
+    grid[bad] = -2
+    return grid
+
+
+def _reached(grid: I64, start: int, max_states: int) -> I64 | None:
+    """The keys reachable from ``start`` along ``grid`` in the plain numbering (states in
+    number order, each one's successors in entry order, new ones numbered at their first
+    occurrence), a breadth-first level at a time; None if a reached row leads outside
+    the shape, or more than ``max_states`` are reached."""
+    seen = np.zeros(len(grid), dtype=bool)
+    seen[start] = True
+    levels = [np.array([start], dtype=np.int64)]
+    frontier = levels[0]
+    total = 1
+    while frontier.size:
+        nxt = grid[frontier].ravel()
+        if nxt.size and int(nxt.min()) == -2:
+            return None
+        nxt = nxt[nxt >= 0]
+        nxt = nxt[~seen[nxt]]
+        if not nxt.size:
+            break
+        _, first = np.unique(nxt, return_index=True)
+        first.sort()
+        frontier = nxt[first]
+        seen[frontier] = True
+        levels.append(frontier)
+        total += len(frontier)
+        if total > max_states:
+            return None
+    return np.concatenate(levels)
 
 
 @dataclass
@@ -529,9 +675,11 @@ def _ints(x: object, shape: tuple[int, ...]) -> bool:
 
 
 def _fast_column(out: object, allowed: Bools | None, keys: _Keys, n: int, valid: list[Bools],
-                 succ: list[npt.NDArray[np.integer[Any]]]) -> bool:
+                 succ: list[npt.NDArray[np.integer[Any]]], lenient: bool = False) -> bool:
     """Append one outcome's entries that lead to a state (``valid``) and its successors
-    over a wave to the lists; False if it is not plainly well-formed (see :func:`_fast_keys`)."""
+    over a wave to the lists; False if it is not plainly well-formed (see :func:`_fast_keys`).
+    ``lenient``: an outcome without successors that leads on somewhere is kept (its rows
+    are no states: :func:`_successor_grid` marks them)."""
     if type(out) is not ArrayOutcome:
         return False
     p = out.probability
@@ -553,9 +701,9 @@ def _fast_column(out: object, allowed: Bools | None, keys: _Keys, n: int, valid:
         leads &= out.terminal < 0
     to = out.successor
     if to is None:
-        if leads.any():
+        if leads.any() and not lenient:
             return False
-        to = np.zeros((n, keys.d), dtype=np.int64)
+        to = np.full((n, keys.d), -1 if lenient else 0, dtype=np.int64)  # (-1: outside)
     elif not _ints(to, (n, keys.d)):
         return False
     valid.append(leads)
@@ -640,7 +788,7 @@ def _record(rules: _Rules, keys: _Keys, index: _Index, tab: _Tables, interner: I
     zeros = np.zeros(n, dtype=np.int64)
     all_keys = np.stack([c.key if c.key is not None else zeros for c in rules.cols], axis=1).ravel()
     if read is not None and not np.array_equal(all_keys[leads.ravel()], read):
-        raise InvalidGameError("game.array_transitions() changed arrays it had returned (states already "
+        raise _Changed("game.array_transitions() changed arrays it had returned (states already "
                                "asked about now lead elsewhere); it must not write to them afterwards")
     if target is not None:
         leads &= target < 0
