@@ -573,7 +573,9 @@ class ChainSystem:
         # the transpose's factors: (I - P)^T in CSC has the CSR arrays of I - P
         t = sp.csc_matrix((a.data, a.indices, a.indptr), shape=(k, k))
         try:
-            lu = spla.splu(t, permc_spec="NATURAL" if ordered else "COLAMD")
+            # (without supernode relaxation and with one-column panels, as the float solver
+            # factorises its levels: the system in solving order hardly fills in)
+            lu = spla.splu(t, permc_spec="NATURAL" if ordered else "COLAMD", relax=1, panel_size=1)
         except RuntimeError:  # singular in floats
             return None
 
