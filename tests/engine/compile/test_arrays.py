@@ -420,16 +420,16 @@ class Picky(Guessing):
 
 
 class Fickle(Guessing):
-    """Its first answer sends tails to (1,), every later one to (0,), as the rules say:
-    the numbering read from the first call is not the one the states give."""
+    """Its first answer about every cell sends tails to (1,), every later one to (0,), as
+    the rules say: the numbering read from the box is not the one the states give."""
 
     def __init__(self) -> None:
         self.calls = 0
 
     def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
-        self.calls += 1
+        self.calls += len(states) == 4
         tr = super().array_transitions(states)
-        return tr if self.calls > 1 else _outcome(tr, 1, successor=np.ones_like(states))
+        return tr if self.calls != 1 else _outcome(tr, 1, successor=np.ones_like(states))
 
 
 @pytest.mark.parametrize("game", [Picky(), Fickle()], ids=["refuses cells", "answers differently"])
