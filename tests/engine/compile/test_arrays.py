@@ -386,17 +386,33 @@ def _bank(k: int) -> Any:
 
 
 @pytest.mark.parametrize("n", [1, 2, 5, 12])
-def test_a_small_shape_is_numbered_from_one_call_as_the_plain_protocol_numbers_it(n: int) -> None:
+def test_boxes_number_the_states_as_the_plain_protocol_numbers_them(n: int) -> None:
+    """A thin chain is numbered from boxes (no waves); best responses, the game itself
+    and other chains wherever their states fill the boxes thinly, by the waves. Either way the compiled
+    game is the plain protocol's."""
     from tbsg.model.fixed import FixedStrategyGame
 
-    games: list[Any] = [risk_or_safety(n), Guessing()]
-    games += [FixedStrategyGame(risk_or_safety(n), _bank(k), fixed)
-              for k in (1, 2) for fixed in ((0,), (1,), (0, 1))]
-    for game in games:
+    chains: list[Any] = [Guessing(), FixedStrategyGame(risk_or_safety(n), _bank(1), (0, 1))]
+    others: list[Any] = [risk_or_safety(n), FixedStrategyGame(risk_or_safety(n), _bank(2), (0, 1)),
+                         *(FixedStrategyGame(risk_or_safety(n), _bank(k), fixed)
+                           for k in (1, 2) for fixed in ((0,), (1,)))]
+    for game in chains + others:
         with mock.patch.object(compile_arrays, "_wave", wraps=compile_arrays._wave) as wave:
             got = compile_game(game)
-        wave.assert_not_called()  # no breadth-first waves: the numbering came from one call
+        if game in chains:
+            wave.assert_not_called()  # no breadth-first waves: the numbering came from boxes
         assert_same(compile_game(game, arrays=False), got)
+
+
+def test_a_best_response_spreads_over_its_boxes_and_is_left_to_the_waves() -> None:
+    from tbsg.model.fixed import FixedStrategyGame
+
+    with mock.patch.object(compile_arrays, "_wave", wraps=compile_arrays._wave) as wave:
+        compile_game(FixedStrategyGame(risk_or_safety(30), _bank(1), (1,)))
+    assert wave.called
+    with mock.patch.object(compile_arrays, "_wave", wraps=compile_arrays._wave) as wave:
+        compile_game(FixedStrategyGame(risk_or_safety(30), _bank(1), (0, 1)))
+    wave.assert_not_called()
 
 
 def test_a_function_strategy_is_not_asked_about_every_cell() -> None:

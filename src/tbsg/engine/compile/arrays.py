@@ -55,7 +55,10 @@ occurrence: level by level, a few numpy calls per level) is exactly the plain nu
 unless a reached cell leads out of the box: then the box grows to hold those cells, each
 coordinate that grows at least doubling its width (the whole shape once the box would
 hold half of it), and is asked again. A box of more than :data:`SPECULATE` cells is not
-asked. Only the reached states are then asked again, in number order, a batch of up to
+asked, nor one of more than :data:`_SPARSE` cells per state reached in the box before:
+where the states fill their boxes thinly (a best response: the free player's choices
+spread play over every coordinate), most cells asked would be no states, and the waves
+cost less. Only the reached states are then asked again, in number order, a batch of up to
 :data:`CHUNK` rows at a time, and checked and recorded as any batch, their successors
 compared with those the box gave. What the boxes say about cells that are not reached
 is never used; if a box's call raises or is not plainly well-formed, a reached cell
@@ -141,6 +144,8 @@ __all__ = ["CHUNK", "DENSE_LIMIT", "SAMPLE", "check_every_state", "check_offered
 
 CHUNK = 1 << 16
 """Most states handed to one call of ``array_transitions``."""
+_SPARSE = 8
+"""A box is grown only to at most this many cells per state reached in the one before."""
 SPECULATE = 1 << 17
 """Most cells of a box asked in one call to find the reachable states (module docstring,
 *boxes*)."""
@@ -492,17 +497,20 @@ def _speculate(game: Any, keys: _Keys, initial: object, limits: tuple[int, int, 
             break
         if not isinstance(escape, tuple):
             return None
-        box = box.grown(*escape)
+        box = box.grown(escape[0], escape[1])
+        if box.size > _SPARSE * escape[2]:
+            return None  # the states fill their boxes thinly: the waves cost less
     found = _reached(grid, box, first, limits[0], report)
     if found is None or found[1] is not None:  # (cannot be: _escapes saw the same cells)
         return None
     return _reread(game, keys, initial, limits, box, grid, found[0])
 
 
-def _escapes(grid: I64, box: _Box, start: int, max_states: int) -> tuple[I64, I64] | bool | None:
+def _escapes(grid: I64, box: _Box, start: int, max_states: int) -> tuple[I64, I64, int] | bool | None:
     """Whether the cells reachable from ``start`` along ``grid`` stay in the box (None),
     lead outside the shape or are more than ``max_states`` (False), or else the least
-    and greatest coordinates of the cells outside the box they lead to.
+    and greatest coordinates of the cells outside the box they lead to, and how many
+    cells they are.
 
     Only the set matters here, not its order: one breadth-first search in C
     (:func:`scipy.sparse.csgraph.breadth_first_order`)."""
@@ -519,7 +527,7 @@ def _escapes(grid: I64, box: _Box, start: int, max_states: int) -> tuple[I64, I6
     low = int(grid[cells].min())
     if low == -2:
         return False
-    return _outside(grid, box, cells) if low == -3 else None
+    return (*_outside(grid, box, cells), len(cells)) if low == -3 else None
 
 
 def _reread(game: Any, keys: _Keys, initial: object, limits: tuple[int, int, int], box: _Box,
