@@ -474,3 +474,22 @@ def test_errors_of_a_small_shape_are_the_waves_errors() -> None:
         words = _message(Walk(change))
         assert _message(Guessing(change)) == words
     assert _message(Guessing(), max_states=2) == _message(Walk(), max_states=2)
+
+
+def test_an_order_that_is_not_the_plain_numbering_is_refused_and_the_levels_number() -> None:
+    """The breadth-first order of the boxes is used as the numbering only once checked;
+    any other order of the same cells is refused, and the levels then number them."""
+    from tbsg.model.fixed import FixedStrategyGame
+
+    # cells 0 -> (2, 1), 1 -> (3,), 2 -> (3, 1): the plain order is 0, 2, 1, 3
+    grid = np.array([[2, 1], [3, -1], [3, 1], [-1, -1]], dtype=np.int64)
+    plain = compile_arrays._plain_order(grid, 0, np.array([0, 2, 1, 3]))
+    assert plain is not None and plain.tolist() == [0, 2, 1, 3]
+    for wrong in ([0, 1, 2, 3], [0, 2, 3, 1]):
+        assert compile_arrays._plain_order(grid, 0, np.array(wrong)) is None
+    game = FixedStrategyGame(risk_or_safety(9), _bank(1), (0, 1))
+    with mock.patch.object(compile_arrays, "_plain_order", return_value=None), \
+            mock.patch.object(compile_arrays, "_wave", wraps=compile_arrays._wave) as wave:
+        got = compile_game(game)
+    wave.assert_not_called()
+    assert_same(compile_game(game, arrays=False), got)

@@ -492,28 +492,60 @@ def _speculate(game: Any, keys: _Keys, initial: object, limits: tuple[int, int, 
         if grid is None:
             return None
         first = int(box.local(start[None, :])[0])
-        escape = _escapes(grid, box, first, limits[0])
-        if escape is None:
-            break
-        if not isinstance(escape, tuple):
+        found = _escapes(grid, box, first, limits[0])
+        if found is None:
             return None
-        box = box.grown(escape[0], escape[1])
-        if box.size > _SPARSE * escape[2]:
+        cells, beyond = found
+        if beyond is None:
+            break
+        box = box.grown(*beyond)
+        if box.size > _SPARSE * len(cells):
             return None  # the states fill their boxes thinly: the waves cost less
-    found = _reached(grid, box, first, limits[0], report)
-    if found is None or found[1] is not None:  # (cannot be: _escapes saw the same cells)
+    order = _plain_order(grid, first, cells)
+    if order is None:  # (scipy's order is not the plain one: number them level by level)
+        levels = _reached(grid, box, first, limits[0], report)
+        if levels is None or levels[1] is not None:  # (cannot be: _escapes saw the same cells)
+            return None
+        order = levels[0]
+    report(len(order))
+    return _reread(game, keys, initial, limits, box, grid, order)
+
+
+def _plain_order(grid: I64, start: int, cells: I64) -> I64 | None:
+    """``cells`` (the cells reachable from ``start``, ``start`` first) if they are in the
+    plain numbering, else None.
+
+    The plain numbering is the one order in which every cell but the first is numbered
+    in the order of its first occurrence among the successors of the cells before it,
+    read in order: given the cells in some order, listing their successors in that order
+    shows whether it is (each cell's first occurrence must come later than the previous
+    cell's, and come from a cell before it, which a breadth-first order ensures).
+    """
+    if len(cells) < 2:
+        return cells.astype(np.int64)
+    seq = grid[cells].ravel()
+    seq = seq[seq >= 0]
+    firsts = np.full(len(grid), len(seq), dtype=np.int64)
+    np.minimum.at(firsts, seq, np.arange(len(seq), dtype=np.int64))
+    at = firsts[cells[1:]]
+    if int(at[-1]) >= len(seq) or not bool(np.all(at[1:] > at[:-1])):
         return None
-    return _reread(game, keys, initial, limits, box, grid, found[0])
+    # each cell's first occurrence lies among the successors of the cells before it
+    owner = np.repeat(np.arange(len(cells)), (grid[cells] >= 0).sum(axis=1))
+    if not bool(np.all(owner[at] < np.arange(1, len(cells)))):
+        return None
+    return cells.astype(np.int64)
 
 
-def _escapes(grid: I64, box: _Box, start: int, max_states: int) -> tuple[I64, I64, int] | bool | None:
-    """Whether the cells reachable from ``start`` along ``grid`` stay in the box (None),
-    lead outside the shape or are more than ``max_states`` (False), or else the least
-    and greatest coordinates of the cells outside the box they lead to, and how many
-    cells they are.
+def _escapes(grid: I64, box: _Box, start: int, max_states: int
+             ) -> tuple[I64, tuple[I64, I64] | None] | None:
+    """The cells reachable from ``start`` along ``grid``, ``start`` first, in
+    breadth-first order, and the least and greatest coordinates of the cells outside the
+    box they lead to (None if they stay in it); None if they lead outside the shape or
+    are more than ``max_states``.
 
-    Only the set matters here, not its order: one breadth-first search in C
-    (:func:`scipy.sparse.csgraph.breadth_first_order`)."""
+    One breadth-first search in C (:func:`scipy.sparse.csgraph.breadth_first_order`),
+    whose order :func:`_plain_order` checks before it is used as the numbering."""
     n = len(grid)
     flat = grid.ravel()
     edge = flat >= 0
@@ -523,11 +555,11 @@ def _escapes(grid: I64, box: _Box, start: int, max_states: int) -> tuple[I64, I6
     graph = sp.csr_matrix((np.ones(len(targets)), targets, ptr), shape=(n, n))
     cells = breadth_first_order(graph, start, directed=True, return_predecessors=False)
     if len(cells) > max_states:
-        return False
+        return None
     low = int(grid[cells].min())
     if low == -2:
-        return False
-    return (*_outside(grid, box, cells), len(cells)) if low == -3 else None
+        return None
+    return cells, (_outside(grid, box, cells) if low == -3 else None)
 
 
 def _reread(game: Any, keys: _Keys, initial: object, limits: tuple[int, int, int], box: _Box,
