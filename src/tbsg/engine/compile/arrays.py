@@ -48,23 +48,26 @@ over a hundred levels or more, and each level costs a call of ``array_transition
 the fixed cost of a wave. A game that declares ``array_speculation = True`` (its
 ``array_transitions`` works row by row and accepts any row within the shape, a state or
 not) is instead asked about every cell of a *box* ``lo <= s <= hi`` (coordinate by
-coordinate) at once, starting from the initial state's cell. The successors of the
-box's cells give a graph over them, whose breadth-first search from the initial state
-(states in number order, each one's entries in order, new states numbered at their first
-occurrence: level by level, a few numpy calls per level) is exactly the plain numbering,
-unless a reached cell leads out of the box: then the box grows to hold those cells, each
-coordinate that grows at least doubling its width (the whole shape once the box would
-hold half of it), and is asked again. A box of more than :data:`SPECULATE` cells is not
-asked, nor one of more than :data:`_SPARSE` cells per state reached in the box before:
-where the states fill their boxes thinly (a best response: the free player's choices
-spread play over every coordinate), most cells asked would be no states, and the waves
-cost less. Only the reached states are then asked again, in number order, a batch of up to
-:data:`CHUNK` rows at a time, and checked and recorded as any batch, their successors
-compared with those the box gave. What the boxes say about cells that are not reached
-is never used; if a box's call raises or is not plainly well-formed, a reached cell
-leads outside the shape, more than ``max_states`` are reached, or the second reading
-fails or differs, the enumeration starts again with the waves above, which report the
-error in their words.
+coordinate) at once, starting from a small box above the initial state's cell
+(:data:`_FIRST_BOX` cells at most). The successors of the box's cells give a graph over
+them; the cells reached from the initial state are found by one breadth-first search
+in C (:func:`scipy.sparse.csgraph.breadth_first_order`). If a reached cell leads out of
+the box, the box grows to hold the cells it leads to, each coordinate that grows at
+least doubling its width (the whole shape once the box would hold half of it), and is
+asked again. Otherwise the order of that search is the plain numbering once checked
+(:func:`_plain_order`: each cell must first occur, in order, among the successors of the
+cells before it; else the cells are numbered level by level, a few numpy calls per
+level). A box of more than :data:`SPECULATE` cells is not asked, nor one of more than
+:data:`_SPARSE` cells per state reached in the box before (unless it is no larger than
+the first box): where the states fill their boxes thinly (a best response: the free
+player's choices spread play over every coordinate), most cells asked would be no
+states, and the waves cost less. Only the reached states are then asked again, in number
+order, a batch of up to :data:`CHUNK` rows at a time, and checked and recorded as any
+batch, their successors compared with those the box gave. What the boxes say about
+cells that are not reached is never used; if a box's call raises or is not plainly
+well-formed, a reached cell leads outside the shape, more than ``max_states`` are
+reached, or the second reading fails or differs, the enumeration starts again with the
+waves above, which report the error in their words.
 
 Per batch, in integer arithmetic: the probabilities of each allowed action sum to 1
 (numerators over the action's common denominator); zero probabilities drop the entry;
@@ -145,7 +148,10 @@ __all__ = ["CHUNK", "DENSE_LIMIT", "SAMPLE", "check_every_state", "check_offered
 CHUNK = 1 << 16
 """Most states handed to one call of ``array_transitions``."""
 _SPARSE = 8
-"""A box is grown only to at most this many cells per state reached in the one before."""
+"""A box is grown only to at most this many cells per state reached in the one before
+(or to :data:`_FIRST_BOX` cells)."""
+_FIRST_BOX = 16
+"""Cells of the first box (at most), from the initial state upwards."""
 SPECULATE = 1 << 17
 """Most cells of a box asked in one call to find the reachable states (module docstring,
 *boxes*)."""
@@ -479,7 +485,10 @@ def _speculate(game: Any, keys: _Keys, initial: object, limits: tuple[int, int, 
     if getattr(game, "array_speculation", False) is not True:
         return None
     start = np.array(initial, dtype=np.int64)
-    box = _Box(start, start, keys)
+    # the first box: up to _FIRST_BOX cells from the initial state upwards (a box that
+    # small costs less than the rounds of growing it from one cell)
+    width = max(1, round(_FIRST_BOX ** (1 / keys.d)))
+    box = _Box(start, np.minimum(start + width - 1, np.array(keys.shape, dtype=np.int64) - 1), keys)
     while True:
         if box.size > SPECULATE:
             return None
@@ -499,7 +508,7 @@ def _speculate(game: Any, keys: _Keys, initial: object, limits: tuple[int, int, 
         if beyond is None:
             break
         box = box.grown(*beyond)
-        if box.size > _SPARSE * len(cells):
+        if box.size > max(_SPARSE * len(cells), _FIRST_BOX):
             return None  # the states fill their boxes thinly: the waves cost less
     order = _plain_order(grid, first, cells)
     if order is None:  # (scipy's order is not the plain one: number them level by level)
