@@ -14,6 +14,14 @@ Pig to 100 reaches a small fraction of the 961,000 states of the game.
 itself a :class:`tbsg.Game`): the solvers and the certificate see nothing else.
 :func:`tbsg.verify` rebuilds it from the solution's own recorded strategy, so a solution
 of ``evaluate`` or ``best_response`` certifies the values of the profile it records.
+
+A game with an array form (:mod:`tbsg.model.arrays`) is enumerated a batch of states at a
+time, and its fixed restriction too (:meth:`FixedStrategyGame.array_transitions`); then
+the strategy, a Python function asked once per state, is most of the cost of a chain. An
+:class:`ArrayStrategy` adds to the function (still the definition, and all that
+certifying code sees) an array form that chooses for a whole batch at once; its choices
+are checked as an array form of a game is: each must be legal, and on the states the
+compiler compares with the plain protocol, the function's.
 """
 
 from __future__ import annotations
