@@ -130,10 +130,11 @@ class RiskOrSafety:
         shape = (2, self.target, self.target, self.target)
         return shape if rules_kept(self, RiskOrSafety) and 2 * self.target**3 < 2**63 else None
 
-    array_speculation: ClassVar[bool] = True
-    """:meth:`array_transitions` is row by row and accepts any row within the shape: the
-    compiler may ask it about every cell of a small shape at once
-    (:mod:`tbsg.engine.compile.arrays`)."""
+    array_any_row: ClassVar[bool] = True
+    """:meth:`array_transitions` works row by row and accepts any row within the shape, a
+    state or not: a chain of this game with an :class:`tbsg.ArrayStrategy` may be
+    enumerated from boxes of cells (:class:`tbsg.model.fixed.FixedStrategyGame`,
+    :mod:`tbsg.engine.compile.arrays`)."""
 
     def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
         """:meth:`outcomes` for every row ``(mover, open, saved, other)`` at once."""

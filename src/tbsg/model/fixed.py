@@ -250,10 +250,13 @@ class FixedStrategyGame(Generic[S, A]):
 
     @property
     def array_speculation(self) -> bool:
-        """Whether the compiler may ask :meth:`array_transitions` about every cell of a
-        small shape (:mod:`tbsg.engine.compile.arrays`): where the game allows it, and only
-        with an :class:`ArrayStrategy` (a function would be asked once per cell)."""
-        return self._array is not None and getattr(self.game, "array_speculation", False) is True
+        """Whether the compiler may ask :meth:`array_transitions` about boxes of cells
+        (:mod:`tbsg.engine.compile.arrays`): where the game's array form accepts any row
+        (its ``array_any_row`` is True), and only with an :class:`ArrayStrategy` (a
+        function would be asked once per cell). A fixed strategy makes the states few and
+        the breadth-first levels many and narrow, which boxes enumerate at a fraction of
+        the waves' cost; the game itself, whose levels are wide, keeps the waves."""
+        return self._array is not None and getattr(self.game, "array_any_row", False) is True
 
     def array_transitions(self, states: Any) -> ArrayTransitions:
         """The game's array form with the fixed players' rows keeping only their

@@ -372,7 +372,7 @@ def test_an_array_form_that_rewrites_arrays_it_returned_is_refused() -> None:
         compile_game(SteadyWalk(reuse))
 
 
-# -- small shapes: every cell asked at once (array_speculation) ------------------------------
+# -- boxes: many cells asked at once (array_speculation) ---------------------------------------
 
 class Guessing(Walk):
     """:class:`Walk` that lets the compiler ask every cell of its shape at once."""
@@ -421,6 +421,7 @@ def test_a_function_strategy_is_not_asked_about_every_cell() -> None:
     assert not FixedStrategyGame(risk_or_safety(5), _bank(1).function, (0, 1)).array_speculation
     assert FixedStrategyGame(risk_or_safety(5), _bank(1), (0, 1)).array_speculation
     assert not FixedStrategyGame(Walk(), _bank(1), (0, 1)).array_speculation  # the game does not allow it
+    assert getattr(risk_or_safety(5), "array_speculation", False) is False  # the game itself: waves
 
 
 @dataclasses.dataclass(frozen=True)

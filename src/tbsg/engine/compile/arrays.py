@@ -47,9 +47,11 @@ passed a multiple of the reporting interval.
 over a hundred levels or more, and each level costs a call of ``array_transitions`` and
 the fixed cost of a wave. A game that declares ``array_speculation = True`` (its
 ``array_transitions`` works row by row and accepts any row within the shape, a state or
-not) is instead asked about every cell of a *box* ``lo <= s <= hi`` (coordinate by
-coordinate) at once, starting from a small box above the initial state's cell
-(:data:`_FIRST_BOX` cells at most). The successors of the box's cells give a graph over
+not; :class:`tbsg.model.fixed.FixedStrategyGame` declares it for a profile given by an
+:class:`tbsg.ArrayStrategy` in a game whose ``array_any_row`` is True) is instead
+asked about every cell of a *box* ``lo <= s <= hi`` (coordinate by coordinate) at once,
+starting from a small box above the initial state's cell (:data:`_FIRST_BOX` cells at
+most). The successors of the box's cells give a graph over
 them; the cells reached from the initial state are found by one breadth-first search
 in C (:func:`scipy.sparse.csgraph.breadth_first_order`). If a reached cell leads out of
 the box, the box grows to hold the cells it leads to, each coordinate that grows at
