@@ -59,11 +59,12 @@ least doubling its width (the whole shape once the box would hold half of it), a
 asked again. Otherwise the order of that search is the plain numbering once checked
 (:func:`_plain_order`: each cell must first occur, in order, among the successors of the
 cells before it; else the cells are numbered level by level, a few numpy calls per
-level). A box of more than :data:`SPECULATE` cells is not asked, nor one of more than
-:data:`_SPARSE` cells per state reached in the box before (unless it is no larger than
-the first box): where the states fill their boxes thinly (a best response: the free
-player's choices spread play over every coordinate), most cells asked would be no
-states, and the waves cost less. Only the reached states are then asked again, in number
+level). A box of more than :data:`SPECULATE` cells is not asked, and in a shape larger
+than that, nor one of more than :data:`_SPARSE` cells per state reached in the box before
+(unless it is no larger than the first box): where the states fill their boxes thinly
+(a best response: the free player's choices spread play over every coordinate) the
+boxes would likely outgrow :data:`SPECULATE` after many cells asked in vain, and the
+waves cost less. (In a smaller shape the boxes cost at most about the whole shape.) Only the reached states are then asked again, in number
 order, a batch of up to :data:`CHUNK` rows at a time, and checked and recorded as any
 batch, their successors compared with those the box gave. What the boxes say about
 cells that are not reached is never used; if a box's call raises or is not plainly
@@ -510,7 +511,7 @@ def _speculate(game: Any, keys: _Keys, initial: object, limits: tuple[int, int, 
         if beyond is None:
             break
         box = box.grown(*beyond)
-        if box.size > max(_SPARSE * len(cells), _FIRST_BOX):
+        if keys.size > SPECULATE and box.size > max(_SPARSE * len(cells), _FIRST_BOX):
             return None  # the states fill their boxes thinly: the waves cost less
     order = _plain_order(grid, first, cells)
     if order is None:  # (scipy's order is not the plain one: number them level by level)
