@@ -404,15 +404,24 @@ def test_boxes_number_the_states_as_the_plain_protocol_numbers_them(n: int) -> N
         assert_same(compile_game(game, arrays=False), got)
 
 
-def test_a_best_response_spreads_over_its_boxes_and_is_left_to_the_waves() -> None:
+def test_in_a_large_shape_a_best_response_spreading_over_its_boxes_is_left_to_the_waves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A best response reaches a few states per cell of its boxes. In a shape of at most
+    SPECULATE cells the boxes are grown anyway (they cost at most about the shape); in a
+    larger one (here: SPECULATE lowered below the shape) they are given up for the waves,
+    and the chain, which fills its boxes, keeps them."""
     from tbsg.model.fixed import FixedStrategyGame
 
-    with mock.patch.object(compile_arrays, "_wave", wraps=compile_arrays._wave) as wave:
-        compile_game(FixedStrategyGame(risk_or_safety(30), _bank(1), (1,)))
-    assert wave.called
-    with mock.patch.object(compile_arrays, "_wave", wraps=compile_arrays._wave) as wave:
-        compile_game(FixedStrategyGame(risk_or_safety(30), _bank(1), (0, 1)))
-    wave.assert_not_called()
+    def waves(fixed: tuple[int, ...]) -> bool:
+        game = FixedStrategyGame(risk_or_safety(30), _bank(1), fixed)
+        with mock.patch.object(compile_arrays, "_wave", wraps=compile_arrays._wave) as wave:
+            got = compile_game(game)
+        assert_same(compile_game(game, arrays=False), got)
+        return wave.called
+
+    assert not waves((1,)) and not waves((0, 1))
+    monkeypatch.setattr(compile_arrays, "SPECULATE", 8192)  # the shape has 54,000 cells
+    assert waves((1,)) and not waves((0, 1))
 
 
 def test_a_function_strategy_is_not_asked_about_every_cell() -> None:

@@ -64,9 +64,10 @@ than that, nor one of more than :data:`_SPARSE` cells per state reached in the b
 (unless it is no larger than the first box): where the states fill their boxes thinly
 (a best response: the free player's choices spread play over every coordinate) the
 boxes would likely outgrow :data:`SPECULATE` after many cells asked in vain, and the
-waves cost less. (In a smaller shape the boxes cost at most about the whole shape.) Only the reached states are then asked again, in number
-order, a batch of up to :data:`CHUNK` rows at a time, and checked and recorded as any
-batch, their successors compared with those the box gave. What the boxes say about
+waves cost less (in a smaller shape the boxes cost at most about the whole shape).
+Only the reached states are then asked again, in number order, a batch of up to
+:data:`CHUNK` rows at a time, and checked and recorded as any batch, their successors
+compared with those the box gave. What the boxes say about
 cells that are not reached is never used; if a box's call raises or is not plainly
 well-formed, a reached cell leads outside the shape, more than ``max_states`` are
 reached, or the second reading fails or differs, the enumeration starts again with the
