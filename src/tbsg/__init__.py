@@ -51,6 +51,7 @@ from tbsg.errors import (
     UnsupportedError,
 )
 from tbsg.model.arrays import ArrayAction, ArrayOutcome, ArrayTransitions
+from tbsg.model.fixed import ArrayStrategy
 from tbsg.model.protocol import DRAW, Game, Terminal, win
 from tbsg.outputs.pivot import Pivot
 from tbsg.outputs.tables import Row, StateTable, state_table
@@ -74,6 +75,7 @@ __all__ = [
     "DRAW",
     "ArrayAction",
     "ArrayOutcome",
+    "ArrayStrategy",
     "ArrayTransitions",
     "Chain",
     "ExactnessError",

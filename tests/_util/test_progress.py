@@ -25,10 +25,13 @@ from tbsg.parametric import solve_parametric
 
 @pytest.fixture
 def eager(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every report shown at once: no delay, no throttle, a report every 64 states."""
+    """Every report shown at once: no delay, no throttle, a report every 64 states, and
+    no boxes (an enumeration of millions of states finds them wave by wave, not from
+    boxes of cells in one batch: tbsg.engine.compile.arrays)."""
     monkeypatch.setattr(progress, "DELAY", 0.0)
     monkeypatch.setattr(progress, "INTERVAL", 0.0)
     monkeypatch.setattr(tbsg.engine.compile, "REPORT_EVERY", 64)
+    monkeypatch.setattr(tbsg.engine.compile.arrays, "SPECULATE", 0)
 
 
 @pytest.mark.usefixtures("eager")

@@ -38,6 +38,8 @@ EXPECTED_API = {
     "evaluate_parametric", "solve_parametric", "verify_parametric",
     # the optional array form of a game
     "ArrayAction", "ArrayOutcome", "ArrayTransitions",
+    # the optional array form of a strategy
+    "ArrayStrategy",
     # a parametric solution's region tables, beside state_table (loaded on first use)
     "region_latex", "region_rows", "region_table",
 }

@@ -23,6 +23,7 @@ from tbsg.engine.markov import (
     chain_bounds,
     enclose_all,
     extreme_profile,
+    float_order,
     interval_bounds,
     length_bounds,
     length_pmf,
@@ -236,7 +237,7 @@ def test_chain_bounds_in_solving_order_enclose_the_exact_values() -> None:
     # SuperLU's own order: both enclose the exact values solve_chain gives
     g, st = _bank_chain(8)
     exact = _fractions(solve_chain(g, st.comps, [bk.from_fraction(x) for x in g.act_const], {}))
-    for order in (st.comps.members, None):
+    for order in (st.comps.members, float_order(g), None):
         bounds = chain_bounds(g, list(g.act_const), {}, order)
         assert bounds is not None
         lo, hi = bounds
@@ -264,3 +265,36 @@ def test_enclose_all_reads_a_repeated_object_and_equal_values_alike() -> None:
     assert lo[3] == hi[3] == lo[4] == hi[4] == 2.0
     empty_lo, empty_hi = enclose_all([])
     assert empty_lo.shape == empty_hi.shape == (0,)
+
+
+def test_a_chain_that_stops_needs_no_components_for_its_classes_nor_its_float_totals() -> None:
+    """Every state of the bank-at-the-first-head chain can reach a step that ends play:
+    no closed class, found without the components, and the float totals are factorised
+    in the reverse numbering (float_order), so the components are never computed."""
+    from unittest import mock
+
+    from tbsg.engine import markov
+
+    c = tbsg.chain(risk_or_safety(6), lambda s: "stop" if s.open >= 1 else "toss")
+    with mock.patch.object(markov, "decompose", side_effect=AssertionError("not needed")):
+        st = structure(c.graph)
+        assert st.n_traps == 0 and not st.trapped.any()
+        lo, hi = c.expected_steps(exact=False)
+    assert lo <= c.expected_steps() <= hi
+    assert float_order(c.graph).tolist() == list(range(c.n_states - 1, -1, -1))
+
+
+def test_whether_play_can_end_from_every_state() -> None:
+    from tbsg.engine.markov import _every_state_ends
+
+    # 0 -> 1 or player 0 wins; 1 -> 0 or player 1 wins: play can end from both
+    stops = compile_game(TableGame(players=(0, 1), moves=(
+        (("a", ((H, 1), (H, W0))),), (("a", ((H, 0), (H, W1))),))))
+    assert _every_state_ends(stops)
+    # state 2 can only reach itself (spin for ever), state 1 reaches only state 2: the
+    # class {2} is found by the components
+    trapped = compile_game(TableGame(players=(0, 1, 0), moves=(
+        (("a", ((H, 1), (H, W0))),), (("a", ((1, 2),)),), (("spin", ((1, 2),)),))))
+    assert not _every_state_ends(trapped)
+    st = structure(trapped)
+    assert st.n_traps == 1 and st.trap.tolist() == [-1, -1, 0]

@@ -141,3 +141,94 @@ def test_a_fixed_reward_game_keeps_its_rewards_and_its_one_player() -> None:
     assert tbsg.solve(fixed).value() == Fraction(155, 36)
     plain = FixedStrategyGame(risk_or_safety(2), lambda s: "toss", (0, 1))
     assert not hasattr(plain, "reward")  # a game without rewards stays one
+
+
+# -- ArrayStrategy: a strategy with an array form ------------------------------------------
+
+def _hold_at(k: int) -> Any:
+    """Risk or Safety's "stop with k open points" as an ArrayStrategy (column 1 is ``open``)."""
+    from tbsg.model.fixed import ArrayStrategy
+
+    return ArrayStrategy(lambda s: "stop" if s.open >= k else "toss",
+                         lambda rows: (rows[:, 1] >= k).astype(int), ("toss", "stop"))
+
+
+@pytest.mark.parametrize("fixed", [(0,), (1,), (0, 1)])
+def test_an_array_strategy_compiles_as_its_function_does(fixed: tuple[int, ...]) -> None:
+    """The array form of a strategy makes the choices of its function: the compiled fixed
+    game is the plain protocol's (with the function), array for array."""
+    import numpy as np
+
+    from tbsg.engine.compile import compile_game
+
+    game = risk_or_safety(7)
+    strategy = _hold_at(2)
+    fast = compile_game(FixedStrategyGame(game, strategy, fixed))
+    plain = compile_game(FixedStrategyGame(game, strategy.function, fixed), arrays=False)
+    assert fast.states == plain.states and fast.act_labels == plain.act_labels
+    for name in ("act_ptr", "out_ptr", "out_target", "act_code", "stop_code", "out_code", "player"):
+        assert np.array_equal(getattr(fast, name), getattr(plain, name)), name
+    assert fast.rationals == plain.rationals
+
+
+def test_an_array_strategy_gives_the_exact_values_of_its_function() -> None:
+    game = risk_or_safety(6)
+    strategy = _hold_at(1)
+    assert tbsg.chain(game, strategy).expected_steps() == tbsg.chain(game, strategy.function).expected_steps()
+    a = tbsg.best_response(game, 0, strategy)
+    b = tbsg.best_response(game, 0, strategy.function)
+    assert a.value() == b.value() and a.strategy == b.strategy
+    assert tbsg.verify(game, a).states == a.n_states  # (verify raises on failure)
+    # a game without an array form asks the function alone
+    assert tbsg.evaluate(Many(4), tbsg.ArrayStrategy(lambda s: Act("stop"), _never, (Act("stop"),))
+                         ).value() == tbsg.evaluate(Many(4), lambda s: Act("stop")).value()
+
+
+def _never(rows: Any) -> Any:
+    raise AssertionError("the array function of a game without an array form is never asked")
+
+
+def test_an_array_strategy_that_differs_from_its_function_is_refused() -> None:
+    from tbsg.model.fixed import ArrayStrategy
+
+    always_toss: Any = ArrayStrategy(lambda s: "stop" if s.open >= 1 else "toss",
+                                lambda rows: [0] * len(rows), ("toss", "stop"))
+    with pytest.raises(InvalidStrategyError, match=r"function and array function disagree at state "
+                                                   r"RoSState\(mover=0, open=1.*function chooses 'stop', "
+                                                   r"the array function 'toss'"):
+        tbsg.chain(risk_or_safety(5), always_toss)
+    # an illegal choice of the array form: the function is asked there, and decides the words
+    stop_everywhere: Any = ArrayStrategy(lambda s: "stop", lambda rows: [1] * len(rows), ("toss", "stop"))
+    with pytest.raises(InvalidStrategyError, match=r"chooses 'stop' at state RoSState\(mover=0, open=0, "
+                                                   r"saved=0, other=0\), which is not a legal action"):
+        tbsg.chain(risk_or_safety(5), stop_everywhere)
+    legal_function: Any = ArrayStrategy(lambda s: "toss", lambda rows: [1] * len(rows), ("toss", "stop"))
+    with pytest.raises(InvalidStrategyError, match=r"disagree at state RoSState\(mover=0, open=0"):
+        tbsg.chain(risk_or_safety(5), legal_function)
+    unknown: Any = ArrayStrategy(lambda s: "toss", lambda rows: [1] * len(rows), ("toss", "jump"))
+    with pytest.raises(InvalidStrategyError, match=r"the function chooses 'toss', the array function 'jump'"):
+        tbsg.chain(risk_or_safety(5), unknown)
+
+
+@pytest.mark.parametrize(("array_function", "words"), [
+    (lambda rows: [2] * len(rows), r"returned code 2 at state \(0, 0, 0, 0\); codes are positions"),
+    (lambda rows: [0.0] * len(rows), r"must return an int array of shape \(1,\).*got float64"),
+    (lambda rows: [0, 0], r"must return an int array of shape \(1,\).*\(2,\)"),
+    (lambda rows: rows["open"], r"array function of strategy raised IndexError.*on 1 states from \(0, 0"),
+])
+def test_bad_codes_of_an_array_function_are_named(array_function: Any, words: str) -> None:
+    from tbsg.model.fixed import ArrayStrategy
+
+    strategy: Any = ArrayStrategy(lambda s: "toss", array_function, ("toss", "stop"))
+    with pytest.raises(InvalidStrategyError, match=words):
+        tbsg.chain(risk_or_safety(5), strategy)
+
+
+@pytest.mark.parametrize("actions", [(), ("toss", "toss"), "toss", ([1],), 3])
+def test_an_array_strategy_needs_distinct_actions(actions: Any) -> None:
+    from tbsg.model.fixed import ArrayStrategy
+
+    with pytest.raises(InvalidStrategyError, match="actions must be a non-empty sequence of distinct"):
+        ArrayStrategy(lambda s: "toss", lambda rows: rows[:, 0], actions)
+    with pytest.raises(InvalidStrategyError, match="needs a function state -> action"):
+        ArrayStrategy(lambda s: "toss", 3, ("toss",))  # type: ignore[arg-type]  # on purpose

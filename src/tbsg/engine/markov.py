@@ -68,10 +68,10 @@ the *exact* set of optimal actions: a float solution cannot tell a tie from a ne
 from __future__ import annotations
 
 import heapq
+import itertools
 import math
 import weakref
 from collections.abc import Callable, Hashable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from typing import Any, TypeVar
@@ -80,7 +80,7 @@ import numpy as np
 import numpy.typing as npt
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
-from scipy.sparse.csgraph import connected_components
+from scipy.sparse.csgraph import breadth_first_order, connected_components
 
 from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
@@ -95,6 +95,7 @@ __all__ = [
     "chain_bounds",
     "enclose_all",
     "extreme_profile",
+    "float_order",
     "interval_bounds",
     "length_bounds",
     "length_pmf",
@@ -142,9 +143,9 @@ def restrict(g: CompiledGame[S, A], keep: BoolArray) -> CompiledGame[S, A]:
                         win_probability=g.win_probability)
 
 
-@dataclass(frozen=True, eq=False)
 class ChainStructure:
-    """A chain's components and closed classes (module docstring).
+    """A chain's components and closed classes (module docstring), each computed when
+    first read.
 
     Attributes
     ----------
@@ -153,11 +154,36 @@ class ChainStructure:
     trap : ndarray of int64
         Closed class of each state (``0 .. n_traps - 1``), ``-1`` for transient states.
     n_traps : int
+
+    A chain in which every state can reach a step that ends play has no closed class:
+    that is one breadth-first search backwards from those steps, in C, and the classes
+    then need no components (most questions of a chain that stops need none either:
+    its float systems are factorised in the reverse of the chain's numbering,
+    :func:`float_order`).
     """
 
-    comps: Components
-    trap: IntArray
-    n_traps: int
+    def __init__(self, g: CompiledGame[Any, Any]) -> None:
+        self._g = g
+
+    @cached_property
+    def comps(self) -> Components:
+        return decompose(self._g)
+
+    @cached_property
+    def _classes(self) -> tuple[IntArray, int]:
+        g = self._g
+        if _every_state_ends(g):
+            return np.full(g.n_states, -1, dtype=np.int64), 0
+        ec = end_components(g, scc=self.comps.label)
+        return ec.label, ec.count
+
+    @property
+    def trap(self) -> IntArray:
+        return self._classes[0]
+
+    @property
+    def n_traps(self) -> int:
+        return self._classes[1]
 
     @property
     def trapped(self) -> BoolArray:
@@ -166,11 +192,34 @@ class ChainStructure:
         return mask
 
 
+def _every_state_ends(g: CompiledGame[Any, Any]) -> bool:
+    """Whether from every state of the chain ``g`` play can end (reach, with positive
+    probability, an action with terminal mass): a search backwards along the outcomes
+    from a source joined to those actions' states."""
+    n = g.n_states
+    ends = np.flatnonzero(g.stop_mask()[g.act_ptr[:-1]]).astype(np.int64)  # one action per state
+    # reversed edges target -> source, then the source n -> every state that ends play
+    src = g.out_target.astype(np.int64)
+    dst = g.out_source().astype(np.int64)
+    rows = np.concatenate([src, np.full(len(ends), n, dtype=np.int64)])
+    cols = np.concatenate([dst, ends])
+    graph = sp.csr_matrix((np.ones(len(rows)), (rows, cols)), shape=(n + 1, n + 1))
+    return len(breadth_first_order(graph, n, directed=True, return_predecessors=False)) == n + 1
+
+
+def float_order(g: CompiledGame[Any, Any]) -> IntArray:
+    """The order in which a chain's float systems are factorised: the reverse of its
+    numbering. States are numbered breadth first, so a state's successors are mostly
+    numbered after it, and in this order the system is nearly block triangular (hardly
+    any fill), as in solving order, without computing the components."""
+    order: IntArray = np.arange(g.n_states - 1, -1, -1, dtype=np.int64)
+    return order
+
+
 def structure(g: CompiledGame[S, A]) -> ChainStructure:
-    """Components and closed classes of a chain (one action per state)."""
-    comps = decompose(g)
-    ec = end_components(g, scc=comps.label)
-    return ChainStructure(comps=comps, trap=ec.label, n_traps=ec.count)
+    """Components and closed classes of a chain (one action per state), computed when
+    first read."""
+    return ChainStructure(g)
 
 
 def _probs(g: CompiledGame[S, A]) -> list[Rational]:
@@ -453,23 +502,26 @@ def _enclose(x: Fraction) -> tuple[float, float]:
 
 
 def enclose_all(xs: Sequence[Fraction]) -> tuple[FloatArray, FloatArray]:
-    """Floats ``lo <= x <= hi`` for each ``x`` (equal where ``x`` is a float)."""
+    """Floats ``lo <= x <= hi`` for each ``x`` (equal where ``x`` is a float).
+
+    The same Fraction object often recurs (a count of 1 at every state): each distinct
+    object is enclosed once, found by identity (no hashing of the rational, and at C
+    speed through ``map``), and equal values held by distinct objects once per value.
+    """
+    first: dict[int, int] = {}  # id -> a position holding that object (ids stay valid: xs holds them)
+    pos = np.fromiter(map(first.setdefault, map(id, xs), itertools.count()), dtype=np.int64,
+                      count=len(xs))
+    lo = np.empty(len(xs))
+    hi = np.empty(len(xs))
     memo: dict[tuple[int, int], tuple[float, float]] = {}
-    # the same Fraction object often recurs (a count of 1 at every state): looked up by
-    # identity first, which needs no hashing of the rational
-    seen: dict[int, tuple[float, float]] = {}
-    pairs: list[tuple[float, float]] = []
-    for x in xs:
-        pair = seen.get(id(x))
+    for p in first.values():
+        x = xs[p]
+        key = (x.numerator, x.denominator)
+        pair = memo.get(key)
         if pair is None:
-            key = (x.numerator, x.denominator)
-            pair = memo.get(key)
-            if pair is None:
-                pair = memo[key] = _enclose(x)
-            seen[id(x)] = pair
-        pairs.append(pair)
-    both = np.array(pairs, dtype=np.float64).reshape(len(pairs), 2)
-    return both[:, 0].copy(), both[:, 1].copy()
+            pair = memo[key] = _enclose(x)
+        lo[p], hi[p] = pair
+    return lo[pos], hi[pos]
 
 
 def chain_bounds(g: CompiledGame[S, A], rhs: Sequence[Fraction], given: dict[int, Fraction],
@@ -569,7 +621,9 @@ class ChainSystem:
         # the transpose's factors: (I - P)^T in CSC has the CSR arrays of I - P
         t = sp.csc_matrix((a.data, a.indices, a.indptr), shape=(k, k))
         try:
-            lu = spla.splu(t, permc_spec="NATURAL" if ordered else "COLAMD")
+            # (without supernode relaxation and with one-column panels, as the float solver
+            # factorises its levels: the system in solving order hardly fills in)
+            lu = spla.splu(t, permc_spec="NATURAL" if ordered else "COLAMD", relax=1, panel_size=1)
         except RuntimeError:  # singular in floats
             return None
 

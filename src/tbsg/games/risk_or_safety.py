@@ -130,14 +130,28 @@ class RiskOrSafety:
         shape = (2, self.target, self.target, self.target)
         return shape if rules_kept(self, RiskOrSafety) and 2 * self.target**3 < 2**63 else None
 
+    array_any_row: ClassVar[bool] = True
+    """:meth:`array_transitions` works row by row and accepts any row within the shape, a
+    state or not: a chain of this game with an :class:`tbsg.ArrayStrategy` may be
+    enumerated from boxes of cells (:class:`tbsg.model.fixed.FixedStrategyGame`,
+    :mod:`tbsg.engine.compile.arrays`)."""
+
     def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
         """:meth:`outcomes` for every row ``(mover, open, saved, other)`` at once."""
-        m, o, s, b = states.T
-        nxt, zero = 1 - m, np.zeros_like(m)
-        heads = ArrayOutcome(self._heads, np.stack([m, o + 1, s, b], axis=1),
-                             terminal=np.where(o + 1 + s >= self.target, m, -1))
-        tails = ArrayOutcome(self._tails, np.stack([nxt, zero, b, s], axis=1))
-        stop = ArrayOutcome(_ONE, np.stack([nxt, zero, b, s + o], axis=1))
+        m, o, s = states[:, 0], states[:, 1], states[:, 2]
+        # successors built column by column from copies of ``states`` (no stacking)
+        up = states.copy()
+        up[:, 1] += 1
+        passed = np.empty_like(states)
+        passed[:, 0] = 1 - m
+        passed[:, 1] = 0
+        passed[:, 2] = states[:, 3]
+        passed[:, 3] = s
+        banked = passed.copy()
+        banked[:, 3] += o
+        heads = ArrayOutcome(self._heads, up, terminal=np.where(o + 1 + s >= self.target, m, -1))
+        tails = ArrayOutcome(self._tails, passed)
+        stop = ArrayOutcome(_ONE, banked)
         return ArrayTransitions(player=m, terminals=_WINS, actions=(
             ArrayAction("toss", (heads, tails)), ArrayAction("stop", (stop,), allowed=o > 0)))
 

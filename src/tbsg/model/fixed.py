@@ -14,6 +14,14 @@ Pig to 100 reaches a small fraction of the 961,000 states of the game.
 itself a :class:`tbsg.Game`): the solvers and the certificate see nothing else.
 :func:`tbsg.verify` rebuilds it from the solution's own recorded strategy, so a solution
 of ``evaluate`` or ``best_response`` certifies the values of the profile it records.
+
+A game with an array form (:mod:`tbsg.model.arrays`) is enumerated a batch of states at a
+time, and its fixed restriction too (:meth:`FixedStrategyGame.array_transitions`); then
+the strategy, a Python function asked once per state, is most of the cost of a chain. An
+:class:`ArrayStrategy` adds to the function (still the definition, and all that
+certifying code sees) an array form that chooses for a whole batch at once; its choices
+are checked as an array form of a game is: each must be legal, and on the states the
+compiler compares with the plain protocol, the function's.
 """
 
 from __future__ import annotations
@@ -24,18 +32,118 @@ from itertools import repeat
 from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from tbsg.errors import InvalidGameError, InvalidStrategyError, TbsgError, shorten, show
 from tbsg.model.arrays import ArrayAction, ArrayTransitions, untrusted_reason
 from tbsg.model.protocol import Game, Probability, Terminal, player_function, reward_function
 
-__all__ = ["FixedStrategyGame", "StrategyLike"]
+__all__ = ["ArrayStrategy", "FixedStrategyGame", "StrategyLike"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
 StrategyLike = Mapping[S, A] | Callable[[S], A]
-"""A stationary strategy: a mapping or a function from state to action."""
+"""A stationary strategy: a mapping or a function from state to action (an
+:class:`ArrayStrategy` is such a function, with an array form)."""
+
+
+ArrayChoice = Callable[[npt.NDArray[np.int64]], npt.ArrayLike]
+"""``array_function(states) -> codes`` of an :class:`ArrayStrategy`."""
+
+
+class ArrayStrategy(Generic[S, A]):
+    """A stationary strategy with an array form: ``function(state)`` is the definition,
+    ``array_function(states)`` the same choices for many states at once.
+
+    A strategy is asked once per state its player moves at; for a game with an array form
+    (:mod:`tbsg.model.arrays`) that is the one remaining Python call per state of the
+    enumeration. Where the game's array form is used, ``array_function`` receives the
+    ``(n, d)`` int64 array of states (row ``r`` is ``tuple(s)``) and returns ``n`` ints,
+    positions in ``actions`` (the action chosen at each row). Everywhere else (the plain
+    protocol, :func:`tbsg.verify`, a solution's records) the strategy is ``function``.
+
+    Trust: as an array form is checked against the plain protocol, the choices of
+    ``array_function`` are checked: every one must be a legal action of its state (else
+    ``function`` is asked there, and its own choice decides the message), and on the
+    states the compiler compares with the plain protocol (a sample,
+    :mod:`tbsg.engine.compile.arrays`) ``function`` and ``array_function`` must choose the
+    same action. A difference is an :class:`~tbsg.errors.InvalidStrategyError` naming the
+    state.
+
+    Parameters
+    ----------
+    function : callable
+        ``function(state) -> action``: the strategy.
+    array_function : callable
+        ``array_function(states) -> codes``: an int array of shape ``(n,)``, ``codes[r]``
+        the position in ``actions`` of the action chosen at row ``r``.
+    actions : sequence
+        The actions ``array_function`` chooses among (distinct, hashable; at least one).
+
+    Examples
+    --------
+    Risk or Safety: toss until the first head, then stop (``s.open`` is column 1).
+
+    >>> import tbsg
+    >>> from tbsg.games import risk_or_safety
+    >>> bank = ArrayStrategy(lambda s: "stop" if s.open >= 1 else "toss",
+    ...                      lambda rows: rows[:, 1] >= 1, ("toss", "stop"))
+    >>> bank(risk_or_safety(3).initial)
+    'toss'
+    >>> tbsg.chain(risk_or_safety(3), bank).value() == tbsg.chain(risk_or_safety(3), bank.function).value()
+    True
+    """
+
+    def __init__(self, function: Callable[[S], A], array_function: ArrayChoice,
+                 actions: Sequence[A]) -> None:
+        if not callable(function) or not callable(array_function):
+            raise InvalidStrategyError(
+                "ArrayStrategy needs a function state -> action and an array function states -> "
+                f"codes, got {type(function).__name__} and {type(array_function).__name__}")
+        acts = tuple(actions) if isinstance(actions, Sequence) and not isinstance(actions, str) else None
+        try:
+            distinct = acts is not None and len(set(acts)) == len(acts) > 0
+        except TypeError:
+            distinct = False
+        if not distinct:
+            raise InvalidStrategyError(
+                f"ArrayStrategy's actions must be a non-empty sequence of distinct hashable "
+                f"actions (what the codes of array_function stand for), got {show(actions)}")
+        self.function = function
+        self.array_function = array_function
+        self.actions: tuple[A, ...] = cast("tuple[A, ...]", acts)
+
+    def __call__(self, state: S) -> A:
+        return self.function(state)
+
+    def codes(self, rows: npt.NDArray[np.int64], name: str = "strategy") -> npt.NDArray[np.int64]:
+        """``array_function(rows)``, checked: ints of shape ``(len(rows),)`` within
+        ``range(len(actions))`` (bools are read as 0 and 1)."""
+        try:
+            raw = np.asarray(self.array_function(rows))
+        except TbsgError:
+            raise
+        except Exception as exc:
+            raise InvalidStrategyError(
+                f"the array function of {name} raised {type(exc).__name__}: {shorten(str(exc))} "
+                f"(on {len(rows)} states from {show(tuple(rows[0].tolist()))})") from exc
+        if raw.dtype.kind not in "iub" or raw.shape != (len(rows),):
+            raise InvalidStrategyError(
+                f"the array function of {name} must return an int array of shape ({len(rows)},) "
+                f"(positions in its actions), got {raw.dtype} {raw.shape}")
+        codes = raw.astype(np.int64, copy=False)
+        bad = np.flatnonzero((codes < 0) | (codes >= len(self.actions)))
+        if bad.size:
+            r = int(bad[0])
+            raise InvalidStrategyError(
+                f"the array function of {name} returned code {int(codes[r])} at state "
+                f"{show(tuple(rows[r].tolist()))}; codes are positions in its actions "
+                f"{show(self.actions)}")
+        return codes
+
+    def __repr__(self) -> str:
+        return f"ArrayStrategy({show(self.function, 40)}, actions={show(self.actions, 40)})"
 
 
 class FixedStrategyGame(Generic[S, A]):
@@ -90,6 +198,11 @@ class FixedStrategyGame(Generic[S, A]):
         # the strategy's first answer at each state asked: a second, different answer is the
         # strategy's fault, not the game's (the enumeration asks some states twice)
         self._answers: dict[S, A] = {}
+        # an array form of the strategy, and whether it has chosen (then the states asked
+        # one by one, the compiler's sample among them, compare it with the function)
+        self._array: ArrayStrategy[S, A] | None = strategy if isinstance(strategy, ArrayStrategy) else None
+        self._array_used = False
+        self._luts: dict[tuple[object, ...], npt.NDArray[np.int64]] = {}
 
     def actions(self, state: S) -> Sequence[A]:
         """The strategy's action at a fixed player's state (as the game's own object),
@@ -114,14 +227,14 @@ class FixedStrategyGame(Generic[S, A]):
                 f"{show(state)}") from exc
         for a in acts:  # the same object: no call of the game's __eq__
             if a is chosen:
-                return self._single(self._first(state, a))
+                return self._single(self._agreed(state, self._first(state, a)))
         for a in acts:
             try:
                 same = bool(a == chosen)
             except Exception:
                 same = False
             if same:
-                return self._single(self._first(state, a))
+                return self._single(self._agreed(state, self._first(state, a)))
         raise InvalidStrategyError(
             f"{self.name} chooses {show(chosen)} at state {show(state)}, which is not a legal "
             f"action there; legal actions: {show(tuple(acts))}")
@@ -135,38 +248,114 @@ class FixedStrategyGame(Generic[S, A]):
         shape: tuple[int, ...] | None = getattr(self.game, "array_shape", None)
         return shape
 
+    @property
+    def array_speculation(self) -> bool:
+        """Whether the compiler may ask :meth:`array_transitions` about boxes of cells
+        (:mod:`tbsg.engine.compile.arrays`): where the game's array form accepts any row
+        (its ``array_any_row`` is True), and only with an :class:`ArrayStrategy` (a
+        function would be asked once per cell). A fixed strategy makes the states few and
+        the breadth-first levels many and narrow, which boxes enumerate at a fraction of
+        the waves' cost; the game itself, whose levels are wide, keeps the waves."""
+        return self._array is not None and getattr(self.game, "array_any_row", False) is True
+
     def array_transitions(self, states: Any) -> ArrayTransitions:
         """The game's array form with the fixed players' rows keeping only their
         strategy's action.
 
-        The strategy is a Python function (or mapping) of a state, so it is asked row by
-        row, with the checks of :meth:`actions` (:meth:`_choices`); everything else, the
-        free player's rows and every outcome, stays at numpy speed.
+        A strategy that is a Python function (or mapping) of a state is asked row by row,
+        with the checks of :meth:`actions` (:meth:`_choices`); an :class:`ArrayStrategy`
+        chooses for all rows at once (:meth:`_array_choices`). Everything else, the free
+        player's rows and every outcome, stays at numpy speed.
         """
         t: ArrayTransitions = self.game.array_transitions(states)  # type: ignore[attr-defined]
         player = np.asarray(t.player)
         mine = player == self.fixed[0]
         for f in self.fixed[1:]:
             mine |= player == f
-        rows = np.flatnonzero(mine)
-        if not rows.size:
+        every = bool(mine.all())
+        rows = None if every else np.flatnonzero(mine)
+        if rows is not None and not rows.size:
             return t
-        labels = [act.label for act in t.actions]
-        by_label: dict[object, int] = {}
-        for j, label in enumerate(labels):
-            by_label.setdefault(label, j)
-        if len(rows) == len(player):  # every row a fixed player's: no free rows to keep
-            chosen = np.array(self._choices(np.asarray(states).tolist(), labels, by_label), dtype=np.int64)
+        labels = tuple(act.label for act in t.actions)
+        sub = np.asarray(states) if rows is None else np.asarray(states)[rows]
+        if self._array is not None:
+            picks: Any = self._array_choices(sub, t, labels, rows)
+        else:
+            by_label: dict[object, int] = {}
+            for j, label in enumerate(labels):
+                by_label.setdefault(label, j)
+            picks = self._choices(sub.tolist(), list(labels), by_label)
+        if rows is None:  # every row a fixed player's: no free rows to keep
+            chosen = np.asarray(picks, dtype=np.int64)
             keep = [chosen == j for j in range(len(labels))]
         else:
             chosen = np.full(len(player), -1, dtype=np.int64)  # -1: a free player's row
-            chosen[rows] = self._choices(np.asarray(states)[rows].tolist(), labels, by_label)
+            chosen[rows] = picks
             free = chosen < 0
             keep = [free | (chosen == j) for j in range(len(labels))]
         acts = tuple(ArrayAction(act.label, act.outcomes, k if act.allowed is None
                                  else np.asarray(act.allowed, dtype=bool) & k)
                      for act, k in zip(t.actions, keep, strict=True))
         return ArrayTransitions(player=t.player, actions=acts, terminals=t.terminals)
+
+    def _array_choices(self, sub: npt.NDArray[np.int64], t: ArrayTransitions, labels: tuple[object, ...],
+                       rows: npt.NDArray[np.intp] | None) -> npt.NDArray[np.int64]:
+        """The position in ``labels`` of the :class:`ArrayStrategy`'s action at each of the
+        fixed players' rows ``sub`` (``rows`` of the batch; None: all of them).
+
+        A row whose code names no action of the array form, or an action not allowed
+        there, is asked through :meth:`actions`, whose checks and messages decide (the
+        function's choice is illegal too, or differs from the array form's).
+        """
+        strategy = cast("ArrayStrategy[S, A]", self._array)
+        self._array_used = True
+        lut = self._luts.get(labels)
+        if lut is None:
+            where: dict[object, int] = {}
+            for j, label in enumerate(labels):
+                where.setdefault(label, j)
+            lut = self._luts[labels] = np.array([where.get(a, -1) for a in strategy.actions],
+                                                 dtype=np.int64)
+        picks = lut[strategy.codes(sub, self.name)]
+        legal = picks >= 0
+        for j, act in enumerate(t.actions):
+            if act.allowed is not None:
+                allowed = np.asarray(act.allowed, dtype=bool)
+                legal &= (picks != j) | (allowed if rows is None else allowed[rows])
+        if not legal.all():
+            kind = type(self.initial)
+            for r in np.flatnonzero(~legal).tolist():
+                row = sub[r].tolist()
+                state = cast("S", tuple(row) if kind is tuple else _new_tuple(kind, row))
+                self.actions(state)  # raises: illegal, or not the array form's choice
+                raise InvalidGameError(
+                    f"the array form of {type(self.game).__name__} does not allow "
+                    f"{show(strategy.actions[int(strategy.codes(sub[r : r + 1], self.name)[0])])} "
+                    f"at state {show(state)} (its actions: {show(labels)}), which actions() "
+                    "lists there")
+        return picks
+
+    def _agreed(self, state: S, a: A) -> A:
+        """``a``, the strategy's function's choice at ``state``, after checking that the
+        strategy's array form (once it has been used) makes the same choice there."""
+        strategy = self._array
+        if strategy is None or not self._array_used:
+            return a
+        try:
+            row = np.array([state], dtype=np.int64).reshape(1, -1)
+        except (TypeError, ValueError, OverflowError):
+            return a  # not a state of the array form: the function alone decides
+        mine = strategy.actions[int(strategy.codes(row, self.name)[0])]
+        try:
+            same = mine is a or bool(mine == a)
+        except Exception:
+            same = False
+        if not same:
+            raise InvalidStrategyError(
+                f"{self.name} is an ArrayStrategy whose function and array function disagree at "
+                f"state {show(state)}: the function chooses {show(a)}, the array function "
+                f"{show(mine)}; both must describe the same strategy")
+        return a
 
     def _choices(self, rows: list[list[int]], labels: list[object], by_label: dict[object, int]) -> list[int]:
         """The position in ``labels`` of the strategy's action at each of the fixed
@@ -241,6 +430,8 @@ class FixedStrategyGame(Generic[S, A]):
                 self._singles[id(a)] = single
         return single
 
+
+_new_tuple = cast("Callable[[type, list[int]], tuple[int, ...]]", tuple.__new__)
 
 _SINGLES = 64  # actions whose one-action tuples FixedStrategyGame reuses
 

@@ -29,7 +29,7 @@ import numpy as np
 from tbsg.engine import _backend as bk
 from tbsg.engine._backend import Rational
 from tbsg.engine.compiled import CompiledGame
-from tbsg.engine.markov import ChainStructure, chain_bounds, solve_chain
+from tbsg.engine.markov import ChainStructure, chain_bounds, float_order, solve_chain
 from tbsg.errors import InfiniteExpectationError, InvalidArgumentError, UnsupportedError, show
 from tbsg.model.steps import StepFunction, step_values
 
@@ -57,8 +57,8 @@ def steps(graph: CompiledGame[Any, Any], fn: StepFunction | None, what: str, *,
           nonnegative: bool = False, integer: bool = False) -> list[Fraction]:
     """``fn(state, action)`` at every state of the chain, with its one action (checked;
     ``None``: 1 per move)."""
-    pairs = list(zip(range(graph.n_states), graph.act_ptr[:-1].tolist(), strict=True))
-    return step_values(fn, what, graph.states, graph.act_labels, pairs, nonnegative=nonnegative,
+    # one action per state: state i's action is the i-th label
+    return step_values(fn, what, graph.states, graph.act_labels, None, nonnegative=nonnegative,
                        integer=integer)
 
 
@@ -72,8 +72,9 @@ def exact_total(graph: CompiledGame[Any, Any], st: ChainStructure, b: Sequence[F
 def float_total(graph: CompiledGame[Any, Any], b: list[Fraction], given: dict[int, Fraction],
                 start: int, st: ChainStructure | None = None) -> Bounds:
     """Proven bounds of ``x[start]`` of ``x = b + P x`` with the states ``given`` fixed
-    (``st``: the chain's structure, whose solving order the system is factorised in)."""
-    r = chain_bounds(graph, b, given, None if st is None else st.comps.members)
+    (with ``st``, the chain's structure, the system is factorised in
+    :func:`~tbsg.engine.markov.float_order`)."""
+    r = chain_bounds(graph, b, given, None if st is None else float_order(graph))
     if r is None:
         raise no_bounds()
     lo, hi = r

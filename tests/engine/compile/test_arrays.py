@@ -370,3 +370,136 @@ def test_an_array_form_that_rewrites_arrays_it_returned_is_refused() -> None:
 
     with pytest.raises(tbsg.InvalidGameError, match=r"changed arrays it had returned .*lead elsewhere"):
         compile_game(SteadyWalk(reuse))
+
+
+# -- boxes: many cells asked at once (array_speculation) ---------------------------------------
+
+class Guessing(Walk):
+    """:class:`Walk` that lets the compiler ask every cell of its shape at once."""
+
+    array_speculation = True
+
+
+def _bank(k: int) -> Any:
+    return tbsg.ArrayStrategy(lambda s: "stop" if s.open >= k else "toss",
+                              lambda rows: rows[:, 1] >= k, ("toss", "stop"))
+
+
+@pytest.mark.parametrize("n", [1, 2, 5, 12])
+def test_boxes_number_the_states_as_the_plain_protocol_numbers_them(n: int) -> None:
+    """A thin chain is numbered from boxes (no waves); best responses, the game itself
+    and other chains wherever their states fill the boxes thinly, by the waves. Either way the compiled
+    game is the plain protocol's."""
+    from tbsg.model.fixed import FixedStrategyGame
+
+    chains: list[Any] = [Guessing(), FixedStrategyGame(risk_or_safety(n), _bank(1), (0, 1))]
+    others: list[Any] = [risk_or_safety(n), FixedStrategyGame(risk_or_safety(n), _bank(2), (0, 1)),
+                         *(FixedStrategyGame(risk_or_safety(n), _bank(k), fixed)
+                           for k in (1, 2) for fixed in ((0,), (1,)))]
+    for game in chains + others:
+        with mock.patch.object(compile_arrays, "_wave", wraps=compile_arrays._wave) as wave:
+            got = compile_game(game)
+        if game in chains:
+            wave.assert_not_called()  # no breadth-first waves: the numbering came from boxes
+        assert_same(compile_game(game, arrays=False), got)
+
+
+def test_in_a_large_shape_a_best_response_spreading_over_its_boxes_is_left_to_the_waves(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A best response reaches a few states per cell of its boxes. In a shape of at most
+    SPECULATE cells the boxes are grown anyway (they cost at most about the shape); in a
+    larger one (here: SPECULATE lowered below the shape) they are given up for the waves,
+    and the chain, which fills its boxes, keeps them."""
+    from tbsg.model.fixed import FixedStrategyGame
+
+    def waves(fixed: tuple[int, ...]) -> bool:
+        game = FixedStrategyGame(risk_or_safety(30), _bank(1), fixed)
+        with mock.patch.object(compile_arrays, "_wave", wraps=compile_arrays._wave) as wave:
+            got = compile_game(game)
+        assert_same(compile_game(game, arrays=False), got)
+        return wave.called
+
+    assert not waves((1,)) and not waves((0, 1))
+    monkeypatch.setattr(compile_arrays, "SPECULATE", 8192)  # the shape has 54,000 cells
+    assert waves((1,)) and not waves((0, 1))
+
+
+def test_a_function_strategy_is_not_asked_about_every_cell() -> None:
+    from tbsg.model.fixed import FixedStrategyGame
+
+    assert not FixedStrategyGame(risk_or_safety(5), _bank(1).function, (0, 1)).array_speculation
+    assert FixedStrategyGame(risk_or_safety(5), _bank(1), (0, 1)).array_speculation
+    assert not FixedStrategyGame(Walk(), _bank(1), (0, 1)).array_speculation  # the game does not allow it
+    assert getattr(risk_or_safety(5), "array_speculation", False) is False  # the game itself: waves
+
+
+@dataclasses.dataclass(frozen=True)
+class Picky(Guessing):
+    """Cells 4 and 5 are no states, and its array form refuses them."""
+
+    array_shape: tuple[int, ...] = (6,)
+
+    def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
+        if (states[:, 0] >= 4).any():
+            raise ValueError("no such state")
+        return super().array_transitions(states)
+
+
+class Fickle(Guessing):
+    """Its first answer about every cell sends tails to (1,), every later one to (0,), as
+    the rules say: the numbering read from the box is not the one the states give."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
+        self.calls += len(states) == 4
+        tr = super().array_transitions(states)
+        return tr if self.calls != 1 else _outcome(tr, 1, successor=np.ones_like(states))
+
+
+@pytest.mark.parametrize("game", [Picky(), Fickle()], ids=["refuses cells", "answers differently"])
+def test_where_one_call_fails_the_waves_enumerate(game: Any) -> None:
+    with mock.patch.object(compile_arrays, "_wave", wraps=compile_arrays._wave) as wave:
+        got = compile_game(game)
+    assert wave.called
+    assert_same(compile_game(game, arrays=False), got)
+
+
+def _message(game: Any, **kw: Any) -> str:
+    with pytest.raises(tbsg.TbsgError) as info:
+        compile_game(game, **kw)
+    return f"{type(info.value).__name__}: {info.value}"
+
+
+def test_errors_of_a_small_shape_are_the_waves_errors() -> None:
+    """A reached state that is wrong (its probabilities, a successor outside the shape) or
+    too many states: the same error, in the same words, as without the one call."""
+    changes = [
+        lambda tr, s: _outcome(tr, 0, probability=(np.where(s[:, 0] == 2, 1, 2), 4)),
+        lambda tr, s: _outcome(tr, 1, successor=np.where(s == 2, 7, 0)),
+        lambda tr, s: _outcome(tr, 1, successor=None),
+    ]
+    for change in changes:
+        words = _message(Walk(change))
+        assert _message(Guessing(change)) == words
+    assert _message(Guessing(), max_states=2) == _message(Walk(), max_states=2)
+
+
+def test_an_order_that_is_not_the_plain_numbering_is_refused_and_the_levels_number() -> None:
+    """The breadth-first order of the boxes is used as the numbering only once checked;
+    any other order of the same cells is refused, and the levels then number them."""
+    from tbsg.model.fixed import FixedStrategyGame
+
+    # cells 0 -> (2, 1), 1 -> (3,), 2 -> (3, 1): the plain order is 0, 2, 1, 3
+    grid = np.array([[2, 1], [3, -1], [3, 1], [-1, -1]], dtype=np.int64)
+    plain = compile_arrays._plain_order(grid, 0, np.array([0, 2, 1, 3]))
+    assert plain is not None and plain.tolist() == [0, 2, 1, 3]
+    for wrong in ([0, 1, 2, 3], [0, 2, 3, 1]):
+        assert compile_arrays._plain_order(grid, 0, np.array(wrong)) is None
+    game = FixedStrategyGame(risk_or_safety(9), _bank(1), (0, 1))
+    with mock.patch.object(compile_arrays, "_plain_order", return_value=None), \
+            mock.patch.object(compile_arrays, "_wave", wraps=compile_arrays._wave) as wave:
+        got = compile_game(game)
+    wave.assert_not_called()
+    assert_same(compile_game(game, arrays=False), got)

@@ -43,6 +43,36 @@ end, each as the type of ``game.initial`` (``tuple.__new__`` for a NamedTuple, a
 ``_make`` does). ``progress`` is called at most once per batch, when the count has
 passed a multiple of the reporting interval.
 
+*Boxes.* A chain or a best response of a small game is a few dozen states per level
+over a hundred levels or more, and each level costs a call of ``array_transitions`` and
+the fixed cost of a wave. A game that declares ``array_speculation = True`` (its
+``array_transitions`` works row by row and accepts any row within the shape, a state or
+not; :class:`tbsg.model.fixed.FixedStrategyGame` declares it for a profile given by an
+:class:`tbsg.ArrayStrategy` in a game whose ``array_any_row`` is True) is instead
+asked about every cell of a *box* ``lo <= s <= hi`` (coordinate by coordinate) at once,
+starting from a small box above the initial state's cell (:data:`_FIRST_BOX` cells at
+most). The successors of the box's cells give a graph over
+them; the cells reached from the initial state are found by one breadth-first search
+in C (:func:`scipy.sparse.csgraph.breadth_first_order`). If a reached cell leads out of
+the box, the box grows to hold the cells it leads to, each coordinate that grows at
+least doubling its width (the whole shape once the box would hold half of it), and is
+asked again. Otherwise the order of that search is the plain numbering once checked
+(:func:`_plain_order`: each cell must first occur, in order, among the successors of the
+cells before it; else the cells are numbered level by level, a few numpy calls per
+level). A box of more than :data:`SPECULATE` cells is not asked, and in a shape larger
+than that, nor one of more than :data:`_SPARSE` cells per state reached in the box before
+(unless it is no larger than the first box): where the states fill their boxes thinly
+(a best response: the free player's choices spread play over every coordinate) the
+boxes would likely outgrow :data:`SPECULATE` after many cells asked in vain, and the
+waves cost less (in a smaller shape the boxes cost at most about the whole shape).
+Only the reached states are then asked again, in number order, a batch of up to
+:data:`CHUNK` rows at a time, and checked and recorded as any batch, their successors
+compared with those the box gave. What the boxes say about
+cells that are not reached is never used; if a box's call raises or is not plainly
+well-formed, a reached cell leads outside the shape, more than ``max_states`` are
+reached, or the second reading fails or differs, the enumeration starts again with the
+waves above, which report the error in their words.
+
 Per batch, in integer arithmetic: the probabilities of each allowed action sum to 1
 (numerators over the action's common denominator); zero probabilities drop the entry;
 repeated successors of one action are merged at their first occurrence by adding
@@ -78,6 +108,7 @@ from __future__ import annotations
 import math
 import operator
 import sys
+import warnings
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -87,6 +118,8 @@ from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
+import scipy.sparse as sp
+from scipy.sparse.csgraph import breadth_first_order
 
 from tbsg.engine.compile.checks import (
     EXACT,
@@ -118,6 +151,14 @@ __all__ = ["CHUNK", "DENSE_LIMIT", "SAMPLE", "check_every_state", "check_offered
 
 CHUNK = 1 << 16
 """Most states handed to one call of ``array_transitions``."""
+_SPARSE = 8
+"""A box is grown only to at most this many cells per state reached in the one before
+(or to :data:`_FIRST_BOX` cells)."""
+_FIRST_BOX = 16
+"""Cells of the first box (at most), from the initial state upwards."""
+SPECULATE = 1 << 17
+"""Most cells of a box asked in one call to find the reachable states (module docstring,
+*boxes*)."""
 DENSE_LIMIT = 1 << 26
 """Largest ``prod(array_shape)`` for a dense key table (int32; pages untouched stay unused)."""
 SAMPLE = 32
@@ -382,32 +423,327 @@ def compile_arrays(game: Any, *, max_states: int, max_actions: int, max_outcomes
     check_offered(game)
     initial = call("game.initial", "(reading the initial state)", lambda: game.initial)
     keys = _Keys(game, initial)
+    limits = (max_states, max_actions, max_outcomes)
+    report = _Reporter(progress, report_every, max_states)
+    run = _speculate(game, keys, initial, limits, report)
+    if run is None:
+        run = _start(game, keys, initial, *limits)
+        _breadth_first(run, report)
+    tab, interner = run.tab, run.interner
+    del run  # the key table (up to DENSE_LIMIT int32) before the states are built
+    compiled = _assemble(tab, keys, interner)
+    _check_against_protocol(game, compiled)
+    return compiled
+
+
+class _Reporter:
+    """``progress(found, max_states)`` each time the states found pass a multiple of
+    ``every`` (never for fewer states than reported before)."""
+
+    def __init__(self, progress: Callable[[int, int], None] | None, every: int, max_states: int) -> None:
+        self.progress, self.every, self.max_states = progress, every, max_states
+        self.next = every
+
+    def __call__(self, found: int) -> None:
+        if self.progress is not None and found >= self.next:
+            self.progress(found, self.max_states)
+            self.next = (found // self.every + 1) * self.every
+
+
+def _start(game: Any, keys: _Keys, initial: object, max_states: int, max_actions: int,
+           max_outcomes: int) -> _Run:
+    """An enumeration that has numbered the initial state only."""
     index = _Index(keys.size)
     first = keys.encode(np.array([initial], dtype=np.int64))
     index.add(first, np.zeros(1, dtype=np.int64))
     grown = np.empty(1024, dtype=np.int64)
     grown[0] = first[0]
     tab = _Tables(keys=grown, n_states=1)
-    interner = Interner()
-    run = _Run(game, keys, index, tab, interner, max_states, max_actions, max_outcomes)
-    next_report = report_every if progress is not None else -1
+    return _Run(game, keys, index, tab, Interner(), max_states, max_actions, max_outcomes)
+
+
+def _breadth_first(run: _Run, report: Callable[[int], None]) -> None:
+    """The states in number order, a wave at a time (:func:`_wave`)."""
+    tab, keys = run.tab, run.keys
     i = 0
     while i < tab.n_states:
         j = min(i + CHUNK, tab.n_states)
         rows = keys.decode(tab.keys[i:j])
         rows.flags.writeable = False
         _wave(run, rows)
-        if 0 <= next_report <= tab.n_states:
-            progress(tab.n_states, max_states)  # type: ignore[misc]
-            next_report = (tab.n_states // report_every + 1) * report_every
+        report(tab.n_states)
         i = j
     _flush(run)
-    del index  # the key table (up to DENSE_LIMIT int32) before the states are built
-    compiled = _assemble(tab, keys, interner)
-    _check_against_protocol(game, compiled)
-    return compiled
 
 
+class _Changed(InvalidGameError):
+    """Successors of a batch that differ from those read when it was first asked."""
+
+
+def _speculate(game: Any, keys: _Keys, initial: object, limits: tuple[int, int, int],
+               report: Callable[[int], None]) -> _Run | None:
+    """The enumeration of a game that allows it, with the numbering found from boxes of
+    cells (module docstring, *boxes*), or None where that does not succeed (the
+    breadth-first waves then enumerate, and say what is wrong). ``report(n)``: ``n``
+    states found so far."""
+    if getattr(game, "array_speculation", False) is not True:
+        return None
+    start = np.array(initial, dtype=np.int64)
+    # the first box: up to _FIRST_BOX cells from the initial state upwards (a box that
+    # small costs less than the rounds of growing it from one cell)
+    width = max(1, round(_FIRST_BOX ** (1 / keys.d)))
+    box = _Box(start, np.minimum(start + width - 1, np.array(keys.shape, dtype=np.int64) - 1), keys)
+    while True:
+        if box.size > SPECULATE:
+            return None
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")  # (cells that are no states may hold anything)
+            try:
+                grid = box.grid(game.array_transitions(box.rows()))
+            except Exception:
+                return None
+        if grid is None:
+            return None
+        first = int(box.local(start[None, :])[0])
+        found = _escapes(grid, box, first, limits[0])
+        if found is None:
+            return None
+        cells, beyond = found
+        if beyond is None:
+            break
+        box = box.grown(*beyond)
+        if keys.size > SPECULATE and box.size > max(_SPARSE * len(cells), _FIRST_BOX):
+            return None  # the states fill their boxes thinly: the waves cost less
+    order = _plain_order(grid, first, cells)
+    if order is None:  # (scipy's order is not the plain one: number them level by level)
+        levels = _reached(grid, box, first, limits[0], report)
+        if levels is None or levels[1] is not None:  # (cannot be: _escapes saw the same cells)
+            return None
+        order = levels[0]
+    report(len(order))
+    return _reread(game, keys, initial, limits, box, grid, order)
+
+
+def _plain_order(grid: I64, start: int, cells: I64) -> I64 | None:
+    """``cells`` (the cells reachable from ``start``, ``start`` first) if they are in the
+    plain numbering, else None.
+
+    The plain numbering is the one order in which every cell but the first is numbered
+    in the order of its first occurrence among the successors of the cells before it,
+    read in order: given the cells in some order, listing their successors in that order
+    shows whether it is (each cell's first occurrence must come later than the previous
+    cell's, and come from a cell before it, which a breadth-first order ensures).
+    """
+    if len(cells) < 2:
+        return cells.astype(np.int64)
+    seq = grid[cells].ravel()
+    seq = seq[seq >= 0]
+    firsts = np.full(len(grid), len(seq), dtype=np.int64)
+    np.minimum.at(firsts, seq, np.arange(len(seq), dtype=np.int64))
+    at = firsts[cells[1:]]
+    if int(at[-1]) >= len(seq) or not bool(np.all(at[1:] > at[:-1])):
+        return None
+    # each cell's first occurrence lies among the successors of the cells before it
+    owner = np.repeat(np.arange(len(cells)), (grid[cells] >= 0).sum(axis=1))
+    if not bool(np.all(owner[at] < np.arange(1, len(cells)))):
+        return None
+    return cells.astype(np.int64)
+
+
+def _escapes(grid: I64, box: _Box, start: int, max_states: int
+             ) -> tuple[I64, tuple[I64, I64] | None] | None:
+    """The cells reachable from ``start`` along ``grid``, ``start`` first, in
+    breadth-first order, and the least and greatest coordinates of the cells outside the
+    box they lead to (None if they stay in it); None if they lead outside the shape or
+    are more than ``max_states``.
+
+    One breadth-first search in C (:func:`scipy.sparse.csgraph.breadth_first_order`),
+    whose order :func:`_plain_order` checks before it is used as the numbering."""
+    n = len(grid)
+    flat = grid.ravel()
+    edge = flat >= 0
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(edge.reshape(grid.shape).sum(axis=1), out=ptr[1:])
+    targets = flat[edge]
+    graph = sp.csr_matrix((np.ones(len(targets)), targets, ptr), shape=(n, n))
+    cells = breadth_first_order(graph, start, directed=True, return_predecessors=False)
+    if len(cells) > max_states:
+        return None
+    low = int(grid[cells].min())
+    if low == -2:
+        return None
+    return cells, (_outside(grid, box, cells) if low == -3 else None)
+
+
+def _reread(game: Any, keys: _Keys, initial: object, limits: tuple[int, int, int], box: _Box,
+            grid: I64, order: I64) -> _Run | None:
+    """The states ``order`` (local numbers of ``box``, in the plain numbering) asked again,
+    in number order, checked and recorded; None if that fails or their successors are not
+    those ``grid`` says."""
+    run = _start(game, keys, initial, *limits)
+    index, tab = run.index, run.tab
+    numbered = keys.encode(box.at(order))
+    index.add(numbered[1:], np.arange(1, len(order), dtype=np.int64))
+    tab.keys, tab.n_states = numbered, len(order)
+    try:
+        for i in range(0, len(order), CHUNK):
+            rows = box.at(order[i : i + CHUNK])
+            rows.flags.writeable = False
+            succ = grid[order[i : i + CHUNK]].ravel()
+            read = keys.encode(box.at(succ[succ >= 0]))
+            _record_checked(run, _ask(game, rows, keys), rows, read)
+    except Exception:  # (also _Changed): the waves find the same error in their own words
+        return None
+    return run if tab.n_states == len(order) else None
+
+
+class _Box:
+    """The cells ``lo <= s <= hi`` (coordinate by coordinate) of a shape, numbered locally
+    in mixed radix."""
+
+    def __init__(self, lo: I64, hi: I64, keys: _Keys) -> None:
+        self.lo, self.hi, self.keys = lo, hi, keys
+        self.targets: list[npt.NDArray[np.integer[Any]]] = []  # per column, the last grid's successors
+        self.ext = hi - lo + 1
+        self.size = math.prod(self.ext.tolist())
+        w = [1] * keys.d
+        for i in range(keys.d - 2, -1, -1):
+            w[i] = w[i + 1] * int(self.ext[i + 1])
+        self.weights = np.array(w, dtype=np.int64)
+
+    def rows(self) -> I64:
+        """Every cell's row, in local order (broadcast column by column)."""
+        d = self.keys.d
+        out = np.empty((self.size, d), dtype=np.int64)
+        cells = out.reshape(*self.ext.tolist(), d)
+        for i in range(d):
+            shape = [int(self.ext[i]) if j == i else 1 for j in range(d)]
+            cells[..., i] = np.arange(self.lo[i], self.hi[i] + 1, dtype=np.int64).reshape(shape)
+        out.flags.writeable = False
+        return out
+
+    def local(self, rows: I64) -> I64:
+        out: I64 = (rows - self.lo).dot(self.weights)
+        return out
+
+    def at(self, local: I64) -> I64:
+        """The rows of local numbers."""
+        rows = np.empty((len(local), self.keys.d), dtype=np.int64)
+        rest = local
+        for i in range(self.keys.d - 1):
+            rows[:, i], rest = np.divmod(rest, self.weights[i])
+        rows[:, -1] = rest
+        rows += self.lo
+        return rows
+
+    def grid(self, tr: object) -> I64 | None:
+        """Per cell, the local number of the successor of each of its entries (one column
+        per outcome of every action, in the plain order): -1 where the entry leads to no
+        state, -3 where it leads to a cell of the shape outside the box; a cell with an
+        entry leading outside the shape has -2 in every column. None if ``tr`` is not
+        plainly well-formed (:func:`_fast_column`)."""
+        n, keys = self.size, self.keys
+        cols = _columns(tr, keys, n)
+        if cols is None:
+            return None
+        self.targets = [t for _, t in cols]  # (what _outside reads)
+        grid = np.empty((n, len(cols)), dtype=np.int64)
+        bad = np.zeros(n, dtype=bool)
+        for c, (v, t) in enumerate(cols):
+            to = t.astype(np.int64, copy=False)
+            bad |= v & keys.outside(to)
+            off = to - self.lo
+            u = off.view(np.uint64)
+            inside = u[:, 0] < self.ext[0]
+            for i in range(1, keys.d):
+                inside &= u[:, i] < self.ext[i]
+            grid[:, c] = np.where(v, np.where(inside, off.dot(self.weights), -3), -1)
+        grid[bad] = -2
+        return grid
+
+    def grown(self, lo: I64, hi: I64) -> _Box:
+        """A box holding this one and the cells ``lo .. hi``: each coordinate that must
+        grow at least doubles its width (the whole shape once the box would hold half
+        of it), so that few boxes are asked."""
+        shape = np.array(self.keys.shape, dtype=np.int64)
+        width = self.ext
+        new_lo = np.where(lo < self.lo, np.maximum(0, np.minimum(lo, self.lo - width)), self.lo)
+        new_hi = np.where(hi > self.hi, np.minimum(shape - 1, np.maximum(hi, self.hi + width)), self.hi)
+        if 2 * math.prod((new_hi - new_lo + 1).tolist()) > self.keys.size:
+            new_lo, new_hi = np.zeros_like(shape), shape - 1
+        return _Box(new_lo, new_hi, self.keys)
+
+
+def _columns(tr: object, keys: _Keys, n: int) -> list[tuple[Bools, npt.NDArray[np.integer[Any]]]] | None:
+    """Per outcome of every action of ``tr`` (``n`` rows), its entries that lead on and
+    their successors; None if not plainly well-formed."""
+    if type(tr) is not ArrayTransitions or type(tr.actions) is not tuple:
+        return None
+    valid: list[Bools] = []
+    succ: list[npt.NDArray[np.integer[Any]]] = []
+    for act in tr.actions:
+        if type(act) is not ArrayAction or type(act.outcomes) is not tuple:
+            return None
+        allowed = act.allowed
+        if allowed is not None and (type(allowed) is not np.ndarray or allowed.dtype != np.bool_
+                                    or allowed.shape != (n,)):
+            return None
+        for out in act.outcomes:
+            if not _fast_column(out, allowed, keys, n, valid, succ, lenient=True):
+                return None
+    return list(zip(valid, succ, strict=True)) or None
+
+
+def _reached(grid: I64, box: _Box, start: int, max_states: int, report: Callable[[int], None]
+             ) -> tuple[I64, tuple[I64, I64] | None] | None:
+    """The cells reachable from ``start`` along ``grid`` in the plain numbering (states in
+    number order, each one's successors in entry order, new ones numbered at their first
+    occurrence), a breadth-first level at a time, and the least and greatest coordinates
+    of the cells outside the box that they lead to (None if none). None if a reached row
+    leads outside the shape, or more than ``max_states`` are reached."""
+    seen = np.zeros(len(grid), dtype=bool)
+    seen[start] = True
+    levels = [np.array([start], dtype=np.int64)]
+    frontier = levels[0]
+    total = 1
+    beyond: list[I64] = []
+    while frontier.size:
+        rows = grid[frontier]
+        nxt = rows.ravel()
+        low = int(nxt.min()) if nxt.size else 0
+        if low == -2:
+            return None
+        if low == -3:
+            beyond.append(frontier)
+        nxt = nxt[nxt >= 0]
+        nxt = nxt[~seen[nxt]]
+        if not nxt.size:
+            break
+        _, first = np.unique(nxt, return_index=True)
+        first.sort()
+        frontier = nxt[first]
+        seen[frontier] = True
+        levels.append(frontier)
+        total += len(frontier)
+        if total > max_states:
+            return None
+        report(total)
+    order = np.concatenate(levels)
+    return order, (None if not beyond else _outside(grid, box, np.concatenate(beyond)))
+
+
+def _outside(grid: I64, box: _Box, cells: I64) -> tuple[I64, I64]:
+    """The least and greatest coordinates of the cells outside ``box`` that ``cells``
+    lead to."""
+    lo = np.full(box.keys.d, np.iinfo(np.int64).max, dtype=np.int64)
+    hi = np.full(box.keys.d, -1, dtype=np.int64)
+    for c, to in enumerate(box.targets):
+        hit = cells[grid[cells, c] == -3]
+        if hit.size:
+            rows = np.asarray(to)[hit]
+            lo = np.minimum(lo, rows.min(axis=0))
+            hi = np.maximum(hi, rows.max(axis=0))
+    return lo, hi
 @dataclass
 class _Run:
     """One enumeration's state: the tables, and the waves read but not yet recorded."""
@@ -529,9 +865,11 @@ def _ints(x: object, shape: tuple[int, ...]) -> bool:
 
 
 def _fast_column(out: object, allowed: Bools | None, keys: _Keys, n: int, valid: list[Bools],
-                 succ: list[npt.NDArray[np.integer[Any]]]) -> bool:
+                 succ: list[npt.NDArray[np.integer[Any]]], lenient: bool = False) -> bool:
     """Append one outcome's entries that lead to a state (``valid``) and its successors
-    over a wave to the lists; False if it is not plainly well-formed (see :func:`_fast_keys`)."""
+    over a wave to the lists; False if it is not plainly well-formed (see :func:`_fast_keys`).
+    ``lenient``: an outcome without successors that leads on somewhere is kept (its rows
+    are no states: :func:`_successor_grid` marks them)."""
     if type(out) is not ArrayOutcome:
         return False
     p = out.probability
@@ -553,9 +891,9 @@ def _fast_column(out: object, allowed: Bools | None, keys: _Keys, n: int, valid:
         leads &= out.terminal < 0
     to = out.successor
     if to is None:
-        if leads.any():
+        if leads.any() and not lenient:
             return False
-        to = np.zeros((n, keys.d), dtype=np.int64)
+        to = np.full((n, keys.d), -1 if lenient else 0, dtype=np.int64)  # (-1: outside)
     elif not _ints(to, (n, keys.d)):
         return False
     valid.append(leads)
@@ -640,7 +978,7 @@ def _record(rules: _Rules, keys: _Keys, index: _Index, tab: _Tables, interner: I
     zeros = np.zeros(n, dtype=np.int64)
     all_keys = np.stack([c.key if c.key is not None else zeros for c in rules.cols], axis=1).ravel()
     if read is not None and not np.array_equal(all_keys[leads.ravel()], read):
-        raise InvalidGameError("game.array_transitions() changed arrays it had returned (states already "
+        raise _Changed("game.array_transitions() changed arrays it had returned (states already "
                                "asked about now lead elsewhere); it must not write to them afterwards")
     if target is not None:
         leads &= target < 0
