@@ -40,7 +40,7 @@ operations (so every float equals the one the per-state queries give).
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from functools import cached_property
 from itertools import islice
@@ -50,7 +50,7 @@ from typing import Any, Generic, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
-from tbsg._util.digits import fraction_text
+from tbsg._util.digits import unlimited_digits
 from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import ExactActions
 from tbsg.results import FloatSolution, Solution
@@ -210,7 +210,12 @@ class SolutionColumns(Generic[S, A]):
     @cached_property
     def _raw_value_to_move(self) -> list[Any]:
         c = self._c
-        return [v if p == 0 else c - v for v, p in zip(self._raw_value, self.player, strict=True)]
+        values = self._raw_value
+        moved = [v for v, p in zip(values, self.player, strict=True) if p]
+        if not moved:
+            return values
+        other = iter(_each_object(lambda v: c - v, moved))
+        return [next(other) if p else v for v, p in zip(values, self.player, strict=True)]
 
     @cached_property
     def _q(self) -> list[Any]:
@@ -249,11 +254,10 @@ class SolutionColumns(Generic[S, A]):
 
     def exact_text(self, name: str, pos: Sequence[int] | None = None) -> list[str | None]:
         """``p/q`` (``p`` for an integer) of the values of an exact column at positions
-        ``pos`` (default all), as ``str(Fraction)`` writes them, at any size."""
-        raw = _at(self.raw(name), pos)
-        if bk.BACKEND == "fraction":
-            return [None if x is None else fraction_text(x) for x in raw]
-        return [None if x is None else str(x) for x in raw]
+        ``pos`` (default all), as ``str(Fraction)`` writes them, at any size (each value
+        object written once: :func:`_each_object`)."""
+        with unlimited_digits():
+            return _each_object(str, _at(self.raw(name), pos))
 
     def decimals(self, name: str, pos: Sequence[int] | None = None) -> list[float | None]:
         """The values of an exact column at positions ``pos`` as the nearest floats
@@ -266,7 +270,7 @@ class SolutionColumns(Generic[S, A]):
 
     def _decimals(self, name: str) -> list[float | None]:
         if name not in self._floats:
-            self._floats[name] = [None if x is None else bk.to_float(x) for x in self.raw(name)]
+            self._floats[name] = _each_object(bk.to_float, self.raw(name))
         return self._floats[name]
 
     def row(self, j: int) -> dict[str, Any]:
@@ -331,6 +335,18 @@ class SolutionColumns(Generic[S, A]):
             lo1, hi1 = -hi, -lo
         mid: FloatArray = np.where(mover1, (lo1 + hi1) / 2, (lo + hi) / 2)
         return mid
+
+
+def _each_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
+    """``[fn(x) for x in xs]`` (``None`` kept), ``fn`` called once per distinct object:
+    a solution's values are shared objects where they are equal (Risk or Safety to 60 has
+    about 15,600 distinct value objects among 219,600 states), and telling objects apart
+    by ``id`` costs nothing where hashing a large rational costs about as much as using it."""
+    objects = {id(x): x for x in xs}
+    if len(objects) * 2 > len(xs):
+        return [None if x is None else fn(x) for x in xs]
+    done = {i: None if x is None else fn(x) for i, x in objects.items()}
+    return [done[id(x)] for x in xs]
 
 
 def _at(xs: list[Any], pos: Sequence[int] | None) -> list[Any]:

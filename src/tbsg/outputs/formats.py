@@ -52,6 +52,7 @@ __all__ = [
     "html_table",
     "latex_escape",
     "latex_table",
+    "markdown_columns",
     "markdown_table",
     "safe_repr",
     "short",
@@ -283,6 +284,31 @@ def markdown_table(header: Sequence[str], body: Sequence[Sequence[str]], align: 
         return head
     # one pass over the rows' text (a large table's is hundreds of megabytes)
     return "".join([head, "\n| ", " |\n| ".join(map(" | ".join, body)), " |"])
+
+
+def markdown_columns(header: Sequence[str], columns: Sequence[Sequence[str]], align: Sequence[str]) -> str:
+    """:func:`markdown_table` of a body given as its columns of cells (at least one column,
+    all of one length): the same text, written with one join of the cells and separators
+    (no string per row: the text of a large table is hundreds of megabytes, and every
+    copy of it counts).
+
+    >>> print(markdown_columns(["a", "b"], [["1", "2"], ["x", "y"]], ["r", "l"]))
+    | a | b |
+    | ---: | :--- |
+    | 1 | x |
+    | 2 | y |
+    """
+    n = len(columns[0])
+    if not n:
+        return markdown_table(header, [], align)
+    stride = 2 * len(columns)
+    parts = [" | "] * (n * stride)
+    parts[::stride] = [" |\n| "] * n
+    parts[0] = markdown_table(header, [], align) + "\n| "
+    for j, column in enumerate(columns):
+        parts[2 * j + 1::stride] = column
+    parts.append(" |")
+    return "".join(parts)
 
 
 def latex_table(header_lines: Sequence[str], body: Sequence[Sequence[str]], align: str,

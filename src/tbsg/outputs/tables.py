@@ -125,6 +125,7 @@ from tbsg.outputs.formats import (
     html_table,
     latex_escape,
     latex_table,
+    markdown_columns,
     markdown_table,
     safe_repr,
     short,
@@ -821,17 +822,32 @@ class StateTable(Generic[S, A]):
     def _markdown(self, fmt: Fmt, columns: Sequence[ColumnSpec] | None, decimals: bool | int,
                   max_rows: int | None) -> str:
         cols, fmt = self._exports(columns, decimals, fmt)
-        body = self._shown_body(cols, fmt, max_rows)
         align = ["l" if _left(c) else "r" for c in cols]
-        return markdown_table([fmt.text(c) for c in self._titles(cols)], body, align)
+        header = [fmt.text(c) for c in self._titles(cols)]
+        if not cols:
+            return markdown_table(header, self._shown_body(cols, fmt, max_rows), align)
+        return markdown_columns(header, self._shown_columns(cols, fmt, max_rows), align)
+
+    def _shown_columns(self, cols: list[_Column], fmt: Fmt, max_rows: int | None) -> list[list[str]]:
+        """Formatted columns (at least one), the middle rows replaced by one "… n more rows …"
+        line past ``max_rows``."""
+        positions, left = _cut(len(self), max_rows)
+        cells = [self._cells(c, fmt, positions) for c in cols]
+        if left:
+            head = len(positions) - max_rows // 4 if max_rows else len(positions)
+            gap = [f"… {left} more rows …"] + [""] * (len(cols) - 1)
+            cells = [[*column[:head], g, *column[head:]] for column, g in zip(cells, gap, strict=True)]
+        return cells
 
     def _shown_body(self, cols: list[_Column], fmt: Fmt, max_rows: int | None) -> list[Sequence[str]]:
         """Formatted rows, the middle ones replaced by one "… n more rows …" line past ``max_rows``."""
+        if cols:
+            return list(zip(*self._shown_columns(cols, fmt, max_rows), strict=True))
         positions, left = _cut(len(self), max_rows)
-        body = self._body(cols, fmt, positions)
+        body: list[Sequence[str]] = [[] for _ in positions]
         if left:
             head = len(positions) - max_rows // 4 if max_rows else len(positions)
-            body.insert(head, [f"… {left} more rows …"] + [""] * (len(cols) - 1))
+            body.insert(head, [f"… {left} more rows …"])
         return body
 
     def to_text(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool | int = True,
