@@ -101,7 +101,7 @@ def margins(q: Sequence[Any], counts: Sequence[int], largest: Sequence[bool]) ->
             out.append(None)
         elif n == 2:
             a, b = next(it), next(it)
-            out.append(a - b if a >= b else b - a)
+            out.append(abs(a - b))
         else:
             ranked = sorted(islice(it, n), reverse=big)
             out.append(ranked[0] - ranked[1] if big else ranked[1] - ranked[0])

@@ -384,9 +384,10 @@ def _csv_field(cell: str, alone: bool) -> str:
     return buf.getvalue()[:-1 if alone else -2]
 
 
-def _csv_column(cells: Sequence[str], alone: bool) -> Sequence[str]:
-    """A column of cells as the ``csv`` module writes them, each distinct text checked once."""
-    if _CSV_PLAIN.fullmatch("".join(cells)) and not (alone and "" in cells):
+def _csv_column(cells: Sequence[str], alone: bool, plain: bool = False) -> Sequence[str]:
+    """A column of cells as the ``csv`` module writes them, each distinct text checked once
+    (``plain``: every cell is known to be plain text, :data:`_CSV_PLAIN`, so none is checked)."""
+    if (plain or _CSV_PLAIN.fullmatch("".join(cells))) and not (alone and "" in cells):
         return cells
     memo: dict[str, str] = {}
     for c in set(cells):
@@ -394,13 +395,25 @@ def _csv_column(cells: Sequence[str], alone: bool) -> Sequence[str]:
     return list(map(memo.__getitem__, cells))
 
 
-def write_csv(header: Sequence[str], chunks: Iterable[Sequence[Sequence[str]]],
-              path: str | os.PathLike[str] | None) -> str:
-    """CSV text of ``header`` and rows given as chunks of columns of cells (the text
-    :func:`csv_table` writes), written to ``path`` (UTF-8) chunk by chunk as they come
-    when a path is given; return the text.
+def _csv_rows(fields: Sequence[Sequence[str]]) -> str:
+    """Rows of the given columns of written fields (at least one column, each row ended by
+    ``\n``), written with one join of the fields and separators."""
+    n, width = len(fields[0]), 2 * len(fields)
+    parts = [","] * (n * width)
+    parts[width - 1::width] = ["\n"] * n
+    for j, column in enumerate(fields):
+        parts[2 * j::width] = column
+    return "".join(parts)
 
-    >>> print(write_csv(["a", "b"], [[["1", "x, y"], ["2", ""]]], None), end="")
+
+def write_csv(header: Sequence[str], chunks: Iterable[Sequence[tuple[Sequence[str], bool]]],
+              path: str | os.PathLike[str] | None) -> str:
+    """CSV text of ``header`` and rows given as chunks of columns (the text :func:`csv_table`
+    writes), written to ``path`` (UTF-8) chunk by chunk as they come when a path is given;
+    return the text. Each column comes as ``(cells, plain)``: with ``plain`` true its cells
+    are known to need no quoting (the text of numbers), and are not checked.
+
+    >>> print(write_csv(["a", "b"], [[(["1", "x, y"], False), (["2", ""], True)]], None), end="")
     a,b
     1,2
     "x, y",
@@ -411,10 +424,10 @@ def write_csv(header: Sequence[str], chunks: Iterable[Sequence[Sequence[str]]],
         if f is not None:
             f.write(parts[0])
         for columns in chunks:
-            if not columns or not columns[0]:
+            if not columns or not columns[0][0]:
                 continue
-            fields = [_csv_column(c, len(columns) == 1) for c in columns]
-            parts.append("\n".join(map(",".join, zip(*fields, strict=True))) + "\n")
+            alone = len(columns) == 1
+            parts.append(_csv_rows([_csv_column(cells, alone, plain) for cells, plain in columns]))
             if f is not None:
                 f.write(parts[-1])
     return "".join(parts)

@@ -742,12 +742,18 @@ class StateTable(Generic[S, A]):
     def _cells(self, col: _Column, fmt: Fmt, pos: list[int], total: int | None = None) -> list[str]:
         """The cells of ``col`` at the table positions ``pos`` (exact values written from
         their text where the table has it; ``total`` as in :meth:`_values`)."""
+        return self._numeric_cells(col, fmt, pos, total)[0]
+
+    def _numeric_cells(self, col: _Column, fmt: Fmt, pos: list[int],
+                       total: int | None = None) -> tuple[list[str], bool]:
+        """:meth:`_cells`, and whether every cell is known to be a number's text or empty:
+        an exact value's ``p/q`` from the table's columns, or a decimal column (floats)."""
         if col.kind == "exact" and not col.decimal and fmt.exact and not fmt.abbreviate \
                 and self._dense(len(pos) if total is None else total):
             texts = self._store.exact_text(cast(str, col.name), self._at(pos))
             if texts is not None:
-                return fmt.fraction_cells(texts)
-        return fmt.cells(self._values(col, pos, total), col.kind)
+                return fmt.fraction_cells(texts), True
+        return fmt.cells(self._values(col, pos, total), col.kind), col.decimal
 
     def _dense(self, read: int) -> bool:
         """Whether reading ``read`` rows is done column by column (:data:`_DENSE`)."""
@@ -806,7 +812,7 @@ class StateTable(Generic[S, A]):
         n = len(self)
         if not cols:
             return write_text(csv_table([], [[] for _ in range(n)]), path)
-        chunks = ([self._cells(c, fmt, pos, n) for c in cols]
+        chunks = ([self._numeric_cells(c, fmt, pos, n) for c in cols]
                   for pos in (list(range(a, min(a + _CSV_CHUNK, n))) for a in range(0, n, _CSV_CHUNK)))
         return write_csv([c.header for c in cols], chunks, path)
 
