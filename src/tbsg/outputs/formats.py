@@ -420,16 +420,18 @@ def write_csv(header: Sequence[str], chunks: Iterable[Sequence[tuple[Sequence[st
     """
     parts = [csv_table(header, [])]
     with contextlib.ExitStack() as stack:
-        f = None if path is None else stack.enter_context(open(path, "w", encoding="utf-8", newline=""))
+        # binary: the UTF-8 bytes of each chunk written as they are (a text file would copy
+        # them once more on the way)
+        f = None if path is None else stack.enter_context(open(path, "wb"))
         if f is not None:
-            f.write(parts[0])
+            f.write(parts[0].encode("utf-8"))
         for columns in chunks:
             if not columns or not columns[0][0]:
                 continue
             alone = len(columns) == 1
             parts.append(_csv_rows([_csv_column(cells, alone, plain) for cells, plain in columns]))
             if f is not None:
-                f.write(parts[-1])
+                f.write(parts[-1].encode("utf-8"))
     return "".join(parts)
 
 
