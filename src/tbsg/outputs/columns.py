@@ -29,7 +29,11 @@ the columns of state ``i`` are
 The exact values stay in the arithmetic backend's type (:mod:`tbsg.engine._backend`) until
 a row or a ``Fraction`` column is asked for; their text (``p/q``) and decimals are written
 from the backend's numbers, which give the same digits as ``Fraction`` does (they are the
-same rational in lowest terms) and the same correctly rounded float.
+same rational in lowest terms) and the same correctly rounded float. Turning a large
+integer into decimal digits is most of an exact export's cost, and hashing a large rational
+costs about as much, so values are told apart by object: the solvers store equal values as
+one shared object where they can (Risk or Safety to 60: about 15,600 value objects for
+219,600 states), and a column whose objects repeat is written once per object.
 
 A float solution's columns are those of its proven bounds: the midpoint ``(lo + hi) / 2``
 of each state's and each action's bounds, in the mover's view through

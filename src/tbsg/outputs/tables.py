@@ -63,8 +63,12 @@ column) read every row once. So the columns are computed from the solution's arr
 states at once (:mod:`tbsg.outputs.columns`: every action value in one pass, margins from
 them), a :class:`Row` object is made only when a row is read (iteration, :meth:`StateTable.row`,
 a predicate), and the exports write each column's cells in one pass: an exact value's text
-from the arithmetic backend's number, a field's or an action's text once per distinct value.
-CSV is written to its file in chunks of rows as they are formatted.
+from the arithmetic backend's number (once per value object: a solution's equal values are
+mostly one shared object), a field's or an action's text once per distinct value. The
+document is then joined once from its cells and separators (a large game's Markdown or CSV
+is hundreds of megabytes, and each copy of it costs as much as writing it); CSV is written
+to its file in chunks of rows as they are formatted, and :meth:`StateTable.to_csv` also
+returns the whole text, as its callers expect.
 
 pandas is an optional dependency (the ``notebook`` extra): it is imported only by
 :meth:`StateTable.to_pandas` and :meth:`~tbsg.outputs.pivot.Pivot.to_pandas`.
