@@ -360,7 +360,7 @@ def _repeats(xs: Sequence[Any]) -> bool:
     about 15,600 distinct value objects among 219,600 states); telling objects apart by
     ``id`` costs nothing, where hashing a large rational costs about as much as writing it.
     """
-    return len({id(x) for x in xs}) * 2 <= len(xs)
+    return len(set(map(id, xs))) * 2 <= len(xs)
 
 
 def _each_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
@@ -371,11 +371,12 @@ def _each_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
     >>> _each_object(str, [half, None, half, Fraction(1, 3)])
     ['1/2', None, '1/2', '1/3']
     """
-    objects = {id(x): x for x in xs}
+    ids = list(map(id, xs))
+    objects = dict(zip(ids, xs))
     if len(objects) * 2 > len(xs):
         return [None if x is None else fn(x) for x in xs]
     done = {i: None if x is None else fn(x) for i, x in objects.items()}
-    return [done[id(x)] for x in xs]
+    return list(map(done.__getitem__, ids))
 
 
 def _at(xs: list[Any], pos: Sequence[int] | None) -> list[Any]:
