@@ -372,7 +372,7 @@ def _each_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
     ['1/2', None, '1/2', '1/3']
     """
     ids = list(map(id, xs))
-    objects = dict(zip(ids, xs))
+    objects = dict(zip(ids, xs, strict=True))
     if len(objects) * 2 > len(xs):
         return [None if x is None else fn(x) for x in xs]
     done = {i: None if x is None else fn(x) for i, x in objects.items()}
