@@ -139,11 +139,11 @@ def test_exact_text_and_decimals_are_those_of_the_fractions(game: Any) -> None:
 
 
 def test_exact_text_of_shared_values_is_written_per_object() -> None:
-    """Risk or Safety to 8 (oracle: ``str`` and ``float`` of each Fraction of the table):
+    """Risk or Safety to 16 (oracle: ``str`` and ``float`` of each Fraction of the table):
     its equal values are shared objects, so the value column takes the path that writes
     each object once, and the margins (computed per state) the other; both give the text
     of every row."""
-    sol = tbsg.solve(tbsg.games.risk_or_safety(8))
+    sol = tbsg.solve(tbsg.games.risk_or_safety(16))
     table = tbsg.state_table(sol)
     cols = SolutionColumns(sol, np.arange(len(sol.states), dtype=np.int64), list(sol.states))
     assert _repeats(cols.raw("value"))
@@ -151,16 +151,20 @@ def test_exact_text_of_shared_values_is_written_per_object() -> None:
     check_text_and_decimals(sol, table)
 
 
-def test_each_object_calls_once_per_object() -> None:
+def test_each_object_calls_once_per_object_of_large_numbers() -> None:
     calls: list[object] = []
 
     def text(x: object) -> str:
         calls.append(x)
         return str(x)
 
-    half, third = Fraction(1, 2), Fraction(1, 3)
-    assert _each_object(text, [half, None, half, half]) == ["1/2", None, "1/2", "1/2"]
-    assert calls == [half]
+    big, other = Fraction(1, 2**200 + 1), Fraction(3, 2**200 + 1)
+    assert _each_object(text, [big, None, big, big]) == [str(big), None, str(big), str(big)]
+    assert calls == [big]
     calls.clear()
-    assert _each_object(text, [half, third, Fraction(1, 2)]) == ["1/2", "1/3", "1/2"]  # all distinct objects
-    assert calls == [half, third, half]
+    again = Fraction(1, 2**200 + 1)  # equal to big, another object
+    assert _each_object(text, [big, other, again]) == [str(big), str(other), str(big)]
+    assert calls == [big, other, again]
+    calls.clear()
+    half = Fraction(1, 2)  # small numbers are written where they stand
+    assert _each_object(text, [half, half, half]) == ["1/2"] * 3 and calls == [half] * 3

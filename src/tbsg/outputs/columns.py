@@ -261,18 +261,18 @@ class SolutionColumns(Generic[S, A]):
         ``pos`` (default all), as ``str(Fraction)`` writes them, at any size. A column
         whose values repeat is written once per value object (:func:`_each_object`) and
         kept (its text is a list of a few shared strings); any other is written as asked."""
-        kept = self._texts.get(name)
-        if kept is not None:
-            return _at(kept, pos)
         raw = self.raw(name)
         with unlimited_digits():
-            if _repeats(raw):
-                kept = self._texts[name] = _each_object(str, raw)
+            if name not in self._texts:  # decided once per column
+                self._texts[name] = _per_object(str, raw) if _repeats(raw) else None
+            kept = self._texts[name]
+            if kept is not None:
                 return _at(kept, pos)
             return [None if x is None else str(x) for x in _at(raw, pos)]
 
     @cached_property
-    def _texts(self) -> dict[str, list[str | None]]:
+    def _texts(self) -> dict[str, list[str | None] | None]:
+        """The kept text of each column whose values repeat (``None``: written as asked)."""
         return {}
 
     def decimals(self, name: str, pos: Sequence[int] | None = None) -> list[float | None]:
@@ -353,29 +353,45 @@ class SolutionColumns(Generic[S, A]):
         return mid
 
 
+_BIG_BITS = 128
+"""Numbers this large (bits of numerator or denominator) cost more to write or convert
+than to look up by object; smaller ones are written where they stand."""
+
+
 def _repeats(xs: Sequence[Any]) -> bool:
-    """Whether ``xs`` holds at most half as many distinct objects as items.
+    """Whether ``xs`` holds large exact numbers (:data:`_BIG_BITS`, judged on a few of
+    them) as at most half as many distinct objects as items.
 
     A solution's equal values are often one shared object (Risk or Safety to 60 has
     about 15,600 distinct value objects among 219,600 states); telling objects apart by
-    ``id`` costs nothing, where hashing a large rational costs about as much as writing it.
+    ``id`` costs little, where hashing a large rational costs about as much as writing it.
     """
+    step = max(1, len(xs) // 16)
+    sample = [x for x in xs[::step] if x is not None]
+    if not any(max(x.numerator.bit_length(), x.denominator.bit_length()) >= _BIG_BITS for x in sample):
+        return False
     return len(set(map(id, xs))) * 2 <= len(xs)
 
 
 def _each_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
     """``[fn(x) for x in xs]`` (``None`` kept), ``fn`` called once per distinct object
-    where objects repeat (:func:`_repeats`); ``fn`` must give equal results for one object.
+    where large numbers repeat as objects (:func:`_repeats`); ``fn`` must give equal
+    results for one object.
 
-    >>> half = Fraction(1, 2)
-    >>> _each_object(str, [half, None, half, Fraction(1, 3)])
-    ['1/2', None, '1/2', '1/3']
+    >>> half = Fraction(2**200 + 1, 2**201)
+    >>> texts = _each_object(lambda x: x.denominator.bit_length(), [half, None, half, half])
+    >>> texts
+    [202, None, 202, 202]
     """
+    if _repeats(xs):
+        return _per_object(fn, xs)
+    return [None if x is None else fn(x) for x in xs]
+
+
+def _per_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
+    """``[fn(x) for x in xs]`` (``None`` kept), ``fn`` called once per distinct object."""
     ids = list(map(id, xs))
-    objects = dict(zip(ids, xs, strict=True))
-    if len(objects) * 2 > len(xs):
-        return [None if x is None else fn(x) for x in xs]
-    done = {i: None if x is None else fn(x) for i, x in objects.items()}
+    done = {i: None if x is None else fn(x) for i, x in dict(zip(ids, xs, strict=True)).items()}
     return list(map(done.__getitem__, ids))
 
 
