@@ -378,9 +378,8 @@ def _each_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
     where large numbers repeat as objects (:func:`_repeats`); ``fn`` must give equal
     results for one object.
 
-    >>> half = Fraction(2**200 + 1, 2**201)
-    >>> texts = _each_object(lambda x: x.denominator.bit_length(), [half, None, half, half])
-    >>> texts
+    >>> big = Fraction(2**200 + 1, 2**201)
+    >>> _each_object(lambda x: x.denominator.bit_length(), [big, None, big, big])
     [202, None, 202, 202]
     """
     if _repeats(xs):
