@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tbsg
-from tbsg.outputs.columns import flat_actions, margins
+from tbsg.outputs.columns import SolutionColumns, _each_object, _repeats, flat_actions, margins
 from tbsg.testing import games
 
 SETTINGS = settings(max_examples=40, deadline=None)
@@ -114,3 +114,57 @@ def test_flat_actions_and_margins_by_hand() -> None:
     assert margins(q, [3, 2], [True, False]) == [Fraction(1), Fraction(1, 6)]
     assert margins([Fraction(5), Fraction(4), Fraction(1)], [3], [False]) == [Fraction(3)]
     assert margins([0.25], [1], [True]) == [None]
+
+
+def check_text_and_decimals(sol: tbsg.Solution[Any, Any], table: tbsg.StateTable[Any, Any]) -> None:
+    """Every exact column's text is ``str(Fraction)`` and its decimals ``float(Fraction)``,
+    whole and at some positions, asked in either order."""
+    cols = SolutionColumns(sol, np.array([sol._index(s) for s in table.column("state")], dtype=np.int64),
+                           list(table.column("state")))
+    pos = list(range(len(cols)))[::-2]
+    for name in ("margin", "value_to_move", "value"):
+        exact = table.column(name)
+        text = [None if x is None else str(x) for x in exact]
+        floats = [None if x is None else float(x) for x in exact]
+        assert cols.exact_text(name, pos) == [text[j] for j in pos]
+        assert cols.exact_text(name) == text and cols.exact_text(name, pos) == [text[j] for j in pos]
+        assert cols.decimals(name, pos) == [floats[j] for j in pos] and cols.decimals(name) == floats
+
+
+@SETTINGS
+@given(games(states=(1, 7), actions=(1, 4), outcomes=(1, 3)))
+def test_exact_text_and_decimals_are_those_of_the_fractions(game: Any) -> None:
+    sol = tbsg.solve(game)
+    check_text_and_decimals(sol, tbsg.state_table(sol))
+
+
+def test_exact_text_of_shared_values_is_written_per_object() -> None:
+    """Risk or Safety to 16 (oracle: ``str`` and ``float`` of each Fraction of the table):
+    its equal values are shared objects, so the value column takes the path that writes
+    each object once, and the margins (computed per state) the other; both give the text
+    of every row."""
+    sol = tbsg.solve(tbsg.games.risk_or_safety(16))
+    table = tbsg.state_table(sol)
+    cols = SolutionColumns(sol, np.arange(len(sol.states), dtype=np.int64), list(sol.states))
+    assert _repeats(cols.raw("value"))
+    assert not _repeats([x for x in cols.raw("margin") if x is not None])
+    check_text_and_decimals(sol, table)
+
+
+def test_each_object_calls_once_per_object_of_large_numbers() -> None:
+    calls: list[object] = []
+
+    def text(x: object) -> str:
+        calls.append(x)
+        return str(x)
+
+    big, other = Fraction(1, 2**200 + 1), Fraction(3, 2**200 + 1)
+    assert _each_object(text, [big, None, big, big]) == [str(big), None, str(big), str(big)]
+    assert calls == [big]
+    calls.clear()
+    again = Fraction(1, 2**200 + 1)  # equal to big, another object
+    assert _each_object(text, [big, other, again]) == [str(big), str(other), str(big)]
+    assert calls == [big, other, again]
+    calls.clear()
+    half = Fraction(1, 2)  # small numbers are written where they stand
+    assert _each_object(text, [half, half, half]) == ["1/2"] * 3 and calls == [half] * 3

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import pytest
 
-from tbsg.outputs.formats import Fmt, Kind, write_csv
+from tbsg.outputs.formats import Fmt, Kind, markdown_columns, markdown_table, write_csv
 
 TARGETS = ("csv", "markdown", "latex", "html", "text")
 AWKWARD: list[object] = [1, True, 1, "a|b", "x, y", "50% & $", None, (1, "rush"), (True, "rush"),
@@ -51,7 +51,31 @@ def test_csv_written_by_columns_is_the_csv_module_s() -> None:
     columns = [["1", "", "a, b", 'say "hi"', "x\ny", "é", " pad "], ["", "", "", "", "", "", ""]]
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerows([["h1", "h2"], *zip(*columns, strict=True)])
-    assert write_csv(["h1", "h2"], [columns], None) == buf.getvalue()
+    assert write_csv(["h1", "h2"], [[(c, False) for c in columns]], None) == buf.getvalue()
     alone = io.StringIO()
     csv.writer(alone, lineterminator="\n").writerows([["h"], *([c] for c in columns[0])])
-    assert write_csv(["h"], [[columns[0]]], None) == alone.getvalue()  # an empty field alone is quoted
+    # an empty field alone is quoted
+    assert write_csv(["h"], [[(columns[0], False)]], None) == alone.getvalue()
+
+
+def test_csv_of_numbers_known_plain_is_the_csv_module_s() -> None:
+    """Columns marked plain (exact ``p/q``, ``repr`` of floats) skip the quoting check:
+    the ``csv`` module writes such cells as they are, also across chunks, and an empty
+    cell alone in its row is still quoted."""
+    numbers = [str(Fraction(-2**70, 3)), "7", "", repr(1e-300), repr(float("inf")), repr(-0.5)]
+    words = ["a, b", "x", "", "1", "q", "é"]
+    expected = io.StringIO()
+    csv.writer(expected, lineterminator="\n").writerows([["n", "w"], *zip(numbers, words, strict=True)])
+    chunks = [[(numbers[:4], True), (words[:4], False)], [(numbers[4:], True), (words[4:], False)]]
+    assert write_csv(["n", "w"], chunks, None) == expected.getvalue()
+    alone = io.StringIO()
+    csv.writer(alone, lineterminator="\n").writerows([["n"], *([c] for c in numbers)])
+    assert write_csv(["n"], [[(numbers, True)]], None) == alone.getvalue()
+
+
+@pytest.mark.parametrize("rows", [0, 1, 3])
+def test_markdown_from_columns_is_the_markdown_of_its_rows(rows: int) -> None:
+    columns = [[str(i) for i in range(rows)], [f"x{i}|" for i in range(rows)], [""] * rows]
+    align = ["r", "l", "r"]
+    body = list(zip(*columns, strict=True))
+    assert markdown_columns(["a", "b", "c"], columns, align) == markdown_table(["a", "b", "c"], body, align)

@@ -52,6 +52,7 @@ __all__ = [
     "html_table",
     "latex_escape",
     "latex_table",
+    "markdown_columns",
     "markdown_table",
     "safe_repr",
     "short",
@@ -285,6 +286,31 @@ def markdown_table(header: Sequence[str], body: Sequence[Sequence[str]], align: 
     return "".join([head, "\n| ", " |\n| ".join(map(" | ".join, body)), " |"])
 
 
+def markdown_columns(header: Sequence[str], columns: Sequence[Sequence[str]], align: Sequence[str]) -> str:
+    """:func:`markdown_table` of a body given as its columns of cells (at least one column,
+    all of one length): the same text, written with one join of the cells and separators
+    (no string per row: the text of a large table is hundreds of megabytes, and every
+    copy of it counts).
+
+    >>> print(markdown_columns(["a", "b"], [["1", "2"], ["x", "y"]], ["r", "l"]))
+    | a | b |
+    | ---: | :--- |
+    | 1 | x |
+    | 2 | y |
+    """
+    n = len(columns[0])
+    if not n:
+        return markdown_table(header, [], align)
+    stride = 2 * len(columns)
+    parts = [" | "] * (n * stride)
+    parts[::stride] = [" |\n| "] * n
+    parts[0] = markdown_table(header, [], align) + "\n| "
+    for j, column in enumerate(columns):
+        parts[2 * j + 1::stride] = column
+    parts.append(" |")
+    return "".join(parts)
+
+
 def latex_table(header_lines: Sequence[str], body: Sequence[Sequence[str]], align: str,
                 caption: str | None, label: str | None) -> str:
     """A booktabs ``tabular``, wrapped in a ``table`` environment with a caption or label."""
@@ -358,9 +384,10 @@ def _csv_field(cell: str, alone: bool) -> str:
     return buf.getvalue()[:-1 if alone else -2]
 
 
-def _csv_column(cells: Sequence[str], alone: bool) -> Sequence[str]:
-    """A column of cells as the ``csv`` module writes them, each distinct text checked once."""
-    if _CSV_PLAIN.fullmatch("".join(cells)) and not (alone and "" in cells):
+def _csv_column(cells: Sequence[str], alone: bool, plain: bool = False) -> Sequence[str]:
+    """A column of cells as the ``csv`` module writes them, each distinct text checked once
+    (``plain``: every cell is known to be plain text, :data:`_CSV_PLAIN`, so none is checked)."""
+    if (plain or _CSV_PLAIN.fullmatch("".join(cells))) and not (alone and "" in cells):
         return cells
     memo: dict[str, str] = {}
     for c in set(cells):
@@ -368,29 +395,43 @@ def _csv_column(cells: Sequence[str], alone: bool) -> Sequence[str]:
     return list(map(memo.__getitem__, cells))
 
 
-def write_csv(header: Sequence[str], chunks: Iterable[Sequence[Sequence[str]]],
-              path: str | os.PathLike[str] | None) -> str:
-    """CSV text of ``header`` and rows given as chunks of columns of cells (the text
-    :func:`csv_table` writes), written to ``path`` (UTF-8) chunk by chunk as they come
-    when a path is given; return the text.
+def _csv_rows(fields: Sequence[Sequence[str]]) -> str:
+    """Rows of the given columns of written fields (at least one column, each row ended by
+    ``\n``), written with one join of the fields and separators."""
+    n, width = len(fields[0]), 2 * len(fields)
+    parts = [","] * (n * width)
+    parts[width - 1::width] = ["\n"] * n
+    for j, column in enumerate(fields):
+        parts[2 * j::width] = column
+    return "".join(parts)
 
-    >>> print(write_csv(["a", "b"], [[["1", "x, y"], ["2", ""]]], None), end="")
+
+def write_csv(header: Sequence[str], chunks: Iterable[Sequence[tuple[Sequence[str], bool]]],
+              path: str | os.PathLike[str] | None) -> str:
+    """CSV text of ``header`` and rows given as chunks of columns (the text :func:`csv_table`
+    writes), written to ``path`` (UTF-8) chunk by chunk as they come when a path is given;
+    return the text. Each column comes as ``(cells, plain)``: with ``plain`` true its cells
+    are known to need no quoting (the text of numbers), and are not checked.
+
+    >>> print(write_csv(["a", "b"], [[(["1", "x, y"], False), (["2", ""], True)]], None), end="")
     a,b
     1,2
     "x, y",
     """
     parts = [csv_table(header, [])]
     with contextlib.ExitStack() as stack:
-        f = None if path is None else stack.enter_context(open(path, "w", encoding="utf-8", newline=""))
+        # binary: the UTF-8 bytes of each chunk written as they are (a text file would copy
+        # them once more on the way)
+        f = None if path is None else stack.enter_context(open(path, "wb"))
         if f is not None:
-            f.write(parts[0])
+            f.write(parts[0].encode("utf-8"))
         for columns in chunks:
-            if not columns or not columns[0]:
+            if not columns or not columns[0][0]:
                 continue
-            fields = [_csv_column(c, len(columns) == 1) for c in columns]
-            parts.append("\n".join(map(",".join, zip(*fields, strict=True))) + "\n")
+            alone = len(columns) == 1
+            parts.append(_csv_rows([_csv_column(cells, alone, plain) for cells, plain in columns]))
             if f is not None:
-                f.write(parts[-1])
+                f.write(parts[-1].encode("utf-8"))
     return "".join(parts)
 
 

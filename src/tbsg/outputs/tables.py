@@ -63,8 +63,12 @@ column) read every row once. So the columns are computed from the solution's arr
 states at once (:mod:`tbsg.outputs.columns`: every action value in one pass, margins from
 them), a :class:`Row` object is made only when a row is read (iteration, :meth:`StateTable.row`,
 a predicate), and the exports write each column's cells in one pass: an exact value's text
-from the arithmetic backend's number, a field's or an action's text once per distinct value.
-CSV is written to its file in chunks of rows as they are formatted.
+from the arithmetic backend's number (once per value object: a solution's equal values are
+mostly one shared object), a field's or an action's text once per distinct value. The
+document is then joined once from its cells and separators (a large game's Markdown or CSV
+is hundreds of megabytes, and each copy of it costs as much as writing it); CSV is written
+to its file in chunks of rows as they are formatted, and :meth:`StateTable.to_csv` also
+returns the whole text, as its callers expect.
 
 pandas is an optional dependency (the ``notebook`` extra): it is imported only by
 :meth:`StateTable.to_pandas` and :meth:`~tbsg.outputs.pivot.Pivot.to_pandas`.
@@ -125,6 +129,7 @@ from tbsg.outputs.formats import (
     html_table,
     latex_escape,
     latex_table,
+    markdown_columns,
     markdown_table,
     safe_repr,
     short,
@@ -741,12 +746,18 @@ class StateTable(Generic[S, A]):
     def _cells(self, col: _Column, fmt: Fmt, pos: list[int], total: int | None = None) -> list[str]:
         """The cells of ``col`` at the table positions ``pos`` (exact values written from
         their text where the table has it; ``total`` as in :meth:`_values`)."""
+        return self._numeric_cells(col, fmt, pos, total)[0]
+
+    def _numeric_cells(self, col: _Column, fmt: Fmt, pos: list[int],
+                       total: int | None = None) -> tuple[list[str], bool]:
+        """:meth:`_cells`, and whether every cell is known to be a number's text or empty:
+        an exact value's ``p/q`` from the table's columns, or a decimal column (floats)."""
         if col.kind == "exact" and not col.decimal and fmt.exact and not fmt.abbreviate \
                 and self._dense(len(pos) if total is None else total):
             texts = self._store.exact_text(cast(str, col.name), self._at(pos))
             if texts is not None:
-                return fmt.fraction_cells(texts)
-        return fmt.cells(self._values(col, pos, total), col.kind)
+                return fmt.fraction_cells(texts), True
+        return fmt.cells(self._values(col, pos, total), col.kind), col.decimal
 
     def _dense(self, read: int) -> bool:
         """Whether reading ``read`` rows is done column by column (:data:`_DENSE`)."""
@@ -805,7 +816,7 @@ class StateTable(Generic[S, A]):
         n = len(self)
         if not cols:
             return write_text(csv_table([], [[] for _ in range(n)]), path)
-        chunks = ([self._cells(c, fmt, pos, n) for c in cols]
+        chunks = ([self._numeric_cells(c, fmt, pos, n) for c in cols]
                   for pos in (list(range(a, min(a + _CSV_CHUNK, n))) for a in range(0, n, _CSV_CHUNK)))
         return write_csv([c.header for c in cols], chunks, path)
 
@@ -821,17 +832,32 @@ class StateTable(Generic[S, A]):
     def _markdown(self, fmt: Fmt, columns: Sequence[ColumnSpec] | None, decimals: bool | int,
                   max_rows: int | None) -> str:
         cols, fmt = self._exports(columns, decimals, fmt)
-        body = self._shown_body(cols, fmt, max_rows)
         align = ["l" if _left(c) else "r" for c in cols]
-        return markdown_table([fmt.text(c) for c in self._titles(cols)], body, align)
+        header = [fmt.text(c) for c in self._titles(cols)]
+        if not cols:
+            return markdown_table(header, self._shown_body(cols, fmt, max_rows), align)
+        return markdown_columns(header, self._shown_columns(cols, fmt, max_rows), align)
+
+    def _shown_columns(self, cols: list[_Column], fmt: Fmt, max_rows: int | None) -> list[list[str]]:
+        """Formatted columns (at least one), the middle rows replaced by one "… n more rows …"
+        line past ``max_rows``."""
+        positions, left = _cut(len(self), max_rows)
+        cells = [self._cells(c, fmt, positions) for c in cols]
+        if left:
+            head = len(positions) - max_rows // 4 if max_rows else len(positions)
+            gap = [f"… {left} more rows …"] + [""] * (len(cols) - 1)
+            cells = [[*column[:head], g, *column[head:]] for column, g in zip(cells, gap, strict=True)]
+        return cells
 
     def _shown_body(self, cols: list[_Column], fmt: Fmt, max_rows: int | None) -> list[Sequence[str]]:
         """Formatted rows, the middle ones replaced by one "… n more rows …" line past ``max_rows``."""
+        if cols:
+            return list(zip(*self._shown_columns(cols, fmt, max_rows), strict=True))
         positions, left = _cut(len(self), max_rows)
-        body = self._body(cols, fmt, positions)
+        body: list[Sequence[str]] = [[] for _ in positions]
         if left:
             head = len(positions) - max_rows // 4 if max_rows else len(positions)
-            body.insert(head, [f"… {left} more rows …"] + [""] * (len(cols) - 1))
+            body.insert(head, [f"… {left} more rows …"])
         return body
 
     def to_text(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool | int = True,
