@@ -322,6 +322,31 @@ class CompiledGame(Generic[S, A]):
     def _degrees(self) -> IntArray:
         return np.diff(self.out_ptr)
 
+    def state_texts(self) -> tuple[str, ...]:
+        """The ``repr`` of every state, in state order (cached)."""
+        return self._state_texts
+
+    @cached_property
+    def _state_texts(self) -> tuple[str, ...]:
+        return tuple(map(repr, self.states))
+
+    def label_texts(self) -> tuple[str, ...]:
+        """The ``repr`` of every flat action's label (cached).
+
+        Action objects repeat (a game offers the same few labels everywhere), so each
+        distinct object is written once and its text shared by every action holding it.
+        """
+        return self._label_texts
+
+    @cached_property
+    def _label_texts(self) -> tuple[str, ...]:
+        ids = np.fromiter(map(id, self.act_labels), dtype=np.uint64, count=self.n_actions)
+        distinct, first, code = np.unique(ids, return_index=True, return_inverse=True)
+        labels = self.act_labels
+        texts = np.empty(len(distinct), dtype=object)
+        texts[:] = [repr(labels[k]) for k in first.tolist()]
+        return tuple(texts[code].tolist())
+
     def __repr__(self) -> str:
         return (f"<CompiledGame: {self.n_states} states, {self.n_actions} actions, "
                 f"{len(self.out_target)} outcomes, {len(self.rationals)} distinct rationals>")
