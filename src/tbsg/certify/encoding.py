@@ -47,7 +47,7 @@ from contextlib import contextmanager
 from fractions import Fraction
 from itertools import count, repeat
 from json.encoder import encode_basestring
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import Any, NoReturn, TextIO
 
 import numpy as np
@@ -245,7 +245,7 @@ def coprime_fractions(numerators: list[int], denominators: list[int]) -> list[Fr
     return out
 
 
-def _coprime(fail: Fail, numbers: list[Any], index: tuple[int, ...], denominators: list[Any],
+def _coprime(fail: Fail, numbers: list[Any], index: Sequence[int], denominators: list[Any],
              name: Callable[[int], str]) -> None:
     """Each numerator coprime to its denominator, with one gcd per denominator.
 
@@ -286,7 +286,7 @@ def _values(fail: Fail, numerators: tuple[Any, ...], index: tuple[Any, ...], den
         fail(f"{name(i)}: denominator {shorten(repr(index[i]), 40)} out of range, the file lists {n}")
     # the distinct values in order of first use, and the one each state holds
     position = dict(zip(dict.fromkeys(zip(numerators, index, strict=True)), count()))
-    texts, where = tuple(zip(*position, strict=True)) or ((), ())
+    texts, where = list(map(itemgetter(0), position)), list(map(itemgetter(1), position))
     numbers = list(map(_parse_int, texts))
 
     def first_holding(k: int) -> str:
