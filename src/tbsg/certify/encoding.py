@@ -103,7 +103,8 @@ def state_texts(g: CompiledGame[Any, Any]) -> tuple[str, ...]:
 def label_texts(g: CompiledGame[Any, Any], actions: Sequence[int]) -> list[str]:
     """The ``repr`` of the action at each flat position in ``actions`` (each distinct action
     object is written once per compiled game, see :meth:`CompiledGame.label_texts`)."""
-    return list(map(g.label_texts().__getitem__, actions))
+    texts, code = g.label_texts()
+    return list(map(texts.__getitem__, code[np.asarray(actions, dtype=np.int64)].tolist()))
 
 
 def encode_values(values: Sequence[Any]) -> tuple[list[str], list[str], list[int]]:
@@ -145,18 +146,18 @@ def _first(flags: Sequence[bool] | np.ndarray[Any, Any]) -> int:
     return next(i for i, bad in enumerate(flags) if bad)
 
 
-def _columns(fail: Fail, rows: list[Any]) -> tuple[tuple[Any, ...], ...]:
+def _columns(fail: Fail, rows: list[Any]) -> list[list[Any]]:
     """The five columns of the rows, each row checked to be an array of five fields."""
     width = len(ROW_FIELDS)
     if not (_only(rows, list) and set(map(len, rows)) <= {width}):
         i = _first([not (type(row) is list and len(row) == width) for row in rows])
         fail(f"state row {i} should be an array [{', '.join(ROW_FIELDS)}], found "
              f"{shorten(repr(rows[i]), 80)}")
-    return tuple(zip(*rows, strict=True)) if rows else ((),) * width
+    return [list(map(itemgetter(i), rows)) for i in range(width)]
 
 
-def _check_states(fail: Fail, written: tuple[Any, ...], expected: Sequence[str]) -> None:
-    if written != tuple(expected):
+def _check_states(fail: Fail, written: list[Any], expected: Sequence[str]) -> None:
+    if written != list(expected):
         i = _first([w != e for w, e in zip(written, expected, strict=True)])
         shown = written[i] if isinstance(written[i], str) else repr(written[i])
         fail(f"state row {i} is {shorten(shown, 80)} but the game's state there is "
@@ -168,14 +169,14 @@ def _only(column: Sequence[Any], kind: type) -> bool:
     return set(map(type, column)) <= {kind}
 
 
-def _check_ints(fail: Fail, column: tuple[Any, ...], field: str, states: Sequence[str]) -> None:
+def _check_ints(fail: Fail, column: list[Any], field: str, states: Sequence[str]) -> None:
     if not _only(column, int):
         i = _first([type(x) is not int for x in column])
         fail(f"state row {i} ({shorten(states[i], 60)}): {field!r} should be int, found "
              f"{shorten(repr(column[i]), 60)}")
 
 
-def _choice(fail: Fail, g: CompiledGame[Any, Any], column: tuple[Any, ...],
+def _choice(fail: Fail, g: CompiledGame[Any, Any], column: list[Any],
             states: Sequence[str]) -> np.ndarray[Any, np.dtype[np.int64]]:
     """The flat action of each row, each position checked against its state's actions."""
     _check_ints(fail, column, "action", states)
@@ -193,10 +194,10 @@ def _choice(fail: Fail, g: CompiledGame[Any, Any], column: tuple[Any, ...],
     return ptr[:-1] + small
 
 
-def _check_labels(fail: Fail, g: CompiledGame[Any, Any], written: tuple[Any, ...],
-                  choice: np.ndarray[Any, Any], positions: tuple[Any, ...], states: Sequence[str]) -> None:
+def _check_labels(fail: Fail, g: CompiledGame[Any, Any], written: list[Any],
+                  choice: np.ndarray[Any, Any], positions: list[Any], states: Sequence[str]) -> None:
     expected = label_texts(g, choice.tolist())
-    if list(written) != expected:
+    if written != expected:
         i = _first([w != e for w, e in zip(written, expected, strict=True)])
         fail(f"state row {i} ({shorten(states[i], 60)}): action {positions[i]} is "
              f"{shorten(expected[i], 60)}, the file says {shorten(repr(written[i]), 60)}")
@@ -265,7 +266,7 @@ def _coprime(fail: Fail, numbers: list[Any], index: Sequence[int], denominators:
          "is not in lowest terms")
 
 
-def _values(fail: Fail, numerators: tuple[Any, ...], index: tuple[Any, ...], denominators: list[Any],
+def _values(fail: Fail, numerators: list[Any], index: list[Any], denominators: list[Any],
             states: Sequence[str], max_digits: int) -> tuple[list[Fraction], list[Any]]:
     """The values ``numerator / denominator``, each in lowest terms, as ``Fraction`` (of
     Python ints) and in the backend's type.

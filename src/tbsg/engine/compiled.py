@@ -330,22 +330,21 @@ class CompiledGame(Generic[S, A]):
     def _state_texts(self) -> tuple[str, ...]:
         return tuple(map(repr, self.states))
 
-    def label_texts(self) -> tuple[str, ...]:
-        """The ``repr`` of every flat action's label (cached).
+    def label_texts(self) -> tuple[tuple[str, ...], IntArray]:
+        """``(texts, code)``: the ``repr`` of each distinct action object and, for every flat
+        action, the position of its label's text in ``texts`` (cached; do not modify).
 
         Action objects repeat (a game offers the same few labels everywhere), so each
-        distinct object is written once and its text shared by every action holding it.
+        distinct object is written once: the text of action ``k`` is ``texts[code[k]]``.
         """
         return self._label_texts
 
     @cached_property
-    def _label_texts(self) -> tuple[str, ...]:
+    def _label_texts(self) -> tuple[tuple[str, ...], IntArray]:
         ids = np.fromiter(map(id, self.act_labels), dtype=np.uint64, count=self.n_actions)
-        distinct, first, code = np.unique(ids, return_index=True, return_inverse=True)
+        _, first, code = np.unique(ids, return_index=True, return_inverse=True)
         labels = self.act_labels
-        texts = np.empty(len(distinct), dtype=object)
-        texts[:] = [repr(labels[k]) for k in first.tolist()]
-        return tuple(texts[code].tolist())
+        return tuple(repr(labels[k]) for k in first.tolist()), code.astype(np.int64)
 
     def __repr__(self) -> str:
         return (f"<CompiledGame: {self.n_states} states, {self.n_actions} actions, "

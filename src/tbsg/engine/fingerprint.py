@@ -65,7 +65,8 @@ class _Tables:
         self.end = _texts([f"\tR{t}\n" if x else "\n" for t, x in zip(text, g.rationals, strict=True)])
         self.target = _texts([f"{i}:" for i in range(g.n_states)])
         self.state = _texts(g.state_texts())
-        self.label = _texts([f"A\t{t}\t" for t in g.label_texts()])
+        labels, self.label_code = g.label_texts()
+        self.label = _texts([f"A\t{t}\t" for t in labels])
         movers = np.unique(g.player).tolist()
         self.mover_text = _texts([f"\t{p}\n" for p in movers])
         self.mover_code = np.searchsorted(np.asarray(movers), g.player)
@@ -87,7 +88,7 @@ def _block(g: CompiledGame[Any, Any], t: _Tables, s0: int, s1: int) -> str:
     pieces[at_state + 2] = t.mover_text[t.mover_code[s0:s1]]
     actions = np.arange(a1 - a0, dtype=np.int64)
     at_action = 3 * (g.act_state[a0:a1].astype(np.int64) - s0 + 1) + 4 * actions + 2 * out_ptr[:-1]
-    pieces[at_action] = t.label[a0:a1]
+    pieces[at_action] = t.label[t.label_code[a0:a1]]
     pieces[at_action + 1] = t.field[g.act_code[a0:a1]]
     pieces[at_action + 2] = t.field[g.stop_code[a0:a1]]
     degree = np.diff(out_ptr)
@@ -122,8 +123,9 @@ def _unordered_lines(g: CompiledGame[Any, Any], name: Sequence[str]) -> list[str
     else:
         nonzero = [f"\tR{t}" if x else "" for t, x in zip(text, g.rationals, strict=True)]
         rewards = [nonzero[c] for c in g.reward_code.tolist()]
-    return [f"A\t{a}\t{text[c]}\t{text[p]}\t{o}{r}\n"
-            for a, c, p, o, r in zip(g.label_texts(), g.act_code.tolist(), g.stop_code.tolist(), succ,
+    labels, code = g.label_texts()
+    return [f"A\t{labels[a]}\t{text[c]}\t{text[p]}\t{o}{r}\n"
+            for a, c, p, o, r in zip(code.tolist(), g.act_code.tolist(), g.stop_code.tolist(), succ,
                                      rewards, strict=True)]
 
 
