@@ -190,3 +190,49 @@ def test_long_integer_literals_are_refused_quickly(saved: Path, digits: int, mes
     with pytest.raises(tbsg.SolutionFileError, match=message) as info:
         load(saved)
     assert time.perf_counter() - t0 < 5 and len(str(info.value)) < 400
+
+
+def _fail(message: str) -> Any:
+    raise tbsg.SolutionFileError(message)
+
+
+def test_equal_values_are_built_once_and_shared() -> None:
+    """By hand: over the denominators 3 and 5 the rows hold 1/3, 2/5, 1/3, 2/5 and 1/5;
+    the two rows of 1/3 (and of 2/5) share one object, in either type."""
+    values, exact = encoding._values(_fail, ["1", "2", "1", "2", "1"], [0, 1, 0, 1, 1],
+                                     [3, 5], list("abcde"), 100)
+    assert values == [Fraction(1, 3), Fraction(2, 5), Fraction(1, 3), Fraction(2, 5), Fraction(1, 5)]
+    assert all(type(v) is Fraction for v in values)
+    assert values[0] is values[2] and values[1] is values[3] and values[4] is not values[0]
+    assert exact[0] is exact[2] and list(map(Fraction, exact)) == values
+
+
+@pytest.mark.parametrize(("numerators", "index", "row"), [
+    (["1", "1", "2", "2"], [0, 0, 1, 1], 2),   # 2/4, first held by row 2
+    (["1", "2", "1", "2"], [0, 1, 0, 1], 1),   # 1/3 and 2/4, each held twice
+    (["2", "1", "2"], [1, 0, 1], 0),             # 2/4 at rows 0 and 2
+])
+def test_a_value_not_in_lowest_terms_names_the_first_row_holding_it(numerators: list[str], index: list[int],
+                                                                    row: int) -> None:
+    """By hand: the denominators are 3 and 4; 2/4 is the only value not in lowest terms."""
+    with pytest.raises(tbsg.SolutionFileError, match=f"state row {row} \\(s{row}\\): value 2/4 is not in "
+                                                     "lowest terms"):
+        encoding._values(_fail, numerators, index, [3, 4], [f"s{i}" for i in range(len(index))], 100)
+
+
+def test_a_garbled_numerator_written_twice_names_its_first_row() -> None:
+    with pytest.raises(tbsg.SolutionFileError, match=r"state row 1 \(s1\): '007' is not an integer"):
+        encoding._values(_fail, ["1", "007", "1", "007"], [0, 0, 0, 0], [3], ["s0", "s1", "s2", "s3"], 100)
+
+
+@pytest.mark.parametrize("slots", [True, False])
+def test_coprime_fractions_are_the_fractions_of_the_pairs(monkeypatch: pytest.MonkeyPatch,
+                                                           slots: bool) -> None:
+    if not slots:  # a Python whose Fraction keeps its numbers otherwise: one Fraction at a time
+        monkeypatch.setattr(encoding, "_SET_NUMERATOR", None)
+    pairs = [(0, 1), (-3, 4), (10**40 + 1, 10**30), (7, 1)]
+    out = encoding.coprime_fractions([p for p, _ in pairs], [q for _, q in pairs])
+    assert out == [Fraction(p, q) for p, q in pairs]
+    assert all(type(x) is Fraction for x in out)
+    assert [hash(x) for x in out] == [hash(Fraction(p, q)) for p, q in pairs]
+    assert out[1] + out[3] == Fraction(25, 4)
