@@ -41,6 +41,16 @@ def test_values_share_a_table_of_denominators() -> None:
     assert encoding.encode_values(values) == (["2", "4", "1"], ["1", "3", "0", "5", "-1"], [0, 1, 2, 0, 1])
 
 
+def test_values_sharing_objects_are_written_once_each_with_the_same_texts() -> None:
+    """By hand: 1/3, 2/5, 1/3, 2/5, 7/3 (denominators 3 and 5, in order of first use),
+    written the same whether the states share two objects or hold five."""
+    third, two_fifths = Fraction(1, 3), Fraction(2, 5)
+    shared = [third, two_fifths, third, two_fifths, Fraction(7, 3)]
+    copies = [Fraction(x.numerator, x.denominator) for x in shared]
+    want = (["3", "5"], ["1", "2", "1", "2", "7"], [0, 1, 0, 1, 0])
+    assert encoding.encode_values(shared) == encoding.encode_values(copies) == want
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(game=st.one_of(games(states=(1, 6), actions=(1, 3)), games(states=(1, 5), rewards=True),
                       games(states=(1, 5), players=(0,), payoffs="rational")))

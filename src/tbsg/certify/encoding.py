@@ -64,6 +64,8 @@ ROW_FIELDS = ("state", "numerator", "denominator", "action", "label")
 
 _CHUNK = 4096
 """Rows joined into one string before writing: the file is streamed in pieces this long."""
+_SAMPLE = 4096
+"""Values looked at to tell whether a solution shares its value objects among states."""
 _NUMERATOR = re.compile(r"0|-?[1-9][0-9]*")
 _DENOMINATOR = re.compile(r"[1-9][0-9]*")
 _numerator = attrgetter("numerator")
@@ -109,7 +111,15 @@ def label_texts(g: CompiledGame[Any, Any], actions: Sequence[int]) -> list[str]:
 
 def encode_values(values: Sequence[Any]) -> tuple[list[str], list[str], list[int]]:
     """``(denominators, numerators, index)``: the distinct denominators as texts in order
-    of first use, each value's numerator as text and the position of its denominator."""
+    of first use, each value's numerator as text and the position of its denominator.
+
+    A solver often shares one object among the states of equal value (Risk or Safety to
+    60: 15,622 objects for 219,600 states); when the first values show it, each object is
+    written once and its texts reused (a look-up per state instead of a conversion).
+    """
+    head = values[:_SAMPLE]
+    if 2 * len(set(map(id, head))) < len(head):
+        return _encode_shared(values)
     where: dict[Any, int] = {}
     index = []
     for x in values:
@@ -121,8 +131,22 @@ def encode_values(values: Sequence[Any]) -> tuple[list[str], list[str], list[int
     return list(map(str, where)), list(map(str, map(_numerator, values))), index
 
 
-_ROW = '  [{}, "{}", {}, {}, {}]'.format
-"""One row of the file, from the JSON texts of its state and label."""
+def _encode_shared(values: Sequence[Any]) -> tuple[list[str], list[str], list[int]]:
+    """:func:`encode_values`, each distinct object written once."""
+    where: dict[Any, int] = {}
+    memo: dict[int, tuple[str, int]] = {}
+    numerators, index = [], []
+    for x in values:
+        hit = memo.get(id(x))
+        if hit is None:
+            d = x.denominator
+            i = where.get(d)
+            if i is None:
+                i = where[d] = len(where)
+            hit = memo[id(x)] = (str(x.numerator), i)
+        numerators.append(hit[0])
+        index.append(hit[1])
+    return list(map(str, where)), numerators, index
 
 
 def write_rows(out: TextIO, states: Sequence[str], numerators: list[str], index: list[int],
@@ -134,9 +158,10 @@ def write_rows(out: TextIO, states: Sequence[str], numerators: list[str], index:
         stop = start + _CHUNK
         if start:
             out.write(",\n")
-        out.write(",\n".join(map(_ROW, map(enc, states[start:stop]), numerators[start:stop],
-                                  index[start:stop], actions[start:stop],
-                                  map(label_json.__getitem__, labels[start:stop]))))
+        out.write(",\n".join(
+            f'  [{enc(s)}, "{p}", {d}, {a}, {label_json[lab]}]' for s, p, d, a, lab in zip(
+                states[start:stop], numerators[start:stop], index[start:stop], actions[start:stop],
+                labels[start:stop], strict=True)))
 
 
 # --- reading -------------------------------------------------------------------------------
