@@ -41,14 +41,25 @@ def test_values_share_a_table_of_denominators() -> None:
     assert encoding.encode_values(values) == (["2", "4", "1"], ["1", "3", "0", "5", "-1"], [0, 1, 2, 0, 1])
 
 
-def test_values_sharing_objects_are_written_once_each_with_the_same_texts() -> None:
-    """By hand: 1/3, 2/5, 1/3, 2/5, 7/3 (denominators 3 and 5, in order of first use),
-    written the same whether the states share two objects or hold five."""
+def test_values_sharing_objects_are_written_once_each_with_the_same_texts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """By hand: 1/3, 2/5 three times over, then 7/3 (denominators 3 and 5, in order of
+    first use), written the same whether the states share three objects or hold seven."""
     third, two_fifths = Fraction(1, 3), Fraction(2, 5)
-    shared = [third, two_fifths, third, two_fifths, Fraction(7, 3)]
+    shared = [third, two_fifths] * 3 + [Fraction(7, 3)]
     copies = [Fraction(x.numerator, x.denominator) for x in shared]
-    want = (["3", "5"], ["1", "2", "1", "2", "7"], [0, 1, 0, 1, 0])
-    assert encoding.encode_values(shared) == encoding.encode_values(copies) == want
+    want = (["3", "5"], ["1", "2"] * 3 + ["7"], [0, 1] * 3 + [0])
+    assert encoding.encode_values(copies) == want  # seven objects: each written
+    calls: list[int] = []
+    real = encoding._encode_shared
+
+    def counted(values: Any) -> Any:
+        calls.append(len(values))
+        return real(values)
+
+    monkeypatch.setattr(encoding, "_encode_shared", counted)
+    assert encoding.encode_values(shared) == want  # three objects: each written once
+    assert calls == [7]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
