@@ -218,20 +218,25 @@ def _fail(message: str) -> Any:
 
 
 def test_equal_values_are_built_once_and_shared() -> None:
-    """By hand: over the denominators 3 and 5 the rows hold 1/3, 2/5, 1/3, 2/5 and 1/5;
-    the two rows of 1/3 (and of 2/5) share one object, in either type."""
-    values, exact = encoding._values(_fail, ["1", "2", "1", "2", "1"], [0, 1, 0, 1, 1],
-                                     [3, 5], list("abcde"), 100)
-    assert values == [Fraction(1, 3), Fraction(2, 5), Fraction(1, 3), Fraction(2, 5), Fraction(1, 5)]
+    """By hand: over the denominators 3 and 5 the rows hold 1/3 and 2/5 three times over,
+    then 1/5; the rows of 1/3 (and of 2/5) share one object, in either type."""
+    values, exact = encoding._values(_fail, ["1", "2"] * 3 + ["1"], [0, 1] * 3 + [1],
+                                     [3, 5], list("abcdefg"), 100)
+    assert values == [Fraction(1, 3), Fraction(2, 5)] * 3 + [Fraction(1, 5)]
     assert all(type(v) is Fraction for v in values)
-    assert values[0] is values[2] and values[1] is values[3] and values[4] is not values[0]
+    assert values[0] is values[2] is values[4] and values[1] is values[5] and values[6] is not values[0]
     assert exact[0] is exact[2] and list(map(Fraction, exact)) == values
+    # few values shared: each row's value built on its own, the same numbers
+    alone, _ = encoding._values(_fail, ["1", "2", "1"], [0, 1, 1], [3, 5], list("abc"), 100)
+    assert alone == [Fraction(1, 3), Fraction(2, 5), Fraction(1, 5)] and alone[0] is not values[0]
 
 
 @pytest.mark.parametrize(("numerators", "index", "row"), [
-    (["1", "1", "2", "2"], [0, 0, 1, 1], 2),   # 2/4, first held by row 2
-    (["1", "2", "1", "2"], [0, 1, 0, 1], 1),   # 1/3 and 2/4, each held twice
-    (["2", "1", "2"], [1, 0, 1], 0),             # 2/4 at rows 0 and 2
+    (["1", "1", "2", "2"], [0, 0, 1, 1], 2),            # 2/4, first held by row 2
+    (["1", "2", "1", "2"], [0, 1, 0, 1], 1),            # 1/3 and 2/4, each held twice
+    (["2", "1", "2"], [1, 0, 1], 0),                    # 2/4 at rows 0 and 2
+    (["1", "2"] * 3 + ["1"], [0, 1] * 3 + [0], 1),      # two values in seven rows: built once each
+    (["1"] * 5 + ["2", "2"], [0] * 5 + [1, 1], 5),      # 2/4 first held by row 5 of seven
 ])
 def test_a_value_not_in_lowest_terms_names_the_first_row_holding_it(numerators: list[str], index: list[int],
                                                                     row: int) -> None:

@@ -65,7 +65,7 @@ ROW_FIELDS = ("state", "numerator", "denominator", "action", "label")
 _CHUNK = 4096
 """Rows joined into one string before writing: the file is streamed in pieces this long."""
 _SAMPLE = 4096
-"""Values looked at to tell whether a solution shares its value objects among states."""
+"""Values looked at to tell whether the states of a solution (or a file) share values."""
 _NUMERATOR = re.compile(r"0|-?[1-9][0-9]*")
 _DENOMINATOR = re.compile(r"[1-9][0-9]*")
 _numerator = attrgetter("numerator")
@@ -297,9 +297,10 @@ def _values(fail: Fail, numerators: list[Any], index: list[Any], denominators: l
     Python ints) and in the backend's type.
 
     States of equal value are common (Risk or Safety to 60: 219,600 states, 15,612
-    distinct values), so each distinct pair of a numerator's text and a denominator is
-    parsed, checked and built once, and its two objects shared by the states that hold
-    it. Neither is reduced again: GMP takes a ``Fraction`` as the reduced pair it is.
+    distinct values): when the first rows show it, each distinct pair of a numerator's
+    text and a denominator is parsed, checked and built once, and its two objects shared
+    by the states that hold it. Neither is reduced again: GMP takes a ``Fraction`` as the
+    reduced pair it is.
     """
     def name(i: int) -> str:
         return f"state row {i} ({shorten(states[i], 60)})"
@@ -310,21 +311,31 @@ def _values(fail: Fail, numerators: list[Any], index: list[Any], denominators: l
     if index and not (min(index) >= 0 and max(index) < n):
         i = _first([not 0 <= d < n for d in index])
         fail(f"{name(i)}: denominator {shorten(repr(index[i]), 40)} out of range, the file lists {n}")
+    head = set(zip(numerators[:_SAMPLE], index[:_SAMPLE], strict=True))
+    if 2 * len(head) >= min(len(index), _SAMPLE):  # few states share a value: each built
+        return _build(fail, numerators, index, denominators, name)
     # the distinct values in order of first use, and the one each state holds
     position = dict(zip(dict.fromkeys(zip(numerators, index, strict=True)), count()))
     texts, where = list(map(itemgetter(0), position)), list(map(itemgetter(1), position))
-    numbers = list(map(_parse_int, texts))
 
     def first_holding(k: int) -> str:
         key = (texts[k], where[k])
         return name(next(i for i, row in enumerate(zip(numerators, index, strict=True)) if row == key))
 
-    _coprime(fail, numbers, where, denominators, first_holding)
-    whole = list(map(int, denominators))
-    fractions = coprime_fractions(list(map(int, numbers)), list(map(whole.__getitem__, where)))
-    exact = list(map(bk.Q, fractions)) if bk.BACKEND == "gmpy2" else fractions
+    fractions, exact = _build(fail, texts, where, denominators, first_holding)
     which = list(map(position.__getitem__, zip(numerators, index, strict=True)))
     return list(map(fractions.__getitem__, which)), list(map(exact.__getitem__, which))
+
+
+def _build(fail: Fail, numerators: Sequence[str], index: Sequence[int], denominators: list[Any],
+           name: Callable[[int], str]) -> tuple[list[Fraction], list[Any]]:
+    """The value of each pair of a numerator's text (checked) and a denominator's position
+    (in range), checked to be in lowest terms, as ``Fraction`` and in the backend's type."""
+    numbers = list(map(_parse_int, numerators))
+    _coprime(fail, numbers, index, denominators, name)
+    whole = list(map(int, denominators))
+    fractions = coprime_fractions(list(map(int, numbers)), list(map(whole.__getitem__, index)))
+    return fractions, (list(map(bk.Q, fractions)) if bk.BACKEND == "gmpy2" else fractions)
 
 
 def read_rows(fail: Fail, g: CompiledGame[Any, Any], rows: list[Any], denominators: list[Any], max_digits: int
