@@ -20,10 +20,12 @@ states and 4,319 distinct denominators), so writing each once makes files about 
 smaller; and rows that are arrays of fixed length can be read column by column. Every
 check :func:`read_rows` makes is then one pass of C code over a column (a list
 comparison of the state texts with the game's, a range test of the action positions in
-numpy, one parse per number, and lowest terms checked with one gcd per denominator, not
-per value: see :func:`_coprime`), with a Python loop only to name the first row that
-fails. The text stays
-plain JSON with one state per line, readable and diff-able.
+numpy, one parse per distinct number, and lowest terms checked with one gcd per
+denominator, not per value: see :func:`_coprime`), with a Python loop only to name the
+first row that fails. Many states share a value (Risk or Safety to 60: 219,600 states,
+15,612 distinct values), so a value is built once and shared by the rows that hold it,
+and a solution's shared value objects are written once. The text stays plain JSON with
+one state per line, readable and diff-able.
 
 Reading and writing build hundreds of thousands of small objects (the parsed rows, the
 texts, the numbers), none of them in a reference cycle; Python's cycle collector would
