@@ -41,6 +41,27 @@ def test_values_share_a_table_of_denominators() -> None:
     assert encoding.encode_values(values) == (["2", "4", "1"], ["1", "3", "0", "5", "-1"], [0, 1, 2, 0, 1])
 
 
+def test_values_sharing_objects_are_written_once_each_with_the_same_texts(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """By hand: 1/3, 2/5 three times over, then 7/3 (denominators 3 and 5, in order of
+    first use), written the same whether the states share three objects or hold seven."""
+    third, two_fifths = Fraction(1, 3), Fraction(2, 5)
+    shared = [third, two_fifths] * 3 + [Fraction(7, 3)]
+    copies = [Fraction(x.numerator, x.denominator) for x in shared]
+    want = (["3", "5"], ["1", "2"] * 3 + ["7"], [0, 1] * 3 + [0])
+    assert encoding.encode_values(copies) == want  # seven objects: each written
+    calls: list[int] = []
+    real = encoding._encode_shared
+
+    def counted(values: Any) -> Any:
+        calls.append(len(values))
+        return real(values)
+
+    monkeypatch.setattr(encoding, "_encode_shared", counted)
+    assert encoding.encode_values(shared) == want  # three objects: each written once
+    assert calls == [7]
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(game=st.one_of(games(states=(1, 6), actions=(1, 3)), games(states=(1, 5), rewards=True),
                       games(states=(1, 5), players=(0,), payoffs="rational")))
@@ -190,3 +211,54 @@ def test_long_integer_literals_are_refused_quickly(saved: Path, digits: int, mes
     with pytest.raises(tbsg.SolutionFileError, match=message) as info:
         load(saved)
     assert time.perf_counter() - t0 < 5 and len(str(info.value)) < 400
+
+
+def _fail(message: str) -> Any:
+    raise tbsg.SolutionFileError(message)
+
+
+def test_equal_values_are_built_once_and_shared() -> None:
+    """By hand: over the denominators 3 and 5 the rows hold 1/3 and 2/5 three times over,
+    then 1/5; the rows of 1/3 (and of 2/5) share one object, in either type."""
+    values, exact = encoding._values(_fail, ["1", "2"] * 3 + ["1"], [0, 1] * 3 + [1],
+                                     [3, 5], list("abcdefg"), 100)
+    assert values == [Fraction(1, 3), Fraction(2, 5)] * 3 + [Fraction(1, 5)]
+    assert all(type(v) is Fraction for v in values)
+    assert values[0] is values[2] is values[4] and values[1] is values[5] and values[6] is not values[0]
+    assert exact[0] is exact[2] and list(map(Fraction, exact)) == values
+    # few values shared: each row's value built on its own, the same numbers
+    alone, _ = encoding._values(_fail, ["1", "2", "1"], [0, 1, 1], [3, 5], list("abc"), 100)
+    assert alone == [Fraction(1, 3), Fraction(2, 5), Fraction(1, 5)] and alone[0] is not values[0]
+
+
+@pytest.mark.parametrize(("numerators", "index", "row"), [
+    (["1", "1", "2", "2"], [0, 0, 1, 1], 2),            # 2/4, first held by row 2
+    (["1", "2", "1", "2"], [0, 1, 0, 1], 1),            # 1/3 and 2/4, each held twice
+    (["2", "1", "2"], [1, 0, 1], 0),                    # 2/4 at rows 0 and 2
+    (["1", "2"] * 3 + ["1"], [0, 1] * 3 + [0], 1),      # two values in seven rows: built once each
+    (["1"] * 5 + ["2", "2"], [0] * 5 + [1, 1], 5),      # 2/4 first held by row 5 of seven
+])
+def test_a_value_not_in_lowest_terms_names_the_first_row_holding_it(numerators: list[str], index: list[int],
+                                                                    row: int) -> None:
+    """By hand: the denominators are 3 and 4; 2/4 is the only value not in lowest terms."""
+    with pytest.raises(tbsg.SolutionFileError, match=f"state row {row} \\(s{row}\\): value 2/4 is not in "
+                                                     "lowest terms"):
+        encoding._values(_fail, numerators, index, [3, 4], [f"s{i}" for i in range(len(index))], 100)
+
+
+def test_a_garbled_numerator_written_twice_names_its_first_row() -> None:
+    with pytest.raises(tbsg.SolutionFileError, match=r"state row 1 \(s1\): '007' is not an integer"):
+        encoding._values(_fail, ["1", "007", "1", "007"], [0, 0, 0, 0], [3], ["s0", "s1", "s2", "s3"], 100)
+
+
+@pytest.mark.parametrize("slots", [True, False])
+def test_coprime_fractions_are_the_fractions_of_the_pairs(monkeypatch: pytest.MonkeyPatch,
+                                                           slots: bool) -> None:
+    if not slots:  # a Python whose Fraction keeps its numbers otherwise: one Fraction at a time
+        monkeypatch.setattr(encoding, "_SET_NUMERATOR", None)
+    pairs = [(0, 1), (-3, 4), (10**40 + 1, 10**30), (7, 1)]
+    out = encoding.coprime_fractions([p for p, _ in pairs], [q for _, q in pairs])
+    assert out == [Fraction(p, q) for p, q in pairs]
+    assert all(type(x) is Fraction for x in out)
+    assert [hash(x) for x in out] == [hash(Fraction(p, q)) for p, q in pairs]
+    assert out[1] + out[3] == Fraction(25, 4)

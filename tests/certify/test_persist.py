@@ -729,3 +729,21 @@ def test_a_score_game_and_any_infinite_play_round_trip(tmp_path: Path) -> None:
     wait = tbsg.solve(Wait(), infinite_play=2)
     tbsg.save(wait, tmp_path / "wait.json")
     assert tbsg.load(tmp_path / "wait.json", game=Wait()).value() == 1  # v(start) = 2 / 2
+
+
+@pytest.mark.parametrize("cache", ["_state_texts", "_label_texts"])
+def test_the_texts_save_caches_on_the_graph_are_checked_by_verify(tmp_path: Path, cache: str) -> None:
+    """save writes each state's and action's repr once and keeps them on the solution's
+    graph (the graph hash reads them too); verify recomputes such a cache and refuses an
+    edited one, as it does every cache of the graph."""
+    game = tbsg.games.risk_or_safety(3)
+    sol = tbsg.solve(game)
+    save(sol, tmp_path / "ros3.json")
+    g = sol.graph
+    assert cache in vars(g)
+    tbsg.verify(game, sol)  # the caches hold what their fields give
+    edited: Any = (("'RoSState'",) * g.n_states if cache == "_state_texts"
+                   else (("'launch'",) * len(g.label_texts()[0]), g.label_texts()[1]))
+    object.__setattr__(g, cache, edited)
+    with pytest.raises(tbsg.TamperedSolutionError, match=f"cached {cache}"):
+        tbsg.verify(game, sol)

@@ -196,3 +196,33 @@ def test_interner_codes_each_value_once() -> None:
 
 def test_repr_counts_the_arrays(letters: CompiledGame[str, str]) -> None:
     assert repr(letters) == "<CompiledGame: 3 states, 4 actions, 4 outcomes, 5 distinct rationals>"
+
+
+def test_state_and_label_texts_are_the_reprs_written_once(letters: CompiledGame[str, str]) -> None:
+    # by hand: the states c, b, a; the actions x, y (of c), u (of b), v (of a)
+    assert letters.state_texts() == ("'c'", "'b'", "'a'")
+    texts, code = letters.label_texts()
+    assert [texts[c] for c in code.tolist()] == ["'x'", "'y'", "'u'", "'v'"]
+    assert letters.state_texts() is letters.state_texts()  # cached
+    assert letters.label_texts() is letters.label_texts()
+
+
+def test_a_label_object_shared_by_many_actions_is_written_once() -> None:
+    class Counted:
+        """An action whose repr counts how often it is written."""
+
+        written = 0
+
+        def __repr__(self) -> str:
+            Counted.written += 1
+            return "Counted()"
+
+    go = Counted()
+    g = CompiledGame.from_values(
+        states=[0, 1, 2], index={0: 0, 1: 1, 2: 2}, player=np.zeros(3, dtype=np.int8),
+        act_ptr=np.array([0, 1, 2, 3]), act_labels=[go, go, go], out_ptr=np.array([0, 1, 2, 2]),
+        out_target=np.array([1, 2]), act_const=[ZERO, ZERO, ONE], act_stop=[ZERO, ZERO, ONE],
+        out_prob=[ONE, ONE])
+    texts, code = g.label_texts()
+    assert texts == ("Counted()",) and code.tolist() == [0, 0, 0]
+    assert Counted.written == 1

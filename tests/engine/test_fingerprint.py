@@ -196,3 +196,41 @@ def test_the_hash_is_taken_over_the_defined_text(game: Any) -> None:
     for ordered in (True, False):
         want = hashlib.sha256(_text_by_definition(g, ordered).encode()).hexdigest()
         assert graph_hash(g, ordered=ordered) == want
+
+
+@settings(max_examples=30, deadline=None)
+@given(games(states=(1, 8), payoffs="score", rewards=True) | games(states=(1, 8), ties=True))
+def test_the_ordered_text_is_the_same_in_blocks_of_any_size(game: Any) -> None:
+    """The ordered text is laid out a block of states at a time (at least ``_BLOCK``
+    outcomes, whole states): blocks of one state, a few states and the whole game hash the
+    same text, the definition's."""
+    import tbsg.engine.fingerprint as fingerprint
+
+    g = compile_game(game)
+    want = hashlib.sha256(_text_by_definition(g, True).encode()).hexdigest()
+    saved = fingerprint._BLOCK
+    try:
+        for block in (0, 1, 3, 1 << 20):
+            fingerprint._BLOCK = block
+            assert graph_hash(g) == want
+    finally:
+        fingerprint._BLOCK = saved
+
+
+def test_actions_that_surely_end_and_states_of_many_actions() -> None:
+    """By hand: the canonical text of a state with one action that ends play surely (no
+    successor: an empty list of outcomes) and one that moves on, over blocks of one state."""
+    class TwoWays:
+        initial = 0
+
+        def actions(self, s: int) -> tuple[str, ...]:
+            return ("stop", "go") if s == 0 else ("stop",)
+
+        def outcomes(self, s: int, a: str) -> list[tuple[Fraction, Any]]:
+            return [(Fraction(1), win(0))] if a == "stop" else [(Fraction(1), 1)]
+
+    g = compile_game(TwoWays())
+    text = ("tbsg-graph-v1\n"
+            "S\t0\t0\n" "A\t'stop'\t1\t1\t\n" "A\t'go'\t0\t0\t1:1\n"
+            "S\t1\t0\n" "A\t'stop'\t1\t1\t\n")
+    assert graph_hash(g) == hashlib.sha256(text.encode()).hexdigest()

@@ -274,8 +274,7 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
     head = _head(solution, record, denominators)
     # one state per line: readable, diff-able, and still plain JSON
     text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
-    act_ptr = g.act_ptr.tolist()
-    actions = [k - act_ptr[i] for i, k in enumerate(choice)]
+    actions = (solution.choice - g.act_ptr[:-1]).tolist()
     try:
         with Path(path).open("w", encoding="utf-8") as out, encoding.no_cycle_collection():
             out.write(f'{text},\n "states": [\n')
@@ -288,7 +287,6 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
 def _head(solution: Solution[Any, Any], record: dict[str, Any], denominators: list[str]) -> dict[str, Any]:
     """Every field of the file before its rows."""
     g = solution.graph
-    comps = decompose(g)
     value = solution.values_exact[0]
     return {
         "format": FORMAT,
@@ -297,7 +295,8 @@ def _head(solution: Solution[Any, Any], record: dict[str, Any], denominators: li
         "game": record,
         "graph": {"sha256": solution._graph_sha256,  # (computed once per solution)
                   "states": g.n_states, "actions": g.n_actions, "outcomes": len(g.out_target),
-                  "components": comps.count, "largest_component": comps.largest},
+                  "components": solution.n_components,
+                  "largest_component": solution.largest_component},
         "kind": solution.kind.value,
         "optimizing": list(solution.optimizing),
         "method": _METHOD[solution.kind],

@@ -322,6 +322,30 @@ class CompiledGame(Generic[S, A]):
     def _degrees(self) -> IntArray:
         return np.diff(self.out_ptr)
 
+    def state_texts(self) -> tuple[str, ...]:
+        """The ``repr`` of every state, in state order (cached)."""
+        return self._state_texts
+
+    @cached_property
+    def _state_texts(self) -> tuple[str, ...]:
+        return tuple(map(repr, self.states))
+
+    def label_texts(self) -> tuple[tuple[str, ...], IntArray]:
+        """``(texts, code)``: the ``repr`` of each distinct action object and, for every flat
+        action, the position of its label's text in ``texts`` (cached; do not modify).
+
+        Action objects repeat (a game offers the same few labels everywhere), so each
+        distinct object is written once: the text of action ``k`` is ``texts[code[k]]``.
+        """
+        return self._label_texts
+
+    @cached_property
+    def _label_texts(self) -> tuple[tuple[str, ...], IntArray]:
+        ids = np.fromiter(map(id, self.act_labels), dtype=np.uint64, count=self.n_actions)
+        _, first, code = np.unique(ids, return_index=True, return_inverse=True)
+        labels = self.act_labels
+        return tuple(repr(labels[k]) for k in first.tolist()), code.astype(np.int64)
+
     def __repr__(self) -> str:
         return (f"<CompiledGame: {self.n_states} states, {self.n_actions} actions, "
                 f"{len(self.out_target)} outcomes, {len(self.rationals)} distinct rationals>")
