@@ -784,7 +784,7 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
     values, exact, choice = _rows(r, g, doc)
     # the certificate's checks on this compile (tbsg.verify's, without compiling the game
     # again), which give the optimal actions; without them, the same mask unchecked
-    optimal = (check_certificate(g, values, choice, optimizing, c) if check else
+    optimal = (check_certificate(g, values, choice, optimizing, c, scc=comps.label) if check else
                optimal_mask(g, values, choice, optimizing=optimizing, infinite_play=c))
     return Solution(
         graph=g, method=f"{_METHOD[kind]} (loaded from {os.fspath(path)})",
