@@ -674,9 +674,11 @@ class _Box:
         return _Box(new_lo, new_hi, self.keys)
 
 
-def _columns(tr: object, keys: _Keys, n: int) -> list[tuple[Bools, npt.NDArray[np.integer[Any]]]] | None:
+def _columns(tr: object, keys: _Keys, n: int, *, lenient: bool = True
+             ) -> list[tuple[Bools, npt.NDArray[np.integer[Any]]]] | None:
     """Per outcome of every action of ``tr`` (``n`` rows), its entries that lead on and
-    their successors; None if not plainly well-formed."""
+    their successors; None if not plainly well-formed (``lenient``: as
+    :func:`_fast_column` reads a box's cells)."""
     if type(tr) is not ArrayTransitions or type(tr.actions) is not tuple:
         return None
     valid: list[Bools] = []
@@ -689,7 +691,7 @@ def _columns(tr: object, keys: _Keys, n: int) -> list[tuple[Bools, npt.NDArray[n
                                     or allowed.shape != (n,)):
             return None
         for out in act.outcomes:
-            if not _fast_column(out, allowed, keys, n, valid, succ, lenient=True):
+            if not _fast_column(out, allowed, keys, n, valid, succ, lenient=lenient):
                 return None
     return list(zip(valid, succ, strict=True)) or None
 
@@ -831,26 +833,13 @@ def _fast_keys(tr: object, rows: I64, keys: _Keys) -> I64 | None:
     """The successor keys of a wave in the plain order (entries that lead to a state, row
     by row), read with only the checks needed to compute them; None if anything is not
     plainly well-formed (the checked path then says what)."""
-    if type(tr) is not ArrayTransitions or type(tr.actions) is not tuple:
-        return None
     n = len(rows)
-    valid: list[Bools] = []
-    succ: list[npt.NDArray[np.integer[Any]]] = []
-    for act in tr.actions:
-        if type(act) is not ArrayAction or type(act.outcomes) is not tuple:
-            return None
-        allowed = act.allowed
-        if allowed is not None and (type(allowed) is not np.ndarray or allowed.dtype != np.bool_
-                                    or allowed.shape != (n,)):
-            return None
-        for out in act.outcomes:
-            if not _fast_column(out, allowed, keys, n, valid, succ):
-                return None
-    if not valid:
+    columns = _columns(tr, keys, n, lenient=False)
+    if columns is None:
         return None
-    grid = np.empty((n, len(valid)), dtype=bool)  # (filled column by column: cheaper than np.stack)
-    cube = np.empty((n, len(valid), keys.d), dtype=np.int64)
-    for c, (v, t) in enumerate(zip(valid, succ, strict=True)):
+    grid = np.empty((n, len(columns)), dtype=bool)  # (filled column by column: cheaper than np.stack)
+    cube = np.empty((n, len(columns), keys.d), dtype=np.int64)
+    for c, (v, t) in enumerate(columns):
         grid[:, c] = v
         cube[:, c] = t
     leads = grid.ravel()
