@@ -2,7 +2,8 @@
 
 For each game, one child process per tree runs the whole path a user takes after an
 exact solve: the float solve (for scale), ``verify``, ``state_table`` and its Markdown
-and CSV exports, ``save`` and ``load`` (with its re-verification). Each step's time is
+export, a fresh table and its CSV export (a table computes its columns once, at its
+first export), ``save`` and ``load`` (with its re-verification). Each step's time is
 wall-clock seconds of the call alone; a row prints the step's time on both trees, its
 ratio to the same tree's exact solve (the issue's targets are ratios to the solve:
 table + one export <= 1, save <= 0.5, load <= 1.5, verify <= 1) and after / before.
@@ -34,8 +35,8 @@ GAMES = {
     "ros60": ("Risk or Safety 60", "G.risk_or_safety(60)"),
     "coinball": ("Coinball (t, m, y), 100 tosses", "U.PlainCoinball(100)"),
 }
-STEPS = ("solve", "float solve", "verify", "state_table", "to_markdown", "to_csv", "save",
-         "load")
+STEPS = ("solve", "float solve", "verify", "state_table", "to_markdown", "table + to_csv",
+         "save", "load")
 TARGET = {"verify": 1.0, "save": 0.5, "load": 1.5}
 CHILD = r"""
 import json, os, resource, sys, tempfile, time
@@ -51,7 +52,8 @@ step("verify", lambda: tbsg.verify(game, sol))
 table = step("state_table", lambda: tbsg.state_table(sol))
 step("to_markdown", table.to_markdown)
 with tempfile.TemporaryDirectory() as d:
-    step("to_csv", lambda: table.to_csv(os.path.join(d, "t.csv")))
+    # a fresh table: the Markdown export above has computed the first table's columns
+    step("table + to_csv", lambda: tbsg.state_table(sol).to_csv(os.path.join(d, "t.csv")))
     path = os.path.join(d, "s.json")
     step("save", lambda: tbsg.save(sol, path))
     out["file MB"] = os.path.getsize(path) / 1e6
@@ -95,9 +97,11 @@ def report(game: str, trees: dict[str, list[dict[str, float]]]) -> None:
         target = f" (target <= {TARGET[key]})" if key in TARGET else ""
         print(f"| {key}{target}{cells}{ratio} |")
     for n in names:
-        t = _median(trees[n], "state_table") + _median(trees[n], "to_csv")
-        print(f"{n}: state_table + to_csv = {t / _median(trees[n], 'solve'):.2f} x solve "
-              f"(target <= 1); file {_median(trees[n], 'file MB'):.1f} MB; "
+        solve = _median(trees[n], "solve")
+        md = (_median(trees[n], "state_table") + _median(trees[n], "to_markdown")) / solve
+        csv = _median(trees[n], "table + to_csv") / solve
+        print(f"{n}: state_table + to_markdown = {md:.2f}, a fresh table + to_csv = {csv:.2f} "
+              f"x solve (target <= 1); file {_median(trees[n], 'file MB'):.1f} MB; "
               f"peak {_median(trees[n], 'peak MB'):.0f} MB")
 
 
