@@ -14,6 +14,8 @@ import io
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tbsg.outputs.formats import Fmt, Kind, markdown_columns, markdown_table, write_csv
 
@@ -56,6 +58,19 @@ def test_csv_written_by_columns_is_the_csv_module_s() -> None:
     csv.writer(alone, lineterminator="\n").writerows([["h"], *([c] for c in columns[0])])
     # an empty field alone is quoted
     assert write_csv(["h"], [[(columns[0], False)]], None) == alone.getvalue()
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from('ab ,"\n\r\t;é'), max_size=6), min_size=1,
+                max_size=8))
+def test_csv_of_any_text_is_the_csv_module_s(cells: list[str]) -> None:
+    """Any text (delimiters, quotes, line breaks, empty cells), in a row of two fields and
+    alone: the text the ``csv`` module writes row by row."""
+    two = io.StringIO()
+    csv.writer(two, lineterminator="\n").writerows([["a", "b"], *([c, c] for c in cells)])
+    assert write_csv(["a", "b"], [[(cells, False), (cells, False)]], None) == two.getvalue()
+    alone = io.StringIO()
+    csv.writer(alone, lineterminator="\n").writerows([["a"], *([c] for c in cells)])
+    assert write_csv(["a"], [[(cells, False)]], None) == alone.getvalue()
 
 
 def test_csv_of_numbers_known_plain_is_the_csv_module_s() -> None:

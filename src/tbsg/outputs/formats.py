@@ -376,12 +376,20 @@ _CSV_PLAIN = re.compile(r"[A-Za-z0-9 _./+\-()\[\]:;'=<>*&%$#@!?~^{}|]*")
 """Text the ``csv`` module writes as it is (no delimiter, quote or line break)."""
 
 
-def _csv_field(cell: str, alone: bool) -> str:
-    """``cell`` as the ``csv`` module writes it in a row of several fields (or, ``alone``,
-    of one field: an empty one is quoted then)."""
+def _csv_fields(cells: Sequence[str], alone: bool) -> list[str]:
+    """Each of ``cells`` as the ``csv`` module writes it in a row of several fields (or,
+    ``alone``, of one field: an empty one is quoted then): one writer writes them all, as
+    rows ``[cell, ""]`` (``[cell]``), and each row's text is cut out at the lengths
+    ``writerow`` returns, less its ending (``,`` and ``\n``, or ``\n``)."""
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerow([cell] if alone else [cell, ""])
-    return buf.getvalue()[:-1 if alone else -2]
+    writerow = csv.writer(buf, lineterminator="\n").writerow
+    lengths = [writerow([c] if alone else [c, ""]) for c in cells]
+    text, end, cut = buf.getvalue(), 0, 1 if alone else 2
+    out: list[str] = []
+    for n in lengths:
+        out.append(text[end:end + n - cut])
+        end += n
+    return out
 
 
 def _csv_column(cells: Sequence[str], alone: bool, plain: bool = False) -> Sequence[str]:
@@ -389,9 +397,10 @@ def _csv_column(cells: Sequence[str], alone: bool, plain: bool = False) -> Seque
     (``plain``: every cell is known to be plain text, :data:`_CSV_PLAIN`, so none is checked)."""
     if (plain or _CSV_PLAIN.fullmatch("".join(cells))) and not (alone and "" in cells):
         return cells
-    memo: dict[str, str] = {}
-    for c in set(cells):
-        memo[c] = c if c and _CSV_PLAIN.fullmatch(c) else _csv_field(c, alone)
+    fullmatch, distinct = _CSV_PLAIN.fullmatch, set(cells)
+    memo = {c: c for c in distinct if c and fullmatch(c)}
+    quoted = [c for c in distinct if c not in memo]
+    memo.update(zip(quoted, _csv_fields(quoted, alone), strict=True))
     return list(map(memo.__getitem__, cells))
 
 
