@@ -22,6 +22,7 @@ import contextlib
 import csv
 import html
 import io
+import itertools
 import math
 import os
 import re
@@ -177,7 +178,7 @@ class Fmt:
         ``str`` or tuples of them (a state's field, a player, the optimal actions; equal
         values of these types have equal text) are formatted once each when they repeat.
         """
-        if kind == "float" and all(x is None or (type(x) is float and x == x) for x in xs):  # NaN != NaN
+        if kind == "float" and _floats_or_none(xs):
             write = repr if self.target == "csv" else f"{{:.{self.digits}g}}".format
             if self.target == "latex":
                 return ["" if x is None else self.number(write(x)) for x in xs]
@@ -240,9 +241,19 @@ def _plain_values(xs: Sequence[object]) -> bool:
     is written otherwise)."""
     types = set(map(type, xs))
     if tuple in types:
+        tuples = xs if len(types) == 1 else [x for x in xs if type(x) is tuple]
         types.discard(tuple)
-        types.update(type(e) for x in xs if type(x) is tuple for e in x)
+        types.update(map(type, itertools.chain.from_iterable(tuples)))  # type: ignore[arg-type]
     return types <= {int, str}
+
+
+def _floats_or_none(xs: Sequence[object]) -> bool:
+    """Every value a ``float`` other than NaN, or ``None``."""
+    types = set(map(type, xs))
+    if not types <= {float, type(None)}:
+        return False
+    floats = [x for x in xs if x is not None] if type(None) in types else xs
+    return not any(map(math.isnan, floats))  # type: ignore[arg-type]
 
 
 def _kind_of(x: object) -> Kind:
