@@ -188,6 +188,38 @@ def _never(rows: Any) -> Any:
     raise AssertionError("the array function of a game without an array form is never asked")
 
 
+@pytest.mark.parametrize("call", ["best_response", "chain", "evaluate"])
+def test_an_array_strategy_that_differs_at_one_state_off_the_sample_is_refused(call: str) -> None:
+    """The array function differs from the function at one reachable state only, which the
+    compiler's sample of 32 states misses: every fixed state is asked through the function
+    after the compilation, so no value of another strategy is reported (and certified:
+    a best response records the strategy it was computed with, not the function).
+
+    Before that check, ``best_response`` here returned the best response to the array
+    function's strategy, which differs from the one to the function, and ``verify``
+    accepted it."""
+    import numpy as np
+
+    from tbsg.model.fixed import ArrayStrategy
+
+    def array_function(rows: Any) -> Any:  # keeps tossing at one state of player 1
+        rare = (rows[:, 0] == 1) & (rows[:, 1] == 1) & (rows[:, 2] == 13) & (rows[:, 3] == 7)
+        return (rows[:, 1] >= 1) & ~rare
+
+    game = risk_or_safety(20)
+    function = _hold_at(1).function
+    strategy: Any = ArrayStrategy(function, array_function, ("toss", "stop"))
+    assert np.array_equal(array_function(np.array([[1, 1, 13, 7], [1, 1, 13, 8]])), [False, True])
+    with pytest.raises(InvalidStrategyError, match=r"function and array function disagree at state "
+                                                   r"RoSState\(mover=1, open=1, saved=13, other=7\)"):
+        if call == "best_response":
+            tbsg.best_response(game, 0, strategy)
+        elif call == "chain":
+            tbsg.chain(game, strategy).value()
+        else:
+            tbsg.evaluate(game, strategy)
+
+
 def test_an_array_strategy_that_differs_from_its_function_is_refused() -> None:
     from tbsg.model.fixed import ArrayStrategy
 

@@ -57,18 +57,21 @@ class ArrayStrategy(Generic[S, A]):
     ``array_function(states)`` the same choices for many states at once.
 
     A strategy is asked once per state its player moves at; for a game with an array form
-    (:mod:`tbsg.model.arrays`) that is the one remaining Python call per state of the
-    enumeration. Where the game's array form is used, ``array_function`` receives the
-    ``(n, d)`` int64 array of states (row ``r`` is ``tuple(s)``) and returns ``n`` ints,
-    positions in ``actions`` (the action chosen at each row). Everywhere else (the plain
-    protocol, :func:`tbsg.verify`, a solution's records) the strategy is ``function``.
+    (:mod:`tbsg.model.arrays`) that, with its checks, is the one remaining Python work per
+    state of the enumeration. Where the game's array form is used, ``array_function``
+    receives the ``(n, d)`` int64 array of states (row ``r`` is ``tuple(s)``) and returns
+    ``n`` ints, positions in ``actions`` (the action chosen at each row), which lets the
+    states be enumerated in boxes (:mod:`tbsg.engine.compile.arrays`). Everywhere else
+    (the plain protocol) the strategy is ``function``.
 
     Trust: as an array form is checked against the plain protocol, the choices of
     ``array_function`` are checked: every one must be a legal action of its state (else
-    ``function`` is asked there, and its own choice decides the message), and on the
-    states the compiler compares with the plain protocol (a sample,
-    :mod:`tbsg.engine.compile.arrays`) ``function`` and ``array_function`` must choose the
-    same action. A difference is an :class:`~tbsg.errors.InvalidStrategyError` naming the
+    ``function`` is asked there, and its own choice decides the message), and once the
+    game is compiled ``function`` is asked at every fixed player's state, in one pass, and
+    must choose what ``array_function`` chose
+    (:meth:`FixedStrategyGame.check_array_choices`): a result records the strategy it was
+    computed with, so a sample would let a value for another strategy be reported and
+    certified. A difference is an :class:`~tbsg.errors.InvalidStrategyError` naming the
     state.
 
     Parameters
@@ -334,6 +337,41 @@ class FixedStrategyGame(Generic[S, A]):
                     f"at state {show(state)} (its actions: {show(labels)}), which actions() "
                     "lists there")
         return picks
+
+    def check_array_choices(self, states: Sequence[S], player: npt.NDArray[np.int8],
+                            act_ptr: npt.NDArray[np.int64], act_labels: Sequence[object]) -> None:
+        """After a compilation in which the :class:`ArrayStrategy` chose in bulk, ask its
+        function (the definition) at every fixed player's state and compare each answer
+        with the one action the state kept (the array function's choice).
+
+        A sample cannot see the other states, and a solution records the strategy it was
+        computed with, not the function: an array function that differs from the function
+        anywhere would otherwise give a best response to another strategy than the one
+        the user wrote, certified as such. One call of the function per state, in one
+        pass; the first difference is asked through :meth:`actions`, whose checks and
+        messages decide (:class:`~tbsg.errors.InvalidStrategyError` naming the state).
+        """
+        if self._array is None or not self._array_used:
+            return
+        at = np.flatnonzero(np.isin(player, self.fixed))  # each keeps one action, its first
+        picked = [states[i] for i in at.tolist()]
+        chosen = [act_labels[k] for k in act_ptr[at].tolist()]
+        try:
+            answers = list(map(self._array.function, picked))
+            if answers == chosen:  # (identity, then ==, element by element)
+                return
+        except Exception:  # the state-by-state pass below names the state
+            pass
+        for state, a in zip(picked, chosen, strict=True):
+            self.actions(state)  # raises where the function fails or differs
+            try:
+                same = self._array.function(state) == a
+            except Exception:
+                same = False
+            if not same:
+                raise InvalidStrategyError(
+                    f"{self.name} is an ArrayStrategy whose function and array function "
+                    f"disagree at state {show(state)}: the array function chooses {show(a)}")
 
     def _agreed(self, state: S, a: A) -> A:
         """``a``, the strategy's function's choice at ``state``, after checking that the

@@ -48,6 +48,7 @@ from tbsg.engine.compile.checks import DEFAULT_MAX_STATES, check_max_states, che
 from tbsg.engine.compile.plain import compile_plain
 from tbsg.engine.compiled import CompiledGame
 from tbsg.errors import InvalidArgumentError, StateLimitError, show
+from tbsg.model.fixed import FixedStrategyGame
 from tbsg.model.protocol import Game, reward_function
 
 __all__ = ["DEFAULT_MAX_STATES", "REPORT_EVERY", "check_max_states", "compile_game"]
@@ -119,8 +120,11 @@ def compile_game(game: Game[S, A], *, max_states: int = DEFAULT_MAX_STATES,
         if not use_arrays:
             return compile_plain(game, max_states, most_actions, most_outcomes, progress, REPORT_EVERY)
         if check_arrays == "sample":
-            return compile_arrays(game, max_states=max_states, max_actions=most_actions,
-                                  max_outcomes=most_outcomes, progress=progress, report_every=REPORT_EVERY)
+            g = compile_arrays(game, max_states=max_states, max_actions=most_actions,
+                               max_outcomes=most_outcomes, progress=progress, report_every=REPORT_EVERY)
+            if isinstance(game, FixedStrategyGame):  # a strategy's array form, against its function
+                game.check_array_choices(g.states, g.player, g.act_ptr, g.act_labels)
+            return g
         try:
             g = compile_plain(game, max_states, most_actions, most_outcomes, progress, REPORT_EVERY)
         except StateLimitError:
