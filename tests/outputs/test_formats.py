@@ -73,6 +73,19 @@ def test_csv_of_any_text_is_the_csv_module_s(cells: list[str]) -> None:
     assert write_csv(["a"], [[(cells, False)]], None) == alone.getvalue()
 
 
+@given(st.lists(st.text(alphabet=st.sampled_from("(1, -x)/[e]"), max_size=8), min_size=1,
+                max_size=8))
+def test_csv_of_plain_text_with_commas_is_the_csv_module_s(cells: list[str]) -> None:
+    """Cells whose only special character is a comma (the text of tuple states), in a row
+    of two fields and alone: the text the ``csv`` module writes row by row."""
+    two = io.StringIO()
+    csv.writer(two, lineterminator="\n").writerows([["a", "b"], *([c, c] for c in cells)])
+    assert write_csv(["a", "b"], [[(cells, False), (cells, False)]], None) == two.getvalue()
+    alone = io.StringIO()
+    csv.writer(alone, lineterminator="\n").writerows([["a"], *([c] for c in cells)])
+    assert write_csv(["a"], [[(cells, False)]], None) == alone.getvalue()
+
+
 def test_csv_of_numbers_known_plain_is_the_csv_module_s() -> None:
     """Columns marked plain (exact ``p/q``, ``repr`` of floats) skip the quoting check:
     the ``csv`` module writes such cells as they are, also across chunks, and an empty

@@ -386,6 +386,10 @@ def csv_table(header: Sequence[str], body: Sequence[Sequence[str]]) -> str:
 _CSV_PLAIN = re.compile(r"[A-Za-z0-9 _./+\-()\[\]:;'=<>*&%$#@!?~^{}|]*")
 """Text the ``csv`` module writes as it is (no delimiter, quote or line break)."""
 
+_CSV_COMMAS = re.compile(r"[A-Za-z0-9 _./+\-()\[\]:;'=<>*&%$#@!?~^{}|,]*")
+"""Text of :data:`_CSV_PLAIN` characters and commas: the ``csv`` module writes such a cell
+between quotes where it holds a comma (no quote inside to double), else as it is."""
+
 
 def _csv_fields(cells: Sequence[str], alone: bool) -> list[str]:
     """Each of ``cells`` as the ``csv`` module writes it in a row of several fields (or,
@@ -406,8 +410,14 @@ def _csv_fields(cells: Sequence[str], alone: bool) -> list[str]:
 def _csv_column(cells: Sequence[str], alone: bool, plain: bool = False) -> Sequence[str]:
     """A column of cells as the ``csv`` module writes them, each distinct text checked once
     (``plain``: every cell is known to be plain text, :data:`_CSV_PLAIN`, so none is checked)."""
-    if (plain or _CSV_PLAIN.fullmatch("".join(cells))) and not (alone and "" in cells):
-        return cells
+    if not (alone and "" in cells):  # (a lone empty field is quoted)
+        if plain:
+            return cells
+        text = "".join(cells)
+        if _CSV_PLAIN.fullmatch(text):
+            return cells
+        if _CSV_COMMAS.fullmatch(text):  # such as tuple states
+            return [f'"{c}"' if "," in c else c for c in cells]
     fullmatch, distinct = _CSV_PLAIN.fullmatch, set(cells)
     memo = {c: c for c in distinct if c and fullmatch(c)}
     quoted = [c for c in distinct if c not in memo]
