@@ -116,6 +116,19 @@ def test_flat_actions_and_margins_by_hand() -> None:
     assert margins([0.25], [1], [True]) == [None]
 
 
+@given(st.lists(st.tuples(st.lists(st.fractions(), min_size=1, max_size=4), st.booleans()),
+                max_size=12))
+def test_margins_of_any_groups_are_best_minus_second_best(groups: list[tuple[list[Fraction], bool]]) -> None:
+    """Groups of one to four values, each ranked largest first or smallest first: the
+    margin by its definition (best minus second best in the group's order, ``None`` for
+    one value), whatever mix of group sizes the column holds (pairs are computed apart)."""
+    q = [x for values, _ in groups for x in values]
+    expected = [None if len(values) == 1 else sorted(values)[-1] - sorted(values)[-2] if big
+                else sorted(values)[1] - sorted(values)[0] for values, big in groups]
+    got = margins(q, [len(v) for v, _ in groups], [big for _, big in groups])
+    assert got == expected and all(m is None or m >= 0 for m in got)
+
+
 def check_text_and_decimals(sol: tbsg.Solution[Any, Any], table: tbsg.StateTable[Any, Any]) -> None:
     """Every exact column's text is ``str(Fraction)`` and its decimals ``float(Fraction)``,
     whole and at some positions, asked in either order."""
