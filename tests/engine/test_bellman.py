@@ -11,6 +11,8 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from oracles import compiled_from_rows
 from tbsg import DRAW, Terminal, win
@@ -31,7 +33,7 @@ from tbsg.engine.bellman import (
 )
 from tbsg.engine.compile import compile_game
 from tbsg.engine.compiled import CompiledGame
-from tbsg.testing.strategies import TableGame
+from tbsg.testing.strategies import TableGame, games
 
 F = Fraction
 H = F(1, 2)
@@ -147,3 +149,18 @@ def test_magnitude_of_values() -> None:
     assert m == Magnitude(3.0, 5.0)
     assert Magnitude.of(np.array([0.25, 1.0])) == Magnitude(0.0, 1.0)
     assert m.join(Magnitude(7.0, 1.0)) == Magnitude(7.0, 5.0)
+
+
+@settings(max_examples=40, deadline=None)
+@given(games(states=(1, 6), actions=(1, 3), outcomes=(1, 4)), st.randoms(use_true_random=False))
+def test_action_values_slot_by_slot_are_the_one_by_one_values(game: TableGame, rnd: Any) -> None:
+    """``qx_many`` (one pass per outcome slot, actions of mixed outcome counts) gives each
+    action's ``qx`` and the integer arithmetic's ``Q`` (:func:`exact_action_values`, a
+    different method), on any values, for any subset of actions in any order."""
+    g = compiled(game)
+    values = [F(rnd.randint(-9, 9), rnd.randint(1, 9)) for _ in range(g.n_states)]
+    kernel = ExactActions(g, [bk.from_fraction(x) for x in values], [float(x) for x in values])
+    ks = [rnd.randrange(g.n_actions) for _ in range(rnd.randint(0, 2 * g.n_actions))]
+    got = [bk.to_fraction(x) for x in kernel.qx_many(ks)]
+    assert got == [bk.to_fraction(kernel.qx(k)) for k in ks]
+    assert got == exact_action_values(g, values, ks)

@@ -239,12 +239,14 @@ class SolutionColumns(Generic[S, A]):
         :class:`~tbsg.engine.bellman.ExactActions`)."""
         sol = cast(Solution[S, A], self.solution)
         raw = sol._raw_values
-        tied = sol.optimal[ks].tolist()
+        opt = sol.optimal[ks]
+        tied = opt.tolist()
         owner = self.graph.act_state[ks].tolist()
         if all(tied):
             return [raw[i] for i in owner]
-        q = self._bellman.qx
-        return [raw[i] if t else q(k) for k, t, i in zip(ks.tolist(), tied, owner, strict=True)]
+        moved = ks[~opt].tolist()
+        q = iter(self._bellman.qx_many(moved))
+        return [raw[i] if t else next(q) for t, i in zip(tied, owner, strict=True)]
 
     @cached_property
     def _raw_margin(self) -> list[Any]:
