@@ -47,8 +47,8 @@ import math
 from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from functools import cached_property
-from itertools import islice
-from operator import attrgetter, sub
+from itertools import islice, repeat
+from operator import attrgetter, is_, sub
 from typing import Any, Generic, TypeVar, cast
 
 import numpy as np
@@ -390,7 +390,7 @@ def _each_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
     """
     if _repeats(xs):
         return _per_object(fn, xs)
-    if None not in xs:
+    if not any(map(is_, xs, repeat(None))):  # (by identity: == None is slow on GMP numbers)
         return list(map(fn, xs))
     return [None if x is None else fn(x) for x in xs]
 

@@ -68,7 +68,10 @@ mostly one shared object), a field's or an action's text once per distinct value
 document is then joined once from its cells and separators (a large game's Markdown or CSV
 is hundreds of megabytes, and each copy of it costs as much as writing it); CSV is written
 to its file in chunks of rows as they are formatted, and :meth:`StateTable.to_csv` also
-returns the whole text, as its callers expect.
+returns the whole text, as its callers expect. The exports allocate millions of cells and
+lists, none in a reference cycle, next to a solution's millions of live objects, so the
+cyclic collector (whose passes would scan them all and free nothing) is paused while an
+export runs.
 
 pandas is an optional dependency (the ``notebook`` extra): it is imported only by
 :meth:`StateTable.to_pandas` and :meth:`~tbsg.outputs.pivot.Pivot.to_pandas`.
@@ -119,6 +122,7 @@ from typing import Any, Generic, Literal, TypeAlias, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
+from tbsg._util.gc import paused
 from tbsg._util.optional import NOTEBOOK_EXTRA, optional_import
 from tbsg.errors import InvalidArgumentError, shorten, show
 from tbsg.outputs.columns import COLUMN_NAMES, SolutionColumns
@@ -286,6 +290,7 @@ def _float_action_bounds(solution: FloatSolution[Any, Any]
     return solution._action_bounds
 
 
+@paused()
 def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable[S] | None = None,
                 where: Callable[[S], bool] | None = None, *, sort: bool = True) -> StateTable[S, A]:
     """One row per non-terminal state of a solved game (see the module docstring).
@@ -779,6 +784,7 @@ class StateTable(Generic[S, A]):
         only = replace(fmt, digits=decimals, exact=False, rounded=True)
         return self._export_columns(columns, False), only
 
+    @paused()  # (module docstring)
     def to_csv(self, path: str | os.PathLike[str] | None = None, *,
                columns: Sequence[ColumnSpec] | None = None, decimals: bool | int = True) -> str:
         """CSV text (also written to ``path`` if given): exact values as ``p/q``.
@@ -829,6 +835,7 @@ class StateTable(Generic[S, A]):
         """
         return self._markdown(Fmt("markdown", digits=digits), columns, decimals, max_rows)
 
+    @paused()
     def _markdown(self, fmt: Fmt, columns: Sequence[ColumnSpec] | None, decimals: bool | int,
                   max_rows: int | None) -> str:
         cols, fmt = self._exports(columns, decimals, fmt)
@@ -860,6 +867,7 @@ class StateTable(Generic[S, A]):
             body.insert(head, [f"… {left} more rows …"])
         return body
 
+    @paused()
     def to_text(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool | int = True,
                 digits: int = 6, max_rows: int | None = None, shorten: bool = True) -> str:
         """Plain text in aligned columns, for a terminal (``tbsg solve --table``).
@@ -886,6 +894,7 @@ class StateTable(Generic[S, A]):
         align = ["l" if _left(c) else "r" for c in cols]
         return text_table(self._titles(cols), body, align)
 
+    @paused()
     def to_latex(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool | int = True,
                  digits: int = 6, fractions: Literal["slash", "frac"] = "slash",
                  caption: str | None = None, label: str | None = None) -> str:
@@ -907,6 +916,7 @@ class StateTable(Generic[S, A]):
         ``decimals`` as in :meth:`to_csv`)."""
         return self._html(Fmt("html", digits=digits), columns, decimals, max_rows)
 
+    @paused()
     def _html(self, fmt: Fmt, columns: Sequence[ColumnSpec] | None, decimals: bool | int,
               max_rows: int | None) -> str:
         cols, fmt = self._exports(columns, decimals, fmt)
@@ -916,6 +926,7 @@ class StateTable(Generic[S, A]):
         return html_table([html.escape(c) for c in self._titles(cols)], body,
                      f"tbsg state table: {len(self)} states, {kind}{what}")
 
+    @paused()
     def to_pandas(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool = True,
                   index: bool = True) -> Any:
         """A pandas DataFrame (needs pandas: ``pip install 'tbsg[notebook]'``).
