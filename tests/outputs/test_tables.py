@@ -531,9 +531,12 @@ def test_decimals_only_exports_round_every_exact_value(ros4_table: StateTable[Ro
     header = rows[0]
     assert "value_decimal" not in header and "margin_decimal" not in header
     col = header.index("value")
+    moved, margin = header.index("value_to_move"), header.index("margin")
     for r, line in zip(ros4_table.rows, rows[1:], strict=True):
         # 30 significant digits rounded from the exact value: 1/3 becomes 0.333...3 (30 threes)
         assert line[col] == exact_decimal(r.value, 30)
+        assert line[moved] == exact_decimal(r.value_to_move, 30)
+        assert line[margin] == ("" if r.margin is None else exact_decimal(r.margin, 30))
         assert "/" not in line[col]
     # seed 000 (Jehn 2026), section 3.3: P(0,0,0) = 2236/4165 = 0.5368547...
     assert rows[1][col] == "0.536854741896758703481392557023"

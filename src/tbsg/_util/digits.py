@@ -16,14 +16,15 @@ from __future__ import annotations
 
 import math
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Decimal, localcontext
+from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Context, Decimal, localcontext
 from fractions import Fraction
 from typing import Literal
 
-__all__ = ["REPR_CHARS", "abbreviate", "approx_digits", "decimal_text", "exact_decimal", "fraction_from_text",
-           "fraction_text", "short_fraction", "shown_value", "text_size", "unlimited_digits"]
+__all__ = ["REPR_CHARS", "abbreviate", "approx_digits", "decimal_text", "decimal_writer", "exact_decimal",
+           "fraction_from_text", "fraction_text", "short_fraction", "shown_value", "text_size",
+           "unlimited_digits"]
 
 REPR_CHARS = 30
 """Longest fraction shown in full by ``repr`` and the notebook views."""
@@ -160,10 +161,65 @@ def exact_decimal(x: Fraction | float, digits: int,
     >>> exact_decimal(Fraction(1, 3 * 10**400), 3)
     '3.33e-401'
     """
+    if isinstance(x, Fraction):
+        return decimal_writer(digits, rounding)(x.numerator, x.denominator)
     with localcontext() as ctx:
         ctx.prec = digits
         ctx.rounding = _ROUNDING[rounding]
         ctx.Emin, ctx.Emax = -(10**9), 10**9
-        # a quotient, or a float's exact value rounded by unary plus, to the context
-        d = Decimal(x.numerator) / Decimal(x.denominator) if isinstance(x, Fraction) else +Decimal(x)
-        return str(d).replace("E", "e")
+        return str(+Decimal(x)).replace("E", "e")  # a float's exact value, rounded
+
+
+def decimal_writer(digits: int, rounding: Literal["nearest", "down", "up"] = "nearest"
+                   ) -> Callable[[int, int], str]:
+    """A function writing ``p / q`` (``q > 0``) as :func:`exact_decimal` writes the
+    fraction, with one decimal context for all its calls (a column of values).
+
+    ``p`` and ``q`` may be any integers with Python's integer operations (the arithmetic
+    backend's, say): only a short quotient of them becomes a ``Decimal``.
+
+    >>> write = decimal_writer(4)
+    >>> write(2, 3), write(-1, 8), write(10**9, 7)
+    ('0.6667', '-0.125', '1.429e+8')
+    """
+    ctx = Context(prec=digits, rounding=_ROUNDING[rounding], Emin=-(10**9), Emax=10**9)
+    divide = ctx.divide
+
+    def write(p: int, q: int) -> str:
+        m, n = _short_quotient(p, q, digits)
+        return str(divide(Decimal(int(m)), Decimal(int(n)))).replace("E", "e")
+    return write
+
+
+def _short_quotient(p: int, q: int, digits: int) -> tuple[int, int]:
+    """Integers ``(m, 10**j)`` (or ``(m, 1)``) of a few more than ``digits`` digits whose
+    quotient the decimal context divides exactly as it divides ``p / q`` (``q > 0``).
+
+    Dividing the long integers of a large exact value costs as much as converting them
+    to decimal; the short quotient costs one integer division. Let ``n = floor(|p| 10^k /
+    q)`` with at least ``digits + 1`` digits. Where the division leaves no remainder,
+    ``p/q = ±n 10^-k`` exactly, and ``±n / 10^k`` is the same value with the same ideal
+    exponent (0), so the context gives the same digits. Otherwise ``p/q`` lies strictly
+    between ``n 10^-k`` and ``(n+1) 10^-k``, an interval no rounding boundary of
+    ``digits`` digits (nor a midpoint of two) enters, since those are multiples of
+    ``10^-k`` at this size; ``±(10n + 1) 10^(-k-1)`` lies inside too and is inexact at
+    ``digits`` digits, so every rounding mode gives the same digits for both.
+
+    >>> _short_quotient(2, 3, 3), _short_quotient(1, 4, 3), _short_quotient(-3000, 7, 2)
+    ((66661, 100000), (25000, 100000), (-42851, 100))
+    >>> _short_quotient(10**30, 7, 2)
+    (142810000000000000000000000000, 1)
+    """
+    a = abs(p)
+    if not a:
+        return 0, 1
+    k = digits + 1 - (a.bit_length() - q.bit_length()) * 30103 // 100000
+    while True:
+        n, r = divmod(a * 10**k, q) if k >= 0 else divmod(a, q * 10**-k)
+        if n >= 10**digits:
+            break
+        k += 1
+    sign = -1 if p < 0 else 1
+    if r:  # inexact: one more digit, 1, stands for the remainder
+        n, k = 10 * n + 1, k + 1
+    return (sign * n, 10**k) if k >= 0 else (sign * n * 10**-k, 1)

@@ -54,7 +54,7 @@ from typing import Any, Generic, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
-from tbsg._util.digits import unlimited_digits
+from tbsg._util.digits import decimal_writer, unlimited_digits
 from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import ExactActions
 from tbsg.results import FloatSolution, Solution
@@ -279,6 +279,14 @@ class SolutionColumns(Generic[S, A]):
     def _texts(self) -> dict[str, list[str | None] | None]:
         """The kept text of each column whose values repeat (``None``: written as asked)."""
         return {}
+
+    def rounded_text(self, name: str, digits: int, pos: Sequence[int] | None = None) -> list[str | None]:
+        """The values of an exact column at positions ``pos`` as decimals of ``digits``
+        significant digits correctly rounded from the exact value
+        (:func:`~tbsg._util.digits.exact_decimal`), written from the backend's numbers in
+        one decimal context, once per value object where they repeat."""
+        write = decimal_writer(digits)
+        return _each_object(lambda x: write(x.numerator, x.denominator), _at(self.raw(name), pos))
 
     def decimals(self, name: str, pos: Sequence[int] | None = None) -> list[float | None]:
         """The values of an exact column at positions ``pos`` as the nearest floats

@@ -171,6 +171,13 @@ class Fmt:
             return ["" if t is None else t for t in texts]
         return ["" if t is None else self._latex_fraction(t) for t in texts]
 
+    def decimal_cells(self, texts: Sequence[str | None]) -> list[str]:
+        """The cells of exact values given as their decimal text (``None``: empty), as
+        :meth:`fraction` writes them when ``exact`` is False and ``rounded``."""
+        if self.target != "latex":
+            return ["" if t is None else t for t in texts]
+        return ["" if t is None else self.number(t) for t in texts]
+
     def cells(self, xs: Sequence[object], kind: Kind | None = None) -> list[str]:
         """The text of a column of cells, each as :meth:`cell` writes it.
 

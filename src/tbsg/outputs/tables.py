@@ -416,6 +416,9 @@ class _Store(Generic[S, A]):
     def decimals(self, name: str, pos: list[int] | None) -> list[float | None] | None:
         return None
 
+    def rounded_text(self, name: str, digits: int, pos: list[int] | None) -> list[str | None] | None:
+        return None
+
 
 class _RowStore(_Store[S, A]):
     """Rows given one by one (``StateTable(fields, rows, exact)``)."""
@@ -470,6 +473,9 @@ class _ColumnStore(_Store[S, A]):
 
     def decimals(self, name: str, pos: list[int] | None) -> list[float | None] | None:
         return self.columns.decimals(name, pos) if self.columns.exact else None
+
+    def rounded_text(self, name: str, digits: int, pos: list[int] | None) -> list[str | None] | None:
+        return self.columns.rounded_text(name, digits, pos) if self.columns.exact else None
 
 
 def _at(xs: list[Any], pos: list[int] | None) -> list[Any]:
@@ -757,11 +763,17 @@ class StateTable(Generic[S, A]):
                        total: int | None = None) -> tuple[list[str], bool]:
         """:meth:`_cells`, and whether every cell is known to be a number's text or empty:
         an exact value's ``p/q`` from the table's columns, or a decimal column (floats)."""
-        if col.kind == "exact" and not col.decimal and fmt.exact and not fmt.abbreviate \
+        if col.kind == "exact" and not col.decimal and not fmt.abbreviate and (fmt.exact or fmt.rounded) \
                 and self._dense(len(pos) if total is None else total):
-            texts = self._store.exact_text(cast(str, col.name), self._at(pos))
-            if texts is not None:
-                return fmt.fraction_cells(texts), True
+            name, at = cast(str, col.name), self._at(pos)
+            if fmt.exact:
+                texts = self._store.exact_text(name, at)
+                if texts is not None:
+                    return fmt.fraction_cells(texts), True
+            else:
+                texts = self._store.rounded_text(name, fmt.digits, at)
+                if texts is not None:
+                    return fmt.decimal_cells(texts), True
         return fmt.cells(self._values(col, pos, total), col.kind), col.decimal
 
     def _dense(self, read: int) -> bool:
