@@ -60,17 +60,22 @@ def test_csv_written_by_columns_is_the_csv_module_s() -> None:
     assert write_csv(["h"], [[(columns[0], False)]], None) == alone.getvalue()
 
 
-@given(st.lists(st.text(alphabet=st.sampled_from('ab ,"\n\r\t;é'), max_size=6), min_size=1,
-                max_size=8))
-def test_csv_of_any_text_is_the_csv_module_s(cells: list[str]) -> None:
-    """Any text (delimiters, quotes, line breaks, empty cells), in a row of two fields and
-    alone: the text the ``csv`` module writes row by row."""
+def check_csv_like_the_module(cells: list[str]) -> None:
+    """``cells`` in a row of two fields and alone: the text the ``csv`` module writes row by row."""
     two = io.StringIO()
     csv.writer(two, lineterminator="\n").writerows([["a", "b"], *([c, c] for c in cells)])
     assert write_csv(["a", "b"], [[(cells, False), (cells, False)]], None) == two.getvalue()
     alone = io.StringIO()
     csv.writer(alone, lineterminator="\n").writerows([["a"], *([c] for c in cells)])
     assert write_csv(["a"], [[(cells, False)]], None) == alone.getvalue()
+
+
+@given(st.lists(st.text(alphabet=st.sampled_from('ab ,"\n\r\t;é'), max_size=6), min_size=1,
+                max_size=8))
+def test_csv_of_any_text_is_the_csv_module_s(cells: list[str]) -> None:
+    """Any text (delimiters, quotes, line breaks, empty cells), in a row of two fields and
+    alone: the text the ``csv`` module writes row by row."""
+    check_csv_like_the_module(cells)
 
 
 @given(st.lists(st.text(alphabet=st.sampled_from("(1, -x)/[e]"), max_size=8), min_size=1,
@@ -78,12 +83,7 @@ def test_csv_of_any_text_is_the_csv_module_s(cells: list[str]) -> None:
 def test_csv_of_plain_text_with_commas_is_the_csv_module_s(cells: list[str]) -> None:
     """Cells whose only special character is a comma (the text of tuple states), in a row
     of two fields and alone: the text the ``csv`` module writes row by row."""
-    two = io.StringIO()
-    csv.writer(two, lineterminator="\n").writerows([["a", "b"], *([c, c] for c in cells)])
-    assert write_csv(["a", "b"], [[(cells, False), (cells, False)]], None) == two.getvalue()
-    alone = io.StringIO()
-    csv.writer(alone, lineterminator="\n").writerows([["a"], *([c] for c in cells)])
-    assert write_csv(["a"], [[(cells, False)]], None) == alone.getvalue()
+    check_csv_like_the_module(cells)
 
 
 def test_csv_of_numbers_known_plain_is_the_csv_module_s() -> None:
