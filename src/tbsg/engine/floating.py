@@ -118,6 +118,7 @@ import time
 import warnings
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, TypeVar
 
 import numpy as np
@@ -184,6 +185,17 @@ def scaled_gap(lower: FloatArray, upper: FloatArray, unit: bool) -> FloatArray:
     return out
 
 
+def _inside(full: sp.csr_matrix, s0: int) -> sp.csr_matrix:
+    """The columns ``s0:`` of ``full`` numbered from 0, each row's entries in their order:
+    what ``full[:, s0:]`` gives, without scipy's general slicing."""
+    keep = full.indices >= s0
+    ends = np.zeros(len(keep) + 1, dtype=np.int64)
+    np.cumsum(keep, out=ends[1:])
+    indptr = ends[full.indptr]
+    return sp.csr_matrix((full.data[keep], full.indices[keep] - s0, indptr),
+                         shape=(full.shape[0], full.shape[1] - s0))
+
+
 class _Level(Rows):
     """One level's rows in the level-sorted matrix: values, policies, certificates.
 
@@ -202,10 +214,15 @@ class _Level(Rows):
         # component of each state, numbered from 0 within the level; a merged block is
         # one component for factor(): its components reach one another
         self.comp = np.zeros_like(comp) if merged else comp
-        # a merged block keeps the solving order, in which its system is block triangular
+        # a merged block is factorised in reversed solving order, without reordering: its
+        # system stays block triangular (no fill between components), and inside a
+        # component, whose states are numbered in the order they were found (breadth
+        # first, a state before the successors it led to), reversal puts most successors
+        # before their states: the system is nearly triangular and hardly fills in
         self.permc = "NATURAL" if merged else _PERMC
+        self.reversed = merged
         self.s0, self.s1 = s0, s1
-        self.inner = full[:, s0:s1].tocsr()  # rows x m: successors inside the level
+        self.inner = _inside(full, s0)  # rows x m: successors inside the level
         # None: values in [0, 1] (a win-probability game, or no proof asked: float_profile);
         # else the magnitude of every bound below s0
         self.below = below
@@ -219,37 +236,57 @@ class _Level(Rows):
         return self.below.join(Magnitude.of(*level))
 
     # -- policy evaluation ----------------------------------------------------------------
-    def _transposed_system(self, pick: IntArray, sub: IntArray | None) -> sp.csc_matrix:
-        """``(I - P_pick)^T`` on the states ``sub`` (all if None), built as CSC directly.
-
-        Row ``i`` of ``I - P_pick`` is a 1 on the diagonal followed by ``-p`` for each
-        successor of the row ``pick[i]`` inside the level (a self-loop repeats the diagonal
-        entry; SuperLU's input check adds repeated entries).
+    @cached_property
+    def _system(self) -> tuple[IntArray, npt.NDArray[np.int32], FloatArray]:
+        """CSR arrays ``(indptr, indices, data)`` of ``E - P^in``: row ``k`` is the row of
+        ``I - P_sigma`` of a profile ``sigma`` that picks ``k`` (a 1 at its state, minus
+        its probabilities inside the level; a self-loop is summed into the 1), each row's
+        columns ascending. In a merged block the states are numbered backwards (column
+        ``j`` is state ``m - 1 - j``) and the rows stored last to first (:meth:`factor`).
         """
-        ip, ind, dat = self.inner.indptr, self.inner.indices, self.inner.data
-        rows = pick if sub is None else pick[sub]
+        n_rows = len(self.c)
+        diag = sp.csr_matrix((np.ones(n_rows), self.row_state.astype(np.int32),
+                              np.arange(n_rows + 1, dtype=np.int32)), shape=(n_rows, self.m))
+        rows = (diag - self.inner).tocsr()
+        rows.sum_duplicates()
+        indptr = rows.indptr.astype(np.int64)
+        indices = rows.indices.astype(np.int32)
+        data = rows.data
+        if self.reversed:
+            # reversing the arrays reverses the rows and each row's columns, which then
+            # ascend again once every column j is renumbered m - 1 - j
+            indptr = indptr[-1] - indptr[::-1]
+            indices = (self.m - 1) - indices[::-1]
+            data = data[::-1]
+        return indptr, np.ascontiguousarray(indices), np.ascontiguousarray(data)
+
+    def _transposed_system(self, pick: IntArray, sub: IntArray | None) -> sp.csc_matrix:
+        """``(I - P_pick)^T`` on the states ``sub`` (all if None), as CSC: its columns are
+        the rows of :attr:`_system` that ``pick`` chooses (in a merged block, numbered
+        backwards). The components of a level never reach one another, so the rows of
+        ``sub`` (whole components) have no column outside it.
+        """
+        ip, ind, dat = self._system
+        if sub is not None:
+            rows = pick[sub]
+        elif self.reversed:  # state m - 1 - j's row k is stored at n_rows - 1 - k
+            rows = (len(self.c) - 1 - pick)[::-1]
+        else:
+            rows = pick
         k = len(rows)
         start = ip[rows]
         cnt = ip[rows + 1] - start
-        ptr = np.zeros(k + 1, dtype=np.int64)
-        np.cumsum(cnt + 1, out=ptr[1:])
-        data = np.empty(int(ptr[-1]))
-        indices = np.empty(int(ptr[-1]), dtype=np.int32)
-        diag = ptr[:-1]
-        data[diag] = 1.0
-        indices[diag] = np.arange(k, dtype=np.int32)
-        before = np.cumsum(cnt) - cnt
-        steps = np.arange(int(cnt.sum()))
-        src = np.repeat(start - before, cnt) + steps
-        dst = np.repeat(diag + 1 - before, cnt) + steps
-        data[dst] = -dat[src]
+        ptr = np.zeros(k + 1, dtype=np.int32)
+        np.cumsum(cnt, out=ptr[1:])
+        src = np.repeat(start - ptr[:-1], cnt) + np.arange(int(ptr[-1]))
         cols = ind[src]
         if sub is not None:
             local = np.full(self.m, -1, dtype=np.int32)
             local[sub] = np.arange(k, dtype=np.int32)
             cols = local[cols]
-        indices[dst] = cols
-        return sp.csc_matrix((data, indices, ptr.astype(np.int32)), shape=(k, k))
+        a = sp.csc_matrix((dat[src], cols, ptr), shape=(k, k))
+        a.has_canonical_format = True  # (each column's rows ascend, none repeated)
+        return a
 
     def factor(self, pick: IntArray, base: _Solver | None = None,
                changed: BoolArray | None = None) -> _Solver | None:
@@ -281,6 +318,14 @@ class _Level(Rows):
                 warnings.simplefilter("ignore")
                 return np.asarray(lu.solve(rhs, trans="T"), dtype=np.float64)
 
+        if self.reversed:  # (a merged block is one component: sub is None)
+            def backwards(rhs: FloatArray) -> FloatArray:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    x = np.asarray(lu.solve(rhs[::-1], trans="T"), dtype=np.float64)
+                return x[::-1].copy()
+
+            return backwards
         if sub is None or base is None:
             return solve
         outer, part_idx = base, sub
@@ -1040,7 +1085,8 @@ def solve_float(
     """
     t0 = time.perf_counter()
     n = g.n_states
-    _release_free_memory()  # what compiling and the graph analysis freed
+    if g.n_actions >= _TRIM_ROWS:  # what compiling and the graph analysis freed (a small
+        _release_free_memory()      # game's few megabytes are not worth the trim's time)
     run = _Bounds(_Prepared(g, allowed, comps), tol, max_sweeps)
     for s0, s1, kind, parts in _blocks(run.prep):
         if kind == _BLOCK:
