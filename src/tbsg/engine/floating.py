@@ -805,7 +805,10 @@ def _runs(prep: _Prepared) -> list[tuple[int, int, int]]:
 
 _BLOCK = 3  # consecutive small levels with cycles, solved as one (:func:`_blocks`)
 _MERGE_LEVEL = 2048  # levels with cycles of fewer states may be merged into a block
-_MERGE_STATES = 2048  # at most this many states in a block
+# at most this many states in a block: every policy-iteration round of a block factorises
+# all of it, for as many rounds as its slowest level needs, so a larger block trades the
+# fixed cost per block (a level's matrices, two certificates) for longer factorisations
+_MERGE_STATES = 4096
 
 
 def _blocks(prep: _Prepared) -> list[tuple[int, int, int, list[tuple[int, int]]]]:
