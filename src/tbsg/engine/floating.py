@@ -49,7 +49,10 @@ proven. Consecutive small levels with cycles are merged into one *block*
 for a level, and one candidate and one certificate per bound serve all its levels
 instead of a few factorisations each (a small game of a hundred levels otherwise spends
 its time in that fixed cost). In solving order the block's system is block triangular,
-so it is factorised in that order, without fill between its components. If a block's
+so it is factorised in that order reversed, without reordering: no fill between its
+components, and inside a component, whose states are numbered as they were found (a
+state before the successors it led to), most successors come before their states, so
+the system is nearly triangular and hardly fills in. If a block's
 certificates fail or are too loose, its levels are solved one by one as below. For each
 level:
 
@@ -821,7 +824,8 @@ def _blocks(prep: _Prepared) -> list[tuple[int, int, int, list[tuple[int, int]]]
     each small level would pay for its own factorisations and checks (a game of a few
     thousand states in a hundred levels spends most of its time in that fixed cost).
     The block's system is block triangular in solving order (its components reach only
-    earlier ones), so it is factorised in that order, without fill between components.
+    earlier ones), so it is factorised in that order reversed, without fill between
+    components (:class:`_Level`).
     """
     out: list[tuple[int, int, int, list[tuple[int, int]]]] = []
     group: list[tuple[int, int]] = []
