@@ -78,9 +78,11 @@ level:
    left). ``T(U) <= U`` is then *checked* with outward rounding, for every action of the
    maximiser and the minimiser's best action; symmetrically for ``L`` from the lower
    bounds. Near-tied rows of the player whose every row must pass (maximiser for ``U``,
-   minimiser for ``L``) may lead to longer stays than ``sigma``'s: ``delta`` is first
-   made to dominate them by policy iteration on ``delta_s = w_s + max_k P_k delta``
-   (over those rows); if the check still fails, ``w`` is doubled, a few times.
+   minimiser for ``L``) may lead to longer stays than ``sigma``'s: where the check fails
+   with ``sigma``'s own ``delta``, ``delta`` is made to dominate them by policy iteration
+   on ``delta_s = w_s + max_k P_k delta`` (over those rows; most near ties are far
+   apart at the scale of ``delta``, and the check passes without it); if the check
+   still fails, ``w`` is doubled, a few times.
    The proven gap is about ``2 m`` times the expected number of
    steps to the end of the game, far below what interval iteration reaches
    (its gap stalls where the per-sweep contraction equals the margins).
@@ -408,7 +410,9 @@ class _Level(Rows):
         """A proven bound on the level (upper if ``upper``), or None.
 
         ``bound`` holds proven bounds of the same kind below ``s0``; its level part is
-        overwritten.
+        overwritten. ``delta`` starts as the profile's own scaled stay; where the check
+        fails with it, it is made to dominate the stays of the near-tied rows
+        (:meth:`_longest_stays`) before ``w`` is doubled.
         """
         s0, s1 = self.s0, self.s1
         ext = bound
@@ -422,15 +426,45 @@ class _Level(Rows):
         raw = self.opt(q) - ext[s0:s1]
         margin = self.margin(q[pick], pick, self.mag(ext[s0:s1]))
         w = 2.0 * (np.maximum(raw if upper else -raw, 0.0) + margin) + 4.0 * U * U
-        # delta must dominate the expected stay of *every* near-tied row of the states whose
-        # rows must all pass (maximiser for U, minimiser for L): policy iteration on delta
+        # the near-tied rows of the states whose rows must all pass (maximiser for U,
+        # minimiser for L): their stays may be longer than the profile's
         adv = (self.maxi if upper else ~self.maxi)[self.row_state]
         near = adv & (np.abs(q - ext[s0:s1][self.row_state]) <= _NEAR_TIE)
+        dsolve: _Solver = solve
+        stays = False  # whether delta has been made to dominate the near-tied rows' stays
+        for _ in range(_CERT_TRIES + 1):
+            delta = dsolve(w)
+            if not np.all(np.isfinite(delta)) or np.any(delta < 0):
+                return None
+            cand = np.clip(x + delta if upper else x - delta, *self.box)
+            ext[s0:s1] = cand
+            q = self.q(ext)
+            mag = self.mag(cand)
+            tight = self.opt(self.up(q, mag) if upper else self.down(q, mag))
+            # an entry at the edge of the box needs no check (T maps the box into itself)
+            bad = (tight > cand) & (cand < self.box[1]) if upper else \
+                (tight < cand) & (cand > self.box[0])
+            if not bad.any():
+                # one more (proven) Bellman step tightens the bound for free
+                return np.minimum(cand, tight) if upper else np.maximum(cand, tight)
+            if stays or not near.any():
+                w = 2.0 * w
+            else:
+                stays = True
+                longest = self._longest_stays(near, pick, solve, w, delta)
+                if longest is None:
+                    return None
+                dsolve = longest
+        return None
+
+    def _longest_stays(self, near: BoolArray, pick: IntArray, solve: _Solver, w: FloatArray,
+                       delta: FloatArray) -> _Solver | None:
+        """The solver of ``delta_s = w_s + max_k P_k delta`` over the rows ``near`` and the
+        profile's own (policy iteration from ``pick``, whose solver ``solve`` gave
+        ``delta``): a delta that dominates the expected stay of every near-tied row, which
+        can be longer than the profile's. None if a system is singular in floats."""
         dpick, dsolve = pick, solve
-        delta = dsolve(w)
         for _ in range(_PI_ROUNDS):
-            if not near.any():
-                break
             stay = self.inner @ delta
             pd = np.where(near, stay, -np.inf)
             cur = stay[dpick]
@@ -445,23 +479,7 @@ class _Level(Rows):
                 return None
             dsolve = f
             delta = dsolve(w)
-        for _ in range(_CERT_TRIES):
-            if not np.all(np.isfinite(delta)) or np.any(delta < 0):
-                return None
-            cand = np.clip(x + delta if upper else x - delta, *self.box)
-            ext[s0:s1] = cand
-            q = self.q(ext)
-            mag = self.mag(cand)
-            tight = self.opt(self.up(q, mag) if upper else self.down(q, mag))
-            # an entry at the edge of the box needs no check (T maps the box into itself)
-            bad = (tight > cand) & (cand < self.box[1]) if upper else \
-                (tight < cand) & (cand > self.box[0])
-            if not bad.any():
-                # one more (proven) Bellman step tightens the bound for free
-                return np.minimum(cand, tight) if upper else np.maximum(cand, tight)
-            w = 2.0 * w
-            delta = dsolve(w)
-        return None
+        return dsolve
 
     def iterate(self, lower: FloatArray, upper: FloatArray, tol: float,
                 max_sweeps: int) -> bool:
