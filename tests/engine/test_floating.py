@@ -524,3 +524,27 @@ def test_the_inside_columns_are_the_slice_of_the_level_matrix() -> None:
         if kind in (floating._BLOCK, floating._CYCLIC):
             lv = prep.level(s0, s1)
             assert np.array_equal(lv.inner.toarray(), lv.full.toarray()[:, s0:s1])
+
+
+def test_a_near_tie_with_a_longer_stay_is_certified_through_the_longest_stays(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Player 0 at state 0 may stop for a draw or go to state 1, from which play comes back
+    to 0 with probability 3/4 and ends in a draw with 1/4: both actions are worth 1/2
+    (by hand: v1 = 3/4 v0 + 1/4 * 1/2 = 1/2 when v0 = 1/2), but going stays longer in the
+    level than the profile's stop. The upper certificate with stop's own stays fails at
+    the go row; with the longest stays it holds, and the bounds enclose 1/2."""
+    g = compile_game(TableGame(players=(0, 0), moves=(
+        (("stop", ((1, DRAW),)), ("go", ((1, 1),))),
+        (("back", ((Fraction(3, 4), 0), (Fraction(1, 4), DRAW))),),
+    )))
+    longest = floating._Level._longest_stays
+    used: list[int] = []
+
+    def counted(self: Any, *args: Any) -> Any:
+        used.append(self.m)
+        return longest(self, *args)
+
+    monkeypatch.setattr(floating._Level, "_longest_stays", counted)
+    result = solve_float(g, decompose(g))
+    assert used and result.converged
+    _assert_encloses(result, [H, H])
