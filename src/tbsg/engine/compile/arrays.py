@@ -596,15 +596,19 @@ def _reread(game: Any, keys: _Keys, initial: object, limits: tuple[int, int, int
     those ``grid`` says."""
     run = _start(game, keys, initial, *limits)
     index, tab = run.index, run.tab
-    numbered = keys.encode(box.at(order))
+    reached = box.at(order)
+    numbered = keys.encode(reached)
     index.add(numbered[1:], np.arange(1, len(order), dtype=np.int64))
     tab.keys, tab.n_states = numbered, len(order)
+    # the key of each reached cell (every successor the grid gives a reached cell is one)
+    key_of = np.full(box.size, -1, dtype=np.int64)
+    key_of[order] = numbered
     try:
         for i in range(0, len(order), CHUNK):
-            rows = box.at(order[i : i + CHUNK])
+            rows = reached[i : i + CHUNK]
             rows.flags.writeable = False
             succ = grid[order[i : i + CHUNK]].ravel()
-            read = keys.encode(box.at(succ[succ >= 0]))
+            read = key_of[succ[succ >= 0]]
             _record_checked(run, _ask(game, rows, keys), rows, read)
     except Exception:  # (also _Changed): the waves find the same error in their own words
         return None
