@@ -250,7 +250,7 @@ def _alone(label: IntArray, src: IntArray, target: IntArray, used: BoolArray | N
     return alone
 
 
-_SMALL_FRONTIER = 16  # levels (and worklist rounds) this narrow are processed with lists
+_SMALL_FRONTIER = 32  # levels (and worklist rounds) this narrow are processed with lists
 
 
 def _narrow_levels(frontier: list[int], pred_ptr: list[int], pred: list[int],
@@ -269,7 +269,7 @@ def _narrow_levels(frontier: list[int], pred_ptr: list[int], pred: list[int],
         for c in frontier:
             for q in pred[pred_ptr[c] : pred_ptr[c + 1]]:
                 k = left.get(q)
-                k = (int(remaining[q]) if k is None else k) - 1
+                k = (remaining.item(q) if k is None else k) - 1
                 left[q] = k
                 if k == 0:
                     nxt.append(q)
