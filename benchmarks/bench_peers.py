@@ -19,7 +19,8 @@ model from a PRISM program inside the timer, as tbsg does from the game.
 
 Usage::
 
-    python benchmarks/bench_peers.py --peers-python $PEERS/bin/python [--only NAME] [--long]
+    python benchmarks/bench_peers.py --peers-python $PEERS/bin/python [--only NAME] [--peer NAME]
+        [--repeat N] [--long]
 
 ``$PEERS`` is a virtual environment with ``open-spiel cvxpy quantecon stormpy`` (the peers
 README has the command); a peer whose package is missing is reported as unavailable. The
@@ -32,6 +33,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import statistics
 import subprocess
 import sys
 import time
@@ -212,22 +214,50 @@ def _timed(runner: Runner, runs: int = 3) -> tuple[float, float, str, float]:
     return lo, hi, how, sorted(times)[runs // 2]
 
 
+def _measured(python: str, case: Case, timeout: float, repeat: int
+              ) -> tuple[float | None, float | None, str, tuple[float, float, str, float], str]:
+    """The peer's value and seconds, the reason it has none, tbsg's answer and seconds,
+    and (``repeat > 1``) the range of the ratios: peer and tbsg run ``repeat`` times in
+    turn, and the seconds are the medians of their runs."""
+    peer_runs: list[float] = []
+    tbsg_runs: list[float] = []
+    value, why = None, ""
+    answer = (0.0, 0.0, "", 0.0)
+    for _ in range(repeat):
+        value, seconds, why = run_peer(python, case, timeout)
+        answer = _timed(case.tbsg)
+        tbsg_runs.append(answer[3])
+        if seconds is not None:
+            peer_runs.append(seconds)
+    tb = statistics.median(tbsg_runs)
+    seconds = statistics.median(peer_runs) if len(peer_runs) == repeat else None
+    spread = ""
+    if seconds is not None and repeat > 1:
+        ratios = [p / t for p, t in zip(peer_runs, tbsg_runs, strict=True)]
+        spread = f"  ({repeat} runs: ratios {min(ratios):.2f}-{max(ratios):.2f}x)"
+    return value, seconds, why, (*answer[:3], tb), spread
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--peers-python", default=os.environ.get("TBSG_PEERS_PYTHON", sys.executable),
                     help="interpreter of the peers' virtual environment ($TBSG_PEERS_PYTHON)")
     ap.add_argument("--only", help="run the cases whose name contains this text")
+    ap.add_argument("--peer", help="run the cases whose peer contains this text")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="run each case this many times (peer and tbsg in turn) and report medians")
     ap.add_argument("--long", action="store_true", help="add the slow cases (minutes each)")
     ap.add_argument("--timeout", type=float, default=900.0, help="seconds allowed per peer run")
     args = ap.parse_args()
     chosen = [c for c in cases() if (args.long or not c.long)
-              and (args.only is None or args.only.lower() in c.name.lower())]
+              and (args.only is None or args.only.lower() in c.name.lower())
+              and (args.peer is None or args.peer.lower() in c.peer.lower())]
     print(f"peers: {PEERS} with {args.peers_python}")
     print(f"{'game':<58} {'peer':<28} {'peer s':>8} {'tbsg':<12} {'tbsg s':>8} {'peer/tbsg':>9}"
           f" {'|diff|':>8}")
     for case in chosen:
-        value, seconds, why = run_peer(args.peers_python, case, args.timeout)
-        lo, hi, how, tb = _timed(case.tbsg)
+        value, seconds, why, (lo, hi, how, tb), spread = _measured(
+            args.peers_python, case, args.timeout, max(1, args.repeat))
         if seconds is None:
             print(f"{case.name:<58} {case.peer:<28} {'-':>8} {how:<12} {tb:>8.3f} {'-':>9} {'-':>8}"
                   f"  {why}", flush=True)
@@ -235,7 +265,7 @@ def main() -> None:
         diff = "-" if value is None else f"{max(0.0, lo - value, value - hi):.1e}"
         ratio = f"{seconds / tb:.1f}x"
         print(f"{case.name:<58} {case.peer:<28} {seconds:>8.3f} {how:<12} {tb:>8.3f} {ratio:>9}"
-              f" {diff:>8}", flush=True)
+              f" {diff:>8}{spread}", flush=True)
 
 
 if __name__ == "__main__":

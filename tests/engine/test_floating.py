@@ -450,3 +450,101 @@ def test_the_exact_solution_does_not_depend_on_merging_the_starting_profile(
         assert merged.value(s) == levels.value(s)
         assert merged.action(s) == levels.action(s)
         assert merged.optimal_actions(s) == levels.optimal_actions(s)
+
+
+def _system_of(lv: Any, pick: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+    """``I - P_pick`` on the level, dense, in solving order (the definition)."""
+    inner: npt.NDArray[np.float64] = lv.full.toarray()[:, lv.s0 : lv.s1]
+    return np.eye(lv.m) - inner[pick]
+
+
+def _some_profile(lv: Any, seed: int) -> npt.NDArray[np.int64]:
+    """A random row of each state of the level."""
+    rng = np.random.default_rng(seed)
+    ends = np.append(lv.seg[1:], len(lv.c))
+    return np.asarray(lv.seg + (rng.random(lv.m) * (ends - lv.seg)).astype(np.int64), dtype=np.int64)
+
+
+@pytest.mark.parametrize("merged", [True, False])
+def test_the_factorised_system_is_the_profiles_system(merged: bool) -> None:
+    # the CSC matrix handed to SuperLU is (I - P_pick)^T, in a merged block with its states
+    # numbered backwards; its solver solves the profile's system in solving order
+    g, _ = _best_response(8)
+    prep = floating._Prepared(g, None, decompose(g))
+    s0, s1 = next((b[0], b[1]) for b in floating._blocks(prep) if b[2] == floating._BLOCK)
+    lv = prep.level(s0, s1, merged=merged)
+    for seed in range(3):
+        pick = _some_profile(lv, seed)
+        a = _system_of(lv, pick)
+        factorised = lv._transposed_system(pick, None).toarray()
+        back = np.arange(lv.m)[::-1]
+        assert np.array_equal(factorised, a[back][:, back].T if merged else a.T)
+        rhs = np.random.default_rng(seed).random(lv.m)
+        solve = lv.factor(pick)
+        assert solve is not None
+        assert np.max(np.abs(a @ solve(rhs) - rhs)) <= 1e-12
+
+
+def test_a_profile_changed_in_one_component_is_solved_from_the_others_factors() -> None:
+    # a level of several components: after a change in one of them only its component is
+    # factorised again, and the patched solver solves the new profile's system
+    g, _ = _best_response(8)
+    prep = floating._Prepared(g, None, decompose(g))
+    s0, s1 = max((part for *_, parts in floating._blocks(prep) for part in parts),
+                 key=lambda part: part[1] - part[0])  # the largest level of a block
+    lv = prep.level(s0, s1)
+    assert lv.comp[-1] >= 2
+    pick = _some_profile(lv, 0)
+    base = lv.factor(pick)
+    assert base is not None
+    free = np.flatnonzero(np.diff(np.append(lv.seg, len(lv.c))) > 1)
+    state = int(free[-1])
+    changed = np.zeros(lv.m, dtype=bool)
+    changed[state] = True
+    new = pick.copy()
+    new[state] = lv.seg[state] + (pick[state] == lv.seg[state])
+    sizes: list[int] = []
+    system = lv._transposed_system
+
+    def sized(p: npt.NDArray[np.int64], sub: npt.NDArray[np.int64] | None) -> Any:
+        sizes.append(lv.m if sub is None else len(sub))
+        return system(p, sub)
+
+    lv._transposed_system = sized  # type: ignore[method-assign,assignment]
+    solve = lv.factor(new, base, changed)
+    assert solve is not None and 0 < sizes[0] < lv.m  # (only the changed component)
+    rhs = np.random.default_rng(1).random(lv.m)
+    assert np.max(np.abs(_system_of(lv, new) @ solve(rhs) - rhs)) <= 1e-12
+
+
+def test_the_inside_columns_are_the_slice_of_the_level_matrix() -> None:
+    g, _ = _best_response(8)
+    prep = floating._Prepared(g, None, decompose(g))
+    for s0, s1, kind, _ in floating._blocks(prep):
+        if kind in (floating._BLOCK, floating._CYCLIC):
+            lv = prep.level(s0, s1)
+            assert np.array_equal(lv.inner.toarray(), lv.full.toarray()[:, s0:s1])
+
+
+def test_a_near_tie_with_a_longer_stay_is_certified_through_the_longest_stays(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Player 0 at state 0 may stop for a draw or go to state 1, from which play comes back
+    to 0 with probability 3/4 and ends in a draw with 1/4: both actions are worth 1/2
+    (by hand: v1 = 3/4 v0 + 1/4 * 1/2 = 1/2 when v0 = 1/2), but going stays longer in the
+    level than the profile's stop. The upper certificate with stop's own stays fails at
+    the go row; with the longest stays it holds, and the bounds enclose 1/2."""
+    g = compile_game(TableGame(players=(0, 0), moves=(
+        (("stop", ((1, DRAW),)), ("go", ((1, 1),))),
+        (("back", ((Fraction(3, 4), 0), (Fraction(1, 4), DRAW))),),
+    )))
+    longest = floating._Level._longest_stays
+    used: list[int] = []
+
+    def counted(self: Any, *args: Any) -> Any:
+        used.append(self.m)
+        return longest(self, *args)
+
+    monkeypatch.setattr(floating._Level, "_longest_stays", counted)
+    result = solve_float(g, decompose(g))
+    assert used and result.converged
+    _assert_encloses(result, [H, H])

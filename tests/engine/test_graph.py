@@ -18,6 +18,7 @@ import pytest
 
 import tbsg
 from tbsg import DRAW, NonStoppingGameError, Terminal, win
+from tbsg.engine import graph
 from tbsg.engine.compile import compile_game
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.graph import (
@@ -242,3 +243,12 @@ def test_solve_refuses_a_non_stopping_game_and_names_the_states() -> None:
     # with a payoff for never-ending play it has a value: player 0 can quit and win at
     # once (1), and nothing pays more
     assert tbsg.solve(game, infinite_play=0).value() == 1
+
+
+@pytest.mark.parametrize("size", [0, 1, 5, 40, 400])
+def test_distinct_values_are_the_same_sorted_or_marked(size: int) -> None:
+    # the table of marks (x a sizeable part of the range) and the sort give np.unique
+    x = np.random.default_rng(size).integers(0, 50, size=size).astype(np.int32)
+    for below in (None, 50, 10**6):
+        got = graph._distinct(x, below)
+        assert got.tolist() == np.unique(x).tolist() and got.dtype == x.dtype

@@ -49,7 +49,10 @@ proven. Consecutive small levels with cycles are merged into one *block*
 for a level, and one candidate and one certificate per bound serve all its levels
 instead of a few factorisations each (a small game of a hundred levels otherwise spends
 its time in that fixed cost). In solving order the block's system is block triangular,
-so it is factorised in that order, without fill between its components. If a block's
+so it is factorised in that order reversed, without reordering: no fill between its
+components, and inside a component, whose states are numbered as they were found (a
+state before the successors it led to), most successors come before their states, so
+the system is nearly triangular and hardly fills in. If a block's
 certificates fail or are too loose, its levels are solved one by one as below. For each
 level:
 
@@ -75,9 +78,11 @@ level:
    left). ``T(U) <= U`` is then *checked* with outward rounding, for every action of the
    maximiser and the minimiser's best action; symmetrically for ``L`` from the lower
    bounds. Near-tied rows of the player whose every row must pass (maximiser for ``U``,
-   minimiser for ``L``) may lead to longer stays than ``sigma``'s: ``delta`` is first
-   made to dominate them by policy iteration on ``delta_s = w_s + max_k P_k delta``
-   (over those rows); if the check still fails, ``w`` is doubled, a few times.
+   minimiser for ``L``) may lead to longer stays than ``sigma``'s: where the check fails
+   with ``sigma``'s own ``delta``, ``delta`` is made to dominate them by policy iteration
+   on ``delta_s = w_s + max_k P_k delta`` (over those rows; most near ties are far
+   apart at the scale of ``delta``, and the check passes without it); if the check
+   still fails, ``w`` is doubled, a few times.
    The proven gap is about ``2 m`` times the expected number of
    steps to the end of the game, far below what interval iteration reaches
    (its gap stalls where the per-sweep contraction equals the margins).
@@ -118,6 +123,7 @@ import time
 import warnings
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, TypeVar
 
 import numpy as np
@@ -184,6 +190,17 @@ def scaled_gap(lower: FloatArray, upper: FloatArray, unit: bool) -> FloatArray:
     return out
 
 
+def _inside(full: sp.csr_matrix, s0: int) -> sp.csr_matrix:
+    """The columns ``s0:`` of ``full`` numbered from 0, each row's entries in their order:
+    what ``full[:, s0:]`` gives, without scipy's general slicing."""
+    keep = full.indices >= s0
+    ends = np.zeros(len(keep) + 1, dtype=np.int64)
+    np.cumsum(keep, out=ends[1:])
+    indptr = ends[full.indptr]
+    return sp.csr_matrix((full.data[keep], full.indices[keep] - s0, indptr),
+                         shape=(full.shape[0], full.shape[1] - s0))
+
+
 class _Level(Rows):
     """One level's rows in the level-sorted matrix: values, policies, certificates.
 
@@ -202,10 +219,15 @@ class _Level(Rows):
         # component of each state, numbered from 0 within the level; a merged block is
         # one component for factor(): its components reach one another
         self.comp = np.zeros_like(comp) if merged else comp
-        # a merged block keeps the solving order, in which its system is block triangular
+        # a merged block is factorised in reversed solving order, without reordering: its
+        # system stays block triangular (no fill between components), and inside a
+        # component, whose states are numbered in the order they were found (breadth
+        # first, a state before the successors it led to), reversal puts most successors
+        # before their states: the system is nearly triangular and hardly fills in
         self.permc = "NATURAL" if merged else _PERMC
+        self.reversed = merged
         self.s0, self.s1 = s0, s1
-        self.inner = full[:, s0:s1].tocsr()  # rows x m: successors inside the level
+        self.inner = _inside(full, s0)  # rows x m: successors inside the level
         # None: values in [0, 1] (a win-probability game, or no proof asked: float_profile);
         # else the magnitude of every bound below s0
         self.below = below
@@ -219,37 +241,57 @@ class _Level(Rows):
         return self.below.join(Magnitude.of(*level))
 
     # -- policy evaluation ----------------------------------------------------------------
-    def _transposed_system(self, pick: IntArray, sub: IntArray | None) -> sp.csc_matrix:
-        """``(I - P_pick)^T`` on the states ``sub`` (all if None), built as CSC directly.
-
-        Row ``i`` of ``I - P_pick`` is a 1 on the diagonal followed by ``-p`` for each
-        successor of the row ``pick[i]`` inside the level (a self-loop repeats the diagonal
-        entry; SuperLU's input check adds repeated entries).
+    @cached_property
+    def _system(self) -> tuple[IntArray, npt.NDArray[np.int32], FloatArray]:
+        """CSR arrays ``(indptr, indices, data)`` of ``E - P^in``: row ``k`` is the row of
+        ``I - P_sigma`` of a profile ``sigma`` that picks ``k`` (a 1 at its state, minus
+        its probabilities inside the level; a self-loop is summed into the 1), each row's
+        columns ascending. In a merged block the states are numbered backwards (column
+        ``j`` is state ``m - 1 - j``) and the rows stored last to first (:meth:`factor`).
         """
-        ip, ind, dat = self.inner.indptr, self.inner.indices, self.inner.data
-        rows = pick if sub is None else pick[sub]
+        n_rows = len(self.c)
+        diag = sp.csr_matrix((np.ones(n_rows), self.row_state.astype(np.int32),
+                              np.arange(n_rows + 1, dtype=np.int32)), shape=(n_rows, self.m))
+        rows = (diag - self.inner).tocsr()
+        rows.sum_duplicates()
+        indptr = rows.indptr.astype(np.int64)
+        indices = rows.indices.astype(np.int32)
+        data = rows.data
+        if self.reversed:
+            # reversing the arrays reverses the rows and each row's columns, which then
+            # ascend again once every column j is renumbered m - 1 - j
+            indptr = indptr[-1] - indptr[::-1]
+            indices = (self.m - 1) - indices[::-1]
+            data = data[::-1]
+        return indptr, np.ascontiguousarray(indices), np.ascontiguousarray(data)
+
+    def _transposed_system(self, pick: IntArray, sub: IntArray | None) -> sp.csc_matrix:
+        """``(I - P_pick)^T`` on the states ``sub`` (all if None), as CSC: its columns are
+        the rows of :attr:`_system` that ``pick`` chooses (in a merged block, numbered
+        backwards). The components of a level never reach one another, so the rows of
+        ``sub`` (whole components) have no column outside it.
+        """
+        ip, ind, dat = self._system
+        if sub is not None:
+            rows = pick[sub]
+        elif self.reversed:  # state m - 1 - j's row k is stored at n_rows - 1 - k
+            rows = (len(self.c) - 1 - pick)[::-1]
+        else:
+            rows = pick
         k = len(rows)
         start = ip[rows]
         cnt = ip[rows + 1] - start
-        ptr = np.zeros(k + 1, dtype=np.int64)
-        np.cumsum(cnt + 1, out=ptr[1:])
-        data = np.empty(int(ptr[-1]))
-        indices = np.empty(int(ptr[-1]), dtype=np.int32)
-        diag = ptr[:-1]
-        data[diag] = 1.0
-        indices[diag] = np.arange(k, dtype=np.int32)
-        before = np.cumsum(cnt) - cnt
-        steps = np.arange(int(cnt.sum()))
-        src = np.repeat(start - before, cnt) + steps
-        dst = np.repeat(diag + 1 - before, cnt) + steps
-        data[dst] = -dat[src]
+        ptr = np.zeros(k + 1, dtype=np.int32)
+        np.cumsum(cnt, out=ptr[1:])
+        src = np.repeat(start - ptr[:-1], cnt) + np.arange(int(ptr[-1]))
         cols = ind[src]
         if sub is not None:
             local = np.full(self.m, -1, dtype=np.int32)
             local[sub] = np.arange(k, dtype=np.int32)
             cols = local[cols]
-        indices[dst] = cols
-        return sp.csc_matrix((data, indices, ptr.astype(np.int32)), shape=(k, k))
+        a = sp.csc_matrix((dat[src], cols, ptr), shape=(k, k))
+        a.has_canonical_format = True  # (each column's rows ascend, none repeated)
+        return a
 
     def factor(self, pick: IntArray, base: _Solver | None = None,
                changed: BoolArray | None = None) -> _Solver | None:
@@ -281,6 +323,14 @@ class _Level(Rows):
                 warnings.simplefilter("ignore")
                 return np.asarray(lu.solve(rhs, trans="T"), dtype=np.float64)
 
+        if self.reversed:  # (a merged block is one component: sub is None)
+            def backwards(rhs: FloatArray) -> FloatArray:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    x = np.asarray(lu.solve(rhs[::-1], trans="T"), dtype=np.float64)
+                return x[::-1].copy()
+
+            return backwards
         if sub is None or base is None:
             return solve
         outer, part_idx = base, sub
@@ -360,7 +410,9 @@ class _Level(Rows):
         """A proven bound on the level (upper if ``upper``), or None.
 
         ``bound`` holds proven bounds of the same kind below ``s0``; its level part is
-        overwritten.
+        overwritten. ``delta`` starts as the profile's own scaled stay; where the check
+        fails with it, it is made to dominate the stays of the near-tied rows
+        (:meth:`_longest_stays`) before ``w`` is doubled.
         """
         s0, s1 = self.s0, self.s1
         ext = bound
@@ -374,15 +426,45 @@ class _Level(Rows):
         raw = self.opt(q) - ext[s0:s1]
         margin = self.margin(q[pick], pick, self.mag(ext[s0:s1]))
         w = 2.0 * (np.maximum(raw if upper else -raw, 0.0) + margin) + 4.0 * U * U
-        # delta must dominate the expected stay of *every* near-tied row of the states whose
-        # rows must all pass (maximiser for U, minimiser for L): policy iteration on delta
+        # the near-tied rows of the states whose rows must all pass (maximiser for U,
+        # minimiser for L): their stays may be longer than the profile's
         adv = (self.maxi if upper else ~self.maxi)[self.row_state]
         near = adv & (np.abs(q - ext[s0:s1][self.row_state]) <= _NEAR_TIE)
+        dsolve: _Solver = solve
+        stays = False  # whether delta has been made to dominate the near-tied rows' stays
+        for _ in range(_CERT_TRIES + 1):
+            delta = dsolve(w)
+            if not np.all(np.isfinite(delta)) or np.any(delta < 0):
+                return None
+            cand = np.clip(x + delta if upper else x - delta, *self.box)
+            ext[s0:s1] = cand
+            q = self.q(ext)
+            mag = self.mag(cand)
+            tight = self.opt(self.up(q, mag) if upper else self.down(q, mag))
+            # an entry at the edge of the box needs no check (T maps the box into itself)
+            bad = (tight > cand) & (cand < self.box[1]) if upper else \
+                (tight < cand) & (cand > self.box[0])
+            if not bad.any():
+                # one more (proven) Bellman step tightens the bound for free
+                return np.minimum(cand, tight) if upper else np.maximum(cand, tight)
+            if stays or not near.any():
+                w = 2.0 * w
+            else:
+                stays = True
+                longest = self._longest_stays(near, pick, solve, w, delta)
+                if longest is None:
+                    return None
+                dsolve = longest
+        return None
+
+    def _longest_stays(self, near: BoolArray, pick: IntArray, solve: _Solver, w: FloatArray,
+                       delta: FloatArray) -> _Solver | None:
+        """The solver of ``delta_s = w_s + max_k P_k delta`` over the rows ``near`` and the
+        profile's own (policy iteration from ``pick``, whose solver ``solve`` gave
+        ``delta``): a delta that dominates the expected stay of every near-tied row, which
+        can be longer than the profile's. None if a system is singular in floats."""
         dpick, dsolve = pick, solve
-        delta = dsolve(w)
         for _ in range(_PI_ROUNDS):
-            if not near.any():
-                break
             stay = self.inner @ delta
             pd = np.where(near, stay, -np.inf)
             cur = stay[dpick]
@@ -397,23 +479,7 @@ class _Level(Rows):
                 return None
             dsolve = f
             delta = dsolve(w)
-        for _ in range(_CERT_TRIES):
-            if not np.all(np.isfinite(delta)) or np.any(delta < 0):
-                return None
-            cand = np.clip(x + delta if upper else x - delta, *self.box)
-            ext[s0:s1] = cand
-            q = self.q(ext)
-            mag = self.mag(cand)
-            tight = self.opt(self.up(q, mag) if upper else self.down(q, mag))
-            # an entry at the edge of the box needs no check (T maps the box into itself)
-            bad = (tight > cand) & (cand < self.box[1]) if upper else \
-                (tight < cand) & (cand > self.box[0])
-            if not bad.any():
-                # one more (proven) Bellman step tightens the bound for free
-                return np.minimum(cand, tight) if upper else np.maximum(cand, tight)
-            w = 2.0 * w
-            delta = dsolve(w)
-        return None
+        return dsolve
 
     def iterate(self, lower: FloatArray, upper: FloatArray, tol: float,
                 max_sweeps: int) -> bool:
@@ -760,7 +826,10 @@ def _runs(prep: _Prepared) -> list[tuple[int, int, int]]:
 
 _BLOCK = 3  # consecutive small levels with cycles, solved as one (:func:`_blocks`)
 _MERGE_LEVEL = 2048  # levels with cycles of fewer states may be merged into a block
-_MERGE_STATES = 2048  # at most this many states in a block
+# at most this many states in a block: every policy-iteration round of a block factorises
+# all of it, for as many rounds as its slowest level needs, so a larger block trades the
+# fixed cost per block (a level's matrices, two certificates) for longer factorisations
+_MERGE_STATES = 4096
 
 
 def _blocks(prep: _Prepared) -> list[tuple[int, int, int, list[tuple[int, int]]]]:
@@ -773,7 +842,8 @@ def _blocks(prep: _Prepared) -> list[tuple[int, int, int, list[tuple[int, int]]]
     each small level would pay for its own factorisations and checks (a game of a few
     thousand states in a hundred levels spends most of its time in that fixed cost).
     The block's system is block triangular in solving order (its components reach only
-    earlier ones), so it is factorised in that order, without fill between components.
+    earlier ones), so it is factorised in that order reversed, without fill between
+    components (:class:`_Level`).
     """
     out: list[tuple[int, int, int, list[tuple[int, int]]]] = []
     group: list[tuple[int, int]] = []
@@ -1040,7 +1110,8 @@ def solve_float(
     """
     t0 = time.perf_counter()
     n = g.n_states
-    _release_free_memory()  # what compiling and the graph analysis freed
+    if g.n_actions >= _TRIM_ROWS:  # what compiling and the graph analysis freed (a small
+        _release_free_memory()      # game's few megabytes are not worth the trim's time)
     run = _Bounds(_Prepared(g, allowed, comps), tol, max_sweeps)
     for s0, s1, kind, parts in _blocks(run.prep):
         if kind == _BLOCK:

@@ -143,8 +143,15 @@ def _group_by(keys: IntArray, values: IntArray, n_keys: int) -> tuple[IntArray, 
     return by_key.indptr, grouped
 
 
-def _distinct(x: IntArray) -> IntArray:
-    """Sorted distinct values of ``x`` (sort-based: faster than hashing here)."""
+def _distinct(x: IntArray, below: int | None = None) -> IntArray:
+    """Sorted distinct values of ``x`` (sort-based: faster than hashing here; with
+    ``below``, a bound on the values, marked in a table instead when ``x`` is a sizeable
+    part of it: no sort)."""
+    if below is not None and 8 * len(x) >= below:
+        seen = np.zeros(below, dtype=bool)
+        seen[x] = True
+        marked: IntArray = np.flatnonzero(seen).astype(x.dtype, copy=False)
+        return marked
     y = np.sort(x)
     if len(y) > 1:
         y = y[np.concatenate(([True], y[1:] != y[:-1]))]
@@ -243,7 +250,7 @@ def _alone(label: IntArray, src: IntArray, target: IntArray, used: BoolArray | N
     return alone
 
 
-_SMALL_FRONTIER = 16  # levels (and worklist rounds) this narrow are processed with lists
+_SMALL_FRONTIER = 32  # levels (and worklist rounds) this narrow are processed with lists
 
 
 def _narrow_levels(frontier: list[int], pred_ptr: list[int], pred: list[int],
@@ -262,7 +269,7 @@ def _narrow_levels(frontier: list[int], pred_ptr: list[int], pred: list[int],
         for c in frontier:
             for q in pred[pred_ptr[c] : pred_ptr[c + 1]]:
                 k = left.get(q)
-                k = (int(remaining[q]) if k is None else k) - 1
+                k = (remaining.item(q) if k is None else k) - 1
                 left[q] = k
                 if k == 0:
                     nxt.append(q)
@@ -360,8 +367,8 @@ def end_components_of(n: int, act_state: IntArray, out_action: IntArray, out_tar
             cnt = ends - starts
             idx = np.repeat(starts - np.cumsum(cnt) + cnt, cnt) + np.arange(int(cnt.sum()))
             cand = in_act[idx]
-            frontier = _kill(act_state, _distinct(cand[alive_act[cand]]), alive_act, alive_state,
-                             n_alive)
+            frontier = _kill(act_state, _distinct(cand[alive_act[cand]], len(alive_act)), alive_act,
+                             alive_state, n_alive)
         keep = alive_act[out_action]
         if not keep.any():
             return EndComponents(label=np.full(n, -1, dtype=np.int64), internal=alive_act, count=0)
@@ -382,7 +389,8 @@ def end_components_of(n: int, act_state: IntArray, out_action: IntArray, out_tar
             out[alive_state] = dense.astype(np.int64).reshape(-1)
             count = int(out.max()) + 1 if alive_state.any() else 0
             return EndComponents(label=out, internal=alive_act, count=count)
-        frontier = _kill(act_state, _distinct(out_action[leave]), alive_act, alive_state, n_alive)
+        frontier = _kill(act_state, _distinct(out_action[leave], len(alive_act)), alive_act, alive_state,
+                         n_alive)
 
 
 def _kill(act_state: IntArray, acts: IntArray, alive_act: BoolArray,

@@ -235,7 +235,11 @@ class _Keys:
         return out
 
     def encode(self, rows: I64) -> I64:
-        key: I64 = rows.dot(self.weight_array)
+        """The keys of ``rows``, a coordinate (column) at a time (a product with the
+        weights would loop over ``d`` numbers per row)."""
+        key: I64 = rows[:, 0] * self.weight_array[0]
+        for i in range(1, self.d):
+            key += rows[:, i] * self.weight_array[i]
         return key
 
     def decode(self, keys: I64) -> I64:
@@ -536,18 +540,28 @@ def _plain_order(grid: I64, start: int, cells: I64) -> I64 | None:
     """
     if len(cells) < 2:
         return cells.astype(np.int64)
-    seq = grid[cells].ravel()
-    seq = seq[seq >= 0]
+    sub = grid[cells]
+    leads = sub >= 0
+    seq = sub[leads]  # (row by row)
     firsts = np.full(len(grid), len(seq), dtype=np.int64)
     np.minimum.at(firsts, seq, np.arange(len(seq), dtype=np.int64))
     at = firsts[cells[1:]]
     if int(at[-1]) >= len(seq) or not bool(np.all(at[1:] > at[:-1])):
         return None
     # each cell's first occurrence lies among the successors of the cells before it
-    owner = np.repeat(np.arange(len(cells)), (grid[cells] >= 0).sum(axis=1))
+    owner = np.repeat(np.arange(len(cells)), _row_counts(leads))
     if not bool(np.all(owner[at] < np.arange(1, len(cells)))):
         return None
     return cells.astype(np.int64)
+
+
+def _row_counts(mask: Bools) -> I64:
+    """The True entries of each row of a 2-d ``mask`` with few columns, added column by
+    column (a sum along the rows would loop over a handful of numbers per row)."""
+    count = mask[:, 0].astype(np.int64)
+    for j in range(1, mask.shape[1]):
+        count += mask[:, j]
+    return count
 
 
 def _escapes(grid: I64, box: _Box, start: int, max_states: int
@@ -563,7 +577,7 @@ def _escapes(grid: I64, box: _Box, start: int, max_states: int
     flat = grid.ravel()
     edge = flat >= 0
     ptr = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(edge.reshape(grid.shape).sum(axis=1), out=ptr[1:])
+    np.cumsum(_row_counts(edge.reshape(grid.shape)), out=ptr[1:])
     targets = flat[edge]
     graph = sp.csr_matrix((np.ones(len(targets)), targets, ptr), shape=(n, n))
     cells = breadth_first_order(graph, start, directed=True, return_predecessors=False)
@@ -582,15 +596,19 @@ def _reread(game: Any, keys: _Keys, initial: object, limits: tuple[int, int, int
     those ``grid`` says."""
     run = _start(game, keys, initial, *limits)
     index, tab = run.index, run.tab
-    numbered = keys.encode(box.at(order))
+    reached = box.at(order)
+    numbered = keys.encode(reached)
     index.add(numbered[1:], np.arange(1, len(order), dtype=np.int64))
     tab.keys, tab.n_states = numbered, len(order)
+    # the key of each reached cell (every successor the grid gives a reached cell is one)
+    key_of = np.full(box.size, -1, dtype=np.int64)
+    key_of[order] = numbered
     try:
         for i in range(0, len(order), CHUNK):
-            rows = box.at(order[i : i + CHUNK])
+            rows = reached[i : i + CHUNK]
             rows.flags.writeable = False
             succ = grid[order[i : i + CHUNK]].ravel()
-            read = keys.encode(box.at(succ[succ >= 0]))
+            read = key_of[succ[succ >= 0]]
             _record_checked(run, _ask(game, rows, keys), rows, read)
     except Exception:  # (also _Changed): the waves find the same error in their own words
         return None
@@ -633,7 +651,8 @@ class _Box:
         for i in range(self.keys.d - 1):
             rows[:, i], rest = np.divmod(rest, self.weights[i])
         rows[:, -1] = rest
-        rows += self.lo
+        for i in range(self.keys.d):  # (column by column: see _local)
+            rows[:, i] += self.lo[i]
         return rows
 
     def grid(self, tr: object) -> I64 | None:
@@ -651,15 +670,28 @@ class _Box:
         bad = np.zeros(n, dtype=bool)
         for c, (v, t) in enumerate(cols):
             to = t.astype(np.int64, copy=False)
-            bad |= v & keys.outside(to)
-            off = to - self.lo
-            u = off.view(np.uint64)
-            inside = u[:, 0] < self.ext[0]
-            for i in range(1, keys.d):
-                inside &= u[:, i] < self.ext[i]
-            grid[:, c] = np.where(v, np.where(inside, off.dot(self.weights), -3), -1)
-        grid[bad] = -2
+            inside, local = self._local(to)
+            away = np.flatnonzero(v & ~inside)  # (only these can lead outside the shape)
+            if away.size:
+                bad[away] |= keys.outside(to[away])
+            grid[:, c] = np.where(v, np.where(inside, local, -3), -1)
+        rows = np.flatnonzero(bad)
+        if rows.size:
+            grid[rows] = -2
         return grid
+
+    def _local(self, to: I64) -> tuple[Bools, I64]:
+        """Which rows of ``to`` lie in the box, and their local numbers (meaningless
+        elsewhere), a coordinate (one column of ``to``) at a time: numpy's loops over a
+        row of ``d`` numbers cost more than the arithmetic."""
+        inside = np.ones(len(to), dtype=bool)
+        local = np.zeros(len(to), dtype=np.int64)
+        for i in range(self.keys.d):
+            off = to[:, i] - self.lo[i]
+            inside &= off.view(np.uint64) < self.ext[i]  # (a negative offset is huge)
+            off *= self.weights[i]
+            local += off
+        return inside, local
 
     def grown(self, lo: I64, hi: I64) -> _Box:
         """A box holding this one and the cells ``lo .. hi``: each coordinate that must
