@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
+from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -21,6 +23,8 @@ import numpy as np
 import pytest
 
 import tbsg
+from tbsg.engine import _backend as bk
+from tbsg.errors import show
 from tbsg.games import risk_or_safety
 
 SRC = Path(tbsg.__file__).resolve().parent.parent
@@ -366,3 +370,55 @@ def test_check_certificate_refuses_a_reward_inside_an_end_component() -> None:
     g = compile_game(Loop())
     with pytest.raises(tbsg.NonStoppingGameError, match="pays a reward of 1 inside the end component"):
         check_certificate(g, [Fraction(1, 2)], np.array([1]), (0, 1), Fraction(0))
+
+
+# --- values shared by many states (as a solver's are): read and checked once per object -----
+
+def _shared(sol: tbsg.Solution[Any, Any], bad: object, at: list[int]) -> tbsg.Solution[Any, Any]:
+    """``sol`` with the one object ``bad`` stored at the states ``at``, every other state
+    keeping its own stored (shared) object."""
+    raws: list[Any] = list(sol._raw_values)
+    for i in at:
+        raws[i] = bad
+    return dataclasses.replace(sol, values_exact=raws)
+
+
+def test_a_bad_value_object_shared_by_many_states_is_named_at_its_first_state() -> None:
+    # Risk or Safety 20: 8,400 states share about 1,650 value objects, so the values are
+    # read once per object; a bad object stored at several states is refused, naming the
+    # first of them (whatever order they were stored in)
+    game = risk_or_safety(20)
+    sol = tbsg.solve(game)
+    assert len({id(x) for x in sol._raw_values}) * 2 < len(sol._raw_values)  # shared indeed
+    g = sol.graph
+    at = [4000, 17, 2500]
+    first = re.escape(show(g.states[17], 120))
+    unreduced = object.__new__(Fraction)  # 2/4: a Fraction built without normalisation
+    unreduced._numerator, unreduced._denominator = 2, 4  # type: ignore[attr-defined]
+    with pytest.raises(tbsg.TamperedSolutionError, match=f"value at state {first} is 2/4, not in lowest"):
+        tbsg.verify(game, _shared(sol, unreduced, at))
+    numpy_parts = Fraction(np.int64(1), np.int64(3))  # type: ignore[call-overload]  # on purpose
+    with pytest.raises(tbsg.TamperedSolutionError, match=f"value at state {first} is a Fraction with parts"):
+        tbsg.verify(game, _shared(sol, numpy_parts, at))
+    with pytest.raises(tbsg.TamperedSolutionError, match=f"value at state {first} is 3/2, outside"):
+        tbsg.verify(game, _shared(sol, bk.from_fraction(Fraction(3, 2)), at))
+    # a shared object moved by the least amount: (a) or (b) fails where it is stored
+    x = sol.value(g.states[17])
+    moved = bk.from_fraction(Fraction(x.numerator * 2**300 + 1, x.denominator * 2**300))
+    with pytest.raises(tbsg.TamperedSolutionError, match=r"^\([ab]\) fails at state"):
+        tbsg.verify(game, _shared(sol, moved, at))
+    assert tbsg.verify(game, sol).states == g.n_states
+
+
+def test_the_values_read_keep_the_solution_s_sharing() -> None:
+    from tbsg.certify.certificate import _read
+
+    sol = tbsg.solve(risk_or_safety(20))
+    v = _read(sol.graph, sol)
+    raws = sol._raw_values
+    assert v == list(sol.values_exact) and all(type(x) is Fraction for x in v)
+    ids = [id(x) for x in raws]
+    most = ids.index(Counter(ids).most_common(1)[0][0])  # a state of the most shared object
+    same = [i for i in range(len(raws)) if raws[i] is raws[most]]
+    assert len(same) > 1 and all(v[i] is v[most] for i in same)
+    assert len({id(x) for x in v}) == len({id(x) for x in raws})

@@ -119,6 +119,7 @@ from tbsg.engine.graph import (
     raise_non_stopping,
     raise_paying_end_component,
 )
+from tbsg.engine.integer_q import distinct_objects
 from tbsg.engine.optimality import (
     Failure,
     directions,
@@ -603,26 +604,43 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> list[Fraction]:
 
     Run after :func:`_check_graph` and :func:`_check_arrays`: the solution's graph is the
     game's, so its arrays are read in the game's numbering (as its query methods read them).
+    A value object shared by many states (as a solver's are) is read and checked once,
+    and its ``Fraction`` is shared by those states in turn
+    (:func:`~tbsg.engine.integer_q.distinct_objects`): the checks after this one see the
+    same sharing.
     """
-    raws = solution._raw_values
-    if all(map(bk.is_canonical, raws)):  # GMP values: each converts to a Fraction of Python
-        return _fractions(raws)  # ints in lowest terms, nothing to check
+    raws, inverse = distinct_objects(solution._raw_values)
+    # GMP values convert to Fractions of Python ints in lowest terms: nothing to check
+    read = _fractions(raws) if all(map(bk.is_canonical, raws)) else _checked_fractions(g, raws, inverse)
+    return read if inverse is None else list(map(read.__getitem__, inverse.tolist()))
+
+
+def _checked_fractions(g: CompiledGame[S, A], raws: list[Any], inverse: IntArray | None) -> list[Fraction]:
+    """Each of ``raws`` (the distinct value objects, state ``i`` holding ``raws[inverse[i]]``)
+    as a Fraction of Python ints in lowest terms; the first state whose value is not one
+    is named."""
     v: list[Fraction] = []
     to_fraction, is_canonical = bk.to_fraction, bk.is_canonical
-    for i, raw in enumerate(raws):  # as stored: GMP values skip the gcd below
+    for u, raw in enumerate(raws):  # as stored: GMP values skip the gcd below
         x = to_fraction(raw)
         n, d = x.numerator, x.denominator
         if type(x) is not Fraction or type(n) is not int or type(d) is not int:
             parts = f" with parts {type(n).__name__}/{type(d).__name__}" if isinstance(x, Fraction) else ""
             raise TamperedSolutionError(
-                f"value at state {_show(g.states[i])} is a {type(x).__name__}{parts}, not a Fraction "
-                "of Python ints")
+                f"value at state {_first_holder(g, u, inverse)} is a {type(x).__name__}{parts}, not a "
+                "Fraction of Python ints")
         if not is_canonical(raw) and math.gcd(n, d) != 1:
             raise TamperedSolutionError(
-                f"value at state {_show(g.states[i])} is {_show(n)}/{_show(d)}, not in lowest terms "
-                "(a Fraction built without normalisation)")
+                f"value at state {_first_holder(g, u, inverse)} is {_show(n)}/{_show(d)}, not in lowest "
+                "terms (a Fraction built without normalisation)")
         v.append(x)
     return v
+
+
+def _first_holder(g: CompiledGame[S, A], u: int, inverse: IntArray | None) -> str:
+    """The first state holding value object ``u`` (objects are numbered in order of first
+    appearance, so the first state holding a bad object is the first state with a bad value)."""
+    return _show(g.states[u if inverse is None else int(np.argmax(inverse == u))])
 
 
 def _fractions(raws: Sequence[Any]) -> list[Fraction]:
@@ -647,12 +665,14 @@ _SLOT_NUMERATOR, _SLOT_DENOMINATOR = operator.attrgetter("_numerator"), operator
 
 def _check_range(g: CompiledGame[S, A], v: list[Fraction], c: Fraction | None) -> None:
     """In a win-probability game every value is a probability, in [0, 1]. (A reward game's
-    values have no range to check beyond (a), (b) and (c).)"""
+    values have no range to check beyond (a), (b) and (c).) A value object shared by many
+    states is checked once."""
     if not g.win_probability or (c is not None and not 0 <= c <= 1):
         return
-    if _SLOTS and set(map(type, v)) <= {Fraction}:  # the common case, at C speed: 0 <= n <= d
-        nums = list(map(_SLOT_NUMERATOR, v))
-        if not nums or (min(nums) >= 0 and all(map(operator.le, nums, map(_SLOT_DENOMINATOR, v)))):
+    objs = distinct_objects(v, spread=False)[0]
+    if _SLOTS and set(map(type, objs)) <= {Fraction}:  # the common case, at C speed: 0 <= n <= d
+        nums = list(map(_SLOT_NUMERATOR, objs))
+        if not nums or (min(nums) >= 0 and all(map(operator.le, nums, map(_SLOT_DENOMINATOR, objs)))):
             return
     for i, x in enumerate(v):  # (the first value out of range, named)
         if not 0 <= x.numerator <= x.denominator:

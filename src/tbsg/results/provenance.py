@@ -53,6 +53,7 @@ import numpy.typing as npt
 from tbsg._util.digits import fraction_text
 from tbsg.engine._backend import Rational
 from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.integer_q import distinct_objects
 from tbsg.errors import InvalidArgumentError, InvalidGameError, show
 from tbsg.results.kind import SolutionKind
 
@@ -181,10 +182,10 @@ def solution_digest(solution: _Digested, values: Sequence[Fraction] | None = Non
         h.update(";".join(f"{int(x.numerator):x}/{int(x.denominator):x}"
                           for x in numbers[start:start + _DIGEST_CHUNK]).encode())
     h.update(b"\n")
-    raws = solution._raw_values if values is None else values
-    for start in range(0, len(raws), _DIGEST_CHUNK):
-        nums, dens = _int_parts(raws[start:start + _DIGEST_CHUNK])
-        h.update(pickle.dumps((nums, dens), protocol=_PICKLE_PROTOCOL))
+    nums, dens = _value_parts(solution._raw_values if values is None else values)
+    for start in range(0, len(nums), _DIGEST_CHUNK):
+        chunk = (nums[start:start + _DIGEST_CHUNK], dens[start:start + _DIGEST_CHUNK])
+        h.update(pickle.dumps(chunk, protocol=_PICKLE_PROTOCOL))
     h.update(b"\n")
     return h.hexdigest()
 
@@ -208,6 +209,17 @@ def _int_bytes(column: object) -> bytes:
     if not len(wide) or (int(wide.min()) >= -2**31 and int(wide.max()) < 2**31):
         return b"i4" + wide.astype(np.int32, copy=False).tobytes()
     return b"i8" + wide.tobytes()
+
+
+def _value_parts(values: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """Every state's numerator and denominator as Python ``int`` s, each value object
+    shared by many states read once (:func:`~tbsg.engine.integer_q.distinct_objects`)."""
+    objs, inverse = distinct_objects(values)
+    nums, dens = _int_parts(objs)
+    if inverse is None:
+        return nums, dens
+    order = inverse.tolist()
+    return list(map(nums.__getitem__, order)), list(map(dens.__getitem__, order))
 
 
 def _int_parts(numbers: Sequence[Any]) -> tuple[list[int], list[int]]:
