@@ -416,7 +416,10 @@ def test_the_values_read_keep_the_solution_s_sharing() -> None:
     sol = tbsg.solve(risk_or_safety(20))
     v = _read(sol.graph, sol)
     raws = sol._raw_values
-    assert v == list(sol.values_exact) and all(type(x) is Fraction for x in v)
+    assert list(v) == list(sol.values_exact) and all(type(x) is Fraction for x in v)
+    # the integer parts that travel with them are those of the values, object by object
+    objs = v if v.inverse is None else [v[int(np.argmax(v.inverse == u))] for u in range(len(v.numerators))]
+    assert [(x.numerator, x.denominator) for x in objs] == list(zip(v.numerators, v.denominators, strict=True))
     ids = [id(x) for x in raws]
     most = ids.index(Counter(ids).most_common(1)[0][0])  # a state of the most shared object
     same = [i for i in range(len(raws)) if raws[i] is raws[most]]

@@ -261,7 +261,7 @@ def _only_common(g: CompiledGame[Any, Any], v: list[Fraction]) -> list[int]:
 def test_dyadic_values_are_decided_over_their_common_denominator() -> None:
     """Risk or Safety 4 (probabilities halves) at its solution's values, every played
     action a tie, and at values moved by ``±2**-200`` (a common denominator of about 200
-    bits: seven digits, with carries between them) and by ``-2**40 ± 2**-150`` (negative
+    bits: several digits, with carries between them) and by ``-2**40 ± 2**-150`` (negative
     values, so signed top digits): the common-denominator path alone decides every sign,
     and each is the sign of the definition summed in Fraction arithmetic."""
     game = tbsg.games.risk_or_safety(4)
@@ -274,16 +274,19 @@ def test_dyadic_values_are_decided_over_their_common_denominator() -> None:
         w = [x + d for x, d in zip(v, move, strict=True)]
         want = [_sign(_definition(g, w, k) - w[int(g.act_state[k])]) for k in range(g.n_actions)]
         assert _only_common(g, w) == want
+        # digits of 21 bits: a dozen of them, the carries crossing every one
+        with patch.object(integer_q, "_SUM_BITS", 24), patch.object(integer_q, "_MAX_DIGITS", 40):
+            assert _only_common(g, w) == want
     assert not np.array(_only_common(g, v))[sol.choice].any()
 
 
 def test_a_long_common_denominator_is_left_to_the_filter() -> None:
-    """Denominators whose common multiple exceeds the digits (``2**300``), or weights too
-    large for ``int64`` digit sums: the filter and the exact path decide, as before."""
+    """Denominators whose common multiple is too long (``2**300``), or weights that leave
+    too short digits for ``int64`` sums: the filter and the exact path decide, as before."""
     g = compile_game(Hand(F(1, 3)))
     assert integer_q._common_signs(g, _scale_of(g), *_parts([F(1, 2**300), F(1, 6)])) is None
     assert integer_q._common_signs(g, _scale_of(g), *_parts([F(1, 3), F(1, 6)])) is not None
-    with patch.object(integer_q, "_DIGIT_WEIGHTS", 11):  # B + W_k = 6 + 5 (go) here: no digit sums
+    with patch.object(integer_q, "_MIN_DIGIT_BITS", 58):  # 1 + B + W_k = 12 (go) here: digits of 57 bits
         assert integer_q._common_signs(g, _scale_of(g), *_parts([F(1, 3), F(1, 6)])) is None
     # at v = (2**-300, 1/6): Q(stop) = 1/3 and Q(go) = 11/36 exceed v(0), Q(back) = 2**-301 < 1/6
     assert exact_action_signs(g, [F(1, 2**300), F(1, 6)]).tolist() == [1, 1, -1]

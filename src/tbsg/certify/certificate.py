@@ -119,7 +119,7 @@ from tbsg.engine.graph import (
     raise_non_stopping,
     raise_paying_end_component,
 )
-from tbsg.engine.integer_q import distinct_objects
+from tbsg.engine.integer_q import ReadValues, distinct_objects, value_parts
 from tbsg.engine.optimality import (
     Failure,
     directions,
@@ -255,7 +255,7 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
                         infinite_play=c, kind=SolutionKind.of(optimizing), solution_sha256=digest)
 
 
-def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray,
+def check_certificate(g: CompiledGame[S, A], v: Sequence[Fraction], choice: IntArray,
                       optimizing: tuple[int, ...], c: Fraction | None, *,
                       scc: IntArray | None = None, progress: bool | None = False) -> BoolArray:
     """Check (a), (b) and (c) or (c') on ``g``, a fresh compile of the game; return the
@@ -281,7 +281,7 @@ def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray
         return _check_certificate(g, v, choice, optimizing, c, scc, progress)
 
 
-def _check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray,
+def _check_certificate(g: CompiledGame[S, A], v: Sequence[Fraction], choice: IntArray,
                        optimizing: tuple[int, ...], c: Fraction | None, scc: IntArray | None,
                        progress: bool | None) -> BoolArray:
     """:func:`check_certificate` (the collector paused)."""
@@ -362,7 +362,7 @@ def _fresh_compile(game: Game[S, A], solution: Solution[S, A], optimizing: tuple
         raise TamperedSolutionError(f"the solution's recorded strategy does not fit the game: {exc}") from exc
 
 
-def _read_checked(g: CompiledGame[S, A], solution: Solution[S, A]) -> tuple[list[Fraction], IntArray]:
+def _read_checked(g: CompiledGame[S, A], solution: Solution[S, A]) -> tuple[ReadValues, IntArray]:
     """The solution's values and strategy, after checking that its graph is ``g`` and its
     arrays and attributes are well formed (anything unreadable is a malformed solution)."""
     try:
@@ -377,7 +377,7 @@ def _read_checked(g: CompiledGame[S, A], solution: Solution[S, A]) -> tuple[list
             f"the solution is malformed: {type(exc).__name__}: {shorten(str(exc))}") from exc
 
 
-def _bellman_failure(g: CompiledGame[S, A], v: list[Fraction], failure: Failure) -> str:
+def _bellman_failure(g: CompiledGame[S, A], v: Sequence[Fraction], failure: Failure) -> str:
     """The message of a failure of (a) or (b), with the action's value."""
     i, k = failure.state, failure.action
     q = exact_action_values(g, v, [k])[0]
@@ -599,26 +599,28 @@ def _check_arrays(g: CompiledGame[S, A], solution: Solution[S, A]) -> None:
         raise TamperedSolutionError("the solution's optimal-action flags are not one bool per action")
 
 
-def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> list[Fraction]:
+def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> ReadValues:
     """The solution's values, each a ``Fraction`` of Python ints in lowest terms.
 
     Run after :func:`_check_graph` and :func:`_check_arrays`: the solution's graph is the
     game's, so its arrays are read in the game's numbering (as its query methods read them).
     A value object shared by many states (as a solver's are) is read and checked once,
     and its ``Fraction`` is shared by those states in turn
-    (:func:`~tbsg.engine.integer_q.distinct_objects`): the checks after this one see the
-    same sharing.
+    (:func:`~tbsg.engine.integer_q.distinct_objects`); the integer parts read on the way
+    travel with the values (:class:`~tbsg.engine.integer_q.ReadValues`), for the checks
+    after this one.
     """
     raws, inverse = distinct_objects(solution._raw_values)
     # GMP values convert to Fractions of Python ints in lowest terms: nothing to check
     read = _fractions(raws) if all(map(bk.is_canonical, raws)) else _checked_fractions(g, raws, inverse)
-    return read if inverse is None else list(map(read.__getitem__, inverse.tolist()))
+    return ReadValues.of(*read, inverse)
 
 
-def _checked_fractions(g: CompiledGame[S, A], raws: list[Any], inverse: IntArray | None) -> list[Fraction]:
+def _checked_fractions(g: CompiledGame[S, A], raws: list[Any], inverse: IntArray | None
+                       ) -> tuple[list[Fraction], list[int], list[int]]:
     """Each of ``raws`` (the distinct value objects, state ``i`` holding ``raws[inverse[i]]``)
-    as a Fraction of Python ints in lowest terms; the first state whose value is not one
-    is named."""
+    as a Fraction of Python ints in lowest terms, with its numerator and denominator; the
+    first state whose value is not one is named."""
     v: list[Fraction] = []
     to_fraction, is_canonical = bk.to_fraction, bk.is_canonical
     for u, raw in enumerate(raws):  # as stored: GMP values skip the gcd below
@@ -634,7 +636,7 @@ def _checked_fractions(g: CompiledGame[S, A], raws: list[Any], inverse: IntArray
                 f"value at state {_first_holder(g, u, inverse)} is {_show(n)}/{_show(d)}, not in lowest "
                 "terms (a Fraction built without normalisation)")
         v.append(x)
-    return v
+    return v, [x.numerator for x in v], [x.denominator for x in v]
 
 
 def _first_holder(g: CompiledGame[S, A], u: int, inverse: IntArray | None) -> str:
@@ -643,37 +645,37 @@ def _first_holder(g: CompiledGame[S, A], u: int, inverse: IntArray | None) -> st
     return _show(g.states[u if inverse is None else int(np.argmax(inverse == u))])
 
 
-def _fractions(raws: Sequence[Any]) -> list[Fraction]:
-    """``Fraction`` s of the backend's rationals ``raws`` (in lowest terms), without a gcd.
+def _fractions(raws: Sequence[Any]) -> tuple[list[Fraction], list[int], list[int]]:
+    """``Fraction`` s of the backend's rationals ``raws`` (in lowest terms), without a gcd,
+    with their numerators and denominators.
 
     Each numerator and denominator is converted to a Python ``int`` and stored in the
-    slots of a Fraction made without its constructor, in three C-level passes (a
-    function call per value would cost as much as the conversion itself).
+    slots of a Fraction made without its constructor, in C-level passes (a function call
+    per value would cost as much as the conversion itself).
     """
+    nums = list(map(int, map(_NUMERATOR, raws)))
+    dens = list(map(int, map(_DENOMINATOR, raws)))
     if not _SLOTS:  # pragma: no cover - a future Fraction without these slots
-        return list(map(bk.to_fraction, raws))
+        return list(map(bk.to_fraction, raws)), nums, dens
     out: list[Fraction] = list(map(object.__new__, repeat(Fraction, len(raws))))
-    deque(map(setattr, out, repeat("_numerator"), map(int, map(_NUMERATOR, raws))), 0)
-    deque(map(setattr, out, repeat("_denominator"), map(int, map(_DENOMINATOR, raws))), 0)
-    return out
+    deque(map(setattr, out, repeat("_numerator"), nums), 0)
+    deque(map(setattr, out, repeat("_denominator"), dens), 0)
+    return out, nums, dens
 
 
 _SLOTS = {"_numerator", "_denominator"} <= set(getattr(Fraction, "__slots__", ()))
 _NUMERATOR, _DENOMINATOR = operator.attrgetter("numerator"), operator.attrgetter("denominator")
-_SLOT_NUMERATOR, _SLOT_DENOMINATOR = operator.attrgetter("_numerator"), operator.attrgetter("_denominator")
 
 
-def _check_range(g: CompiledGame[S, A], v: list[Fraction], c: Fraction | None) -> None:
+def _check_range(g: CompiledGame[S, A], v: Sequence[Fraction], c: Fraction | None) -> None:
     """In a win-probability game every value is a probability, in [0, 1]. (A reward game's
     values have no range to check beyond (a), (b) and (c).) A value object shared by many
     states is checked once."""
     if not g.win_probability or (c is not None and not 0 <= c <= 1):
         return
-    objs = distinct_objects(v, spread=False)[0]
-    if _SLOTS and set(map(type, objs)) <= {Fraction}:  # the common case, at C speed: 0 <= n <= d
-        nums = list(map(_SLOT_NUMERATOR, objs))
-        if not nums or (min(nums) >= 0 and all(map(operator.le, nums, map(_SLOT_DENOMINATOR, objs)))):
-            return
+    nums, dens, _ = value_parts(v)  # at C speed: 0 <= n <= d
+    if not nums or (min(nums) >= 0 and all(map(operator.le, nums, dens))):
+        return
     for i, x in enumerate(v):  # (the first value out of range, named)
         if not 0 <= x.numerator <= x.denominator:
             raise TamperedSolutionError(f"value at state {_show(g.states[i])} is {_show(x)}, outside [0, 1]")

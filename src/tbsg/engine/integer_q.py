@@ -54,13 +54,13 @@ every ``A_s = L v(s)`` is an integer and
 
 .. math:: T_k = L C_k + \\sum_o w_o A_{t_o} - B A_i = L B (Q_v(k) - v(i))
 
-is an integer of at most a few hundred bits whose sign is ``δ(k)``, ties included:
-no filter and no exact path are needed. Each ``A_s`` and ``L C_k`` is written in base
-``2**32`` digits (the top one signed, the others in ``[0, 2**32)``), ``T_k``'s digits
-are summed over the outcomes in ``int64`` as the filter's sums are (each below
-``(B + W_k + 1) 2**32`` plus a carry, so below ``2**62`` for ``B + W_k < 2**29``), and
-the carries are propagated from the lowest digit up, leaving lower digits in
-``[0, 2**32)``: the sign of ``T_k`` is that of its top digit, or ``+1`` if that is 0
+is an integer of a few hundred bits at most whose sign is ``δ(k)``, ties included: no
+filter and no exact path are needed. Each ``A_s`` and ``L C_k`` is written in base
+``2**b`` digits (the top one signed, the others in ``[0, 2**b)``), with ``b = 61 -
+bits(1 + B + max_k W_k)``, so that a digit of ``T_k`` summed over the outcomes in
+``int64`` (below ``(1 + B + W_k) 2**b <= 2**61``, plus a carry far smaller) never
+overflows; the carries are propagated from the lowest digit up, leaving lower digits
+in ``[0, 2**b)``: the sign of ``T_k`` is that of its top digit, or ``+1`` if that is 0
 and a lower digit is not, or 0.
 
 Why integers rather than ``Fraction``
@@ -95,7 +95,7 @@ import numpy.typing as npt
 from tbsg.engine._backend import INTEGER as _INT
 from tbsg.engine.compiled import CompiledGame
 
-__all__ = ["distinct_objects", "exact_action_signs", "exact_action_values"]
+__all__ = ["ReadValues", "distinct_objects", "exact_action_signs", "exact_action_values", "value_parts"]
 
 IntArray = npt.NDArray[np.int64]
 SignArray = npt.NDArray[np.int8]
@@ -107,10 +107,10 @@ _CHUNK = 8192  # actions per step of the vectorised exact path
 _RATIO_BITS = 20
 _RATIO_MAX = 1 << _RATIO_BITS  # a small ratio p / q of two denominators: p, q below this
 _CROSS_BITS = 16384  # longest denominator times groups of a row up to which rows are cross-multiplied
-_DIGIT_BITS = 32  # base 2**32 digits of the common-denominator path
-_DIGIT_MASK = (1 << _DIGIT_BITS) - 1
-_MAX_DIGITS = 8  # digits of its numbers at most (a common denominator of 256 bits or fewer)
-_DIGIT_WEIGHTS = 1 << 29  # B + W_k below this: a digit's sums, carries included, stay below 2**62
+_COMMON_BITS = 256  # longest common denominator of the values read off int64 digits
+_SUM_BITS = 61  # digits of b bits times 1 + B + W_k below 2**61: sums and carries below 2**62
+_MIN_DIGIT_BITS = 16  # digits shorter than this (weights too large) are not worth their passes
+_MAX_DIGITS = 12  # digits of a number at most
 
 
 class _Scale:
@@ -198,6 +198,36 @@ def distinct_objects(values: Sequence[Any], *, spread: bool = True) -> tuple[lis
 _SAMPLE = 4096  # states sampled to estimate the distinct value objects
 
 
+class ReadValues(tuple[Fraction, ...]):
+    """Exact values read once: every state's ``Fraction`` (a tuple, so they cannot
+    change), with the Python ``int`` numerators and denominators of its distinct value
+    objects and the object of each state (``inverse``, :func:`distinct_objects`), which
+    the sign check and the digest read instead of reading every Fraction again. Built by
+    :meth:`of` from parts the caller has just read off those very Fractions."""
+
+    numerators: list[int]
+    denominators: list[int]
+    inverse: IntArray | None
+
+    @classmethod
+    def of(cls, objects: list[Fraction], numerators: list[int], denominators: list[int],
+           inverse: IntArray | None) -> ReadValues:
+        """The values ``objects[inverse[s]]`` (``objects[s]`` for ``inverse`` None), whose
+        objects have the given numerators and denominators."""
+        out = cls(objects if inverse is None else map(objects.__getitem__, inverse.tolist()))
+        out.numerators, out.denominators, out.inverse = numerators, denominators, inverse
+        return out
+
+
+def value_parts(values: Sequence[Any]) -> tuple[list[int], list[int], IntArray | None]:
+    """The numerators and denominators (Python ints) of the distinct value objects among
+    ``values``, and the object of each state (None: state ``s`` is object ``s``)."""
+    if type(values) is ReadValues:
+        return values.numerators, values.denominators, values.inverse
+    objs, inverse = distinct_objects(values)
+    return (*_int_parts(objs), inverse)
+
+
 def _int_parts(objs: list[Any]) -> tuple[list[int], list[int]]:
     """Numerators and denominators as Python ints, at C speed (a Fraction's from its slots:
     its ``numerator`` property is a Python call)."""
@@ -220,8 +250,7 @@ class _Values:
     def __init__(self, values: Sequence[Fraction], states: Sequence[int] | None) -> None:
         self.full: _Parts | None = None
         if states is None:
-            objs, inverse = distinct_objects(values)
-            num, den = _int_parts(objs)
+            num, den, inverse = value_parts(values)
             numbered = dict.fromkeys(itertools.chain((1,), den))  # 1 (the constants' group) first
             self.dens: list[int] = list(numbered)
             ids = dict(zip(numbered, range(len(numbered)), strict=True))
@@ -460,54 +489,58 @@ def _common_denominator(dens: list[int], bits: int) -> int | None:
     return common
 
 
-def _digits(xs: list[int], m: int) -> IntArray:
-    """Integers ``|x| < 2**(32 m - 1)`` as an ``(m, len(xs))`` ``int64`` array of base
-    ``2**32`` digits, least significant first: ``x = sum_l a_l 2**(32 l)`` with ``a_l`` in
-    ``[0, 2**32)`` below the top digit, which is signed, in ``[-2**31, 2**31)``. (Read as
-    the bytes of ``x``, or when some are negative of ``x + 2**(32 m - 1)``, which has the
-    same digits but a top one larger by ``2**31``.)"""
-    signed = bool(xs) and min(xs) < 0
-    shifted = map(operator.add, xs, repeat(1 << (_DIGIT_BITS * m - 1))) if signed else xs
-    little: Literal["little"] = "little"
-    raw = b"".join(map(int.to_bytes, shifted, repeat(4 * m), repeat(little)))
-    digits: IntArray = np.frombuffer(raw, dtype="<u4").reshape(len(xs), m).T.astype(np.int64, order="C")
-    if signed:
-        digits[m - 1] -= 1 << (_DIGIT_BITS - 1)
-    return digits
+def _digits(xs: list[int], base_bits: int, m: int) -> IntArray:
+    """Integers ``|x| < 2**(b m - 1)`` (``b = base_bits``) as an ``(m, len(xs))`` ``int64``
+    array of base ``2**b`` digits, least significant first: ``x = sum_l a_l 2**(b l)``
+    with ``a_l`` in ``[0, 2**b)`` below the top digit, which is signed, in
+    ``[-2**(b-1), 2**(b-1))`` (Python's ``&`` and ``>>`` act on two's complement: the
+    low bits of a negative number are its digit, the shift its floor)."""
+    out = np.empty((m, len(xs)), dtype=np.int64)
+    mask = (1 << base_bits) - 1
+    for digit in range(m):
+        shifted = map(operator.rshift, xs, repeat(base_bits * digit)) if digit else iter(xs)
+        top = digit == m - 1
+        out[digit] = np.fromiter(shifted if top else map(operator.and_, shifted, repeat(mask)),
+                                 dtype=np.int64, count=len(xs))
+    return out
 
 
 def _common_signs(g: CompiledGame[Any, Any], sc: _Scale, parts: _Parts, dens: list[int]) -> SignArray | None:
     """``δ`` of every flat action over the values' common denominator (module docstring),
     or None when it is too long or the weights too large for its ``int64`` digits."""
-    if sc.scale + max(sc.prob_weight, default=0) >= _DIGIT_WEIGHTS:
+    if sc.scale >= 2**31 or max(sc.prob_weight, default=0) >= 2**31:
         return None
     w_out, wsum = _weights(g, sc)
-    if sc.scale + (int(wsum.max()) if len(wsum) else 0) >= _DIGIT_WEIGHTS:
-        return None
-    common = _common_denominator(dens, _DIGIT_BITS * _MAX_DIGITS)
+    base_bits = _SUM_BITS - (1 + sc.scale + (int(wsum.max()) if len(wsum) else 0)).bit_length()
+    common = _common_denominator(dens, _COMMON_BITS) if base_bits >= _MIN_DIGIT_BITS else None
     if common is None:
         return None
     cofactor = [common // d for d in dens]
     scaled = list(map(operator.mul, parts.num, map(cofactor.__getitem__, parts.den_id)))  # L v(s)
     consts = [w * common for w in sc.weight]  # L B x of each number x of the game
     top = max(map(abs, itertools.chain(scaled, consts)), default=0).bit_length() + 1
-    m = max(1, -(-top // _DIGIT_BITS))
+    m = max(1, -(-top // base_bits))
     if m > _MAX_DIGITS:
         return None
-    value, const = _digits(scaled, m), _digits(consts, m)
+    value, const = _digits(scaled, base_bits, m), _digits(consts, base_bits, m)
     own = parts.per_state(np.arange(len(scaled)))  # the object of each state
     at_state, at_target = own[g.act_state], own[g.out_target]
     starts = g.out_ptr[:-1]
-    moving = starts < g.out_ptr[1:]
+    moving = np.flatnonzero(starts < g.out_ptr[1:])
+    every = len(moving) == g.n_actions
     carry = np.zeros(g.n_actions, dtype=np.int64)
     lower = np.zeros(g.n_actions, dtype=bool)  # a nonzero digit below the top one
     for digit in range(m):
         e = const[digit][g.act_code] - sc.scale * value[digit][at_state] + carry
         if len(w_out):
-            e[moving] += np.add.reduceat(w_out * value[digit][at_target], starts[moving])
+            sums = np.add.reduceat(w_out * value[digit][at_target], starts[moving])
+            if every:
+                e += sums
+            else:
+                e[moving] += sums
         if digit < m - 1:
-            carry = e >> _DIGIT_BITS
-            lower |= (e & _DIGIT_MASK) != 0
+            carry = e >> base_bits
+            lower |= (e & ((1 << base_bits) - 1)) != 0
     sign: SignArray = np.sign(e).astype(np.int8)
     sign[(e == 0) & lower] = 1
     return sign

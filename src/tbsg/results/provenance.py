@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import operator
 import pickle
 import re
 from collections.abc import Mapping, Sequence
@@ -53,7 +52,7 @@ import numpy.typing as npt
 from tbsg._util.digits import fraction_text
 from tbsg.engine._backend import Rational
 from tbsg.engine.compiled import CompiledGame
-from tbsg.engine.integer_q import distinct_objects
+from tbsg.engine.integer_q import value_parts
 from tbsg.errors import InvalidArgumentError, InvalidGameError, show
 from tbsg.results.kind import SolutionKind
 
@@ -192,10 +191,6 @@ def solution_digest(solution: _Digested, values: Sequence[Fraction] | None = Non
 
 _DIGEST_CHUNK = 4096  # numbers per update of the digest
 _PICKLE_PROTOCOL = 5  # fixed, so that the bytes of a value never depend on the interpreter's default
-_NUMERATOR, _DENOMINATOR = operator.attrgetter("numerator"), operator.attrgetter("denominator")
-_SLOTTED = {"_numerator", "_denominator"} <= set(getattr(Fraction, "__slots__", ()))
-_PARTS = (operator.attrgetter("_numerator"), operator.attrgetter("_denominator")) if _SLOTTED \
-    else (_NUMERATOR, _DENOMINATOR)
 
 
 def _int_bytes(column: object) -> bytes:
@@ -213,21 +208,13 @@ def _int_bytes(column: object) -> bytes:
 
 def _value_parts(values: Sequence[Any]) -> tuple[list[int], list[int]]:
     """Every state's numerator and denominator as Python ``int`` s, each value object
-    shared by many states read once (:func:`~tbsg.engine.integer_q.distinct_objects`)."""
-    objs, inverse = distinct_objects(values)
-    nums, dens = _int_parts(objs)
+    shared by many states read once (:func:`~tbsg.engine.integer_q.value_parts`: the
+    parts :func:`tbsg.verify` has read already, if it passes its values)."""
+    nums, dens, inverse = value_parts(values)
     if inverse is None:
         return nums, dens
     order = inverse.tolist()
     return list(map(nums.__getitem__, order)), list(map(dens.__getitem__, order))
-
-
-def _int_parts(numbers: Sequence[Any]) -> tuple[list[int], list[int]]:
-    """Numerators and denominators of exact rationals as Python ``int`` s, read at C speed:
-    a Fraction's from its slots (its ``numerator`` property is a Python call), another
-    number's (a backend rational) through its attributes."""
-    num, den = _PARTS if set(map(type, numbers)) <= {Fraction} else (_NUMERATOR, _DENOMINATOR)
-    return list(map(int, map(num, numbers))), list(map(int, map(den, numbers)))
 
 
 @dataclass(frozen=True)
