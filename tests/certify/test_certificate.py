@@ -418,7 +418,8 @@ def test_the_values_read_keep_the_solution_s_sharing() -> None:
     raws = sol._raw_values
     assert list(v) == list(sol.values_exact) and all(type(x) is Fraction for x in v)
     # the integer parts that travel with them are those of the values, object by object
-    objs = v if v.inverse is None else [v[int(np.argmax(v.inverse == u))] for u in range(len(v.numerators))]
+    inverse = v.inverse
+    objs = v if inverse is None else [v[int(np.argmax(inverse == u))] for u in range(len(v.numerators))]
     assert [(x.numerator, x.denominator) for x in objs] == list(zip(v.numerators, v.denominators, strict=True))
     ids = [id(x) for x in raws]
     most = ids.index(Counter(ids).most_common(1)[0][0])  # a state of the most shared object

@@ -87,7 +87,7 @@ import weakref
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from itertools import repeat
-from typing import Any, Literal, NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
