@@ -420,7 +420,8 @@ def test_the_values_read_keep_the_solution_s_sharing() -> None:
     # the integer parts that travel with them are those of the values, object by object
     inverse = v.inverse
     objs = v if inverse is None else [v[int(np.argmax(inverse == u))] for u in range(len(v.numerators))]
-    assert [(x.numerator, x.denominator) for x in objs] == list(zip(v.numerators, v.denominators, strict=True))
+    parts = list(zip(v.numerators, v.denominators, strict=True))
+    assert [(x.numerator, x.denominator) for x in objs] == parts
     ids = [id(x) for x in raws]
     most = ids.index(Counter(ids).most_common(1)[0][0])  # a state of the most shared object
     same = [i for i in range(len(raws)) if raws[i] is raws[most]]
