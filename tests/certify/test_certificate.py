@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import os
 import re
-from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -397,6 +396,10 @@ def test_a_bad_value_object_shared_by_many_states_is_named_at_its_first_state() 
     unreduced._numerator, unreduced._denominator = 2, 4  # type: ignore[attr-defined]
     with pytest.raises(tbsg.TamperedSolutionError, match=f"value at state {first} is 2/4, not in lowest"):
         tbsg.verify(game, _shared(sol, unreduced, at))
+    negative = object.__new__(Fraction)  # 2/-3: coprime parts, but a negative denominator
+    negative._numerator, negative._denominator = 2, -3  # type: ignore[attr-defined]
+    with pytest.raises(tbsg.TamperedSolutionError, match=f"value at state {first} is 2/-3, not in lowest"):
+        tbsg.verify(game, _shared(sol, negative, at))
     numpy_parts = Fraction(np.int64(1), np.int64(3))  # type: ignore[call-overload]  # on purpose
     with pytest.raises(tbsg.TamperedSolutionError, match=f"value at state {first} is a Fraction with parts"):
         tbsg.verify(game, _shared(sol, numpy_parts, at))
@@ -417,13 +420,11 @@ def test_the_values_read_keep_the_solution_s_sharing() -> None:
     v = _read(sol.graph, sol)
     raws = sol._raw_values
     assert list(v) == list(sol.values_exact) and all(type(x) is Fraction for x in v)
-    # the integer parts that travel with them are those of the values, object by object
+    assert v[-1] == sol.values_exact[-1] and v[2:5] == list(sol.values_exact[2:5])
+    # one entry of parts per stored object, each state pointing at its own object's
     inverse = v.inverse
-    objs = v if inverse is None else [v[int(np.argmax(inverse == u))] for u in range(len(v.numerators))]
-    parts = list(zip(v.numerators, v.denominators, strict=True))
-    assert [(x.numerator, x.denominator) for x in objs] == parts
-    ids = [id(x) for x in raws]
-    most = ids.index(Counter(ids).most_common(1)[0][0])  # a state of the most shared object
-    same = [i for i in range(len(raws)) if raws[i] is raws[most]]
-    assert len(same) > 1 and all(v[i] is v[most] for i in same)
-    assert len({id(x) for x in v}) == len({id(x) for x in raws})
+    assert inverse is not None and len(v.numerators) == len({id(x) for x in raws}) < len(raws)
+    first = {u: i for i, u in reversed(list(enumerate(inverse.tolist())))}  # an object's first state
+    assert all(raws[first[u]] is raws[i] for i, u in enumerate(inverse.tolist()))
+    assert [(x.numerator, x.denominator) for x in (sol.values_exact[first[u]] for u in range(len(first)))] \
+        == list(zip(v.numerators, v.denominators, strict=True))

@@ -75,7 +75,8 @@ None of them searches for anything: no strategy iteration, no elimination (no li
 system is solved: ``v`` is given and only checked against its definition), no float
 arithmetic and not the solvers' float filter (the integer filter of the signs has its
 own two-line error bound), no backend rational (the solution's stored values, which
-may be the backend's rationals, are read into ``Fraction``; only the cross-multiplication
+may be the backend's rationals, are read as the Python integers of a ``Fraction`` in
+lowest terms; only the cross-multiplication
 of ties uses the backend's integers, exact either way; the float arrays its graph may
 cache are recomputed only to be compared with that cache); ``tests/certify`` traces a
 verification and fails if it calls anything else of the engine. A value, strategy or
@@ -94,12 +95,10 @@ import dataclasses
 import math
 import operator
 import time
-from collections import deque
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from itertools import repeat
 from typing import Any, TypeVar
 
 import numpy as np
@@ -600,28 +599,29 @@ def _check_arrays(g: CompiledGame[S, A], solution: Solution[S, A]) -> None:
 
 
 def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> ReadValues:
-    """The solution's values, each a ``Fraction`` of Python ints in lowest terms.
+    """The solution's values, each a ``Fraction`` of Python ints in lowest terms, read as
+    their integer parts (:class:`~tbsg.engine.integer_q.ReadValues`).
 
     Run after :func:`_check_graph` and :func:`_check_arrays`: the solution's graph is the
     game's, so its arrays are read in the game's numbering (as its query methods read them).
-    A value object shared by many states (as a solver's are) is read and checked once,
-    and its ``Fraction`` is shared by those states in turn
-    (:func:`~tbsg.engine.integer_q.distinct_objects`); the integer parts read on the way
-    travel with the values (:class:`~tbsg.engine.integer_q.ReadValues`), for the checks
-    after this one.
+    A value object shared by many states (as a solver's are) is read and checked once
+    (:func:`~tbsg.engine.integer_q.distinct_objects`).
     """
     raws, inverse = distinct_objects(solution._raw_values)
-    # GMP values convert to Fractions of Python ints in lowest terms: nothing to check
-    read = _fractions(raws) if all(map(bk.is_canonical, raws)) else _checked_fractions(g, raws, inverse)
-    return ReadValues.of(*read, inverse)
+    if all(map(bk.is_canonical, raws)):  # GMP values: their parts, converted to Python
+        # ints, are those of a Fraction in lowest terms: nothing to check
+        return ReadValues(list(map(int, map(_NUMERATOR, raws))), list(map(int, map(_DENOMINATOR, raws))),
+                          inverse)
+    return ReadValues(*_checked_parts(g, raws, inverse), inverse)
 
 
-def _checked_fractions(g: CompiledGame[S, A], raws: list[Any], inverse: IntArray | None
-                       ) -> tuple[list[Fraction], list[int], list[int]]:
-    """Each of ``raws`` (the distinct value objects, state ``i`` holding ``raws[inverse[i]]``)
-    as a Fraction of Python ints in lowest terms, with its numerator and denominator; the
-    first state whose value is not one is named."""
-    v: list[Fraction] = []
+def _checked_parts(g: CompiledGame[S, A], raws: list[Any], inverse: IntArray | None
+                   ) -> tuple[list[int], list[int]]:
+    """The numerator and denominator of each of ``raws`` (the distinct value objects,
+    state ``i`` holding ``raws[inverse[i]]``), each of which must be a Fraction of Python
+    ints in lowest terms; the first state whose value is not one is named."""
+    nums: list[int] = []
+    dens: list[int] = []
     to_fraction, is_canonical = bk.to_fraction, bk.is_canonical
     for u, raw in enumerate(raws):  # as stored: GMP values skip the gcd below
         x = to_fraction(raw)
@@ -631,12 +631,13 @@ def _checked_fractions(g: CompiledGame[S, A], raws: list[Any], inverse: IntArray
             raise TamperedSolutionError(
                 f"value at state {_first_holder(g, u, inverse)} is a {type(x).__name__}{parts}, not a "
                 "Fraction of Python ints")
-        if not is_canonical(raw) and math.gcd(n, d) != 1:
+        if not is_canonical(raw) and (d <= 0 or math.gcd(n, d) != 1):
             raise TamperedSolutionError(
                 f"value at state {_first_holder(g, u, inverse)} is {_show(n)}/{_show(d)}, not in lowest "
                 "terms (a Fraction built without normalisation)")
-        v.append(x)
-    return v, [x.numerator for x in v], [x.denominator for x in v]
+        nums.append(n)
+        dens.append(d)
+    return nums, dens
 
 
 def _first_holder(g: CompiledGame[S, A], u: int, inverse: IntArray | None) -> str:
@@ -645,25 +646,6 @@ def _first_holder(g: CompiledGame[S, A], u: int, inverse: IntArray | None) -> st
     return _show(g.states[u if inverse is None else int(np.argmax(inverse == u))])
 
 
-def _fractions(raws: Sequence[Any]) -> tuple[list[Fraction], list[int], list[int]]:
-    """``Fraction`` s of the backend's rationals ``raws`` (in lowest terms), without a gcd,
-    with their numerators and denominators.
-
-    Each numerator and denominator is converted to a Python ``int`` and stored in the
-    slots of a Fraction made without its constructor, in C-level passes (a function call
-    per value would cost as much as the conversion itself).
-    """
-    nums = list(map(int, map(_NUMERATOR, raws)))
-    dens = list(map(int, map(_DENOMINATOR, raws)))
-    if not _SLOTS:  # pragma: no cover - a future Fraction without these slots
-        return list(map(bk.to_fraction, raws)), nums, dens
-    out: list[Fraction] = list(map(object.__new__, repeat(Fraction, len(raws))))
-    deque(map(setattr, out, repeat("_numerator"), nums), 0)
-    deque(map(setattr, out, repeat("_denominator"), dens), 0)
-    return out, nums, dens
-
-
-_SLOTS = {"_numerator", "_denominator"} <= set(getattr(Fraction, "__slots__", ()))
 _NUMERATOR, _DENOMINATOR = operator.attrgetter("numerator"), operator.attrgetter("denominator")
 
 

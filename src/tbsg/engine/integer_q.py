@@ -87,12 +87,13 @@ import weakref
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from itertools import repeat
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from tbsg.engine._backend import INTEGER as _INT
+from tbsg.engine._backend import _coprime_fraction
 from tbsg.engine.compiled import CompiledGame
 
 __all__ = ["ReadValues", "distinct_objects", "exact_action_signs", "exact_action_values", "value_parts"]
@@ -198,25 +199,34 @@ def distinct_objects(values: Sequence[Any], *, spread: bool = True) -> tuple[lis
 _SAMPLE = 4096  # states sampled to estimate the distinct value objects
 
 
-class ReadValues(tuple[Fraction, ...]):
-    """Exact values read once: every state's ``Fraction`` (a tuple, so they cannot
-    change), with the Python ``int`` numerators and denominators of its distinct value
-    objects and the object of each state (``inverse``, :func:`distinct_objects`), which
-    the sign check and the digest read instead of reading every Fraction again. Built by
-    :meth:`of` from parts the caller has just read off those very Fractions."""
+class ReadValues(Sequence[Fraction]):
+    """Exact values read once, as the Python ``int`` numerators and denominators (in
+    lowest terms, ``> 0``) of their distinct value objects and the object of each state
+    (``inverse``, :func:`distinct_objects`; None: state ``s`` is object ``s``).
 
-    numerators: list[int]
-    denominators: list[int]
-    inverse: IntArray | None
+    The sign check, the range check and the digest read the parts; a state's
+    ``Fraction`` is built when it is asked for (a message, infinite play), so that a
+    large game's values are not copied into Fractions that nothing reads. The caller
+    has read the parts off the values it checked.
+    """
 
-    @classmethod
-    def of(cls, objects: list[Fraction], numerators: list[int], denominators: list[int],
-           inverse: IntArray | None) -> ReadValues:
-        """The values ``objects[inverse[s]]`` (``objects[s]`` for ``inverse`` None), whose
-        objects have the given numerators and denominators."""
-        out = cls(objects if inverse is None else map(objects.__getitem__, inverse.tolist()))
-        out.numerators, out.denominators, out.inverse = numerators, denominators, inverse
-        return out
+    __slots__ = ("denominators", "inverse", "numerators")
+
+    def __init__(self, numerators: list[int], denominators: list[int], inverse: IntArray | None) -> None:
+        self.numerators, self.denominators, self.inverse = numerators, denominators, inverse
+
+    def __len__(self) -> int:
+        return len(self.numerators) if self.inverse is None else len(self.inverse)
+
+    @overload
+    def __getitem__(self, i: int) -> Fraction: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Fraction]: ...
+    def __getitem__(self, i: int | slice) -> Fraction | list[Fraction]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        u = i if self.inverse is None else int(self.inverse[i])
+        return _coprime_fraction(self.numerators[u], self.denominators[u])
 
 
 def value_parts(values: Sequence[Any]) -> tuple[list[int], list[int], IntArray | None]:
