@@ -428,3 +428,16 @@ def test_the_values_read_keep_the_solution_s_sharing() -> None:
     assert all(raws[first[u]] is raws[i] for i, u in enumerate(inverse.tolist()))
     assert [(x.numerator, x.denominator) for x in (sol.values_exact[first[u]] for u in range(len(first)))] \
         == list(zip(v.numerators, v.denominators, strict=True))
+
+
+@pytest.mark.parametrize("field", ["n_components", "largest_component"])
+def test_a_wrong_component_count_is_refused(field: str) -> None:
+    # Risk or Safety 6 has many components (each score pair leads away); one more or one
+    # fewer, or a largest one of another size, is refused
+    game = risk_or_safety(6)
+    sol = tbsg.solve(game)
+    for delta in (1, -1):
+        wrong = dataclasses.replace(sol, **{field: getattr(sol, field) + delta})
+        with pytest.raises(tbsg.TamperedSolutionError, match=r"solution reports \d+ components \(largest"):
+            tbsg.verify(game, wrong)
+    assert tbsg.verify(game, sol).states == sol.n_states

@@ -25,6 +25,7 @@ from tbsg.engine.graph import (
     decompose,
     end_components,
     raise_non_stopping,
+    strong_components,
     subgraph,
     trivial_states,
 )
@@ -242,3 +243,15 @@ def test_solve_refuses_a_non_stopping_game_and_names_the_states() -> None:
     # with a payoff for never-ending play it has a value: player 0 can quit and win at
     # once (1), and nothing pays more
     assert tbsg.solve(game, infinite_play=0).value() == 1
+
+
+@pytest.mark.parametrize("game", [tbsg.games.risk_or_safety(6), tbsg.games.pig(10),
+                                  tbsg.games.pig_solitaire(8)], ids=["ros6", "pig10", "pig-solitaire8"])
+def test_strong_components_are_decompose_s_without_the_order(game: Any) -> None:
+    # the same partition of the states (numbered otherwise), the same count and largest size
+    g = compile_game(game)
+    comps, plain = decompose(g), strong_components(g)
+    assert (plain.count, plain.largest) == (comps.count, comps.largest)
+    pairs = set(zip(plain.label.tolist(), comps.label.tolist(), strict=True))
+    assert len(pairs) == comps.count  # a one-to-one match of the two numberings
+    assert sorted(set(plain.label.tolist())) == list(range(plain.count))

@@ -111,12 +111,12 @@ from tbsg.engine.bellman import exact_action_values
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
 from tbsg.engine.compiled import CompiledGame, _Decoded
 from tbsg.engine.graph import (
-    Components,
-    decompose,
+    ComponentLabels,
     end_components,
     paying_end_action,
     raise_non_stopping,
     raise_paying_end_component,
+    strong_components,
 )
 from tbsg.engine.integer_q import ReadValues, distinct_objects, value_parts
 from tbsg.engine.optimality import (
@@ -244,7 +244,7 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
     with paused():
         g = _fresh_compile(game, solution, optimizing, claimed, (max_states, progress))
         v, choice = _read_checked(g, solution)
-        comps = decompose(g)  # the counts, and the end components' first round
+        comps = strong_components(g)  # the counts, and the end components' first round
         expected = check_certificate(g, v, choice, optimizing, c, scc=comps.label,
                                      progress=progress)
         _check_optimal_actions(g, solution, expected)
@@ -264,7 +264,7 @@ def check_certificate(g: CompiledGame[S, A], v: Sequence[Fraction], choice: IntA
     the claimed strategy (one flat action of each state) and ``optimizing`` the players
     who optimise; ``c`` is the payoff of never-ending play (``None``: the game, restricted
     to the actions in play, must be stopping). ``scc``: the strongly connected components
-    of ``g`` (``decompose(g).label``) when the caller has them, which spares the end
+    of ``g`` (``strong_components(g).label``) when the caller has them, which spares the end
     components' first round (every end component lies inside one of them), as in the
     solver. ``progress``: report the actions whose signs are decided (as :func:`verify`'s
     ``progress``; ``False``, the default here, never).
@@ -675,7 +675,7 @@ def _check_optimal_actions(g: CompiledGame[S, A], solution: Solution[S, A], expe
             f"{_show(solution.optimal_actions(g.states[i]))}, but exactly {_show(want)} are optimal there")
 
 
-def _check_counts(comps: Components, solution: Solution[Any, Any]) -> None:
+def _check_counts(comps: ComponentLabels, solution: Solution[Any, Any]) -> None:
     """The solution's component counts are those of the game (``comps``: its components)."""
     if (solution.n_components, solution.largest_component) != (comps.count, comps.largest):
         raise TamperedSolutionError(
