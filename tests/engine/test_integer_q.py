@@ -324,3 +324,32 @@ class _Fresh(Sequence[Fraction]):
     def __getitem__(self, i: Any) -> Any:
         x = self.values[i]
         return F(x.numerator, x.denominator)
+
+
+def test_actions_of_the_same_expression_are_decided_once() -> None:
+    """Risk or Safety 12's values are shared objects; with values moved by ``±2**-300``
+    per object (past the common-denominator path), the exact path decides one action of
+    each expression (same constant, same own value object, same probabilities times the
+    same objects) and every action gets the sign of the definition."""
+    sol = tbsg.solve(tbsg.games.risk_or_safety(12))
+    g = sol.graph
+    moved: dict[int, Fraction] = {}
+    for raw in sol._raw_values:  # one moved Fraction per stored object, shared
+        if id(raw) not in moved:
+            x = bk.to_fraction(raw)
+            moved[id(raw)] = x + F((-1) ** len(moved), x.denominator * 2**300)
+    w = [moved[id(raw)] for raw in sol._raw_values]
+    want = [_sign(_definition(g, w, k) - w[int(g.act_state[k])]) for k in range(g.n_actions)]
+    seen: list[int] = []
+    real = integer_q._vector_signs
+
+    def counting(g: Any, arr: Any, acts: Any, progress: Any = None) -> Any:
+        seen.append(len(acts))
+        return real(g, arr, acts, progress)
+
+    with patch.object(integer_q, "_vector_signs", counting):
+        assert exact_action_signs(g, w).tolist() == want
+    undecided = int((_filter(g, w) == 2).sum())
+    assert 0 < sum(seen) < undecided  # fewer expressions than undecided actions
+    with patch.object(integer_q, "_same_rows", lambda g, parts, acts: (acts, None)):
+        assert exact_action_signs(g, w).tolist() == want

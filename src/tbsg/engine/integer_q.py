@@ -715,6 +715,35 @@ def _vector_signs(g: CompiledGame[Any, Any], arr: _Arrays, acts: IntArray,
     return sign
 
 
+def _same_rows(g: CompiledGame[Any, Any], parts: _Parts, acts: IntArray) -> tuple[IntArray, IntArray | None]:
+    """One representative of each set of ``acts`` whose ``Q_v(k) - v(i)`` is the same
+    expression: the same constant, the state's value the same object, and the same
+    probabilities times the same value objects outcome by outcome (so the same number:
+    one sign decides them all), and the representative of each action; ``(acts, None)``
+    when no value object is shared or the expressions are too long to number.
+
+    Each expression is numbered by one ``int64``: its fields (object and code numbers)
+    side by side in binary, a one-to-one code when their bits fit in 63.
+    """
+    if parts.inverse is None or not len(acts):
+        return acts, None
+    start = g.out_ptr[acts]
+    deg = g.out_ptr[acts + 1] - start
+    most = int(deg.max())
+    obj_bits, code_bits = (len(parts.num) + 1).bit_length(), (len(g.rationals) + 1).bit_length()
+    if (most + 1) * (obj_bits + code_bits) > 63:
+        return acts, None
+    key = parts.inverse[g.act_state[acts]] << code_bits | g.act_code[acts].astype(np.int64)
+    last = max(len(g.out_target) - 1, 0)
+    for j in range(most):
+        has = deg > j
+        o = np.minimum(start + j, last)
+        term = (g.out_code[o].astype(np.int64) + 1) << obj_bits | (parts.inverse[g.out_target[o]] + 1)
+        key = key << (obj_bits + code_bits) | np.where(has, term, 0)
+    _, first, back = np.unique(key, return_index=True, return_inverse=True)
+    return acts[first], back.reshape(-1)
+
+
 def _signs(g: CompiledGame[Any, Any], sc: _Scale, vals: _Values, ks: IntArray,
            progress: Callable[[int, int], None] | None = None) -> SignArray:
     """``δ`` of the actions ``ks``: filtered first when ``vals`` holds every state, the
@@ -732,7 +761,11 @@ def _signs(g: CompiledGame[Any, Any], sc: _Scale, vals: _Values, ks: IntArray,
         if len(rows):
             done = len(ks) - len(rows)
             report = None if progress is None else (lambda k, _n: progress(done + k, len(ks)))
-            sign[rows] = _vector_signs(g, _Arrays(g, sc, vals.full, vals.dens), ks[rows], report)
+            reps, back = _same_rows(g, vals.full, ks[rows])
+            decided = _vector_signs(g, _Arrays(g, sc, vals.full, vals.dens), reps, report)
+            sign[rows] = decided if back is None else decided[back]
+            if progress is not None:
+                progress(len(ks), len(ks))
         return sign
     return np.array([_sign(_groups(g, sc, vals, k, i))
                      for k, i in zip(ks.tolist(), g.act_state[ks].tolist(), strict=True)], dtype=np.int8)
