@@ -198,6 +198,9 @@ def test_both_integer_types_give_the_same_signs(integer: type) -> None:
     moved = [x + F((-1) ** i, x.denominator * 2**300) for i, x in enumerate(v)]
     want = [[_sign(_definition(g, w, k) - w[int(g.act_state[k])]) for k in range(g.n_actions)]
             for w in (v, moved)]
+    with patch.object(integer_q, "_INT", integer), patch.object(integer_q, "_MAX_DIGITS", 0):
+        # rows cross-multiplied whole (short enough), then clustered first
+        assert [exact_action_signs(g, w).tolist() for w in (v, moved)] == want
     with patch.object(integer_q, "_INT", integer), patch.object(integer_q, "_CROSS_BITS", 0):
         assert [exact_action_signs(g, w).tolist() for w in (v, moved)] == want
         with patch.object(integer_q, "_FEW", 0):  # one action at a time

@@ -568,7 +568,7 @@ def _numbers(sc: _Scale, num: list[int], most_terms: int) -> tuple[Any, Any, Any
 class _Arrays:
     """What the vectorised exact path reads, as arrays: every state's numerator (``int64``
     or Python ints, :func:`_numbers`) and denominator number, the weights and constants,
-    and the distinct denominators as Python ints."""
+    and the distinct denominators as Python ints and in the backend's exact integers."""
 
     def __init__(self, g: CompiledGame[Any, Any], sc: _Scale, parts: _Parts, dens: list[int]) -> None:
         most = int(np.diff(g.out_ptr).max(initial=0)) + 2  # terms of a group: outcomes, v(i), C_k
@@ -577,6 +577,8 @@ class _Arrays:
         self.den_id = parts.per_state(np.array(parts.den_id, dtype=np.int64))
         self.dens = np.empty(len(dens), dtype=object)
         self.dens[:] = dens
+        self.big_dens = np.empty(len(dens), dtype=object)  # in the backend's integers
+        self.big_dens[:] = list(map(_INT, dens))
         self.den_bits = np.array([d.bit_length() for d in dens], dtype=np.int64)
         self.scale = sc.scale
 
@@ -631,9 +633,10 @@ def _row_groups(grouped: tuple[IntArray, IntArray, npt.NDArray[Any]], dens: list
 def _mixed_signs(row: IntArray, den: IntArray, m: npt.NDArray[Any], count: IntArray,
                  dens: npt.NDArray[Any], rows: IntArray) -> IntArray:
     """The signs of ``sum_j M_j / D_j`` of the given ``rows`` (``count`` groups each, in
-    ``(row, den, m)``; ``dens``: the denominators as Python ints), cross-multiplied on
-    arrays of Python ints: ``N / D <- (N D_j + M_j D) / (D D_j)``, one group position at
-    a time for every row that has it (small numbers: see :func:`_clustered_signs`)."""
+    ``(row, den, m)``; ``dens``: the denominators in the backend's exact integers),
+    cross-multiplied on arrays of those integers: ``N / D <- (N D_j + M_j D) / (D D_j)``,
+    one group position at a time for every row that has it (small numbers: see
+    :func:`_clustered_signs`)."""
     first = np.searchsorted(row, rows)
     size = count[rows]
     n = m[first].astype(object)
@@ -708,7 +711,7 @@ def _vector_signs(g: CompiledGame[Any, Any], arr: _Arrays, acts: IntArray,
             long = arr.den_bits[den].max() * count[mixed].max() > _CROSS_BITS
             ratio.clear_cofactors()
             some[mixed] = (_clustered_signs(row, den, m, count, ratio, mixed) if long
-                           else _mixed_signs(row, den, m, count, arr.dens, mixed))
+                           else _mixed_signs(row, den, m, count, arr.big_dens, mixed))
         sign[part] = some
         if progress is not None:
             progress(part.stop, len(acts))
