@@ -105,7 +105,7 @@ import sys
 import time
 import types
 import typing
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
@@ -958,12 +958,13 @@ def _rule(r: _Reader, doc: dict[str, Any], kind: SolutionKind) -> Fraction | Non
 
 
 def _rows(r: _Reader, g: CompiledGame[Any, Any], doc: dict[str, Any]
-          ) -> tuple[list[Fraction], list[Any], np.ndarray[Any, np.dtype[np.int64]]]:
-    """Values (as ``Fraction`` and in the backend type) and chosen actions of the rows, one
-    per state, and the top-level value."""
+          ) -> tuple[Sequence[Fraction], list[Any], np.ndarray[Any, np.dtype[np.int64]]]:
+    """Values (as ``Fraction`` s, of format 4 read as their integer parts, and in the
+    backend type) and chosen actions of the rows, one per state, and the top-level value."""
     rows = r.get(doc, "states", list, "")
     if len(rows) != g.n_states:
         r.fail(f"{len(rows)} state rows but the game has {g.n_states} states (truncated?)")
+    values: Sequence[Fraction]
     if doc["format_version"] >= 4:
         with encoding.no_cycle_collection():
             denominators = encoding.read_denominators(r.fail, doc["denominators"], r.max_digits)
