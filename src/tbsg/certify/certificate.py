@@ -608,8 +608,9 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> ReadValues:
     (:func:`~tbsg.engine.integer_q.distinct_objects`).
     """
     raws, inverse = distinct_objects(solution._raw_values)
-    if all(map(bk.is_canonical, raws)):  # GMP values: their parts, converted to Python
-        # ints, are those of a Fraction in lowest terms: nothing to check
+    # all of the fast backend's own type (one type, that of the first): GMP values, whose
+    # parts, converted to Python ints, are those of a Fraction in lowest terms: nothing to check
+    if len(set(map(type, raws))) <= 1 and all(map(bk.is_canonical, raws[:1])):
         return ReadValues(list(map(int, map(_NUMERATOR, raws))), list(map(int, map(_DENOMINATOR, raws))),
                           inverse)
     return ReadValues(*_checked_parts(g, raws, inverse), inverse)

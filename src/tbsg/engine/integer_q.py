@@ -134,8 +134,10 @@ class _Scale:
             x = g.rationals[c]
             weight[c] = x.numerator * (scale // x.denominator)
         self.weight = weight
-        self.const: list[int] = [weight[c] for c in g.act_code.tolist()]
-        self.const_max = max((abs(weight[c]) for c in np.unique(g.act_code).tolist()), default=0)
+        self.const: list[int] = list(map(weight.__getitem__, g.act_code.tolist()))
+        is_const = np.zeros(len(g.rationals), dtype=bool)
+        is_const[g.act_code] = True
+        self.const_max = max((abs(weight[c]) for c in np.flatnonzero(is_const).tolist()), default=0)
         """The largest ``|C_k|``."""
         self.prob_weight = [w if p else 0 for w, p in zip(weight, is_prob.tolist(), strict=True)]
         """``w`` of the codes used as probabilities (0 for the others): never negative."""
