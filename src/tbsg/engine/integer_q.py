@@ -91,6 +91,7 @@ from typing import Any, NamedTuple, overload
 
 import numpy as np
 import numpy.typing as npt
+import scipy.sparse as sp
 
 from tbsg.engine._backend import INTEGER as _INT
 from tbsg.engine._backend import _coprime_fraction
@@ -536,20 +537,17 @@ def _common_signs(g: CompiledGame[Any, Any], sc: _Scale, parts: _Parts, dens: li
         return None
     value, const = _digits(scaled, base_bits, m), _digits(consts, base_bits, m)
     own = parts.per_state(np.arange(len(scaled)))  # the object of each state
-    at_state, at_target = own[g.act_state], own[g.out_target]
-    starts = g.out_ptr[:-1]
-    moving = np.flatnonzero(starts < g.out_ptr[1:])
-    every = len(moving) == g.n_actions
+    # sum_o w_o A_{t_o} of every action, digit by digit: one product by the sparse matrix
+    # of the weights (actions by value objects; int64 throughout, sums bounded as above)
+    outcomes = sp.csr_matrix((w_out, own[g.out_target], g.out_ptr), shape=(g.n_actions, len(scaled)))
+    at_state = own[g.act_state]
     carry = np.zeros(g.n_actions, dtype=np.int64)
     lower = np.zeros(g.n_actions, dtype=bool)  # a nonzero digit below the top one
     for digit in range(m):
-        e = const[digit][g.act_code] - sc.scale * value[digit][at_state] + carry
-        if len(w_out):
-            sums = np.add.reduceat(w_out * value[digit][at_target], starts[moving])
-            if every:
-                e += sums
-            else:
-                e[moving] += sums
+        e = outcomes @ value[digit]
+        e += const[digit][g.act_code]
+        e -= sc.scale * value[digit][at_state]
+        e += carry
         if digit < m - 1:
             carry = e >> base_bits
             lower |= (e & ((1 << base_bits) - 1)) != 0
