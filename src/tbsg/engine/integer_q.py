@@ -86,6 +86,7 @@ import operator
 import weakref
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from functools import cached_property
 from itertools import repeat
 from typing import Any, NamedTuple, overload
 
@@ -135,13 +136,18 @@ class _Scale:
             x = g.rationals[c]
             weight[c] = x.numerator * (scale // x.denominator)
         self.weight = weight
-        self.const: list[int] = list(map(weight.__getitem__, g.act_code.tolist()))
+        self._act_code = g.act_code
         is_const = np.zeros(len(g.rationals), dtype=bool)
         is_const[g.act_code] = True
         self.const_max = max((abs(weight[c]) for c in np.flatnonzero(is_const).tolist()), default=0)
         """The largest ``|C_k|``."""
         self.prob_weight = [w if p else 0 for w, p in zip(weight, is_prob.tolist(), strict=True)]
         """``w`` of the codes used as probabilities (0 for the others): never negative."""
+
+    @cached_property
+    def const(self) -> list[int]:
+        """``C_k`` of every flat action (the common-denominator path needs none of them)."""
+        return list(map(self.weight.__getitem__, self._act_code.tolist()))
 
 
 _SCALES: weakref.WeakKeyDictionary[CompiledGame[Any, Any], _Scale] = weakref.WeakKeyDictionary()
