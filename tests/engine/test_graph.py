@@ -83,6 +83,18 @@ def test_diamond_decomposes_into_singletons_by_depth() -> None:
     assert trivial_states(g, comps).tolist() == [True] * 4  # alone, no self-loop
 
 
+@pytest.mark.parametrize("game", [tbsg.games.risk_or_safety(6), tbsg.games.pig(10),
+                                  tbsg.games.pig_solitaire(8)], ids=["ros6", "pig10", "pig-solitaire8"])
+def test_strong_components_are_decompose_s_without_the_order(game: Any) -> None:
+    # the same partition of the states (numbered otherwise), the same count and largest size
+    g = compile_game(game)
+    comps, plain = decompose(g), strong_components(g)
+    assert (plain.count, plain.largest) == (comps.count, comps.largest)
+    pairs = set(zip(plain.label.tolist(), comps.label.tolist(), strict=True))
+    assert len(pairs) == comps.count  # a one-to-one match of the two numberings
+    assert sorted(set(plain.label.tolist())) == list(range(plain.count))
+
+
 def test_cycle_is_one_component_solved_after_what_it_reaches() -> None:
     # 0 <-> 1 form a cycle that may leave to 2; 2 loops on itself or ends: components
     # {2} (level 0) and {0, 1} (level 1)
@@ -244,14 +256,3 @@ def test_solve_refuses_a_non_stopping_game_and_names_the_states() -> None:
     # once (1), and nothing pays more
     assert tbsg.solve(game, infinite_play=0).value() == 1
 
-
-@pytest.mark.parametrize("game", [tbsg.games.risk_or_safety(6), tbsg.games.pig(10),
-                                  tbsg.games.pig_solitaire(8)], ids=["ros6", "pig10", "pig-solitaire8"])
-def test_strong_components_are_decompose_s_without_the_order(game: Any) -> None:
-    # the same partition of the states (numbered otherwise), the same count and largest size
-    g = compile_game(game)
-    comps, plain = decompose(g), strong_components(g)
-    assert (plain.count, plain.largest) == (comps.count, comps.largest)
-    pairs = set(zip(plain.label.tolist(), comps.label.tolist(), strict=True))
-    assert len(pairs) == comps.count  # a one-to-one match of the two numberings
-    assert sorted(set(plain.label.tolist())) == list(range(plain.count))
