@@ -255,4 +255,3 @@ def test_solve_refuses_a_non_stopping_game_and_names_the_states() -> None:
     # with a payoff for never-ending play it has a value: player 0 can quit and win at
     # once (1), and nothing pays more
     assert tbsg.solve(game, infinite_play=0).value() == 1
-
