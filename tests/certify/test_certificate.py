@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -21,6 +22,8 @@ import numpy as np
 import pytest
 
 import tbsg
+from tbsg.engine import _backend as bk
+from tbsg.errors import show
 from tbsg.games import risk_or_safety
 
 SRC = Path(tbsg.__file__).resolve().parent.parent
@@ -366,3 +369,75 @@ def test_check_certificate_refuses_a_reward_inside_an_end_component() -> None:
     g = compile_game(Loop())
     with pytest.raises(tbsg.NonStoppingGameError, match="pays a reward of 1 inside the end component"):
         check_certificate(g, [Fraction(1, 2)], np.array([1]), (0, 1), Fraction(0))
+
+
+# --- values shared by many states (as a solver's are): read and checked once per object -----
+
+def _shared(sol: tbsg.Solution[Any, Any], bad: object, at: list[int]) -> tbsg.Solution[Any, Any]:
+    """``sol`` with the one object ``bad`` stored at the states ``at``, every other state
+    keeping its own stored (shared) object."""
+    raws: list[Any] = list(sol._raw_values)
+    for i in at:
+        raws[i] = bad
+    return dataclasses.replace(sol, values_exact=raws)
+
+
+def test_a_bad_value_object_shared_by_many_states_is_named_at_its_first_state() -> None:
+    # Risk or Safety 20: 8,400 states share about 1,650 value objects, so the values are
+    # read once per object; a bad object stored at several states is refused, naming the
+    # first of them (whatever order they were stored in)
+    game = risk_or_safety(20)
+    sol = tbsg.solve(game)
+    assert len({id(x) for x in sol._raw_values}) * 2 < len(sol._raw_values)  # shared indeed
+    g = sol.graph
+    at = [4000, 17, 2500]
+    first = re.escape(show(g.states[17], 120))
+    unreduced = object.__new__(Fraction)  # 2/4: a Fraction built without normalisation
+    unreduced._numerator, unreduced._denominator = 2, 4  # type: ignore[attr-defined]
+    with pytest.raises(tbsg.TamperedSolutionError, match=f"value at state {first} is 2/4, not in lowest"):
+        tbsg.verify(game, _shared(sol, unreduced, at))
+    negative = object.__new__(Fraction)  # 2/-3: coprime parts, but a negative denominator
+    negative._numerator, negative._denominator = 2, -3  # type: ignore[attr-defined]
+    with pytest.raises(tbsg.TamperedSolutionError, match=f"value at state {first} is 2/-3, not in lowest"):
+        tbsg.verify(game, _shared(sol, negative, at))
+    numpy_parts = Fraction(np.int64(1), np.int64(3))  # type: ignore[call-overload]  # on purpose
+    with pytest.raises(tbsg.TamperedSolutionError, match=f"value at state {first} is a Fraction with parts"):
+        tbsg.verify(game, _shared(sol, numpy_parts, at))
+    with pytest.raises(tbsg.TamperedSolutionError, match=f"value at state {first} is 3/2, outside"):
+        tbsg.verify(game, _shared(sol, bk.from_fraction(Fraction(3, 2)), at))
+    # a shared object moved by the least amount: (a) or (b) fails where it is stored
+    x = sol.value(g.states[17])
+    moved = bk.from_fraction(Fraction(x.numerator * 2**300 + 1, x.denominator * 2**300))
+    with pytest.raises(tbsg.TamperedSolutionError, match=r"^\([ab]\) fails at state"):
+        tbsg.verify(game, _shared(sol, moved, at))
+    assert tbsg.verify(game, sol).states == g.n_states
+
+
+def test_the_values_read_keep_the_solution_s_sharing() -> None:
+    from tbsg.certify.certificate import _read
+
+    sol = tbsg.solve(risk_or_safety(20))
+    v = _read(sol.graph, sol)
+    raws = sol._raw_values
+    assert list(v) == list(sol.values_exact) and all(type(x) is Fraction for x in v)
+    assert v[-1] == sol.values_exact[-1] and v[2:5] == list(sol.values_exact[2:5])
+    # one entry of parts per stored object, each state pointing at its own object's
+    inverse = v.inverse
+    assert inverse is not None and len(v.numerators) == len({id(x) for x in raws}) < len(raws)
+    first = {u: i for i, u in reversed(list(enumerate(inverse.tolist())))}  # an object's first state
+    assert all(raws[first[u]] is raws[i] for i, u in enumerate(inverse.tolist()))
+    assert [(x.numerator, x.denominator) for x in (sol.values_exact[first[u]] for u in range(len(first)))] \
+        == list(zip(v.numerators, v.denominators, strict=True))
+
+
+@pytest.mark.parametrize("field", ["n_components", "largest_component"])
+def test_a_wrong_component_count_is_refused(field: str) -> None:
+    # Risk or Safety 6 has many components (each score pair leads away); one more or one
+    # fewer, or a largest one of another size, is refused
+    game = risk_or_safety(6)
+    sol = tbsg.solve(game)
+    for delta in (1, -1):
+        wrong = dataclasses.replace(sol, **{field: getattr(sol, field) + delta})
+        with pytest.raises(tbsg.TamperedSolutionError, match=r"solution reports \d+ components \(largest"):
+            tbsg.verify(game, wrong)
+    assert tbsg.verify(game, sol).states == sol.n_states

@@ -219,16 +219,21 @@ def _fail(message: str) -> Any:
 
 def test_equal_values_are_built_once_and_shared() -> None:
     """By hand: over the denominators 3 and 5 the rows hold 1/3 and 2/5 three times over,
-    then 1/5; the rows of 1/3 (and of 2/5) share one object, in either type."""
+    then 1/5; the rows of 1/3 (and of 2/5) share one value: one entry of the parts, one
+    object of the backend's type."""
     values, exact = encoding._values(_fail, ["1", "2"] * 3 + ["1"], [0, 1] * 3 + [1],
                                      [3, 5], list("abcdefg"), 100)
-    assert values == [Fraction(1, 3), Fraction(2, 5)] * 3 + [Fraction(1, 5)]
+    assert list(values) == [Fraction(1, 3), Fraction(2, 5)] * 3 + [Fraction(1, 5)]
     assert all(type(v) is Fraction for v in values)
-    assert values[0] is values[2] is values[4] and values[1] is values[5] and values[6] is not values[0]
-    assert exact[0] is exact[2] and list(map(Fraction, exact)) == values
+    # read as the parts of the three distinct values, each row pointing at its own
+    assert (values.numerators, values.denominators) == ([1, 2, 1], [3, 5, 5])
+    assert values.inverse is not None and values.inverse.tolist() == [0, 1, 0, 1, 0, 1, 2]
+    assert exact[0] is exact[2] is exact[4] and exact[1] is exact[5] and exact[6] is not exact[0]
+    assert list(map(Fraction, exact)) == list(values)
     # few values shared: each row's value built on its own, the same numbers
-    alone, _ = encoding._values(_fail, ["1", "2", "1"], [0, 1, 1], [3, 5], list("abc"), 100)
-    assert alone == [Fraction(1, 3), Fraction(2, 5), Fraction(1, 5)] and alone[0] is not values[0]
+    alone, apart = encoding._values(_fail, ["1", "2", "1"], [0, 1, 1], [3, 5], list("abc"), 100)
+    assert list(alone) == [Fraction(1, 3), Fraction(2, 5), Fraction(1, 5)] and alone.inverse is None
+    assert list(map(Fraction, apart)) == list(alone)
 
 
 @pytest.mark.parametrize(("numerators", "index", "row"), [

@@ -26,6 +26,7 @@ from tbsg.engine.graph import (
     decompose,
     end_components,
     raise_non_stopping,
+    strong_components,
     subgraph,
     trivial_states,
 )
@@ -81,6 +82,18 @@ def test_diamond_decomposes_into_singletons_by_depth() -> None:
     assert comps.label[3] == 0 and comps.label[0] == 3  # first and last solved
     _assert_solving_order(g, comps)
     assert trivial_states(g, comps).tolist() == [True] * 4  # alone, no self-loop
+
+
+@pytest.mark.parametrize("game", [tbsg.games.risk_or_safety(6), tbsg.games.pig(10),
+                                  tbsg.games.pig_solitaire(8)], ids=["ros6", "pig10", "pig-solitaire8"])
+def test_strong_components_are_decompose_s_without_the_order(game: Any) -> None:
+    # the same partition of the states (numbered otherwise), the same count and largest size
+    g = compile_game(game)
+    comps, plain = decompose(g), strong_components(g)
+    assert (plain.count, plain.largest) == (comps.count, comps.largest)
+    pairs = set(zip(plain.label.tolist(), comps.label.tolist(), strict=True))
+    assert len(pairs) == comps.count  # a one-to-one match of the two numberings
+    assert sorted(set(plain.label.tolist())) == list(range(plain.count))
 
 
 def test_cycle_is_one_component_solved_after_what_it_reaches() -> None:

@@ -47,7 +47,7 @@ def _filter(g: CompiledGame[Any, Any], v: list[Fraction]) -> npt.NDArray[np.int8
     """The fixed-point filter's signs alone (2: left to the exact path)."""
     vals = _Values(v, None)
     assert vals.full is not None
-    return _filtered_signs(g, _scale_of(g), *vals.full, vals.dens)
+    return _filtered_signs(g, _scale_of(g), vals.full, vals.dens)
 
 
 def _sign(x: Fraction) -> int:
@@ -57,6 +57,15 @@ def _sign(x: Fraction) -> int:
 def _check(g: CompiledGame[Any, Any], v: list[Fraction]) -> None:
     want_q = [_definition(g, v, k) for k in range(g.n_actions)]
     want_sign = [_sign(q - v[int(g.act_state[k])]) for k, q in enumerate(want_q)]
+    # over the common denominator where it is short (these values' usually is), else as below
+    assert exact_action_signs(g, v).tolist() == want_sign
+    assert exact_action_values(g, v) == want_q
+    with patch.object(integer_q, "_MAX_DIGITS", 0):  # no common denominator: filter, exact path
+        _check_exact_path(g, v, want_q, want_sign)
+
+
+def _check_exact_path(g: CompiledGame[Any, Any], v: list[Fraction], want_q: list[Fraction],
+                      want_sign: list[int]) -> None:
     for chunk in (1, 3, integer_q._CHUNK):  # the vectorised exact path, a few actions at a time
         with patch.object(integer_q, "_CHUNK", chunk):
             assert exact_action_values(g, v) == want_q
@@ -189,6 +198,9 @@ def test_both_integer_types_give_the_same_signs(integer: type) -> None:
     moved = [x + F((-1) ** i, x.denominator * 2**300) for i, x in enumerate(v)]
     want = [[_sign(_definition(g, w, k) - w[int(g.act_state[k])]) for k in range(g.n_actions)]
             for w in (v, moved)]
+    with patch.object(integer_q, "_INT", integer), patch.object(integer_q, "_MAX_DIGITS", 0):
+        # rows cross-multiplied whole (short enough), then clustered first
+        assert [exact_action_signs(g, w).tolist() for w in (v, moved)] == want
     with patch.object(integer_q, "_INT", integer), patch.object(integer_q, "_CROSS_BITS", 0):
         assert [exact_action_signs(g, w).tolist() for w in (v, moved)] == want
         with patch.object(integer_q, "_FEW", 0):  # one action at a time
@@ -238,3 +250,109 @@ def test_progress_reports_the_actions_decided() -> None:
     assert sign.tolist() == exact_action_signs(g, v).tolist()
     assert len(calls) > 2 and calls[-1] == (g.n_actions, g.n_actions)
     assert all(x[0] <= y[0] for x, y in itertools.pairwise(calls))
+
+
+def _only_common(g: CompiledGame[Any, Any], v: list[Fraction]) -> list[int]:
+    """The signs with the filter and the exact path made to fail: the common-denominator
+    path alone decides them."""
+    with patch.object(integer_q, "_filtered_signs", side_effect=AssertionError("filter")), \
+            patch.object(integer_q, "_vector_signs", side_effect=AssertionError("exact path")):
+        out: list[int] = exact_action_signs(g, v).tolist()
+    return out
+
+
+def test_dyadic_values_are_decided_over_their_common_denominator() -> None:
+    """Risk or Safety 4 (probabilities halves) at its solution's values, every played
+    action a tie, and at values moved by ``±2**-200`` (a common denominator of about 200
+    bits: several digits, with carries between them) and by ``-2**40 ± 2**-150`` (negative
+    values, so signed top digits): the common-denominator path alone decides every sign,
+    and each is the sign of the definition summed in Fraction arithmetic."""
+    game = tbsg.games.risk_or_safety(4)
+    sol = tbsg.solve(game)
+    g, v = sol.graph, list(sol.values_exact)
+    moves = [[F(0)] * g.n_states,
+             [F((-1) ** i, 2**200) for i in range(g.n_states)],
+             [-F(2**40) + F((-1) ** (i // 2), 2**150) for i in range(g.n_states)]]
+    for move in moves:
+        w = [x + d for x, d in zip(v, move, strict=True)]
+        want = [_sign(_definition(g, w, k) - w[int(g.act_state[k])]) for k in range(g.n_actions)]
+        assert _only_common(g, w) == want
+        # digits of 21 bits: a dozen of them, the carries crossing every one
+        with patch.object(integer_q, "_SUM_BITS", 24), patch.object(integer_q, "_MAX_DIGITS", 40):
+            assert _only_common(g, w) == want
+    assert not np.array(_only_common(g, v))[sol.choice].any()
+
+
+def test_a_long_common_denominator_is_left_to_the_filter() -> None:
+    """Denominators whose common multiple is too long (``2**300``), or weights that leave
+    too short digits for ``int64`` sums: the filter and the exact path decide, as before."""
+    g = compile_game(Hand(F(1, 3)))
+    assert integer_q._common_signs(g, _scale_of(g), *_parts([F(1, 2**300), F(1, 6)])) is None
+    assert integer_q._common_signs(g, _scale_of(g), *_parts([F(1, 3), F(1, 6)])) is not None
+    with patch.object(integer_q, "_MIN_DIGIT_BITS", 58):  # 1 + B + W_k = 12 (go) here: digits of 57 bits
+        assert integer_q._common_signs(g, _scale_of(g), *_parts([F(1, 3), F(1, 6)])) is None
+    # at v = (2**-300, 1/6): Q(stop) = 1/3 and Q(go) = 11/36 exceed v(0), Q(back) = 2**-301 < 1/6
+    assert exact_action_signs(g, [F(1, 2**300), F(1, 6)]).tolist() == [1, 1, -1]
+
+
+def _parts(v: list[Fraction]) -> tuple[Any, list[int]]:
+    vals = _Values(v, None)
+    assert vals.full is not None
+    return vals.full, vals.dens
+
+
+def test_shared_value_objects_are_read_once() -> None:
+    """A value object shared by many states is one entry of the parts, spread back by the
+    inverse; equal but distinct objects stay apart (identity decides, not equality); a
+    view that converts on access is copied first, so no identity is reused."""
+    a, b = F(1, 3), F(2, 7)
+    v = [a, b, a, a, F(1, 3), b, a, a]
+    parts, dens = _parts(v)
+    assert parts.inverse is not None and parts.inverse.tolist() == [0, 1, 0, 0, 2, 1, 0, 0]
+    assert parts.num == [1, 2, 1] and [dens[j] for j in parts.den_id] == [3, 7, 3]
+    assert _parts([a, b, F(1, 3)])[0].inverse is None  # nothing shared: one entry per state
+    objs, inverse = integer_q.distinct_objects(_Fresh([a, b, a, a]))
+    assert inverse is None and objs == [a, b, a, a]
+
+
+class _Fresh(Sequence[Fraction]):
+    """A view that builds a new Fraction at every access (as a view of GMP values does)."""
+
+    def __init__(self, values: list[Fraction]) -> None:
+        self.values = values
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __getitem__(self, i: Any) -> Any:
+        x = self.values[i]
+        return F(x.numerator, x.denominator)
+
+
+def test_actions_of_the_same_expression_are_decided_once() -> None:
+    """Risk or Safety 12's values are shared objects; with values moved by ``±2**-300``
+    per object (past the common-denominator path), the exact path decides one action of
+    each expression (same constant, same own value object, same probabilities times the
+    same objects) and every action gets the sign of the definition."""
+    sol = tbsg.solve(tbsg.games.risk_or_safety(12))
+    g = sol.graph
+    moved: dict[int, Fraction] = {}
+    for raw in sol._raw_values:  # one moved Fraction per stored object, shared
+        if id(raw) not in moved:
+            x = bk.to_fraction(raw)
+            moved[id(raw)] = x + F((-1) ** len(moved), x.denominator * 2**300)
+    w = [moved[id(raw)] for raw in sol._raw_values]
+    want = [_sign(_definition(g, w, k) - w[int(g.act_state[k])]) for k in range(g.n_actions)]
+    seen: list[int] = []
+    real = integer_q._vector_signs
+
+    def counting(g: Any, arr: Any, acts: Any, progress: Any = None) -> Any:
+        seen.append(len(acts))
+        return real(g, arr, acts, progress)
+
+    with patch.object(integer_q, "_vector_signs", counting):
+        assert exact_action_signs(g, w).tolist() == want
+    undecided = int((_filter(g, w) == 2).sum())
+    assert 0 < sum(seen) < undecided  # fewer expressions than undecided actions
+    with patch.object(integer_q, "_same_rows", lambda g, parts, acts: (acts, None)):
+        assert exact_action_signs(g, w).tolist() == want

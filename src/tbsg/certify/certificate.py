@@ -75,7 +75,8 @@ None of them searches for anything: no strategy iteration, no elimination (no li
 system is solved: ``v`` is given and only checked against its definition), no float
 arithmetic and not the solvers' float filter (the integer filter of the signs has its
 own two-line error bound), no backend rational (the solution's stored values, which
-may be the backend's rationals, are read into ``Fraction``; only the cross-multiplication
+may be the backend's rationals, are read as the Python integers of a ``Fraction`` in
+lowest terms; only the cross-multiplication
 of ties uses the backend's integers, exact either way; the float arrays its graph may
 cache are recomputed only to be compared with that cache); ``tests/certify`` traces a
 verification and fails if it calls anything else of the engine. A value, strategy or
@@ -94,12 +95,10 @@ import dataclasses
 import math
 import operator
 import time
-from collections import deque
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from itertools import repeat
 from typing import Any, TypeVar
 
 import numpy as np
@@ -112,13 +111,14 @@ from tbsg.engine.bellman import exact_action_values
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
 from tbsg.engine.compiled import CompiledGame, _Decoded
 from tbsg.engine.graph import (
-    Components,
-    decompose,
+    ComponentLabels,
     end_components,
     paying_end_action,
     raise_non_stopping,
     raise_paying_end_component,
+    strong_components,
 )
+from tbsg.engine.integer_q import ReadValues, distinct_objects, value_parts
 from tbsg.engine.optimality import (
     Failure,
     directions,
@@ -244,7 +244,7 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
     with paused():
         g = _fresh_compile(game, solution, optimizing, claimed, (max_states, progress))
         v, choice = _read_checked(g, solution)
-        comps = decompose(g)  # the counts, and the end components' first round
+        comps = strong_components(g)  # the counts, and the end components' first round
         expected = check_certificate(g, v, choice, optimizing, c, scc=comps.label,
                                      progress=progress)
         _check_optimal_actions(g, solution, expected)
@@ -254,7 +254,7 @@ def verify(game: Game[S, A], solution: Solution[S, A], *,
                         infinite_play=c, kind=SolutionKind.of(optimizing), solution_sha256=digest)
 
 
-def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray,
+def check_certificate(g: CompiledGame[S, A], v: Sequence[Fraction], choice: IntArray,
                       optimizing: tuple[int, ...], c: Fraction | None, *,
                       scc: IntArray | None = None, progress: bool | None = False) -> BoolArray:
     """Check (a), (b) and (c) or (c') on ``g``, a fresh compile of the game; return the
@@ -264,7 +264,7 @@ def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray
     the claimed strategy (one flat action of each state) and ``optimizing`` the players
     who optimise; ``c`` is the payoff of never-ending play (``None``: the game, restricted
     to the actions in play, must be stopping). ``scc``: the strongly connected components
-    of ``g`` (``decompose(g).label``) when the caller has them, which spares the end
+    of ``g`` (``strong_components(g).label``) when the caller has them, which spares the end
     components' first round (every end component lies inside one of them), as in the
     solver. ``progress``: report the actions whose signs are decided (as :func:`verify`'s
     ``progress``; ``False``, the default here, never).
@@ -280,7 +280,7 @@ def check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray
         return _check_certificate(g, v, choice, optimizing, c, scc, progress)
 
 
-def _check_certificate(g: CompiledGame[S, A], v: list[Fraction], choice: IntArray,
+def _check_certificate(g: CompiledGame[S, A], v: Sequence[Fraction], choice: IntArray,
                        optimizing: tuple[int, ...], c: Fraction | None, scc: IntArray | None,
                        progress: bool | None) -> BoolArray:
     """:func:`check_certificate` (the collector paused)."""
@@ -361,7 +361,7 @@ def _fresh_compile(game: Game[S, A], solution: Solution[S, A], optimizing: tuple
         raise TamperedSolutionError(f"the solution's recorded strategy does not fit the game: {exc}") from exc
 
 
-def _read_checked(g: CompiledGame[S, A], solution: Solution[S, A]) -> tuple[list[Fraction], IntArray]:
+def _read_checked(g: CompiledGame[S, A], solution: Solution[S, A]) -> tuple[ReadValues, IntArray]:
     """The solution's values and strategy, after checking that its graph is ``g`` and its
     arrays and attributes are well formed (anything unreadable is a malformed solution)."""
     try:
@@ -376,7 +376,7 @@ def _read_checked(g: CompiledGame[S, A], solution: Solution[S, A]) -> tuple[list
             f"the solution is malformed: {type(exc).__name__}: {shorten(str(exc))}") from exc
 
 
-def _bellman_failure(g: CompiledGame[S, A], v: list[Fraction], failure: Failure) -> str:
+def _bellman_failure(g: CompiledGame[S, A], v: Sequence[Fraction], failure: Failure) -> str:
     """The message of a failure of (a) or (b), with the action's value."""
     i, k = failure.state, failure.action
     q = exact_action_values(g, v, [k])[0]
@@ -598,62 +598,67 @@ def _check_arrays(g: CompiledGame[S, A], solution: Solution[S, A]) -> None:
         raise TamperedSolutionError("the solution's optimal-action flags are not one bool per action")
 
 
-def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> list[Fraction]:
-    """The solution's values, each a ``Fraction`` of Python ints in lowest terms.
+def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> ReadValues:
+    """The solution's values, each a ``Fraction`` of Python ints in lowest terms, read as
+    their integer parts (:class:`~tbsg.engine.integer_q.ReadValues`).
 
     Run after :func:`_check_graph` and :func:`_check_arrays`: the solution's graph is the
     game's, so its arrays are read in the game's numbering (as its query methods read them).
+    A value object shared by many states (as a solver's are) is read and checked once
+    (:func:`~tbsg.engine.integer_q.distinct_objects`).
     """
-    raws = solution._raw_values
-    if all(map(bk.is_canonical, raws)):  # GMP values: each converts to a Fraction of Python
-        return _fractions(raws)  # ints in lowest terms, nothing to check
-    v: list[Fraction] = []
+    raws, inverse = distinct_objects(solution._raw_values)
+    # all of the fast backend's own type (one type, that of the first): GMP values, whose
+    # parts, converted to Python ints, are those of a Fraction in lowest terms: nothing to check
+    if len(set(map(type, raws))) <= 1 and all(map(bk.is_canonical, raws[:1])):
+        return ReadValues(list(map(int, map(_NUMERATOR, raws))), list(map(int, map(_DENOMINATOR, raws))),
+                          inverse)
+    return ReadValues(*_checked_parts(g, raws, inverse), inverse)
+
+
+def _checked_parts(g: CompiledGame[S, A], raws: list[Any], inverse: IntArray | None
+                   ) -> tuple[list[int], list[int]]:
+    """The numerator and denominator of each of ``raws`` (the distinct value objects,
+    state ``i`` holding ``raws[inverse[i]]``), each of which must be a Fraction of Python
+    ints in lowest terms; the first state whose value is not one is named."""
+    nums: list[int] = []
+    dens: list[int] = []
     to_fraction, is_canonical = bk.to_fraction, bk.is_canonical
-    for i, raw in enumerate(raws):  # as stored: GMP values skip the gcd below
+    for u, raw in enumerate(raws):  # as stored: GMP values skip the gcd below
         x = to_fraction(raw)
         n, d = x.numerator, x.denominator
         if type(x) is not Fraction or type(n) is not int or type(d) is not int:
             parts = f" with parts {type(n).__name__}/{type(d).__name__}" if isinstance(x, Fraction) else ""
             raise TamperedSolutionError(
-                f"value at state {_show(g.states[i])} is a {type(x).__name__}{parts}, not a Fraction "
-                "of Python ints")
-        if not is_canonical(raw) and math.gcd(n, d) != 1:
+                f"value at state {_first_holder(g, u, inverse)} is a {type(x).__name__}{parts}, not a "
+                "Fraction of Python ints")
+        if not is_canonical(raw) and (d <= 0 or math.gcd(n, d) != 1):
             raise TamperedSolutionError(
-                f"value at state {_show(g.states[i])} is {_show(n)}/{_show(d)}, not in lowest terms "
-                "(a Fraction built without normalisation)")
-        v.append(x)
-    return v
+                f"value at state {_first_holder(g, u, inverse)} is {_show(n)}/{_show(d)}, not in lowest "
+                "terms (a Fraction built without normalisation)")
+        nums.append(n)
+        dens.append(d)
+    return nums, dens
 
 
-def _fractions(raws: Sequence[Any]) -> list[Fraction]:
-    """``Fraction`` s of the backend's rationals ``raws`` (in lowest terms), without a gcd.
-
-    Each numerator and denominator is converted to a Python ``int`` and stored in the
-    slots of a Fraction made without its constructor, in three C-level passes (a
-    function call per value would cost as much as the conversion itself).
-    """
-    if not _SLOTS:  # pragma: no cover - a future Fraction without these slots
-        return list(map(bk.to_fraction, raws))
-    out: list[Fraction] = list(map(object.__new__, repeat(Fraction, len(raws))))
-    deque(map(setattr, out, repeat("_numerator"), map(int, map(_NUMERATOR, raws))), 0)
-    deque(map(setattr, out, repeat("_denominator"), map(int, map(_DENOMINATOR, raws))), 0)
-    return out
+def _first_holder(g: CompiledGame[S, A], u: int, inverse: IntArray | None) -> str:
+    """The first state holding value object ``u`` (objects are numbered in order of first
+    appearance, so the first state holding a bad object is the first state with a bad value)."""
+    return _show(g.states[u if inverse is None else int(np.argmax(inverse == u))])
 
 
-_SLOTS = {"_numerator", "_denominator"} <= set(getattr(Fraction, "__slots__", ()))
 _NUMERATOR, _DENOMINATOR = operator.attrgetter("numerator"), operator.attrgetter("denominator")
-_SLOT_NUMERATOR, _SLOT_DENOMINATOR = operator.attrgetter("_numerator"), operator.attrgetter("_denominator")
 
 
-def _check_range(g: CompiledGame[S, A], v: list[Fraction], c: Fraction | None) -> None:
+def _check_range(g: CompiledGame[S, A], v: Sequence[Fraction], c: Fraction | None) -> None:
     """In a win-probability game every value is a probability, in [0, 1]. (A reward game's
-    values have no range to check beyond (a), (b) and (c).)"""
+    values have no range to check beyond (a), (b) and (c).) A value object shared by many
+    states is checked once."""
     if not g.win_probability or (c is not None and not 0 <= c <= 1):
         return
-    if _SLOTS and set(map(type, v)) <= {Fraction}:  # the common case, at C speed: 0 <= n <= d
-        nums = list(map(_SLOT_NUMERATOR, v))
-        if not nums or (min(nums) >= 0 and all(map(operator.le, nums, map(_SLOT_DENOMINATOR, v)))):
-            return
+    nums, dens, _ = value_parts(v)  # at C speed: 0 <= n <= d
+    if not nums or (min(nums) >= 0 and all(map(operator.le, nums, dens))):
+        return
     for i, x in enumerate(v):  # (the first value out of range, named)
         if not 0 <= x.numerator <= x.denominator:
             raise TamperedSolutionError(f"value at state {_show(g.states[i])} is {_show(x)}, outside [0, 1]")
@@ -671,7 +676,7 @@ def _check_optimal_actions(g: CompiledGame[S, A], solution: Solution[S, A], expe
             f"{_show(solution.optimal_actions(g.states[i]))}, but exactly {_show(want)} are optimal there")
 
 
-def _check_counts(comps: Components, solution: Solution[Any, Any]) -> None:
+def _check_counts(comps: ComponentLabels, solution: Solution[Any, Any]) -> None:
     """The solution's component counts are those of the game (``comps``: its components)."""
     if (solution.n_components, solution.largest_component) != (comps.count, comps.largest):
         raise TamperedSolutionError(

@@ -56,6 +56,7 @@ import numpy as np
 
 from tbsg.engine import _backend as bk
 from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.integer_q import ReadValues
 from tbsg.errors import shorten
 
 __all__ = ["ROW_FIELDS", "encode_values", "label_texts", "no_cycle_collection", "read_denominators",
@@ -294,9 +295,10 @@ def _coprime(fail: Fail, numbers: list[Any], index: Sequence[int], denominators:
 
 
 def _values(fail: Fail, numerators: list[Any], index: list[Any], denominators: list[Any],
-            states: Sequence[str], max_digits: int) -> tuple[list[Fraction], list[Any]]:
-    """The values ``numerator / denominator``, each in lowest terms, as ``Fraction`` (of
-    Python ints) and in the backend's type.
+            states: Sequence[str], max_digits: int) -> tuple[ReadValues, list[Any]]:
+    """The values ``numerator / denominator``, each in lowest terms, as the integer parts
+    of ``Fraction`` s (:class:`~tbsg.engine.integer_q.ReadValues`, which the certificate
+    reads) and in the backend's type.
 
     States of equal value are common (Risk or Safety to 60: 219,600 states, 15,612
     distinct values): when the first rows show it, each distinct pair of a numerator's
@@ -315,7 +317,8 @@ def _values(fail: Fail, numerators: list[Any], index: list[Any], denominators: l
         fail(f"{name(i)}: denominator {shorten(repr(index[i]), 40)} out of range, the file lists {n}")
     head = set(zip(numerators[:_SAMPLE], index[:_SAMPLE], strict=True))
     if 2 * len(head) >= min(len(index), _SAMPLE):  # few states share a value: each built
-        return _build(fail, numerators, index, denominators, name)
+        nums, dens, exact = _build(fail, numerators, index, denominators, name)
+        return ReadValues(nums, dens, None), exact
     # the distinct values in order of first use, and the one each state holds
     position = dict(zip(dict.fromkeys(zip(numerators, index, strict=True)), count()))
     texts, where = list(map(itemgetter(0), position)), list(map(itemgetter(1), position))
@@ -324,26 +327,30 @@ def _values(fail: Fail, numerators: list[Any], index: list[Any], denominators: l
         key = (texts[k], where[k])
         return name(next(i for i, row in enumerate(zip(numerators, index, strict=True)) if row == key))
 
-    fractions, exact = _build(fail, texts, where, denominators, first_holding)
+    nums, dens, exact = _build(fail, texts, where, denominators, first_holding)
     which = list(map(position.__getitem__, zip(numerators, index, strict=True)))
-    return list(map(fractions.__getitem__, which)), list(map(exact.__getitem__, which))
+    inverse = np.array(which, dtype=np.int64)
+    return ReadValues(nums, dens, inverse), list(map(exact.__getitem__, which))
 
 
 def _build(fail: Fail, numerators: Sequence[str], index: Sequence[int], denominators: list[Any],
-           name: Callable[[int], str]) -> tuple[list[Fraction], list[Any]]:
+           name: Callable[[int], str]) -> tuple[list[int], list[int], list[Any]]:
     """The value of each pair of a numerator's text (checked) and a denominator's position
-    (in range), checked to be in lowest terms, as ``Fraction`` and in the backend's type."""
+    (in range), checked to be in lowest terms: its numerator and denominator as Python
+    ints, and the value in the backend's type."""
     numbers = list(map(_parse_int, numerators))
     _coprime(fail, numbers, index, denominators, name)
     whole = list(map(int, denominators))
-    fractions = coprime_fractions(list(map(int, numbers)), list(map(whole.__getitem__, index)))
-    return fractions, (list(map(bk.Q, fractions)) if bk.BACKEND == "gmpy2" else fractions)
+    nums, dens = list(map(int, numbers)), list(map(whole.__getitem__, index))
+    if bk.BACKEND != "gmpy2":
+        return nums, dens, coprime_fractions(nums, dens)
+    return nums, dens, list(map(bk.Q, coprime_fractions(nums, dens)))
 
 
 def read_rows(fail: Fail, g: CompiledGame[Any, Any], rows: list[Any], denominators: list[Any], max_digits: int
-              ) -> tuple[list[Fraction], list[Any], np.ndarray[Any, np.dtype[np.int64]]]:
-    """Values (as ``Fraction`` and in the backend's type) and flat chosen actions of the
-    rows of a format-4 file.
+              ) -> tuple[ReadValues, list[Any], np.ndarray[Any, np.dtype[np.int64]]]:
+    """Values (as ``Fraction`` s, read as their integer parts, and in the backend's type)
+    and flat chosen actions of the rows of a format-4 file.
 
     ``rows`` has one entry per state of ``g`` (the caller checked the count). Each row
     must name the game's state at its position, an action position the state has, that

@@ -105,7 +105,7 @@ import sys
 import time
 import types
 import typing
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
@@ -123,7 +123,7 @@ from tbsg.engine import _backend as bk
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.fingerprint import graph_hash
-from tbsg.engine.graph import Components, decompose
+from tbsg.engine.graph import ComponentLabels, strong_components
 from tbsg.engine.optimality import optimal_mask
 from tbsg.errors import (
     GameUnavailableError,
@@ -913,7 +913,7 @@ def _compile_recorded(r: _Reader, doc: dict[str, Any], game: Game[S, A], optimiz
 
 
 def _check_graph(r: _Reader, g: CompiledGame[Any, Any], graph: dict[str, Any], counts: dict[str, int],
-                 rows: object) -> Components:
+                 rows: object) -> ComponentLabels:
     """The hash(es) and five counts of the file against the compiled game; its components.
 
     The game is hashed once (:func:`graph_hash`); files of versions 2 and 3 also record
@@ -939,7 +939,7 @@ def _check_graph(r: _Reader, g: CompiledGame[Any, Any], graph: dict[str, Any], c
                f"version of the game's rules ({g.n_states} states now, {counts['states']} in the file)")
     if unordered is not None and unordered != graph_hash(g, ordered=False):
         r.fail("graph 'sha256_unordered' does not match the game (edited?)")
-    comps = decompose(g)
+    comps = strong_components(g)  # (their solving order is not needed here)
     actual = {"states": g.n_states, "actions": g.n_actions, "outcomes": len(g.out_target),
               "components": comps.count, "largest_component": comps.largest}
     for key, value in counts.items():
@@ -958,12 +958,13 @@ def _rule(r: _Reader, doc: dict[str, Any], kind: SolutionKind) -> Fraction | Non
 
 
 def _rows(r: _Reader, g: CompiledGame[Any, Any], doc: dict[str, Any]
-          ) -> tuple[list[Fraction], list[Any], np.ndarray[Any, np.dtype[np.int64]]]:
-    """Values (as ``Fraction`` and in the backend type) and chosen actions of the rows, one
-    per state, and the top-level value."""
+          ) -> tuple[Sequence[Fraction], list[Any], np.ndarray[Any, np.dtype[np.int64]]]:
+    """Values (as ``Fraction`` s, of format 4 read as their integer parts, and in the
+    backend type) and chosen actions of the rows, one per state, and the top-level value."""
     rows = r.get(doc, "states", list, "")
     if len(rows) != g.n_states:
         r.fail(f"{len(rows)} state rows but the game has {g.n_states} states (truncated?)")
+    values: Sequence[Fraction]
     if doc["format_version"] >= 4:
         with encoding.no_cycle_collection():
             denominators = encoding.read_denominators(r.fail, doc["denominators"], r.max_digits)

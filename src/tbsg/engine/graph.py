@@ -48,9 +48,9 @@ from scipy.sparse.csgraph import connected_components
 from tbsg.engine.compiled import CompiledGame, IndexArray
 from tbsg.errors import NonStoppingGameError, show
 
-__all__ = ["Components", "EndComponents", "Subgraph", "decompose", "decompose_edges",
+__all__ = ["ComponentLabels", "Components", "EndComponents", "Subgraph", "decompose", "decompose_edges",
            "end_components", "end_components_of", "paying_end_action", "raise_non_stopping",
-           "raise_paying_end_component", "subgraph"]
+           "raise_paying_end_component", "strong_components", "subgraph"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -499,3 +499,34 @@ def raise_non_stopping(g: CompiledGame[S, A], ec: EndComponents) -> NoReturn:
         f"without a rule for infinite play; maximal end component(s): {'; '.join(shown)}"
         f"{others}. Give never-ending play a payoff to player 0 with infinite_play= (e.g. 0, "
         "or Fraction(1, 2)) to solve it", sample)
+
+
+@dataclass(frozen=True)
+class ComponentLabels:
+    """Strongly connected components without their solving order (:func:`strong_components`).
+
+    Attributes
+    ----------
+    label : ndarray
+        Component number of each state, ``0 .. count - 1`` in the order SciPy's search
+        finds them (not solving order).
+    count : int
+        Number of components.
+    largest : int
+        Size of the largest component (0 for no state).
+    """
+
+    label: IntArray
+    count: int
+    largest: int
+
+
+def strong_components(g: CompiledGame[Any, Any]) -> ComponentLabels:
+    """The strongly connected components of ``g``, as :func:`decompose` finds them, but
+    without the levels of their condensation (most of :func:`decompose`'s work): for a
+    caller that needs only the partition and its counts, such as the certificate (its
+    component counts, and the end components' first round)."""
+    count, label = connected_components(_adjacency(g.n_states, g.out_source(), g.out_target),
+                                        directed=True, connection="strong")
+    largest = int(np.bincount(label, minlength=count).max(initial=0))
+    return ComponentLabels(label=label, count=int(count), largest=largest)

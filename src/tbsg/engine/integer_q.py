@@ -48,6 +48,21 @@ arrays, one pass over all outcomes. It is integer arithmetic with the two-line e
 bound above, no floating point: each sign it decides is the exact one, it only saves
 the exact path its work.
 
+*Common denominator.* When the least common multiple ``L`` of the values' denominators
+is short (256 bits at most: a game whose probabilities are halves has powers of two),
+every ``A_s = L v(s)`` is an integer and
+
+.. math:: T_k = L C_k + \\sum_o w_o A_{t_o} - B A_i = L B (Q_v(k) - v(i))
+
+is an integer of a few hundred bits at most whose sign is ``δ(k)``, ties included: no
+filter and no exact path are needed. Each ``A_s`` and ``L C_k`` is written in base
+``2**b`` digits (the top one signed, the others in ``[0, 2**b)``), with ``b = 61 -
+bits(1 + B + max_k W_k)``, so that a digit of ``T_k`` summed over the outcomes in
+``int64`` (below ``(1 + B + W_k) 2**b <= 2**61``, plus a carry far smaller) never
+overflows; the carries are propagated from the lowest digit up, leaving lower digits
+in ``[0, 2**b)``: the sign of ``T_k`` is that of its top digit, or ``+1`` if that is 0
+and a lower digit is not, or 0.
+
 Why integers rather than ``Fraction``
 -------------------------------------
 Summing ``Q_v`` term by term in :class:`~fractions.Fraction` multiplies by 1 and adds 0
@@ -65,19 +80,25 @@ type, only signs and Python integers leave, and the tests decide the same signs 
 
 from __future__ import annotations
 
+import itertools
 import math
+import operator
 import weakref
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any
+from functools import cached_property
+from itertools import repeat
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 import numpy.typing as npt
+import scipy.sparse as sp
 
 from tbsg.engine._backend import INTEGER as _INT
+from tbsg.engine._backend import _coprime_fraction
 from tbsg.engine.compiled import CompiledGame
 
-__all__ = ["exact_action_signs", "exact_action_values"]
+__all__ = ["ReadValues", "distinct_objects", "exact_action_signs", "exact_action_values", "value_parts"]
 
 IntArray = npt.NDArray[np.int64]
 SignArray = npt.NDArray[np.int8]
@@ -89,6 +110,10 @@ _CHUNK = 8192  # actions per step of the vectorised exact path
 _RATIO_BITS = 20
 _RATIO_MAX = 1 << _RATIO_BITS  # a small ratio p / q of two denominators: p, q below this
 _CROSS_BITS = 16384  # longest denominator times groups of a row up to which rows are cross-multiplied
+_COMMON_BITS = 256  # longest common denominator of the values read off int64 digits
+_SUM_BITS = 61  # digits of b bits times 1 + B + W_k below 2**61: sums and carries below 2**62
+_MIN_DIGIT_BITS = 16  # digits shorter than this (weights too large) are not worth their passes
+_MAX_DIGITS = 12  # digits of a number at most
 
 
 class _Scale:
@@ -111,9 +136,18 @@ class _Scale:
             x = g.rationals[c]
             weight[c] = x.numerator * (scale // x.denominator)
         self.weight = weight
-        self.const: list[int] = [weight[c] for c in g.act_code.tolist()]
+        self._act_code = g.act_code
+        is_const = np.zeros(len(g.rationals), dtype=bool)
+        is_const[g.act_code] = True
+        self.const_max = max((abs(weight[c]) for c in np.flatnonzero(is_const).tolist()), default=0)
+        """The largest ``|C_k|``."""
         self.prob_weight = [w if p else 0 for w, p in zip(weight, is_prob.tolist(), strict=True)]
         """``w`` of the codes used as probabilities (0 for the others): never negative."""
+
+    @cached_property
+    def const(self) -> list[int]:
+        """``C_k`` of every flat action (the common-denominator path needs none of them)."""
+        return list(map(self.weight.__getitem__, self._act_code.tolist()))
 
 
 _SCALES: weakref.WeakKeyDictionary[CompiledGame[Any, Any], _Scale] = weakref.WeakKeyDictionary()
@@ -126,15 +160,123 @@ def _scale_of(g: CompiledGame[Any, Any]) -> _Scale:
     return hit
 
 
+class _Parts(NamedTuple):
+    """Every state's value as numbers of its distinct value objects: ``num[u]`` and
+    ``den_id[u]`` (a number of :attr:`_Values.dens`) of object ``u``, and ``inverse[s]``,
+    the object of state ``s`` (``None``: state ``s`` is object ``s``)."""
+
+    num: list[int]
+    den_id: list[int]
+    inverse: IntArray | None
+
+    def per_state(self, column: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        """``column`` (one entry per object) spread to one entry per state."""
+        return column if self.inverse is None else column[self.inverse]
+
+
+def distinct_objects(values: Sequence[Any], *, spread: bool = True) -> tuple[list[Any], IntArray | None]:
+    """The distinct objects among ``values`` (by identity, in order of first appearance)
+    and the object of each state, or ``(values, None)`` when few are shared (with
+    ``spread=False``: the distinct objects alone, or ``values``, and None).
+
+    The values of a solved game are often shared objects (one per distinct value the
+    solver built), so a per-value conversion or check can be done once per object;
+    identity, not equality, decides: it needs no hash of a long rational, and the same
+    object holds the same number. Whether to look is estimated first from the
+    repetitions in an evenly spaced sample of ``k`` states: ``c`` repeats among them
+    suggest about ``k**2 / (2 c)`` distinct objects, and fewer than half as many as
+    there are states pay for the look (an estimate of cost only: either way every state
+    reads its own object; a short sequence is looked at whole). ``values`` must hold its
+    objects (a list does; another sequence, which may convert on access, is copied first,
+    so that an identity is never reused while it is read).
+    """
+    seq = values if type(values) is list else list(values)
+    n = len(seq)
+    step = max(1, n // _SAMPLE)
+    sample = seq[::step]
+    repeats = len(sample) - len(set(map(id, sample)))
+    if step > 1 and repeats * n <= len(sample) ** 2:  # about n / 2 distinct objects or more
+        return seq, None
+    by_id = dict(zip(map(id, seq), seq, strict=True))
+    if 2 * len(by_id) > n or not spread:
+        return (seq if 2 * len(by_id) > n else list(by_id.values())), None
+    position = dict(zip(by_id, range(len(by_id)), strict=True))
+    inverse = np.fromiter(map(position.__getitem__, map(id, seq)), dtype=np.int64, count=n)
+    return list(by_id.values()), inverse
+
+
+_SAMPLE = 4096  # states sampled to estimate the distinct value objects
+
+
+class ReadValues(Sequence[Fraction]):
+    """Exact values read once, as the Python ``int`` numerators and denominators (in
+    lowest terms, ``> 0``) of their distinct value objects and the object of each state
+    (``inverse``, :func:`distinct_objects`; None: state ``s`` is object ``s``).
+
+    The sign check, the range check and the digest read the parts; a state's
+    ``Fraction`` is built when it is asked for (a message, infinite play), so that a
+    large game's values are not copied into Fractions that nothing reads. The caller
+    has read the parts off the values it checked.
+    """
+
+    __slots__ = ("denominators", "inverse", "numerators")
+
+    def __init__(self, numerators: list[int], denominators: list[int], inverse: IntArray | None) -> None:
+        self.numerators, self.denominators, self.inverse = numerators, denominators, inverse
+
+    def __len__(self) -> int:
+        return len(self.numerators) if self.inverse is None else len(self.inverse)
+
+    @overload
+    def __getitem__(self, i: int) -> Fraction: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Fraction]: ...
+    def __getitem__(self, i: int | slice) -> Fraction | list[Fraction]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        u = i if self.inverse is None else int(self.inverse[i])
+        return _coprime_fraction(self.numerators[u], self.denominators[u])
+
+
+def value_parts(values: Sequence[Any]) -> tuple[list[int], list[int], IntArray | None]:
+    """The numerators and denominators (Python ints) of the distinct value objects among
+    ``values``, and the object of each state (None: state ``s`` is object ``s``)."""
+    if type(values) is ReadValues:
+        return values.numerators, values.denominators, values.inverse
+    objs, inverse = distinct_objects(values)
+    return (*_int_parts(objs), inverse)
+
+
+def _int_parts(objs: list[Any]) -> tuple[list[int], list[int]]:
+    """Numerators and denominators as Python ints, at C speed (a Fraction's from its slots:
+    its ``numerator`` property is a Python call)."""
+    if _SLOTS and set(map(type, objs)) <= {Fraction}:
+        return list(map(int, map(_SLOT_NUMERATOR, objs))), list(map(int, map(_SLOT_DENOMINATOR, objs)))
+    return list(map(int, map(_NUMERATOR, objs))), list(map(int, map(_DENOMINATOR, objs)))
+
+
+_SLOTS = {"_numerator", "_denominator"} <= set(getattr(Fraction, "__slots__", ()))
+_NUMERATOR, _DENOMINATOR = operator.attrgetter("numerator"), operator.attrgetter("denominator")
+_SLOT_NUMERATOR, _SLOT_DENOMINATOR = operator.attrgetter("_numerator"), operator.attrgetter("_denominator")
+
+
 class _Values:
     """Numerators, denominators and denominator numbers (equal denominators, one number)
-    of the values a computation reads: every state's (``states`` None: lists, kept in
-    ``full`` for the filter and the vectorised exact path) or only the given states' (dicts)."""
+    of the values a computation reads: every state's (``states`` None: :class:`_Parts`,
+    kept in ``full`` for the filter and the vectorised exact path) or only the given
+    states' (dicts)."""
 
     def __init__(self, values: Sequence[Fraction], states: Sequence[int] | None) -> None:
-        ids: dict[int, int] = {1: 0}
+        self.full: _Parts | None = None
+        if states is None:
+            num, den, inverse = value_parts(values)
+            numbered = dict.fromkeys(itertools.chain((1,), den))  # 1 (the constants' group) first
+            self.dens: list[int] = list(numbered)
+            ids = dict(zip(numbered, range(len(numbered)), strict=True))
+            self.full = _Parts(num, list(map(ids.__getitem__, den)), inverse)
+            return
+        ids = {1: 0}
         self.dens = dens = [1]
-        self.full: tuple[list[int], list[int]] | None = None
 
         def number(d: int) -> int:
             j = ids.get(d)
@@ -143,16 +285,9 @@ class _Values:
                 dens.append(d)
             return j
 
-        if states is None:
-            num = [int(x.numerator) for x in values]
-            den_id = [number(int(x.denominator)) for x in values]
-            self.full = (num, den_id)
-            self.num: Sequence[int] | dict[int, int] = num
-            self.den_id: Sequence[int] | dict[int, int] = den_id
-        else:
-            picked = {s: values[s] for s in states}
-            self.num = {s: int(x.numerator) for s, x in picked.items()}
-            self.den_id = {s: number(int(x.denominator)) for s, x in picked.items()}
+        picked = {s: values[s] for s in states}
+        self.num: dict[int, int] = {s: int(x.numerator) for s, x in picked.items()}
+        self.den_id: dict[int, int] = {s: number(int(x.denominator)) for s, x in picked.items()}
 
 
 def _touched(g: CompiledGame[Any, Any], acts: IntArray) -> list[int]:
@@ -316,35 +451,33 @@ def _cross_sign(groups: list[tuple[int, int]]) -> int:
     return (n > 0) - (n < 0)
 
 
-def _fixed_point_bits(num: list[int], den_id: list[int], dens: list[int], sc: _Scale,
-                     wmax: int) -> int:
+def _fixed_point_bits(parts: _Parts, dens: list[int], sc: _Scale, wmax: int) -> int:
     """``K`` such that the filter's sums stay below ``2**62`` (0: no filter)."""
     top = 0  # |v| < 2**top for every value
-    for n, j in zip(num, den_id, strict=True):
-        top = max(top, abs(n).bit_length() - dens[j].bit_length() + 1)
-    cmax = max((abs(c) for c in sc.const), default=0)
-    bound = cmax + (wmax + sc.scale) * (1 << top) + wmax + sc.scale
+    if parts.num:
+        num_bits = np.fromiter(map(int.bit_length, map(abs, parts.num)), dtype=np.int64, count=len(parts.num))
+        den_bits = np.array([d.bit_length() for d in dens], dtype=np.int64)
+        top = max(0, int((num_bits - den_bits[parts.den_id]).max()) + 1)
+    bound = sc.const_max + (wmax + sc.scale) * (1 << top) + wmax + sc.scale
     k = _INT64_BITS - bound.bit_length()
     return k if k >= _MIN_BITS else 0
 
 
-def _filtered_signs(g: CompiledGame[Any, Any], sc: _Scale, num: list[int], den_id: list[int],
-                    dens: list[int]) -> SignArray:
+def _filtered_signs(g: CompiledGame[Any, Any], sc: _Scale, parts: _Parts, dens: list[int]) -> SignArray:
     """``δ`` of every flat action where the fixed-point filter proves it, 2 elsewhere."""
     sign = np.full(g.n_actions, 2, dtype=np.int8)
     if sc.scale >= 2**31 or max(sc.prob_weight, default=0) >= 2**31:
         return sign  # weights too large for int64 sums: every action takes the exact path
-    w_out = np.array(sc.prob_weight, dtype=np.int64)[g.out_code]
-    starts = g.out_ptr[:-1]
-    moving = starts < g.out_ptr[1:]
-    wsum = np.zeros(g.n_actions, dtype=np.int64)
-    if len(w_out):
-        wsum[moving] = np.add.reduceat(w_out, starts[moving])
-    bits = _fixed_point_bits(num, den_id, dens, sc, int(wsum.max()) if len(wsum) else 0)
+    w_out, wsum = _weights(g, sc)
+    bits = _fixed_point_bits(parts, dens, sc, int(wsum.max()) if len(wsum) else 0)
     if not bits:
         return sign
-    fixed = np.array([(n << bits) // dens[j] for n, j in zip(num, den_id, strict=True)], dtype=np.int64)
+    shifted = map(operator.lshift, parts.num, repeat(bits))
+    fixed = parts.per_state(np.fromiter(map(operator.floordiv, shifted, map(dens.__getitem__, parts.den_id)),
+                                        dtype=np.int64, count=len(parts.num)))
     e = np.array(sc.const, dtype=np.int64) * (1 << bits) - sc.scale * fixed[g.act_state]
+    starts = g.out_ptr[:-1]
+    moving = starts < g.out_ptr[1:]
     if len(w_out):
         e[moving] += np.add.reduceat(w_out * fixed[g.out_target], starts[moving])
     sign[e >= sc.scale] = 1
@@ -352,11 +485,88 @@ def _filtered_signs(g: CompiledGame[Any, Any], sc: _Scale, num: list[int], den_i
     return sign
 
 
+def _weights(g: CompiledGame[Any, Any], sc: _Scale) -> tuple[IntArray, IntArray]:
+    """``w_o`` of every outcome and ``W_k = sum_o w_o`` of every action, as ``int64``
+    (the caller has checked that every weight is below ``2**31``)."""
+    w_out = np.array(sc.prob_weight, dtype=np.int64)[g.out_code]
+    starts = g.out_ptr[:-1]
+    moving = starts < g.out_ptr[1:]
+    wsum = np.zeros(g.n_actions, dtype=np.int64)
+    if len(w_out):
+        wsum[moving] = np.add.reduceat(w_out, starts[moving])
+    return w_out, wsum
+
+
+def _common_denominator(dens: list[int], bits: int) -> int | None:
+    """The least common multiple of ``dens`` if it has at most ``bits`` bits, else None
+    (found as soon as a partial multiple exceeds them: no product of long numbers)."""
+    common = 1
+    for d in dens:
+        common = common // math.gcd(common, d) * d
+        if common.bit_length() > bits:
+            return None
+    return common
+
+
+def _digits(xs: list[int], base_bits: int, m: int) -> IntArray:
+    """Integers ``|x| < 2**(b m - 1)`` (``b = base_bits``) as an ``(m, len(xs))`` ``int64``
+    array of base ``2**b`` digits, least significant first: ``x = sum_l a_l 2**(b l)``
+    with ``a_l`` in ``[0, 2**b)`` below the top digit, which is signed, in
+    ``[-2**(b-1), 2**(b-1))`` (Python's ``&`` and ``>>`` act on two's complement: the
+    low bits of a negative number are its digit, the shift its floor)."""
+    out = np.empty((m, len(xs)), dtype=np.int64)
+    mask = (1 << base_bits) - 1
+    for digit in range(m):
+        shifted = map(operator.rshift, xs, repeat(base_bits * digit)) if digit else iter(xs)
+        top = digit == m - 1
+        out[digit] = np.fromiter(shifted if top else map(operator.and_, shifted, repeat(mask)),
+                                 dtype=np.int64, count=len(xs))
+    return out
+
+
+def _common_signs(g: CompiledGame[Any, Any], sc: _Scale, parts: _Parts, dens: list[int]) -> SignArray | None:
+    """``δ`` of every flat action over the values' common denominator (module docstring),
+    or None when it is too long or the weights too large for its ``int64`` digits."""
+    if sc.scale >= 2**31 or max(sc.prob_weight, default=0) >= 2**31:
+        return None
+    w_out, wsum = _weights(g, sc)
+    base_bits = _SUM_BITS - (1 + sc.scale + (int(wsum.max()) if len(wsum) else 0)).bit_length()
+    common = _common_denominator(dens, _COMMON_BITS) if base_bits >= _MIN_DIGIT_BITS else None
+    if common is None:
+        return None
+    cofactor = [common // d for d in dens]
+    scaled = list(map(operator.mul, parts.num, map(cofactor.__getitem__, parts.den_id)))  # L v(s)
+    consts = [w * common for w in sc.weight]  # L B x of each number x of the game
+    top = max(map(abs, itertools.chain(scaled, consts)), default=0).bit_length() + 1
+    m = max(1, -(-top // base_bits))
+    if m > _MAX_DIGITS:
+        return None
+    value, const = _digits(scaled, base_bits, m), _digits(consts, base_bits, m)
+    own = parts.per_state(np.arange(len(scaled)))  # the object of each state
+    # sum_o w_o A_{t_o} of every action, digit by digit: one product by the sparse matrix
+    # of the weights (actions by value objects; int64 throughout, sums bounded as above)
+    outcomes = sp.csr_matrix((w_out, own[g.out_target], g.out_ptr), shape=(g.n_actions, len(scaled)))
+    at_state = own[g.act_state]
+    carry = np.zeros(g.n_actions, dtype=np.int64)
+    lower = np.zeros(g.n_actions, dtype=bool)  # a nonzero digit below the top one
+    for digit in range(m):
+        e = outcomes @ value[digit]
+        e += const[digit][g.act_code]
+        e -= sc.scale * value[digit][at_state]
+        e += carry
+        if digit < m - 1:
+            carry = e >> base_bits
+            lower |= (e & ((1 << base_bits) - 1)) != 0
+    sign: SignArray = np.sign(e).astype(np.int8)
+    sign[(e == 0) & lower] = 1
+    return sign
+
+
 def _numbers(sc: _Scale, num: list[int], most_terms: int) -> tuple[Any, Any, Any]:
     """The numerators, weights ``w`` and constants ``C`` as numpy arrays: ``int64`` when
     every group sum of the exact path stays below ``2**62``, else Python ints (``object``)."""
     top = max(max(map(abs, num), default=0).bit_length() + max(sc.scale, *sc.weight).bit_length(),
-              max(map(abs, sc.const), default=0).bit_length())
+              sc.const_max.bit_length())
     kind = np.int64 if top + most_terms.bit_length() <= _INT64_BITS else object
     return np.array(num, dtype=kind), np.array(sc.weight, dtype=kind), np.array(sc.const, dtype=kind)
 
@@ -364,16 +574,17 @@ def _numbers(sc: _Scale, num: list[int], most_terms: int) -> tuple[Any, Any, Any
 class _Arrays:
     """What the vectorised exact path reads, as arrays: every state's numerator (``int64``
     or Python ints, :func:`_numbers`) and denominator number, the weights and constants,
-    and the distinct denominators as Python ints."""
+    and the distinct denominators as Python ints and in the backend's exact integers."""
 
-    def __init__(self, g: CompiledGame[Any, Any], sc: _Scale, full: tuple[list[int], list[int]],
-                 dens: list[int]) -> None:
-        num, den_id = full
+    def __init__(self, g: CompiledGame[Any, Any], sc: _Scale, parts: _Parts, dens: list[int]) -> None:
         most = int(np.diff(g.out_ptr).max(initial=0)) + 2  # terms of a group: outcomes, v(i), C_k
-        self.numbers, self.weight, self.const = _numbers(sc, num, most)
-        self.den_id = np.array(den_id, dtype=np.int64)
+        numbers, self.weight, self.const = _numbers(sc, parts.num, most)
+        self.numbers = parts.per_state(numbers)
+        self.den_id = parts.per_state(np.array(parts.den_id, dtype=np.int64))
         self.dens = np.empty(len(dens), dtype=object)
         self.dens[:] = dens
+        self.big_dens = np.empty(len(dens), dtype=object)  # in the backend's integers
+        self.big_dens[:] = list(map(_INT, dens))
         self.den_bits = np.array([d.bit_length() for d in dens], dtype=np.int64)
         self.scale = sc.scale
 
@@ -428,9 +639,10 @@ def _row_groups(grouped: tuple[IntArray, IntArray, npt.NDArray[Any]], dens: list
 def _mixed_signs(row: IntArray, den: IntArray, m: npt.NDArray[Any], count: IntArray,
                  dens: npt.NDArray[Any], rows: IntArray) -> IntArray:
     """The signs of ``sum_j M_j / D_j`` of the given ``rows`` (``count`` groups each, in
-    ``(row, den, m)``; ``dens``: the denominators as Python ints), cross-multiplied on
-    arrays of Python ints: ``N / D <- (N D_j + M_j D) / (D D_j)``, one group position at
-    a time for every row that has it (small numbers: see :func:`_clustered_signs`)."""
+    ``(row, den, m)``; ``dens``: the denominators in the backend's exact integers),
+    cross-multiplied on arrays of those integers: ``N / D <- (N D_j + M_j D) / (D D_j)``,
+    one group position at a time for every row that has it (small numbers: see
+    :func:`_clustered_signs`)."""
     first = np.searchsorted(row, rows)
     size = count[rows]
     n = m[first].astype(object)
@@ -505,11 +717,40 @@ def _vector_signs(g: CompiledGame[Any, Any], arr: _Arrays, acts: IntArray,
             long = arr.den_bits[den].max() * count[mixed].max() > _CROSS_BITS
             ratio.clear_cofactors()
             some[mixed] = (_clustered_signs(row, den, m, count, ratio, mixed) if long
-                           else _mixed_signs(row, den, m, count, arr.dens, mixed))
+                           else _mixed_signs(row, den, m, count, arr.big_dens, mixed))
         sign[part] = some
         if progress is not None:
             progress(part.stop, len(acts))
     return sign
+
+
+def _same_rows(g: CompiledGame[Any, Any], parts: _Parts, acts: IntArray) -> tuple[IntArray, IntArray | None]:
+    """One representative of each set of ``acts`` whose ``Q_v(k) - v(i)`` is the same
+    expression: the same constant, the state's value the same object, and the same
+    probabilities times the same value objects outcome by outcome (so the same number:
+    one sign decides them all), and the representative of each action; ``(acts, None)``
+    when no value object is shared or the expressions are too long to number.
+
+    Each expression is numbered by one ``int64``: its fields (object and code numbers)
+    side by side in binary, a one-to-one code when their bits fit in 63.
+    """
+    if parts.inverse is None or not len(acts):
+        return acts, None
+    start = g.out_ptr[acts]
+    deg = g.out_ptr[acts + 1] - start
+    most = int(deg.max())
+    obj_bits, code_bits = (len(parts.num) + 1).bit_length(), (len(g.rationals) + 1).bit_length()
+    if (most + 1) * (obj_bits + code_bits) > 63:
+        return acts, None
+    key = parts.inverse[g.act_state[acts]] << code_bits | g.act_code[acts].astype(np.int64)
+    last = max(len(g.out_target) - 1, 0)
+    for j in range(most):
+        has = deg > j
+        o = np.minimum(start + j, last)
+        term = (g.out_code[o].astype(np.int64) + 1) << obj_bits | (parts.inverse[g.out_target[o]] + 1)
+        key = key << (obj_bits + code_bits) | np.where(has, term, 0)
+    _, first, back = np.unique(key, return_index=True, return_inverse=True)
+    return acts[first], back.reshape(-1)
 
 
 def _signs(g: CompiledGame[Any, Any], sc: _Scale, vals: _Values, ks: IntArray,
@@ -517,14 +758,23 @@ def _signs(g: CompiledGame[Any, Any], sc: _Scale, vals: _Values, ks: IntArray,
     """``δ`` of the actions ``ks``: filtered first when ``vals`` holds every state, the
     rest by the vectorised exact path; one by one otherwise."""
     if vals.full is not None:
-        sign = _filtered_signs(g, sc, *vals.full, vals.dens)[ks]
+        common = _common_signs(g, sc, vals.full, vals.dens)
+        if common is not None:
+            if progress is not None:
+                progress(len(ks), len(ks))
+            return common[ks]
+        sign = _filtered_signs(g, sc, vals.full, vals.dens)[ks]
         rows = np.flatnonzero(sign == 2)
         if progress is not None:
             progress(len(ks) - len(rows), len(ks))
         if len(rows):
             done = len(ks) - len(rows)
             report = None if progress is None else (lambda k, _n: progress(done + k, len(ks)))
-            sign[rows] = _vector_signs(g, _Arrays(g, sc, vals.full, vals.dens), ks[rows], report)
+            reps, back = _same_rows(g, vals.full, ks[rows])
+            decided = _vector_signs(g, _Arrays(g, sc, vals.full, vals.dens), reps, report)
+            sign[rows] = decided if back is None else decided[back]
+            if progress is not None:
+                progress(len(ks), len(ks))
         return sign
     return np.array([_sign(_groups(g, sc, vals, k, i))
                      for k, i in zip(ks.tolist(), g.act_state[ks].tolist(), strict=True)], dtype=np.int8)

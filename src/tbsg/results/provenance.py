@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import operator
 import pickle
 import re
 from collections.abc import Mapping, Sequence
@@ -53,6 +52,7 @@ import numpy.typing as npt
 from tbsg._util.digits import fraction_text
 from tbsg.engine._backend import Rational
 from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.integer_q import value_parts
 from tbsg.errors import InvalidArgumentError, InvalidGameError, show
 from tbsg.results.kind import SolutionKind
 
@@ -181,20 +181,16 @@ def solution_digest(solution: _Digested, values: Sequence[Fraction] | None = Non
         h.update(";".join(f"{int(x.numerator):x}/{int(x.denominator):x}"
                           for x in numbers[start:start + _DIGEST_CHUNK]).encode())
     h.update(b"\n")
-    raws = solution._raw_values if values is None else values
-    for start in range(0, len(raws), _DIGEST_CHUNK):
-        nums, dens = _int_parts(raws[start:start + _DIGEST_CHUNK])
-        h.update(pickle.dumps((nums, dens), protocol=_PICKLE_PROTOCOL))
+    nums, dens = _value_parts(solution._raw_values if values is None else values)
+    for start in range(0, len(nums), _DIGEST_CHUNK):
+        chunk = (nums[start:start + _DIGEST_CHUNK], dens[start:start + _DIGEST_CHUNK])
+        h.update(pickle.dumps(chunk, protocol=_PICKLE_PROTOCOL))
     h.update(b"\n")
     return h.hexdigest()
 
 
 _DIGEST_CHUNK = 4096  # numbers per update of the digest
 _PICKLE_PROTOCOL = 5  # fixed, so that the bytes of a value never depend on the interpreter's default
-_NUMERATOR, _DENOMINATOR = operator.attrgetter("numerator"), operator.attrgetter("denominator")
-_SLOTTED = {"_numerator", "_denominator"} <= set(getattr(Fraction, "__slots__", ()))
-_PARTS = (operator.attrgetter("_numerator"), operator.attrgetter("_denominator")) if _SLOTTED \
-    else (_NUMERATOR, _DENOMINATOR)
 
 
 def _int_bytes(column: object) -> bytes:
@@ -210,12 +206,15 @@ def _int_bytes(column: object) -> bytes:
     return b"i8" + wide.tobytes()
 
 
-def _int_parts(numbers: Sequence[Any]) -> tuple[list[int], list[int]]:
-    """Numerators and denominators of exact rationals as Python ``int`` s, read at C speed:
-    a Fraction's from its slots (its ``numerator`` property is a Python call), another
-    number's (a backend rational) through its attributes."""
-    num, den = _PARTS if set(map(type, numbers)) <= {Fraction} else (_NUMERATOR, _DENOMINATOR)
-    return list(map(int, map(num, numbers))), list(map(int, map(den, numbers)))
+def _value_parts(values: Sequence[Any]) -> tuple[list[int], list[int]]:
+    """Every state's numerator and denominator as Python ``int`` s, each value object
+    shared by many states read once (:func:`~tbsg.engine.integer_q.value_parts`: the
+    parts :func:`tbsg.verify` has read already, if it passes its values)."""
+    nums, dens, inverse = value_parts(values)
+    if inverse is None:
+        return nums, dens
+    order = inverse.tolist()
+    return list(map(nums.__getitem__, order)), list(map(dens.__getitem__, order))
 
 
 @dataclass(frozen=True)
