@@ -150,8 +150,10 @@ class _Build(Columns):
     out_target: array[int]
     # per state, the last 8 bits of the number of the latest action that led to it: a
     # successor met twice in one action is found in O(1) (a match is confirmed in that
-    # action's entries of out_target: it may be an action 256 m earlier)
-    stamp: bytearray
+    # action's entries of out_target: it may be an action 256 m earlier). A list: its
+    # items are read and written by specialised bytecodes, and as cached small ints they
+    # cost 8 bytes a state
+    stamp: list[int]
     table: _Rationals
     terminals: list[Terminal]  # distinct terminals met, numbered -1, -2, ... in the index
     term_payoffs: list[Fraction]  # their payoffs, as checked when first met
@@ -169,7 +171,7 @@ def _start(initial: object) -> _Build:
         # (int_view), which is the same for every value below 2**31 (2**63)
         states=[initial], act_ptr=array("Q", [0]), act_labels=[], out_ptr=array("Q", [0]),
         out_code=array("I"), term_act=array("Q"), term_code=array("I"), term_idx=array("I"),
-        index={initial: 0}, players=bytearray(), out_target=array("I"), stamp=bytearray(1),
+        index={initial: 0}, players=bytearray(), out_target=array("I"), stamp=[0],
         table=_Rationals(), terminals=[], term_payoffs=[], rew_act=array("Q"),
         rew_val=[])
 
