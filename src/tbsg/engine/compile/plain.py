@@ -21,15 +21,19 @@ stops early, with the first bad action.
 Cost: one pass over states, actions and outcomes in Python, doing per outcome little
 more than one dictionary probe (``setdefault`` both finds a known state and numbers a
 new one; the terminals met are in the same dictionary under negative numbers, so one
-probe also tells that play ends, and a :class:`~tbsg.model.protocol.Terminal` hashes
-from its cached hash). Work is spared where a game repeats itself: a probability is
+probe also tells that play ends; the terminal met last is recognised by identity before
+that, as a :class:`~tbsg.model.protocol.Terminal` hashes through a Python method). A
+successor met twice by one action is found by a stamp per state, the last 8 bits of the
+number of the action that last led to it, a match confirmed among the action's own
+outcomes. Work is spared where a game repeats itself: a probability is
 validated on its first sight and recognised afterwards by object identity (the last two
 objects validated, then a table by ``id``), or for a Fraction built afresh in every
 call by its numerator and denominator (the last such value by two slot reads, the
 others by a table); an action tuple already checked is recognised by identity; error
-messages are formatted only when raised. Integer columns grow as ``array.array`` (8
-bytes an entry instead of a pointer and an int object), which numpy reads without a
-copy.
+messages are formatted only when raised. Integer columns grow as unsigned
+``array.array`` (4 or 8 bytes an entry instead of a pointer and an int object; an
+unsigned array converts an appended int directly, a signed one through the argument
+parser), which numpy reads without a copy.
 """
 
 from __future__ import annotations
@@ -255,7 +259,7 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
     """
     states, index, stamp, table = b.states, b.index, b.stamp, b.table
     values, players, act_labels = table.values, b.players, b.act_labels
-    act_ptr, out_ptr, out_code = b.act_ptr, b.out_ptr, b.out_code
+    act_ptr, out_ptr, out_code, out_target = b.act_ptr, b.out_ptr, b.out_code, b.out_target
     by_id_get, by_parts_get = table.by_id.get, table.by_parts.get
     fraction_t, fraction_parts, terminal = Fraction, _FRACTION_PARTS, Terminal
     player_fn, actions_fn, outcomes_fn = player_function(game), game.actions, game.outcomes
@@ -264,7 +268,6 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
     index_setdefault = cast("Callable[[object, int], int]", index.setdefault)
     tuple_t, list_t, int_t = tuple, list, int
     # bound methods of the columns, looked up once (the loop appends millions of times)
-    out_target = b.out_target
     target_append, code_append = out_target.append, out_code.append
     term_act_append, term_code_append, term_idx_append = \
         b.term_act.append, b.term_code.append, b.term_idx.append
@@ -285,10 +288,7 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
     # in every call is recognised by two slot reads and two comparisons, no hashing
     slotted_t: Any = fraction_t if _SLOTTED else None  # (Any: no narrowing to the slotless stub)
     fresh_n, fresh_d, fresh_code = 0, 0, 0
-    # the terminal met last: a Terminal hashes through a Python method, so the outcomes of
-    # a game that returns the same terminal object are recognised by identity first
-    last_t: object = object()
-    last_t_idx = 0
+    last_t, last_t_idx = last_p, 0  # the terminal met last and its number (module docstring)
     quiet_until = due.quiet_until()
     for s in states:  # (the list grows as states are numbered: a breadth-first queue)
         try:
