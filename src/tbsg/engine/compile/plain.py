@@ -380,7 +380,6 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
                         n_states += 1
                         target_append(j)
                         code_append(code)
-                        n_out += 1
                         continue
                 if j < 0:  # play ends
                     last_t, last_t_idx = nxt, -1 - j
@@ -397,7 +396,6 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
                 stamp[j] = k8
                 target_append(j)
                 code_append(code)
-                n_out += 1
             if reward_fn is not None:
                 try:
                     w = reward_fn(s, a)
@@ -409,6 +407,7 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
                         rew_act_append(k_now)
                         rew_val_append(w)
             act_labels_append(a)
+            n_out = len(out_target)  # (counted once per action, not once per outcome)
             out_ptr_append(n_out)
             k_now += 1
             if n_out > max_outcomes:
