@@ -93,6 +93,40 @@ def test_repeated_successors_merge_and_zero_probabilities_drop() -> None:
     assert list(g.act_stop) == [0, 1] and list(g.act_const) == [0, H]
 
 
+class _Hub:
+    """A line of states 0, 1, ..., 300 (each moving on with probability 1, then a draw);
+    states 0 and 255 also lead to "hub" (which ends play), 255 twice with 1/4 each."""
+
+    initial: object = 0
+
+    def actions(self, s: object) -> tuple[str, ...]:
+        return ("on",)
+
+    def outcomes(self, s: object, a: str) -> list[tuple[Any, Any]]:
+        if s == "hub" or s == 300:
+            return [(1, DRAW)]
+        assert isinstance(s, int)
+        if s == 0:
+            return [(H, 1), (H, "hub")]
+        if s == 255:
+            return [(H, 256), (Q, "hub"), (Q, "hub")]
+        return [(1, s + 1)]
+
+
+def test_a_successor_met_again_256_actions_later_is_not_merged() -> None:
+    # numbering: 0, 1, then "hub" (2), then state i is i + 1; actions in state order, so
+    # state 255's action is number 256, and "hub" was last reached by action 0: 256
+    # actions apart (the same last 8 bits), a new outcome, not a repeat of this action's
+    g = _plain(_Hub())
+    assert g.states[:4] == [0, 1, "hub", 2] and g.index["hub"] == 2
+    k = 256
+    assert g.states[int(g.act_state[k])] == 255
+    lo, hi = int(g.out_ptr[k]), int(g.out_ptr[k + 1])
+    # 256 is state 257; the two quarters to "hub" are merged into one half
+    assert g.out_target[lo:hi].tolist() == [257, 2] and list(g.out_prob[lo:hi]) == [H, H]
+    assert g.out_target[: int(g.out_ptr[1])].tolist() == [1, 2]
+
+
 @dataclass
 class Line:
     """States 0 .. n-1; state i moves on to i + 1 with probability 1/2, else player 0

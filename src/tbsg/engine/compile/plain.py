@@ -21,15 +21,19 @@ stops early, with the first bad action.
 Cost: one pass over states, actions and outcomes in Python, doing per outcome little
 more than one dictionary probe (``setdefault`` both finds a known state and numbers a
 new one; the terminals met are in the same dictionary under negative numbers, so one
-probe also tells that play ends, and a :class:`~tbsg.model.protocol.Terminal` hashes
-from its cached hash). Work is spared where a game repeats itself: a probability is
+probe also tells that play ends; the terminal met last is recognised by identity before
+that, as a :class:`~tbsg.model.protocol.Terminal` hashes through a Python method). A
+successor met twice by one action is found by a stamp per state, the last 8 bits of the
+number of the action that last led to it, a match confirmed among the action's own
+outcomes. Work is spared where a game repeats itself: a probability is
 validated on its first sight and recognised afterwards by object identity (the last two
 objects validated, then a table by ``id``), or for a Fraction built afresh in every
 call by its numerator and denominator (the last such value by two slot reads, the
 others by a table); an action tuple already checked is recognised by identity; error
-messages are formatted only when raised. Integer columns grow as ``array.array`` (8
-bytes an entry instead of a pointer and an int object), which numpy reads without a
-copy.
+messages are formatted only when raised. Integer columns grow as unsigned
+``array.array`` (4 or 8 bytes an entry instead of a pointer and an int object; an
+unsigned array converts an appended int directly, a signed one through the argument
+parser), which numpy reads without a copy.
 """
 
 from __future__ import annotations
@@ -146,11 +150,14 @@ class _Build(Columns):
     """Everything an enumeration builds: the columns the sum check reads, and the rest."""
 
     index: dict[Any, int]  # state -> number; distinct terminals met, as -1, -2, ..., until the end
-    players: array[int]
+    players: bytearray  # (a bytearray appends a small int without the argument parser)
     out_target: array[int]
-    # per state, the position of its latest entry in out_target: a successor met twice in
-    # one action (an entry at or after the action's first) is merged in O(1)
-    last_out: array[int]
+    # per state, the last 8 bits of the number of the latest action that led to it: a
+    # successor met twice in one action is found in O(1) (a match is confirmed in that
+    # action's entries of out_target: it may be an action 256 m earlier). A list: its
+    # items are read and written by specialised bytecodes, and as cached small ints they
+    # cost 8 bytes a state
+    stamp: list[int]
     table: _Rationals
     terminals: list[Terminal]  # distinct terminals met, numbered -1, -2, ... in the index
     term_payoffs: list[Fraction]  # their payoffs, as checked when first met
@@ -161,12 +168,15 @@ class _Build(Columns):
 def _start(initial: object) -> _Build:
     """The empty columns of an enumeration from ``initial`` (state 0)."""
     return _Build(
-        states=[initial], act_ptr=array("q", [0]), act_labels=[], out_ptr=array("q", [0]),
-        # successor numbers and probability codes: int32 (4 bytes per outcome) suffices, as
-        # neither 2**31 states nor 2**31 distinct probabilities fit in memory
-        out_code=array("i"), term_act=array("q"), term_code=array("i"), term_idx=array("i"),
-        index={initial: 0}, players=array("b"), out_target=array("i"), last_out=array("q", [-1]),
-        table=_Rationals(), terminals=[], term_payoffs=[], rew_act=array("q"),
+        # every column is unsigned: an unsigned array converts an int directly, a signed
+        # one through the argument parser (a large part of each append). Successor numbers
+        # and probability codes are 32-bit (4 bytes per outcome): neither 2**31 states nor
+        # 2**31 distinct probabilities fit in memory; the columns are read as signed
+        # (int_view), which is the same for every value below 2**31 (2**63)
+        states=[initial], act_ptr=array("Q", [0]), act_labels=[], out_ptr=array("Q", [0]),
+        out_code=array("I"), term_act=array("Q"), term_code=array("I"), term_idx=array("I"),
+        index={initial: 0}, players=bytearray(), out_target=array("I"), stamp=[0],
+        table=_Rationals(), terminals=[], term_payoffs=[], rew_act=array("Q"),
         rew_val=[])
 
 
@@ -194,14 +204,14 @@ class _Due:
         """States numbered below this need none of :meth:`add`'s work."""
         return min(self.max_states, self.next_report, self.next_check)
 
-    def add(self, nxt: object, j: int, n_out: int, s: object, a: object, acts: Sequence[object]) -> None:
-        """Number the new state ``nxt`` ``j``, a successor of ``a`` at ``s`` (whose entry
-        will be at ``n_out``), with the limit, report and checks due."""
+    def add(self, nxt: object, j: int, stamp: int, s: object, a: object, acts: Sequence[object]) -> None:
+        """Number the new state ``nxt`` ``j``, a successor of ``a`` at ``s`` (stamped
+        ``stamp``), with the limit, report and checks due."""
         if j >= self.max_states:
             raise state_limit(self.max_states, nxt)
         b = self.b
         b.states.append(nxt)
-        b.last_out.append(n_out)
+        b.stamp.append(stamp)
         if j >= self.next_report:
             self.progress(j + 1, self.max_states)  # type: ignore[misc]
             self.next_report += self.report_every
@@ -247,9 +257,9 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
     counters) in and out or turning them into attribute reads: a cost proportional to
     the size of the game on the library's hottest path.
     """
-    states, index, last_out, table = b.states, b.index, b.last_out, b.table
+    states, index, stamp, table = b.states, b.index, b.stamp, b.table
     values, players, act_labels = table.values, b.players, b.act_labels
-    act_ptr, out_ptr, out_code = b.act_ptr, b.out_ptr, b.out_code
+    act_ptr, out_ptr, out_code, out_target = b.act_ptr, b.out_ptr, b.out_code, b.out_target
     by_id_get, by_parts_get = table.by_id.get, table.by_parts.get
     fraction_t, fraction_parts, terminal = Fraction, _FRACTION_PARTS, Terminal
     player_fn, actions_fn, outcomes_fn = player_function(game), game.actions, game.outcomes
@@ -258,10 +268,10 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
     index_setdefault = cast("Callable[[object, int], int]", index.setdefault)
     tuple_t, list_t, int_t = tuple, list, int
     # bound methods of the columns, looked up once (the loop appends millions of times)
-    target_append, code_append = b.out_target.append, out_code.append
+    target_append, code_append = out_target.append, out_code.append
     term_act_append, term_code_append, term_idx_append = \
         b.term_act.append, b.term_code.append, b.term_idx.append
-    states_append, last_out_append = states.append, last_out.append
+    states_append, stamp_append = states.append, stamp.append
     players_append, act_labels_append = players.append, act_labels.append
     out_ptr_append, act_ptr_append = out_ptr.append, act_ptr.append
     n_out = 0
@@ -278,6 +288,7 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
     # in every call is recognised by two slot reads and two comparisons, no hashing
     slotted_t: Any = fraction_t if _SLOTTED else None  # (Any: no narrowing to the slotless stub)
     fresh_n, fresh_d, fresh_code = 0, 0, 0
+    last_t, last_t_idx = last_p, 0  # the terminal met last and its number (module docstring)
     quiet_until = due.quiet_until()
     for s in states:  # (the list grows as states are numbered: a breadth-first queue)
         try:
@@ -308,6 +319,7 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
             except Exception as exc:
                 user_error("game.outcomes()", at_action(s, a), exc)
             first = n_out
+            k8 = k_now & 255
             for item in outs:
                 try:
                     if type(item) is not tuple_t and not isinstance(item, tuple_t):
@@ -327,6 +339,8 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
                         code = hit
                     elif type(p) is slotted_t and p._numerator == fresh_n and p._denominator == fresh_d:
                         code = fresh_code  # a new object of the value last found by value
+                        if remembering:  # (until objects prove to be built afresh: then never)
+                            remembering = table.remember(p, code)
                     else:
                         code = by_parts_get(fraction_parts(p), -1) if type(p) is fraction_t else -1
                         if code >= 0:  # another object of a known value
@@ -341,6 +355,11 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
                                 continue  # zero probability: the successor is not enumerated
                             prev_p, prev_code = last_p, last_code
                             last_p, last_code = p, code
+                if nxt is last_t:  # play ends
+                    term_act_append(k_now)
+                    term_code_append(code)
+                    term_idx_append(last_t_idx)
+                    continue
                 try:
                     # one hash and one probe both to look up and to number a new state;
                     # the terminals met are in the index too, under negative numbers
@@ -354,29 +373,29 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
                     else:
                         if j < quiet_until:  # no limit, report or check due: inline
                             states_append(nxt)
-                            last_out_append(n_out)
+                            stamp_append(k8)
                         else:
-                            due.add(nxt, j, n_out, s, a, acts_seq)
+                            due.add(nxt, j, k8, s, a, acts_seq)
                             quiet_until = due.quiet_until()
                         n_states += 1
                         target_append(j)
                         code_append(code)
-                        n_out += 1
                         continue
                 if j < 0:  # play ends
+                    last_t, last_t_idx = nxt, -1 - j
                     term_act_append(k_now)
                     term_code_append(code)
-                    term_idx_append(-1 - j)
+                    term_idx_append(last_t_idx)
                     continue
-                dup_at = last_out[j]
-                if dup_at >= first:
-                    # a repeated successor of this action: merge by adding probabilities
+                if stamp[j] == k8 and j in out_target[first:]:
+                    # a repeated successor of this action (a stamp may be of an action 256 m
+                    # earlier, hence the search): merge by adding probabilities
+                    dup_at = out_target.index(j, first)
                     out_code[dup_at] = table.code(values[out_code[dup_at]] + values[code])
                     continue
-                last_out[j] = n_out
+                stamp[j] = k8
                 target_append(j)
                 code_append(code)
-                n_out += 1
             if reward_fn is not None:
                 try:
                     w = reward_fn(s, a)
@@ -388,6 +407,7 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
                         rew_act_append(k_now)
                         rew_val_append(w)
             act_labels_append(a)
+            n_out = len(out_target)  # (counted once per action, not once per outcome)
             out_ptr_append(n_out)
             k_now += 1
             if n_out > max_outcomes:
@@ -439,10 +459,10 @@ def _finish(b: _Build, due: _Due) -> CompiledGame[Any, Any]:
     act_code, stop_code = _terminal_codes(b, n_actions)
     reward_code = _fold_rewards(b, act_code, n_actions)
     # each column is narrowed and let go of in turn, so few copies coexist
-    act_ptr, b.act_ptr = b.act_ptr, array("q")
+    act_ptr, b.act_ptr = b.act_ptr, array("Q")
     act_ptr_np = _narrow(act_ptr)
     del act_ptr
-    out_ptr, b.out_ptr = b.out_ptr, array("q")
+    out_ptr, b.out_ptr = b.out_ptr, array("Q")
     out_ptr_np = _narrow(out_ptr)
     del out_ptr
     n = len(b.states)
@@ -489,7 +509,7 @@ def _fold_rewards(b: _Build, act_code: Index, n_actions: int) -> Index | None:
 
 
 def _narrow(column: array[int]) -> Index:
-    """The final array of an ``array("q")`` column of indices: int32 if every entry
+    """The final array of an ``array("Q")`` column of indices: int32 if every entry
     fits (a copy: the column is then freed), else a view of it as int64."""
     wide = int_view(column)
     if len(wide) == 0 or int(wide.max()) < 2**31:
