@@ -441,3 +441,42 @@ def test_a_wrong_component_count_is_refused(field: str) -> None:
         with pytest.raises(tbsg.TamperedSolutionError, match=r"solution reports \d+ components \(largest"):
             tbsg.verify(game, wrong)
     assert tbsg.verify(game, sol).states == sol.n_states
+
+
+@dataclass(frozen=True)
+class TwoDoors:
+    """One state of player 0 (maximiser): "big" pays 2, "small" pays 1 (value 2, by hand)."""
+
+    initial: str = "start"
+
+    def player(self, s: str) -> int:
+        return 0
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("big", "small")
+
+    def outcomes(self, s: str, a: str) -> list[tuple[int, tbsg.Terminal]]:
+        return [(1, tbsg.Terminal(2 if a == "big" else 1))]
+
+
+@pytest.mark.skipif(bk.BACKEND != "gmpy2", reason="GMP values only with the gmpy2 backend")
+@pytest.mark.parametrize(("parts", "shown"), [((-1, -1), "-1/-1"), ((4, 2), "4/2"), ((2, -1), "2/-1")])
+def test_gmp_values_with_parts_out_of_lowest_terms_are_refused(parts: tuple[int, int], shown: str) -> None:
+    """An ``mpq`` made from a Fraction built without normalisation keeps its parts: -1/-1
+    claims the value 1 of the worse door ("small"), and with a negative denominator the
+    signs over a common denominator flip, so "big" (2, strictly better) looked worse; 4/2
+    and 2/-1 compare wrongly in GMP. Each is refused, naming the state and the parts."""
+    import gmpy2
+
+    game = TwoDoors()
+    sol = tbsg.solve(game)
+    f = object.__new__(Fraction)
+    f._numerator, f._denominator = parts  # type: ignore[attr-defined]
+    g = sol.graph
+    small = g.act_labels.index("small")
+    bad = dataclasses.replace(sol, values_exact=[gmpy2.mpq(f)],
+                              choice=np.array([small], dtype=sol.choice.dtype),
+                              optimal=np.array([label == "small" for label in g.act_labels]))
+    with pytest.raises(tbsg.TamperedSolutionError, match=f"value at state 'start' is {shown}, not in lowest"):
+        tbsg.verify(game, bad)
+    assert tbsg.verify(game, sol)  # the solver's own values pass

@@ -609,10 +609,13 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> ReadValues:
     """
     raws, inverse = distinct_objects(solution._raw_values)
     # all of the fast backend's own type (one type, that of the first): GMP values, whose
-    # parts, converted to Python ints, are those of a Fraction in lowest terms: nothing to check
+    # parts, in lowest terms with a positive denominator (checked at C speed: an mpq made
+    # from a Fraction built without normalisation keeps its parts as they are), converted
+    # to Python ints, are those of a Fraction in lowest terms
     if len(set(map(type, raws))) <= 1 and all(map(bk.is_canonical, raws[:1])):
-        return ReadValues(list(map(int, map(_NUMERATOR, raws))), list(map(int, map(_DENOMINATOR, raws))),
-                          inverse)
+        nums, dens = list(map(_NUMERATOR, raws)), list(map(_DENOMINATOR, raws))
+        if bk.in_lowest_terms(nums, dens):
+            return ReadValues(list(map(int, nums)), list(map(int, dens)), inverse)
     return ReadValues(*_checked_parts(g, raws, inverse), inverse)
 
 
@@ -623,8 +626,8 @@ def _checked_parts(g: CompiledGame[S, A], raws: list[Any], inverse: IntArray | N
     ints in lowest terms; the first state whose value is not one is named."""
     nums: list[int] = []
     dens: list[int] = []
-    to_fraction, is_canonical = bk.to_fraction, bk.is_canonical
-    for u, raw in enumerate(raws):  # as stored: GMP values skip the gcd below
+    to_fraction = bk.to_fraction
+    for u, raw in enumerate(raws):
         x = to_fraction(raw)
         n, d = x.numerator, x.denominator
         if type(x) is not Fraction or type(n) is not int or type(d) is not int:
@@ -632,7 +635,7 @@ def _checked_parts(g: CompiledGame[S, A], raws: list[Any], inverse: IntArray | N
             raise TamperedSolutionError(
                 f"value at state {_first_holder(g, u, inverse)} is a {type(x).__name__}{parts}, not a "
                 "Fraction of Python ints")
-        if not is_canonical(raw) and (d <= 0 or math.gcd(n, d) != 1):
+        if d <= 0 or math.gcd(n, d) != 1:
             raise TamperedSolutionError(
                 f"value at state {_first_holder(g, u, inverse)} is {_show(n)}/{_show(d)}, not in lowest "
                 "terms (a Fraction built without normalisation)")

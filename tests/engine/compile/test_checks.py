@@ -145,9 +145,15 @@ def test_common_denominators_stop_at_the_int64_bound() -> None:
     assert checks.common_denominator([2**31], 2**31) is None  # 2**62 reached
     assert checks.common_denominator([2**31], 2**31 - 1) == 2**31
     # (dp, dr) with dp * dr * terms below the bound, else None
-    assert checks.fold_denominators([2, 3], [5], 7) == (6, 5)
-    assert checks.fold_denominators([2**30], [2**31], 2) is None
-    assert checks.fold_denominators([2**30], [2**31], 1) == (2**30, 2**31)
+    assert checks.fold_denominators([2, 3], [Fraction(1, 5)], 7) == (6, 5)
+    assert checks.fold_denominators([2**30], [Fraction(1, 2**31)], 2) is None
+    assert checks.fold_denominators([2**30], [Fraction(1, 2**31)], 1) == (2**30, 2**31)
+    # and with the largest payoff's numerator over dr times dp * terms below it: a score
+    # of 2**58 sums in int64 over 2 terms of probability halves (2**58 * 2 * 2 = 2**60),
+    # one of -2**60 does not (2**62), whatever the denominators
+    assert checks.fold_denominators([2], [Fraction(2**58), Fraction(1)], 2) == (2, 1)
+    assert checks.fold_denominators([2], [Fraction(-(2**60)), Fraction(1)], 2) is None
+    assert checks.fold_denominators([2], [Fraction(2**62 + 2)], 2) is None
 
 
 # --- players, actions, terminals ---------------------------------------------------------------

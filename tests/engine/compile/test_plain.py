@@ -274,3 +274,36 @@ def test_a_reward_that_raises_names_the_state_and_action() -> None:
 def test_payoffs_outside_zero_one_compile_and_mark_a_score_game() -> None:
     g = compile_game(_Paying(0, 7))
     assert list(g.act_const) == [Fraction(7, 2), 1] and not g.win_probability and not g.has_rewards
+
+
+@dataclass(frozen=True)
+class Jackpot:
+    """One state, one action: a fair coin between two terminal scores ``low`` and ``high``;
+    the value is ``(low + high) / 2`` by definition."""
+
+    low: int
+    high: int
+    initial: str = "s"
+
+    def player(self, s: str) -> int:
+        return 0
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("play",)
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, tbsg.Terminal]]:
+        return [(Fraction(1, 2), tbsg.Terminal(self.low)), (Fraction(1, 2), tbsg.Terminal(self.high))]
+
+
+@pytest.mark.parametrize(("low", "high"), [(2**62, 2**62 + 2), (-(2**62), 3), (2**200, 2**200 + 6),
+                                           (2**58, 2**58), (-(2**63), -(2**63) - 2)])
+def test_terminal_scores_too_large_for_int64_sums_are_folded_exactly(low: int, high: int) -> None:
+    """Scores whose numerators make ``p r`` sums overflow int64 are folded in rationals
+    (a score of 2^62 + 2 wrapped to a negative constant before), so the value is the
+    definition's and ``verify`` (whose compile folds the same way) certifies it."""
+    game = Jackpot(low, high)
+    sol = tbsg.solve(game)
+    assert sol.value() == Fraction(low + high, 2)
+    assert tbsg.verify(game, sol)
+    lo, hi = tbsg.solve(game, exact=False).bounds()
+    assert lo <= (low + high) / 2 <= hi

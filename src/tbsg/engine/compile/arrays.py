@@ -1453,7 +1453,7 @@ def _terminal_codes(tab: _Tables, interner: Interner) -> tuple[IndexArray, Index
     pairs = list(tab.classes)  # class id -> (stop, const)
     values = interner.values
     if fold_denominators((values[c].denominator for c in tab.term_prob_codes),
-                         (r.denominator for r in tab.payoffs_met), tab.n_terms + 1) is None:
+                         tab.payoffs_met, tab.n_terms + 1) is None:
         # the plain compiler sums in rationals, action by action: first occurrences
         has = cls >= 0
         distinct, first = np.unique(cls[has], return_index=True)

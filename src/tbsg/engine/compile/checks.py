@@ -44,7 +44,7 @@ import copy
 import math
 import pickle
 from array import array
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Collection, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import chain
@@ -352,19 +352,30 @@ def common_denominator(denominators: Iterable[int], terms: int) -> int | None:
     return d
 
 
-def fold_denominators(probabilities: Iterable[int], payoffs: Iterable[int], terms: int
+def fold_denominators(probabilities: Iterable[int], payoffs: Collection[Fraction], terms: int
                       ) -> tuple[int, int] | None:
-    """Common denominators ``(dp, dr)`` of the probabilities and of the payoffs of ``terms``
-    outcomes that end play, or None when sums of ``p r`` over ``dp dr`` would not be safe
-    in int64.
+    """Common denominators ``(dp, dr)`` of the probabilities (given by their denominators)
+    and of the ``payoffs`` of ``terms`` outcomes that end play, or None when sums of
+    ``p r`` over ``dp dr`` would not be safe in int64.
 
+    A term is ``(p dp) (r dr)`` with ``p dp <= dp`` and ``|r dr| <= M``, the largest
+    payoff numerator over ``dr``, so ``terms`` of them stay below :data:`INT64_SAFE` when
+    ``M dp terms`` does (payoffs in [-1, 1], as in win-probability games, give ``M <= dr``).
     Both numeric compilers fold terminal outcomes into ``c_k`` and ``s_k`` in integers
     when this gives a bound and in rationals otherwise; deciding by one function keeps
     them on the same path, which fixes the order their rationals are interned in.
+
+    >>> fold_denominators([2, 3], [Fraction(1), Fraction(0)], 4)
+    (6, 1)
+    >>> fold_denominators([2], [Fraction(2**62)], 2) is None  # payoffs too large to sum in int64
+    True
     """
     dp = common_denominator(probabilities, terms)
-    dr = None if dp is None else common_denominator(payoffs, dp * terms)
-    return None if dp is None or dr is None else (dp, dr)
+    dr = None if dp is None else common_denominator((r.denominator for r in payoffs), dp * terms)
+    if dp is None or dr is None:
+        return None
+    most = max((abs(r.numerator) * (dr // r.denominator) for r in payoffs), default=0)
+    return None if max(most, 1) * dp * terms >= INT64_SAFE else (dp, dr)
 
 
 @dataclass

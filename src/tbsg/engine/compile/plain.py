@@ -536,8 +536,7 @@ def _terminal_codes(b: _Build, n_actions: int) -> tuple[Index, Index]:
     t_act, t_code, t_idx = int_view(b.term_act), int_view(b.term_code), int_view(b.term_idx)
     used = np.flatnonzero(np.bincount(t_code, minlength=len(values))).tolist()
     terms = len(t_act) + 1
-    fit = fold_denominators((values[c].denominator for c in used), (r.denominator for r in b.term_payoffs),
-                            terms)
+    fit = fold_denominators((values[c].denominator for c in used), b.term_payoffs, terms)
     if fit is None:
         return _terminal_sums(b, act_code, stop_code)
     dp, dr = fit
