@@ -158,7 +158,7 @@ ENGINE_ALLOWED = {
 ENGINE_FUNCTIONS_ALLOWED = {
     # reading the solution's stored values (which may be the backend's) into Fractions
     ("engine/_backend.py", "to_fraction"), ("engine/_backend.py", "is_canonical"),
-    ("engine/_backend.py", "_coprime_fraction"),
+    ("engine/_backend.py", "_coprime_fraction"), ("engine/_backend.py", "in_lowest_terms"),
 }
 
 
