@@ -608,13 +608,16 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> ReadValues:
     (:func:`~tbsg.engine.integer_q.distinct_objects`).
     """
     raws, inverse = distinct_objects(solution._raw_values)
-    # all of the fast backend's own type (one type, that of the first): GMP values, whose
-    # parts, in lowest terms with a positive denominator (checked at C speed: an mpq made
-    # from a Fraction built without normalisation keeps its parts as they are), converted
-    # to Python ints, are those of a Fraction in lowest terms
+    # all of the fast backend's own type (one type, that of the first): GMP values, kept
+    # in lowest terms by GMP, whose parts converted to Python ints are a Fraction's. An mpq
+    # made from a Fraction built without normalisation keeps its parts as they are: a
+    # negative denominator would flip the signs the certificate computes over common
+    # denominators, so every denominator's sign is checked (at C speed); the gcd of each
+    # value's parts is not recomputed (about as costly as the exact solve's lowest terms
+    # on long games), and the checks hold for any positive denominator
     if len(set(map(type, raws))) <= 1 and all(map(bk.is_canonical, raws[:1])):
         nums, dens = list(map(_NUMERATOR, raws)), list(map(_DENOMINATOR, raws))
-        if bk.in_lowest_terms(nums, dens):
+        if min(dens, default=1) > 0:
             return ReadValues(list(map(int, nums)), list(map(int, dens)), inverse)
     return ReadValues(*_checked_parts(g, raws, inverse), inverse)
 

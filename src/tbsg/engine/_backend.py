@@ -18,14 +18,14 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any, Protocol, Self
+from typing import Protocol, Self
 
 from tbsg.engine.linalg import Field
 
 __all__ = ["BACKEND", "INTEGER", "ONE", "ZERO", "Q", "Rational", "coprime", "fraction_from_text",
-           "from_fraction", "in_lowest_terms", "is_canonical", "lcm", "lowest_terms", "remove", "to_float",
+           "from_fraction", "is_canonical", "lcm", "lowest_terms", "remove", "to_float",
            "to_fraction"]
 
 
@@ -161,20 +161,6 @@ ZERO: Rational = Q(0)
 ONE: Rational = Q(1)
 
 
-def in_lowest_terms(numerators: Sequence[Any], denominators: Sequence[Any]) -> bool:
-    """Whether every ``numerators[u] / denominators[u]`` has a positive denominator and no
-    common factor, in C-level passes with the backend's gcd.
-
-    The values the solvers compute are in lowest terms, but a ``gmpy2.mpq`` made from a
-    ``Fraction`` built without normalisation copies its parts as they are (``-1/-1``,
-    ``4/2``), and GMP's comparisons and signs assume the canonical form: a certificate
-    reading stored values checks them.
-
-    >>> in_lowest_terms([1, -3, 0], [2, 4, 1]), in_lowest_terms([4], [2]), in_lowest_terms([-1], [-1])
-    (True, False, False)
-    """
-    return min(denominators, default=1) > 0 and max(map(_gcd, numerators, denominators), default=1) == 1
-
 
 def _coprime_fraction(numerator: int, denominator: int) -> Fraction:
     """A Fraction from an already reduced pair, skipping the gcd (exact either way)."""
@@ -245,8 +231,8 @@ def lowest_terms(nums: list[int], small: list[int], big: int) -> list[Rational]:
 
 def is_canonical(x: object) -> bool:
     """True for a value of the fast backend's own type (GMP keeps the values it computes
-    in lowest terms; one made from a Fraction built without normalisation is not, which
-    :func:`in_lowest_terms` tells)."""
+    in lowest terms; one made from a Fraction built without normalisation keeps its parts
+    as they are)."""
     return _mpq is not None and type(x) is _MPQ_TYPE
 
 

@@ -8,6 +8,7 @@ actions and each action's outcomes in the order the game lists them.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Hashable, Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -307,3 +308,56 @@ def test_terminal_scores_too_large_for_int64_sums_are_folded_exactly(low: int, h
     assert tbsg.verify(game, sol)
     lo, hi = tbsg.solve(game, exact=False).bounds()
     assert lo <= (low + high) / 2 <= hi
+
+
+def _forged(n: int, d: int) -> Fraction:
+    """A Fraction whose slots were set by hand (no normalisation, no check)."""
+    f = Fraction(0)
+    f._numerator, f._denominator = n, d  # type: ignore[attr-defined]
+    return f
+
+
+@dataclass(frozen=True)
+class Forged:
+    """One state whose first outcome's probability is ``p`` (a forged Fraction), the rest
+    ending play; a reward ``r`` per move."""
+
+    p: Fraction
+    r: Fraction = Fraction(0)
+    initial: int = 0
+
+    def player(self, s: int) -> int:
+        return 0
+
+    def actions(self, s: int) -> tuple[str, ...]:
+        return ("go",)
+
+    def outcomes(self, s: int, a: str) -> list[tuple[Fraction | int, Any]]:
+        if s == 0:
+            return [(self.p, "ghost"), (1 - self.p if self.p.denominator else 1, tbsg.Terminal(1))]
+        return [(1, tbsg.Terminal(0))]
+
+    def reward(self, s: object, a: str) -> Fraction:
+        return self.r
+
+
+def test_a_forged_zero_over_zero_probability_is_refused() -> None:
+    """A Fraction whose slots read 0/0 is no number: refused as the plain gate refuses it,
+    also as the first probability met (before any Fraction was found by value)."""
+    with pytest.raises(tbsg.ExactnessError, match="got Fraction 0/0"):
+        compile_game(Forged(_forged(0, 0)), arrays=False)
+
+
+@pytest.mark.parametrize(("parts", "value"), [((1, -2), Fraction(-1, 2)), ((-1, -1), Fraction(1)),
+                                              ((2, 4), Fraction(1, 2))])
+def test_a_reward_built_without_normalisation_is_stored_in_lowest_terms(parts: tuple[int, int],
+                                                                        value: Fraction) -> None:
+    """A reward Fraction whose slots were set by hand (1/-2, -1/-1, 2/4) enters the game's
+    rationals in lowest terms (the GMP backend copies parts as they are: a negative
+    denominator would flip signs), so the value is the definition's: the reward r is paid
+    at the start and, with probability 1/2, once more at "ghost", the other half ends with
+    1, so the value is 3r/2 + 1/2 (by hand)."""
+    game = Forged(Fraction(1, 2), _forged(*parts))
+    g = compile_game(game, arrays=False)
+    assert all(x.denominator > 0 and math.gcd(x.numerator, x.denominator) == 1 for x in g.rationals)
+    assert tbsg.solve(game).value() == 3 * value / 2 + Fraction(1, 2)

@@ -519,9 +519,10 @@ def reward_number(raw: object, s: object, a: object) -> Fraction:
     """What ``reward(s, a)`` returned, through the number gate (see :func:`reward_value`)."""
     if type(raw) is int:
         return Fraction(raw)
-    if type(raw) is Fraction and type(raw.numerator) is int and type(raw.denominator) is int:
+    if type(raw) is Fraction and type(n := raw.numerator) is int and type(d := raw.denominator) is int \
+            and d > 0 and math.gcd(n, d) == 1:
         return raw  # already what the gate returns: the place is written only for an error
-    return exact(raw, f"reward {at_action(s, a)}")
+    return exact(raw, f"reward {at_action(s, a)}")  # (a Fraction built without normalisation too)
 
 
 def terminal_changed(t: object, was: Fraction) -> InvalidGameError:

@@ -145,6 +145,10 @@ class _Rationals(Interner):
         return True
 
 
+_NO_PART: Any = object()
+"""The parts of the last probability found by value before there is one: equal to no int
+(start values of 0/0 would let a Fraction whose slots were set to 0/0 by hand pass)."""
+
 @dataclass
 class _Build(Columns):
     """Everything an enumeration builds: the columns the sum check reads, and the rest."""
@@ -287,7 +291,7 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
     # the parts of the Fraction last found by value: a game building Fraction(1, 2) afresh
     # in every call is recognised by two slot reads and two comparisons, no hashing
     slotted_t: Any = fraction_t if _SLOTTED else None  # (Any: no narrowing to the slotless stub)
-    fresh_n, fresh_d, fresh_code = 0, 0, 0
+    fresh_n, fresh_d, fresh_code = _NO_PART, _NO_PART, 0  # (none yet: parts no Fraction holds)
     last_t, last_t_idx = last_p, 0  # the terminal met last and its number (module docstring)
     quiet_until = due.quiet_until()
     for s in states:  # (the list grows as states are numbered: a breadth-first queue)
