@@ -616,9 +616,10 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> ReadValues:
     # value's parts is not recomputed (about as costly as the exact solve's lowest terms
     # on long games), and the checks hold for any positive denominator
     if len(set(map(type, raws))) <= 1 and all(map(bk.is_canonical, raws[:1])):
-        nums, dens = list(map(_NUMERATOR, raws)), list(map(_DENOMINATOR, raws))
+        # (converted one at a time: a list of GMP parts would copy every digit once more)
+        nums, dens = list(map(int, map(_NUMERATOR, raws))), list(map(int, map(_DENOMINATOR, raws)))
         if min(dens, default=1) > 0:
-            return ReadValues(list(map(int, nums)), list(map(int, dens)), inverse)
+            return ReadValues(nums, dens, inverse)
     return ReadValues(*_checked_parts(g, raws, inverse), inverse)
 
 
