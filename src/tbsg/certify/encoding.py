@@ -31,7 +31,7 @@ Reading and writing build hundreds of thousands of small objects (the parsed row
 texts, the numbers), none of them in a reference cycle; Python's cycle collector would
 nevertheless traverse every live object again and again as they accumulate (it runs
 after every few hundred allocations, and its older generations grow with the file), so
-:func:`no_cycle_collection` pauses it while they are built. Reference counting still
+:func:`tbsg._util.gc.paused` pauses it while they are built. Reference counting still
 frees everything; the pause changes only when cycles elsewhere are collected.
 
 Nothing in a row makes the reader do more than its size justifies: a number longer than
@@ -41,11 +41,9 @@ parsed by GMP when gmpy2 is installed (close to linear in its digits).
 
 from __future__ import annotations
 
-import gc
 import re
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from itertools import count, repeat
 from json.encoder import encode_basestring
@@ -59,7 +57,7 @@ from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.integer_q import ReadValues
 from tbsg.errors import shorten
 
-__all__ = ["ROW_FIELDS", "encode_values", "label_texts", "no_cycle_collection", "read_denominators",
+__all__ = ["ROW_FIELDS", "encode_values", "label_texts", "read_denominators",
            "read_rows", "state_texts", "write_rows"]
 
 ROW_FIELDS = ("state", "numerator", "denominator", "action", "label")
@@ -78,25 +76,6 @@ _SET_DENOMINATOR = getattr(getattr(Fraction, "_denominator", None), "__set__", N
 
 Fail = Callable[[str], NoReturn]
 
-if bk.BACKEND == "gmpy2":
-    from gmpy2 import gcd as _gcd
-    from gmpy2 import mpz as _parse_int
-else:
-    from math import gcd as _gcd
-
-    _parse_int = int
-
-
-@contextmanager
-def no_cycle_collection() -> Iterator[None]:
-    """Pause Python's cycle collector inside a ``with`` block (restored as it was)."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def state_texts(g: CompiledGame[Any, Any]) -> tuple[str, ...]:
@@ -256,7 +235,7 @@ def read_denominators(fail: Fail, texts: object, max_digits: int) -> list[Any]:
         first_at: dict[str, int] = {}
         i = next(i for i, t in enumerate(texts) if first_at.setdefault(t, i) != i)
         fail(f"denominator {i} ({shorten(texts[i], 60)}) is listed twice")
-    return list(map(_parse_int, texts))
+    return list(map(bk.INTEGER, texts))
 
 
 def coprime_fractions(numerators: list[int], denominators: list[int]) -> list[Fraction]:
@@ -287,9 +266,9 @@ def _coprime(fail: Fail, numbers: list[Any], index: Sequence[int], denominators:
     product = [1] * len(denominators)
     for n, j in zip(numbers, index, strict=True):
         product[j] = product[j] * n % denominators[j]
-    if all(_gcd(p, d) == 1 for p, d in zip(product, denominators, strict=True)):
+    if all(bk.gcd(p, d) == 1 for p, d in zip(product, denominators, strict=True)):
         return
-    i = _first([_gcd(n, denominators[j]) != 1 for n, j in zip(numbers, index, strict=True)])
+    i = _first([bk.gcd(n, denominators[j]) != 1 for n, j in zip(numbers, index, strict=True)])
     fail(f"{name(i)}: value {shorten(str(numbers[i]), 30)}/{shorten(str(denominators[index[i]]), 30)} "
          "is not in lowest terms")
 
@@ -338,7 +317,7 @@ def _build(fail: Fail, numerators: Sequence[str], index: Sequence[int], denomina
     """The value of each pair of a numerator's text (checked) and a denominator's position
     (in range), checked to be in lowest terms: its numerator and denominator as Python
     ints, and the value in the backend's type."""
-    numbers = list(map(_parse_int, numerators))
+    numbers = list(map(bk.INTEGER, numerators))
     _coprime(fail, numbers, index, denominators, name)
     whole = list(map(int, denominators))
     nums, dens = list(map(int, numbers)), list(map(whole.__getitem__, index))

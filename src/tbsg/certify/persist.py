@@ -116,6 +116,7 @@ import numpy as np
 
 from tbsg._util.bounds import bounds_of
 from tbsg._util.digits import approx_digits, fraction_text, short_fraction, unlimited_digits
+from tbsg._util.gc import paused
 from tbsg._version import __version__
 from tbsg.certify import encoding
 from tbsg.certify.certificate import check_certificate
@@ -276,7 +277,7 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
     text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
     actions = (solution.choice - g.act_ptr[:-1]).tolist()
     try:
-        with Path(path).open("w", encoding="utf-8") as out, encoding.no_cycle_collection():
+        with Path(path).open("w", encoding="utf-8") as out, paused():
             out.write(f'{text},\n "states": [\n')
             encoding.write_rows(out, states, numerators, index, actions, labels)
             out.write("\n ]\n}\n")
@@ -689,7 +690,7 @@ def _parse(r: _Reader, text: str) -> object:
         return obj
 
     try:
-        with encoding.no_cycle_collection(), _parse_digits():
+        with paused(), _parse_digits():
             doc = json.loads(text, object_pairs_hook=unique)
     except json.JSONDecodeError as exc:
         r.fail(f"not valid JSON (truncated or edited?): {shorten(str(exc), 200)}")
@@ -966,7 +967,7 @@ def _rows(r: _Reader, g: CompiledGame[Any, Any], doc: dict[str, Any]
         r.fail(f"{len(rows)} state rows but the game has {g.n_states} states (truncated?)")
     values: Sequence[Fraction]
     if doc["format_version"] >= 4:
-        with encoding.no_cycle_collection():
+        with paused():
             denominators = encoding.read_denominators(r.fail, doc["denominators"], r.max_digits)
             values, exact, choice = encoding.read_rows(r.fail, g, rows, denominators, r.max_digits)
     else:

@@ -25,7 +25,7 @@ from typing import Protocol, Self
 from tbsg.engine.linalg import Field
 
 __all__ = ["BACKEND", "INTEGER", "ONE", "ZERO", "Q", "Rational", "coprime", "fraction_from_text",
-           "from_fraction", "is_canonical", "lcm", "lowest_terms", "remove", "to_float",
+           "from_fraction", "gcd", "is_canonical", "lcm", "lowest_terms", "remove", "to_float",
            "to_fraction"]
 
 
@@ -146,13 +146,14 @@ if _mpq is not None:
     from gmpy2 import gcd as _gmp_gcd
     from gmpy2 import mpz as _gmp_mpz
 
-    _gcd: Callable[[int, int], int] = _gmp_gcd
-    INTEGER: Callable[[int], int] = _gmp_mpz
+    gcd: Callable[[int, int], int] = _gmp_gcd
+    INTEGER: Callable[[int | str], int] = _gmp_mpz
 else:
-    _gcd = math.gcd
+    gcd = math.gcd
     INTEGER = int
 """The exact integer type of the backend (``gmpy2.mpz``, else ``int``): a type, so that
-``INTEGER(x)`` converts a Python integer. GMP multiplies numbers of thousands of digits
+``INTEGER(x)`` converts a Python integer or parses a decimal text (GMP in close to linear
+time in its digits), and ``gcd`` is the backend's. GMP multiplies numbers of thousands of digits
 many times faster than Python's Karatsuba; products of such numbers (the certificate's
 cross-multiplications, :mod:`tbsg.engine.integer_q`) are computed in it, and only their
 signs leave."""
@@ -204,24 +205,24 @@ def lowest_terms(nums: list[int], small: list[int], big: int) -> list[Rational]:
     gcds with the small ``s`` and ``G`` (usually small) give every value's lowest terms;
     the pairs are then stored without a further gcd (:func:`coprime`).
     """
-    gcd = _gcd
+    gcd_ = gcd  # (a local: read once per call, not per value)
     reduced: list[tuple[int, int]] = []
     prod = 1
     for n, s in zip(nums, small, strict=True):
-        g = gcd(n, s)
+        g = gcd_(n, s)
         if g != 1:
             n, s = n // g, s // g
         reduced.append((n, s))
         if n and big != 1:
             prod = prod * (n % big) % big
-    top = gcd(prod, big) if big != 1 else 1
+    top = gcd_(prod, big) if big != 1 else 1
     quotient = {1: big}
     out: list[Rational] = []
     for n, s in reduced:
         if not n:
             out.append(ZERO)
             continue
-        g = gcd(n, top) if top != 1 else 1
+        g = gcd_(n, top) if top != 1 else 1
         q = quotient.get(g)
         if q is None:
             q = quotient[g] = big // g
