@@ -109,11 +109,14 @@ def test_a_nan_state_is_refused_in_the_same_words() -> None:
 def test_a_state_whose_hash_drifts_is_refused_in_the_same_words() -> None:
     plain, parametric = _both(OneState([(Fraction(1), Drifting())], initial="start"))
     assert type(plain) is type(parametric) is tbsg.InvalidGameError
-    assert str(plain) == str(parametric)
-    # (found when the table first doubles, unless a dictionary probe happens to meet the
-    # object itself every time: then at the end)
-    assert re.match(r"state Drifting\(\) cannot be found again in the state table \(checked "
-                    r"(while enumerating at state Drifting\(\), action 'a'|after enumeration)\)", str(plain))
+    # Found when the table first doubles, unless a dictionary probe happens to meet the
+    # object itself every time (its slot depends on the hash counter, shared by every test
+    # run before this one): then at the end. The two compilers may meet it at different
+    # checks, so the words are compared without when.
+    when = re.compile(r" \(checked (while enumerating at state Drifting\(\), action 'a'|after enumeration)\)")
+    assert when.search(str(plain)) and when.search(str(parametric))
+    assert when.sub("", str(plain)) == when.sub("", str(parametric))
+    assert when.sub("", str(plain)).startswith("state Drifting() cannot be found again in the state table: ")
 
 
 class Bent(tbsg.Terminal):
