@@ -176,7 +176,9 @@ def win(player: int) -> Terminal:
     ...
     tbsg.errors.InvalidGameError: win() takes player 0 or 1 (an int), got 0.0
     """
-    if isinstance(player, numbers.Integral) and not isinstance(player, bool):
+    # games call this once per outcome that ends play: a plain int is recognised without
+    # the abstract-base-class check, which costs several times the rest of the call
+    if type(player) is int or (isinstance(player, numbers.Integral) and not isinstance(player, bool)):
         if player == 0:
             return _WIN0
         if player == 1:
