@@ -127,6 +127,10 @@ Probability: TypeAlias = Fraction | int
 """An exact probability. ``float`` is deliberately not allowed."""
 
 
+_HASH_TAG = 0x7462_7367_5465_726D
+"""Mixed into every terminal's hash (see :class:`Terminal`): no plain value shares it."""
+
+
 @dataclass(frozen=True, slots=True)
 class Terminal:
     """An end of play, paying ``payoff`` (any exact rational) to player 0.
@@ -150,13 +154,16 @@ write it exactly, e.g. Fraction(1, 2) or Fraction('0.5')
 
     payoff: Fraction
     # hashing a Fraction costs a modular inverse: terminals are looked up once per outcome
-    # that ends play, so the hash is computed once, here
+    # that ends play, so the hash is computed once, here. It is tagged: a compiler looks
+    # states and terminals up in one table, where a state class whose __eq__ compares
+    # hashes (or says yes too readily) would be taken for a terminal hashing as
+    # ``hash((payoff,))`` does, e.g. a state hashing as ``hash((1,))``.
     _hash: int = field(init=False, repr=False, compare=False)
 
     def __init__(self, payoff: Fraction | int) -> None:
         value = exact(payoff, "terminal payoff")
         object.__setattr__(self, "payoff", value)
-        object.__setattr__(self, "_hash", hash((value,)))
+        object.__setattr__(self, "_hash", hash((value, _HASH_TAG)))
 
     def __hash__(self) -> int:
         return self._hash

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Callable
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -277,3 +278,30 @@ def test_protocol() -> None:
     with pytest.raises(tbsg.InvalidArgumentError, match=r"^object does not implement the tbsg\.Game "
                                                         r"protocol: no initial, actions, outcomes"):
         compile_game(object())  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class _Generated:
+    x: int
+
+
+@dataclass(frozen=True)
+class _Own:
+    x: int
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+def test_classes_whose_eq_cannot_meet_a_terminal_are_not_probed() -> None:
+    """Tuples, ints, strings, identity and dataclasses' generated ``__eq__`` return False
+    or NotImplemented for a terminal; a dataclass with its own ``__eq__`` is probed."""
+
+    assert all(map(checks._never_terminal, (tuple, int, str, object, _Generated)))
+    assert not checks._never_terminal(_Own)
+    checks.check_not_terminals([(1, 2), 3, "s", _Generated(1)], "now")
+    with pytest.raises(tbsg.InvalidGameError,
+                       match=r"state _Own\(x=1\) compares equal to a terminal \(checked now\)"):
+        checks.check_not_terminals([_Generated(1), _Own(1)], "now")

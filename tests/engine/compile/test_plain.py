@@ -361,3 +361,87 @@ def test_a_reward_built_without_normalisation_is_stored_in_lowest_terms(parts: t
     g = compile_game(game, arrays=False)
     assert all(x.denominator > 0 and math.gcd(x.numerator, x.denominator) == 1 for x in g.rationals)
     assert tbsg.solve(game).value() == 3 * value / 2 + Fraction(1, 2)
+
+
+class _Box:
+    """A state wrapping a value and delegating ``__eq__`` and ``__hash__`` to it, the
+    wrong way round (``self.v == other``): a box holding a terminal equals the terminal."""
+
+    def __init__(self, v: object) -> None:
+        self.v = v
+
+    def __hash__(self) -> int:
+        return hash(self.v)
+
+    def __eq__(self, other: object) -> bool:
+        return bool(self.v == (other.v if isinstance(other, _Box) else other))
+
+    def __repr__(self) -> str:
+        return f"_Box({self.v!r})"
+
+
+class _HashEq:
+    """A state whose ``__eq__`` compares hashes, hashing as ``hash((k,))``."""
+
+    def __init__(self, k: int) -> None:
+        self.k = k
+
+    def __hash__(self) -> int:
+        return hash((self.k,))
+
+    def __eq__(self, other: object) -> bool:
+        return hash(self) == hash(other)
+
+    def __repr__(self) -> str:
+        return f"_HashEq({self.k})"
+
+
+@dataclass
+class _Ending:
+    """From "s": 1/2 to ``first``, 1/2 to ``second``; a state among them moves to win(1).
+    With two terminal outcomes (``win(0)``, ``win(1)``) the value is 1/2 (by hand)."""
+
+    first: object
+    second: object
+    initial: str = "s"
+
+    def player(self, s: object) -> int:
+        return 0
+
+    def actions(self, s: object) -> tuple[str, ...]:
+        return ("a",)
+
+    def outcomes(self, s: object, a: str) -> list[tuple[Fraction, object]]:
+        if s == "s":
+            return [(H, self.first), (H, self.second)]
+        return [(Fraction(1), win(1))]
+
+
+def test_a_state_equal_to_a_terminal_met_before_it_is_refused() -> None:
+    """win(0) is in the table first: the box holding it would have been read as play
+    ending with player 0's win (value 1 instead of 1/2), and verified."""
+    with pytest.raises(tbsg.InvalidGameError,
+                       match=r"successor _Box\(Terminal\(payoff=Fraction\(1, 1\)\)\) at state 's', action "
+                             r"'a' is not a terminal but compares equal to the terminal"):
+        compile_game(_Ending(win(0), _Box(win(0))), arrays=False)
+
+
+def test_a_state_equal_to_a_terminal_met_after_it_is_refused() -> None:
+    """The box is in the table first: win(0) would have been read as that state (value 0
+    instead of 1/2), and verified."""
+    with pytest.raises(tbsg.InvalidGameError,
+                       match=r"state _Box\(Terminal\(payoff=Fraction\(1, 1\)\)\) compares equal to a "
+                             r"terminal \(checked after enumeration\)"):
+        compile_game(_Ending(_Box(win(0)), win(0)), arrays=False)
+    # the solvers and the certificate compile alike
+    with pytest.raises(tbsg.InvalidGameError, match="compares equal to a terminal"):
+        tbsg.solve(_Ending(_Box(win(0)), win(0)))
+
+
+def test_a_state_comparing_hashes_is_not_taken_for_a_terminal() -> None:
+    """A state hashing as ``hash((1,))`` once hashed as win(0) did; terminals' hashes are
+    tagged, so its hash-comparing ``__eq__`` never meets one and the value is 1/2 (by
+    hand), and the class is not refused."""
+    assert hash(win(0)) != hash((Fraction(1),)) == hash(_HashEq(1))
+    for first, second in ((win(0), _HashEq(1)), (_HashEq(1), win(0))):
+        assert tbsg.solve(_Ending(first, second)).value() == H

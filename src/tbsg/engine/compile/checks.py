@@ -59,10 +59,12 @@ from tbsg.model.protocol import Terminal, exact
 __all__ = [
     "COPIES", "DEFAULT_MAX_STATES", "EXACT", "INT64_SAFE", "Columns", "Numbers", "action_sequence", "at",
     "at_action", "bad_sum", "call", "check_actions", "check_actions_again", "check_copy",
-    "check_hashable", "check_max_states", "check_protocol", "check_stable", "check_sums",
+    "check_hashable", "check_max_states", "check_not_terminals", "check_protocol", "check_stable",
+    "check_sums",
     "check_terminal", "common_denominator", "distinct_actions", "fold_denominators", "initial_state",
     "int_view", "lookup_error", "negative_probability", "no_actions", "not_a_pair", "not_a_player",
-    "player_of", "probability", "reward_number", "reward_value", "size_limit", "state_limit",
+    "player_of", "probability", "reward_number", "reward_value", "size_limit", "state_equals_terminal",
+    "state_limit",
     "terminal_changed", "user_error",
 ]
 
@@ -532,6 +534,15 @@ def terminal_changed(t: object, was: Fraction) -> InvalidGameError:
         "terminals must not change: build them with tbsg.Terminal, tbsg.win or tbsg.DRAW")
 
 
+def state_equals_terminal(x: object, t: object, s: object, a: object) -> InvalidGameError:
+    """The error for a successor that is not a terminal but compares equal to one."""
+    return InvalidGameError(
+        f"successor {show(x)} {at_action(s, a)} is not a terminal but compares equal to the "
+        f"terminal {show(t)} (same hash, and its __eq__ says so): it would be taken for the end "
+        "of play; a state's __eq__ must be False for anything but an equal state (compare "
+        "fields, not hashes, and return NotImplemented for other types)")
+
+
 # --- states ------------------------------------------------------------------------------------
 
 def check_hashable(x: object, what: str) -> None:
@@ -570,6 +581,7 @@ def check_stable(states: Sequence[object], index_get: Callable[[Any], int | None
     part = states[start:]
     if _plain_values(part):
         return True  # hashes and equality of such values are fixed: nothing can drift
+    check_not_terminals(part, when)
     found = list(map(index_get, part))
     if found != list(range(start, start + len(found))):
         bad = next(i for i, k in enumerate(found, start) if k != i)
@@ -581,6 +593,70 @@ def check_stable(states: Sequence[object], index_get: Callable[[Any], int | None
     for x in part[::step]:
         check_copy(x, "state")
     return False
+
+
+class _Anything:
+    """Equal to everything: the payoff of the probe terminal of :func:`check_not_terminals`."""
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __eq__(self, other: object) -> bool:
+        return True
+
+
+_NEVER_TERMINAL_EQ = frozenset({object.__eq__, tuple.__eq__, int.__eq__, str.__eq__, bytes.__eq__,
+                                float.__eq__, frozenset.__eq__})
+"""``__eq__`` methods that are False for every terminal (tuples of anything included)."""
+
+
+def _never_terminal(kind: type) -> bool:
+    """Whether no instance of ``kind`` can compare equal to a terminal: its ``__eq__`` is
+    one of :data:`_NEVER_TERMINAL_EQ`, or the one :mod:`dataclasses` generates (compiled
+    from a string inside its ``__create_fn__``), which returns NotImplemented for an object
+    of any other class."""
+    eq = kind.__eq__
+    if eq in _NEVER_TERMINAL_EQ:
+        return True
+    params = getattr(kind, "__dataclass_params__", None)
+    code = getattr(eq, "__code__", None)
+    return (bool(getattr(params, "eq", False)) and code is not None and code.co_filename == "<string>"
+            and code.co_qualname.startswith("__create_fn__."))
+
+
+def check_not_terminals(states: Sequence[object], when: str) -> None:
+    """No state may compare equal to a terminal.
+
+    A compiler looks states and terminals up in one table, so a state whose ``__eq__``
+    says yes to a terminal with its hash (a wrapper delegating ``__eq__`` and ``__hash__``
+    to a field that holds a terminal) would silently become the end of play, or a
+    terminal that state. Each state of a class with its own ``__eq__`` is compared with a
+    probe terminal whose payoff is equal to everything. The probe's hash is no state's: an
+    ``__eq__`` comparing hashes is not refused, as a state never shares a terminal's
+    hash by accident (:class:`~tbsg.model.protocol.Terminal` tags it). States of classes
+    whose ``__eq__`` cannot say yes to a terminal
+    (tuples, ints, strings, identity, dataclasses: :func:`_never_terminal`) are not
+    looked at.
+    """
+    suspect = {kind for kind in set(map(type, states)) if not _never_terminal(kind)}
+    if not suspect:
+        return
+    probe = object.__new__(Terminal)
+    object.__setattr__(probe, "payoff", _Anything())
+    object.__setattr__(probe, "_hash", hash(_Anything))  # (no state's hash: see the docstring)
+    for x in states:
+        if type(x) not in suspect:
+            continue
+        try:
+            same = bool(x == probe)
+        except Exception:  # an __eq__ that raises on a terminal makes a look-up raise: never silent
+            continue
+        if same:
+            raise InvalidGameError(
+                f"state {show(x)} compares equal to a terminal (checked {when}): its __eq__ says "
+                "yes to a tbsg.Terminal, so a terminal with its hash would be taken for this "
+                "state, or this state for the end of play; a state's __eq__ must be False for "
+                "anything but an equal state (compare fields, not hashes, and return "
+                "NotImplemented for other types)")
 
 
 _PLAIN_ITEMS = frozenset({int, str, bytes, bool, float, type(None)})

@@ -68,6 +68,7 @@ from tbsg.engine.compile.checks import (
     probability,
     reward_number,
     size_limit,
+    state_equals_terminal,
     state_limit,
     terminal_changed,
     user_error,
@@ -386,6 +387,8 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
                         code_append(code)
                         continue
                 if j < 0:  # play ends
+                    if not isinstance(nxt, terminal):  # (not by identity: checked once each)
+                        raise state_equals_terminal(nxt, b.terminals[-1 - j], s, a)
                     last_t, last_t_idx = nxt, -1 - j
                     term_act_append(k_now)
                     term_code_append(code)
