@@ -98,7 +98,6 @@ first row attaining it.
 from __future__ import annotations
 
 import weakref
-from array import array
 from collections.abc import Callable, Hashable, Sequence
 from functools import cached_property
 from operator import add, mul
@@ -288,8 +287,8 @@ class ExactActions:
 
     ``values`` and ``vf`` are the solver's own lists of exact values (backend rationals)
     and their correctly rounded floats, read (not copied) by :meth:`qx` and :meth:`qf`.
-    The game's arrays are kept as machine integers (``array``: indexing gives a Python
-    ``int`` as fast as a list, in a fifth of the memory of a list of ints), and every
+    The game's arrays are read as machine integers (views: indexing gives a Python
+    ``int`` as fast as a list, without copying the arrays), and every
     probability and constant as its code into the game's table of rationals, whose exact
     and float values are looked up per code.
     """
@@ -355,13 +354,13 @@ class ExactActions:
         """``[qx(k) for k in ks]``, summed outcome slot by outcome slot: the actions with
         ``d`` outcomes add their ``j``-th term in one C-level pass (``map``) per slot, the
         same sums as :meth:`qx` without an interpreted step per outcome."""
-        out_ptr = np.frombuffer(self.out_ptr, dtype=np.int64)
-        code = np.frombuffer(self.out_code, dtype=np.int64)
-        target = np.frombuffer(self.target, dtype=np.int64)
+        out_ptr = np.asarray(self.out_ptr)
+        code = np.asarray(self.out_code)
+        target = np.asarray(self.target)
         kk = np.asarray(ks, dtype=np.int64)
         lo, degree = out_ptr[kk], out_ptr[kk + 1] - out_ptr[kk]
         table, values = self.table, self.values
-        const = np.frombuffer(self.act_code, dtype=np.int64)[kk].tolist()
+        const = np.asarray(self.act_code)[kk].tolist()
         out: list[Rational] = list(map(table.__getitem__, const))
         for d in np.unique(degree).tolist():
             same = degree == d
@@ -394,11 +393,11 @@ class ExactActions:
         return 1 if q > ref_q else (-1 if q < ref_q else 0)
 
 
-def _machine(a: npt.NDArray[Any]) -> array[int]:
-    """An integer array as an ``array`` of 64-bit machine integers."""
-    out: array[int] = array("q")
-    out.frombytes(np.ascontiguousarray(a, dtype=np.int64).tobytes())
-    return out
+def _machine(a: npt.NDArray[Any]) -> memoryview:
+    """An integer array as a sequence of Python ints: a view of its machine integers, no
+    copy (indexing a ``memoryview`` is as fast as indexing a list, without a list's
+    object per entry)."""
+    return np.ascontiguousarray(a).data
 
 
 def action_signs(g: CompiledGame[Any, Any], values: Sequence[Rational], vf: FloatArray,
