@@ -407,15 +407,27 @@ class _Level(Rows):
         come from its own factorisation, and policy iteration still ends only where no
         state improves against them.
         """
-        greedy = self.greedy(q)
+        # in signed form (each row's values times its owner's sign, the states' values
+        # times theirs): every state then takes the largest of its rows, and a sweep is a
+        # gather, a maximum and a product; signs are exact, so the values are those of
+        # the plain form
+        inner = self.inner
+        signed = sp.csr_matrix((inner.data * np.repeat(self.row_sign, np.diff(inner.indptr))
+                                * self.sign[inner.indices], inner.indices, inner.indptr),
+                               shape=inner.shape)
+        bs, qs = b * self.row_sign, q * self.row_sign
+        w = self.segmax(qs)
+        greedy = self.segfirst(qs == w[self.row_state])
         for k in range(1, _LOOK_CAP + 1):
-            q = b + self.inner @ self.opt(q)
+            qs = bs + signed @ w
+            w = self.segmax(qs)
             self.sweeps += 1
             if k % _LOOK_STEP == 0:
-                now = self.greedy(q)
+                now = self.segfirst(qs == w[self.row_state])
                 if np.array_equal(now, greedy):
                     break
                 greedy = now
+        q = qs * self.row_sign
         return q
 
     def _improve(self, q: FloatArray, pick: IntArray) -> tuple[BoolArray, IntArray]:
