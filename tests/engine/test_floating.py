@@ -6,7 +6,10 @@ bound at most and the upper bound at least the exact value, compared as Fraction
 a gap of a few units in the last place. The sweeps only choose where policy iteration
 starts; the tests check the rule itself on made-up trails, and that on a game where it
 both sweeps and backs off the proven bounds still hold every exact value and the exact
-solution (which starts from the float profile) is unchanged.
+solution (which starts from the float profile) is unchanged. The sweeps after a round of
+a merged block (the lookahead) likewise only choose the next profile: the tests check that
+they save factorisations on a best response whose rounds they shorten, with the same
+enclosure and actions, and that they stop once the greedy profile settles.
 """
 
 from __future__ import annotations
