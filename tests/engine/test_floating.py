@@ -6,7 +6,10 @@ bound at most and the upper bound at least the exact value, compared as Fraction
 a gap of a few units in the last place. The sweeps only choose where policy iteration
 starts; the tests check the rule itself on made-up trails, and that on a game where it
 both sweeps and backs off the proven bounds still hold every exact value and the exact
-solution (which starts from the float profile) is unchanged.
+solution (which starts from the float profile) is unchanged. The sweeps after a round of
+a merged block (the lookahead) likewise only choose the next profile: the tests check that
+they save factorisations on a best response whose rounds they shorten, with the same
+enclosure and actions, and that they stop once the greedy profile settles.
 """
 
 from __future__ import annotations
@@ -382,6 +385,52 @@ def test_merged_and_level_by_level_bounds_agree(monkeypatch: pytest.MonkeyPatch)
     for r in (merged, levels):
         _assert_encloses(r, [exact.values[s] for s in g.states], 1e-12)
     assert merged.choice.tolist() == levels.choice.tolist()
+
+
+def test_lookahead_sweeps_save_rounds_and_keep_the_bounds_and_actions(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # the sweeps after a round that changed much of a block's profile only choose the next
+    # profile: the same enclosure of the exact values and the same actions, in fewer
+    # factorisations (the player keeps tossing for several more heads than one round of
+    # policy iteration from the start at 1/2 sees)
+    g, exact = _best_response(20)
+    factor = floating._Level.factor
+    count = [0]
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        count[0] += 1
+        return factor(self, *args, **kwargs)
+
+    monkeypatch.setattr(floating._Level, "factor", counted)
+    results = []
+    for few in (floating._LOOK_FEW, 0):  # with the sweeps, then never
+        monkeypatch.setattr(floating, "_LOOK_FEW", few)
+        count[0] = 0
+        results.append((solve_float(g, decompose(g)), count[0]))
+    (looked, n_looked), (plain, n_plain) = results
+    for r in (looked, plain):
+        assert r.converged
+        _assert_encloses(r, [exact.values[s] for s in g.states], 1e-12)
+    assert looked.choice.tolist() == plain.choice.tolist()
+    assert n_looked < n_plain
+
+
+def test_lookahead_stops_when_the_greedy_profile_settles() -> None:
+    # from the values of the block's optimal profile (policy iteration's last round), the
+    # greedy profile after the first checkpoint's sweeps is the one before them: the
+    # sweeps stop there, not at the cap
+    g, _ = _best_response(8)
+    prep = floating._Prepared(g, None, decompose(g))
+    s0, s1 = next((a, b) for a, b, kind, _ in floating._blocks(prep) if kind == floating._BLOCK)
+    lv = prep.level(s0, s1, merged=True)
+    outside = np.full(s1, 0.5)
+    outside[s0:s1] = 0.0
+    b = lv.q(outside)
+    _, solve, x, _ = lv.policy(np.full(s1, 0.5))
+    assert solve is not None and x is not None
+    before = lv.sweeps
+    lv._lookahead(b, b + lv.inner @ x)
+    assert lv.sweeps - before == floating._LOOK_STEP < floating._LOOK_CAP
 
 
 def test_a_block_without_a_certificate_is_solved_level_by_level(

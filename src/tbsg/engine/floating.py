@@ -69,7 +69,11 @@ level:
    ``1/64`` of its states, none (for a while) where even :data:`_SWEEP_CAP` sweeps did
    not get there. Where play leaves a level quickly (Pig: about half of the
    factorisations saved) the sweeps pay; where it lingers and actions are nearly tied
-   (Risk or Safety) the rule stops sweeping after a few levels.
+   (Risk or Safety) the rule stops sweeping after a few levels. A merged block starts
+   from the greedy profile of the values 1/2 (no sweeps); after a round that changed more
+   than a quarter of its profile, a few sweeps from that round's values choose the next
+   profile (:meth:`_Level._lookahead`): a round sees one move further than the profile's
+   own values, the sweeps several.
 2. *Certificate.* With the outside *upper* bounds, ``x_u`` solves the same system; the
    Bellman residual ``r`` of ``x_u`` plus the rounding margin ``m`` (below) gives
    ``w = 2 (r^+ + m)`` and ``delta = (I - P_sigma)^{-1} w > 0``, so
@@ -149,6 +153,13 @@ _CERT_TRIES = 4  # certificate attempts per bound (each doubles w, adapting delt
 _Solver = Callable[[FloatArray], FloatArray]
 _NEAR_TIE = 1e-9  # rows this close to a state's value get their expected stay in delta
 _WINDOW = 100  # sweeps over which interval iteration measures its contraction
+# a merged block's round that changes more than 1 / _LOOK_FEW of its profile is followed by
+# up to _LOOK_CAP value-iteration sweeps before the next profile is chosen
+# (:meth:`_Level._lookahead`), stopping where the greedy profile is the same _LOOK_STEP
+# sweeps apart
+_LOOK_FEW = 4
+_LOOK_CAP = 32
+_LOOK_STEP = 8
 _SWEEP_CAP = 48  # value-iteration sweeps at most before a level's policy iteration
 _SWEEP_MIN = 1024  # levels with fewer states get no sweeps: a factorisation costs little there
 _CHECKPOINTS = frozenset({2, 4, 8, 16, 24, 32})  # sweeps after which the profile improves
@@ -375,8 +386,49 @@ class _Level(Rows):
             switch, best = self._improve(q, pick)
             if not switch.any():
                 return pick, solve, x, trail
+            if self.reversed and int(np.count_nonzero(switch)) * _LOOK_FEW > self.m:
+                switch, best = self._improve(self._lookahead(b, q), pick)
             pick = np.where(switch, best, pick)
         return pick, None, x, trail
+
+    def _lookahead(self, b: FloatArray, q: FloatArray) -> FloatArray:
+        """Action values after up to :data:`_LOOK_CAP` value-iteration sweeps ``v <- T v``
+        from the values whose action values are ``q`` (``b``: each row's constant and
+        outside part), stopping at a multiple of :data:`_LOOK_STEP` sweeps where the
+        greedy profile is the one of the previous multiple.
+
+        Policy iteration improves a profile against its own values: where the better
+        action pays only after several more moves of the same kind (keep tossing while
+        the open points grow), one round sees one more move of them, and a block whose
+        starting profile is far off needs many rounds, each a factorisation. A sweep
+        looks one move further for all states at once, at the cost of a sparse product
+        (modified policy iteration, Puterman and Shin 1978, here only after a round that
+        changed much of the profile). The sweeps choose the next profile only: its values
+        come from its own factorisation, and policy iteration still ends only where no
+        state improves against them.
+        """
+        # in signed form (each row's values times its owner's sign, the states' values
+        # times theirs): every state then takes the largest of its rows, and a sweep is a
+        # gather, a maximum and a product; signs are exact, so the values are those of
+        # the plain form
+        inner = self.inner
+        signed = sp.csr_matrix((inner.data * np.repeat(self.row_sign, np.diff(inner.indptr))
+                                * self.sign[inner.indices], inner.indices, inner.indptr),
+                               shape=inner.shape)
+        bs, qs = b * self.row_sign, q * self.row_sign
+        w = self.segmax(qs)
+        greedy = self.segfirst(qs == w[self.row_state])
+        for k in range(1, _LOOK_CAP + 1):
+            qs = bs + signed @ w
+            w = self.segmax(qs)
+            self.sweeps += 1
+            if k % _LOOK_STEP == 0:
+                now = self.segfirst(qs == w[self.row_state])
+                if np.array_equal(now, greedy):
+                    break
+                greedy = now
+        q = qs * self.row_sign
+        return q
 
     def _improve(self, q: FloatArray, pick: IntArray) -> tuple[BoolArray, IntArray]:
         """The greedy rows for ``q`` and the states where they beat ``pick`` by more than

@@ -56,6 +56,7 @@ _TOSS: tuple[Action, ...] = ("toss",)
 _TOSS_STOP: tuple[Action, ...] = ("toss", "stop")
 _WINS = (win(0), win(1))
 _new = tuple.__new__
+_PASSED = np.array([0, 1, 3, 2])  # (mover, open, other, saved): the columns of the coin passed
 
 
 class RoSState(NamedTuple):
@@ -139,17 +140,16 @@ class RiskOrSafety:
     def array_transitions(self, states: npt.NDArray[np.int64]) -> ArrayTransitions:
         """:meth:`outcomes` for every row ``(mover, open, saved, other)`` at once."""
         m, o, s = states[:, 0], states[:, 1], states[:, 2]
-        # successors built column by column from copies of ``states`` (no stacking)
+        # successors built from copies of ``states`` a column at a time (no stacking): the
+        # coin passed swaps the saved points, one gather of the columns
         up = states.copy()
         up[:, 1] += 1
-        passed = np.empty_like(states)
-        passed[:, 0] = 1 - m
+        passed = states[:, _PASSED]
+        np.subtract(1, m, out=passed[:, 0])
         passed[:, 1] = 0
-        passed[:, 2] = states[:, 3]
-        passed[:, 3] = s
         banked = passed.copy()
         banked[:, 3] += o
-        heads = ArrayOutcome(self._heads, up, terminal=np.where(o + 1 + s >= self.target, m, -1))
+        heads = ArrayOutcome(self._heads, up, terminal=np.where(o + s >= self.target - 1, m, -1))
         tails = ArrayOutcome(self._tails, passed)
         stop = ArrayOutcome(_ONE, banked)
         return ArrayTransitions(player=m, terminals=_WINS, actions=(

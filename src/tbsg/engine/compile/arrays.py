@@ -1645,11 +1645,12 @@ def _compiled_row(g: CompiledGame[Any, Any], i: int) -> _Row:
     """State ``i`` as the compiled game ``g`` holds it."""
     acts = g.actions_of(i)
     per_action = []
+    values = g.rationals  # (read through the codes: a sample need not decode every action)
     for k in acts:
         o0, o1 = int(g.out_ptr[k]), int(g.out_ptr[k + 1])
         succ = [(g.states[int(t)], g.out_prob[o])
                 for o, t in zip(range(o0, o1), g.out_target[o0:o1].tolist(), strict=True)]
-        per_action.append((succ, g.act_stop[k], g.act_const[k]))
+        per_action.append((succ, values[int(g.stop_code[k])], values[int(g.act_code[k])]))
     return int(g.player[i]), tuple(g.act_labels[k] for k in acts), per_action
 
 
