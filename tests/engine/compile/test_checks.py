@@ -297,13 +297,44 @@ class _Own:
     __hash__ = object.__hash__
 
 
-def test_classes_whose_eq_cannot_meet_a_terminal_are_not_probed() -> None:
-    """Tuples, ints, strings, identity and dataclasses' generated ``__eq__`` return False
-    or NotImplemented for a terminal; a dataclass with its own ``__eq__`` is probed."""
+class _Hidden(type):
+    """A metaclass answering ``cls.__eq__`` with object's: instances still use their own."""
 
-    assert all(map(checks._never_terminal, (tuple, int, str, object, _Generated)))
-    assert not checks._never_terminal(_Own)
-    checks.check_not_terminals([(1, 2), 3, "s", _Generated(1)], "now")
-    with pytest.raises(tbsg.InvalidGameError,
-                       match=r"state _Own\(x=1\) compares equal to a terminal \(checked now\)"):
-        checks.check_not_terminals([_Generated(1), _Own(1)], "now")
+    def __getattribute__(cls, name: str) -> Any:
+        return object.__eq__ if name == "__eq__" else super().__getattribute__(name)
+
+
+class _HiddenBox(metaclass=_Hidden):
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = object.__hash__
+
+
+@dataclass(frozen=True)
+class _Scored(tbsg.Terminal):
+    """A terminal subclass adding a field: the dataclass's generated __eq__ compares class
+    and every field, so it is a plain terminal."""
+
+    label: str = ""
+
+
+def test_classes_whose_eq_cannot_meet_a_terminal() -> None:
+    """Tuples, ints, strings, identity and dataclasses' generated ``__eq__`` return False
+    or NotImplemented for a terminal; an ``__eq__`` of one's own may say yes, also one a
+    metaclass hides from ``cls.__eq__`` (the MRO's namespaces are read)."""
+    assert all(map(checks.never_terminal, (tuple, int, str, object, _Generated)))
+    assert not checks.never_terminal(_Own)
+    assert _HiddenBox.__eq__ is object.__eq__ and not checks.never_terminal(_HiddenBox)
+
+
+def test_terminal_classes_that_compare_by_class_and_payoff() -> None:
+    class Labelled(tbsg.Terminal):
+        def __eq__(self, other: object) -> bool:
+            return isinstance(other, Labelled)
+
+        __hash__ = tbsg.Terminal.__hash__
+
+    assert checks.plain_terminal(tbsg.Terminal) and checks.plain_terminal(_Scored)
+    assert not checks.plain_terminal(Labelled)
+    assert checks.odd_terminal_classes()  # (Labelled exists while this test runs)

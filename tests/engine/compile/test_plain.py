@@ -430,12 +430,53 @@ def test_a_state_equal_to_a_terminal_met_after_it_is_refused() -> None:
     """The box is in the table first: win(0) would have been read as that state (value 0
     instead of 1/2), and verified."""
     with pytest.raises(tbsg.InvalidGameError,
-                       match=r"state _Box\(Terminal\(payoff=Fraction\(1, 1\)\)\) compares equal to a "
-                             r"terminal \(checked after enumeration\)"):
+                       match=r"the terminal Terminal\(payoff=Fraction\(1, 1\)\) at state 's', action 'a' "
+                             r"compares equal to the state _Box\(Terminal\(payoff=Fraction\(1, 1\)\)\) "
+                             r"met before"):
         compile_game(_Ending(_Box(win(0)), win(0)), arrays=False)
     # the solvers and the certificate compile alike
-    with pytest.raises(tbsg.InvalidGameError, match="compares equal to a terminal"):
+    with pytest.raises(tbsg.InvalidGameError, match="compares equal to the state"):
         tbsg.solve(_Ending(_Box(win(0)), win(0)))
+
+
+class _SubBox(_Box):
+    """A box whose ``__eq__`` subtracts payoffs: it raises for anything without one."""
+
+    def __eq__(self, other: object) -> bool:
+        mine, theirs = cast("Any", self.v), cast("Any", other.v if isinstance(other, _Box) else other)
+        return bool(mine.payoff - theirs.payoff == 0)
+
+    __hash__ = _Box.__hash__
+
+
+class _Score(Terminal):
+    """A terminal that also equals its payoff as a number (and so hashes as it)."""
+
+    def __eq__(self, other: object) -> bool:
+        return bool(self.payoff == getattr(other, "payoff", other))
+
+    def __hash__(self) -> int:
+        return hash(self.payoff)
+
+
+def test_a_box_whose_eq_raises_or_compares_texts_is_refused() -> None:
+    """Whatever a state's own ``__eq__`` does with a terminal, the terminal found among the
+    states is refused (values 0 instead of 1/2 before, both verified)."""
+    with pytest.raises(tbsg.InvalidGameError, match="compares equal to the state _Box"):
+        compile_game(_Ending(_SubBox(win(0)), win(0)), arrays=False)
+    with pytest.raises(tbsg.InvalidGameError, match="is not a terminal but compares equal"):
+        compile_game(_Ending(win(0), _SubBox(win(0))), arrays=False)
+
+
+def test_a_terminal_class_with_its_own_eq_is_refused() -> None:
+    """A terminal equal to the number 1 is taken for the int state 1 met before it (value
+    0 instead of 1/2, by hand: 1/2 of win(0)'s payoff 1); met first, its class is refused."""
+    with pytest.raises(tbsg.InvalidGameError,
+                       match=r"the terminal _Score\(payoff=Fraction\(1, 1\)\) at state 's', action 'a' "
+                             r"compares equal to the state 1"):
+        compile_game(_Ending(1, _Score(1)), arrays=False)
+    with pytest.raises(tbsg.InvalidGameError, match=r"is a _Score, whose __eq__ is its own"):
+        compile_game(_Ending(_Score(1), 1), arrays=False)
 
 
 def test_a_state_comparing_hashes_is_not_taken_for_a_terminal() -> None:

@@ -59,13 +59,12 @@ from tbsg.model.protocol import Terminal, exact
 __all__ = [
     "COPIES", "DEFAULT_MAX_STATES", "EXACT", "INT64_SAFE", "Columns", "Numbers", "action_sequence", "at",
     "at_action", "bad_sum", "call", "check_actions", "check_actions_again", "check_copy",
-    "check_hashable", "check_max_states", "check_not_terminals", "check_protocol", "check_stable",
-    "check_sums",
+    "check_hashable", "check_max_states", "check_protocol", "check_stable", "check_sums",
     "check_terminal", "common_denominator", "distinct_actions", "fold_denominators", "initial_state",
-    "int_view", "lookup_error", "negative_probability", "no_actions", "not_a_pair", "not_a_player",
-    "player_of", "probability", "reward_number", "reward_value", "size_limit", "state_equals_terminal",
-    "state_limit",
-    "terminal_changed", "user_error",
+    "int_view", "lookup_error", "negative_probability", "never_terminal", "no_actions", "not_a_pair",
+    "not_a_player", "odd_terminal", "odd_terminal_classes", "plain_terminal", "player_of",
+    "probability", "reward_number", "reward_value", "size_limit", "state_equals_terminal",
+    "state_limit", "terminal_changed", "terminal_equals_state", "user_error",
 ]
 
 N = TypeVar("N")
@@ -534,13 +533,33 @@ def terminal_changed(t: object, was: Fraction) -> InvalidGameError:
         "terminals must not change: build them with tbsg.Terminal, tbsg.win or tbsg.DRAW")
 
 
+_EQ_ADVICE = ("a state's __eq__ must be False for anything but an equal state, and a "
+              "terminal's for anything but a terminal of the same payoff (compare fields, not "
+              "hashes or texts, and return NotImplemented for other types)")
+
+
 def state_equals_terminal(x: object, t: object, s: object, a: object) -> InvalidGameError:
     """The error for a successor that is not a terminal but compares equal to one."""
     return InvalidGameError(
         f"successor {show(x)} {at_action(s, a)} is not a terminal but compares equal to the "
-        f"terminal {show(t)} (same hash, and its __eq__ says so): it would be taken for the end "
-        "of play; a state's __eq__ must be False for anything but an equal state (compare "
-        "fields, not hashes, and return NotImplemented for other types)")
+        f"terminal {show(t)} met before (same hash, and __eq__ says so): it would be taken for "
+        f"the end of play; {_EQ_ADVICE}")
+
+
+def terminal_equals_state(t: object, x: object, s: object, a: object) -> InvalidGameError:
+    """The error for a terminal successor that compares equal to a state met before."""
+    return InvalidGameError(
+        f"the terminal {show(t)} {at_action(s, a)} compares equal to the state {show(x)} met "
+        f"before (same hash, and __eq__ says so): it would be taken for that state; {_EQ_ADVICE}")
+
+
+def odd_terminal(t: object, s: object, a: object) -> InvalidGameError:
+    """The error for a terminal whose class compares otherwise than by class and payoff."""
+    return InvalidGameError(
+        f"the terminal {show(t)} {at_action(s, a)} is a {type(t).__name__}, whose __eq__ is its "
+        "own: terminals are told apart by class and payoff, so two terminals of different "
+        "payoffs, or a terminal and a state, could be taken for one another; subclass "
+        "tbsg.Terminal without __eq__ (a frozen dataclass adding fields is fine)")
 
 
 # --- states ------------------------------------------------------------------------------------
@@ -581,7 +600,6 @@ def check_stable(states: Sequence[object], index_get: Callable[[Any], int | None
     part = states[start:]
     if _plain_values(part):
         return True  # hashes and equality of such values are fixed: nothing can drift
-    check_not_terminals(part, when)
     found = list(map(index_get, part))
     if found != list(range(start, start + len(found))):
         bad = next(i for i, k in enumerate(found, start) if k != i)
@@ -595,68 +613,61 @@ def check_stable(states: Sequence[object], index_get: Callable[[Any], int | None
     return False
 
 
-class _Anything:
-    """Equal to everything: the payoff of the probe terminal of :func:`check_not_terminals`."""
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __eq__(self, other: object) -> bool:
-        return True
-
-
 _NEVER_TERMINAL_EQ = frozenset({object.__eq__, tuple.__eq__, int.__eq__, str.__eq__, bytes.__eq__,
                                 float.__eq__, frozenset.__eq__})
 """``__eq__`` methods that are False for every terminal (tuples of anything included)."""
 
+_TERMINAL_EQ = vars(Terminal)["__eq__"]
+"""The ``__eq__`` of :class:`~tbsg.model.protocol.Terminal`: same class and same payoff."""
 
-def _never_terminal(kind: type) -> bool:
-    """Whether no instance of ``kind`` can compare equal to a terminal: its ``__eq__`` is
-    one of :data:`_NEVER_TERMINAL_EQ`, or the one :mod:`dataclasses` generates (compiled
-    from a string inside its ``__create_fn__``), which returns NotImplemented for an object
-    of any other class."""
-    eq = kind.__eq__
-    if eq in _NEVER_TERMINAL_EQ:
-        return True
-    params = getattr(kind, "__dataclass_params__", None)
+
+def _own_eq(kind: type) -> object:
+    """The ``__eq__`` that instances of ``kind`` use: found in the classes' own namespaces
+    along the MRO, as the interpreter's comparison finds it (``kind.__eq__`` could be
+    answered by a metaclass)."""
+    for k in kind.__mro__:
+        eq = vars(k).get("__eq__")
+        if eq is not None:
+            return eq
+    return object.__eq__
+
+
+def _generated_eq(eq: object) -> bool:
+    """Whether ``eq`` is the ``__eq__`` that :mod:`dataclasses` generates (compiled from a
+    string inside its ``__create_fn__``): it returns NotImplemented for an object of any
+    other class."""
     code = getattr(eq, "__code__", None)
-    return (bool(getattr(params, "eq", False)) and code is not None and code.co_filename == "<string>"
-            and code.co_qualname.startswith("__create_fn__."))
+    return code is not None and code.co_filename == "<string>" \
+        and code.co_qualname.startswith("__create_fn__.")
 
 
-def check_not_terminals(states: Sequence[object], when: str) -> None:
-    """No state may compare equal to a terminal.
+def never_terminal(kind: type) -> bool:
+    """Whether no instance of ``kind`` can compare equal to a terminal: its ``__eq__`` is
+    one of :data:`_NEVER_TERMINAL_EQ` or a dataclass's generated one."""
+    eq = _own_eq(kind)
+    return eq in _NEVER_TERMINAL_EQ or _generated_eq(eq)
 
-    A compiler looks states and terminals up in one table, so a state whose ``__eq__``
-    says yes to a terminal with its hash (a wrapper delegating ``__eq__`` and ``__hash__``
-    to a field that holds a terminal) would silently become the end of play, or a
-    terminal that state. Each state of a class with its own ``__eq__`` is compared with a
-    probe terminal whose payoff is equal to everything. The probe's hash is no state's: an
-    ``__eq__`` comparing hashes is not refused, as a state never shares a terminal's
-    hash by accident (:class:`~tbsg.model.protocol.Terminal` tags it). States of classes
-    whose ``__eq__`` cannot say yes to a terminal
-    (tuples, ints, strings, identity, dataclasses: :func:`_never_terminal`) are not
-    looked at.
-    """
-    suspect = {kind for kind in set(map(type, states)) if not _never_terminal(kind)}
-    if not suspect:
-        return
-    probe = object.__new__(Terminal)
-    object.__setattr__(probe, "payoff", _Anything())
-    object.__setattr__(probe, "_hash", hash(_Anything))  # (no state's hash: see the docstring)
-    for x in states:
-        if type(x) not in suspect:
-            continue
-        try:
-            same = bool(x == probe)
-        except Exception:  # an __eq__ that raises on a terminal makes a look-up raise: never silent
-            continue
-        if same:
-            raise InvalidGameError(
-                f"state {show(x)} compares equal to a terminal (checked {when}): its __eq__ says "
-                "yes to a tbsg.Terminal, so a terminal with its hash would be taken for this "
-                "state, or this state for the end of play; a state's __eq__ must be False for "
-                "anything but an equal state (compare fields, not hashes, and return "
-                "NotImplemented for other types)")
+
+def plain_terminal(kind: type) -> bool:
+    """Whether ``kind`` (a :class:`~tbsg.model.protocol.Terminal` class) compares as a
+    terminal does, by class and payoff (its own ``__eq__`` or a dataclass's generated one
+    over more fields): such terminals equal a state, or another terminal of a different
+    payoff, never."""
+    eq = _own_eq(kind)
+    return eq is _TERMINAL_EQ or _generated_eq(eq)
+
+
+def odd_terminal_classes() -> bool:
+    """Whether some subclass of :class:`~tbsg.model.protocol.Terminal` defined so far has
+    an ``__eq__`` of its own (:func:`plain_terminal`): one of its objects could then be
+    equal to a state, and a compiler checks every successor found among the states."""
+    todo = list(Terminal.__subclasses__())
+    while todo:
+        kind = todo.pop()
+        if not plain_terminal(kind):
+            return True
+        todo.extend(kind.__subclasses__())
+    return False
 
 
 _PLAIN_ITEMS = frozenset({int, str, bytes, bool, float, type(None)})

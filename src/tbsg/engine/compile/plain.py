@@ -22,7 +22,15 @@ Cost: one pass over states, actions and outcomes in Python, doing per outcome li
 more than one dictionary probe (``setdefault`` both finds a known state and numbers a
 new one; the terminals met are in the same dictionary under negative numbers, so one
 probe also tells that play ends; the terminal met last is recognised by identity before
-that, as a :class:`~tbsg.model.protocol.Terminal` hashes through a Python method). A
+that, as a :class:`~tbsg.model.protocol.Terminal` hashes through a Python method).
+Sharing the dictionary needs states and terminals never to compare equal: a successor
+found under a terminal's number must be a terminal, a new terminal's class must compare
+by class and payoff (:func:`~tbsg.engine.compile.checks.plain_terminal`), and once a
+state's class has an ``__eq__`` that could say yes to a terminal (not a tuple's, an
+int's, a string's, identity or a dataclass's generated one:
+:func:`~tbsg.engine.compile.checks.never_terminal`), or some terminal class has its own
+``__eq__``, every successor found among the states is checked not to be a terminal (an
+``isinstance`` per outcome in such games only). A
 successor met twice by one action is found by a stamp per state, the last 8 bits of the
 number of the action that last led to it, a match confirmed among the action's own
 outcomes. Work is spared where a game repeats itself: a probability is
@@ -63,7 +71,11 @@ from tbsg.engine.compile.checks import (
     initial_state,
     int_view,
     lookup_error,
+    never_terminal,
     not_a_pair,
+    odd_terminal,
+    odd_terminal_classes,
+    plain_terminal,
     player_of,
     probability,
     reward_number,
@@ -71,6 +83,7 @@ from tbsg.engine.compile.checks import (
     state_equals_terminal,
     state_limit,
     terminal_changed,
+    terminal_equals_state,
     user_error,
 )
 from tbsg.engine.compiled import CompiledGame, Interner
@@ -294,6 +307,11 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
     slotted_t: Any = fraction_t if _SLOTTED else None  # (Any: no narrowing to the slotless stub)
     fresh_n, fresh_d, fresh_code = _NO_PART, _NO_PART, 0  # (none yet: parts no Fraction holds)
     last_t, last_t_idx = last_p, 0  # the terminal met last and its number (module docstring)
+    # a successor found among the states is checked not to be a terminal once some state's
+    # class (or some terminal class) has an __eq__ that could say yes to one (module docstring)
+    kind_now = type(states[0])
+    kinds_seen = {id(kind_now): kind_now}  # (by id: a class may be unhashable, by its metaclass)
+    careful = not never_terminal(kind_now) or odd_terminal_classes()
     quiet_until = due.quiet_until()
     for s in states:  # (the list grows as states are numbered: a breadth-first queue)
         try:
@@ -376,6 +394,11 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
                         del index[nxt]
                         j = -1 - _terminal_number(nxt, b, s, a)
                     else:
+                        if type(nxt) is not kind_now:
+                            kind_now = type(nxt)
+                            if id(kind_now) not in kinds_seen:
+                                kinds_seen[id(kind_now)] = kind_now
+                                careful = careful or not never_terminal(kind_now)
                         if j < quiet_until:  # no limit, report or check due: inline
                             states_append(nxt)
                             stamp_append(k8)
@@ -394,6 +417,8 @@ def _enumerate(  # noqa: C901, PLR0912, PLR0915  hot loop: a split costs a call 
                     term_code_append(code)
                     term_idx_append(last_t_idx)
                     continue
+                if careful and isinstance(nxt, terminal):
+                    raise terminal_equals_state(nxt, states[j], s, a)
                 if stamp[j] == k8 and j in out_target[first:]:
                     # a repeated successor of this action (a stamp may be of an action 256 m
                     # earlier, hence the search): merge by adding probabilities
@@ -446,6 +471,8 @@ def _terminal_number(t: Terminal, b: _Build, s: object, a: object) -> int:
     except Exception as exc:
         lookup_error(t, s, a, exc)
     if j == -1 - len(terminals):
+        if type(t) is not Terminal and not plain_terminal(type(t)):
+            raise odd_terminal(t, s, a)
         payoff = check_terminal(t, at_action(s, a))  # as checked: a later change is caught at the end
         terminals.append(t)
         b.term_payoffs.append(payoff)
