@@ -45,11 +45,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Sequence
+from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property
 from itertools import islice, repeat
-from operator import attrgetter, is_, sub
-from typing import Any, Generic, TypeVar, cast
+from operator import attrgetter, floordiv, is_, lshift, sub
+from typing import Any, Generic, NamedTuple, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -130,12 +131,14 @@ class SolutionColumns(Generic[S, A]):
     """
 
     def __init__(self, solution: Solution[S, A] | FloatSolution[S, A], idx: IntArray,
-                 states: list[S]) -> None:
+                 states: list[S], *, graph_states: bool = False) -> None:
         self.solution = solution
         self.graph = solution.graph
         self.idx = idx
         self.states = states
         """The table's states, in order (as the caller named them)."""
+        self.graph_states = graph_states
+        """Whether :attr:`states` are the solution's own state objects (``graph.states[idx]``)."""
         self.exact = isinstance(solution, Solution)
 
     def __len__(self) -> int:
@@ -162,10 +165,12 @@ class SolutionColumns(Generic[S, A]):
         ks = self._flat[0]
         keep = mask[ks]
         labels = self.graph.act_labels
-        kept = [labels[k] for k in ks[keep].tolist()]
+        kept = list(map(labels.__getitem__, ks[keep].tolist()))
         if not len(ks):
             return []
         per_state = np.add.reduceat(keep.astype(np.int64), np.asarray(self._starts, dtype=np.int64))
+        if len(kept) == len(per_state):  # one optimal action each (every state has one)
+            return list(zip(kept))
         return _grouped(kept, per_state.tolist())
 
     @cached_property
@@ -196,8 +201,29 @@ class SolutionColumns(Generic[S, A]):
         return [None if x is None else bk.to_fraction(x) for x in self.raw(name)]
 
     def field(self, attr: str) -> list[Any]:
-        """The state field ``attr`` of every row (``NamedTuple`` states)."""
-        return list(map(attrgetter(attr), self.states))
+        """The state field ``attr`` of every row (``NamedTuple`` states): read in the
+        solution's order, where the states are its own, and then put in the table's (the
+        fields of states in memory order are read several times faster than in sorted
+        order, and a permutation costs less than the difference)."""
+        if not self.graph_states:
+            return list(map(attrgetter(attr), self.states))
+        if self._graph_fields is None or attr not in self._graph_fields:
+            return list(map(attrgetter(attr), self.states))
+        fields: list[Any] = self._graph_fields[attr][self.idx].tolist()
+        return fields
+
+    @cached_property
+    def _graph_fields(self) -> dict[str, npt.NDArray[np.object_]] | None:
+        """Every field of the solution's states, in its order, where they are
+        ``NamedTuple`` s of one type (else ``None``)."""
+        states = self.graph.states
+        kinds = set(map(type, states))
+        if len(kinds) != 1:
+            return None
+        names: tuple[str, ...] = getattr(next(iter(kinds)), "_fields", ())
+        # (fromiter: a field holding a tuple stays one object)
+        return {name: np.fromiter(map(attrgetter(name), states), dtype=object, count=len(states))
+                for name in names}
 
     # --- exact --------------------------------------------------------------------------
 
@@ -208,14 +234,56 @@ class SolutionColumns(Generic[S, A]):
     @cached_property
     def _raw_value(self) -> list[Any]:
         raw = cast(Solution[S, A], self.solution)._raw_values
-        return [raw[i] for i in self.idx.tolist()]
+        return list(map(raw.__getitem__, self.idx.tolist()))
 
     @cached_property
     def _c(self) -> Any:
         return bk.from_fraction(cast(Solution[S, A], self.solution).constant_sum)
 
     @cached_property
+    def _shared(self) -> tuple[list[Any], dict[str, IntArray]] | None:
+        """The distinct objects of the columns ``value`` and ``value_to_move`` (the values,
+        then ``c - x`` of each value where player 1 moves) and each column's positions
+        among them, where large values repeat as objects (:func:`_repeats`); else ``None``.
+
+        A solution's equal values are mostly one object, and ``value_to_move`` is the value
+        itself where player 0 moves: each distinct object is converted (to text, to a
+        float) once for both columns."""
+        raw = self._raw_value
+        found = _distinct(raw) if _repeats(raw) else None
+        if found is None:
+            return None
+        objs, index = found
+        moved = np.asarray(self.player, dtype=np.int64) != 0
+        at = np.unique(index[moved])
+        c = self._c
+        objs += [c - objs[i] for i in at.tolist()]
+        shifted = np.full(len(objs), -1, dtype=np.int64)
+        shifted[at] = np.arange(len(objs) - len(at), len(objs), dtype=np.int64)
+        return objs, {"value": index, "value_to_move": np.where(moved, shifted[index], index)}
+
+    def _each_value(self, name: str, key: str, fn: Callable[[Any], Any]) -> list[Any]:
+        """``fn`` of each value of the exact column ``name`` (``None`` kept), called once per
+        distinct object (:attr:`_shared`, its results kept under ``key`` for both value
+        columns; :func:`_each_object` elsewhere)."""
+        shared = self._shared if name in ("value", "value_to_move") else None
+        if shared is None:
+            return _each_object(fn, self.raw(name))
+        objs, index = shared
+        if key not in self._converted:
+            self._converted[key] = list(map(fn, objs))
+        return list(map(self._converted[key].__getitem__, index[name].tolist()))
+
+    @cached_property
+    def _converted(self) -> dict[str, list[Any]]:
+        """The results of :meth:`_each_value` on the distinct objects, by key."""
+        return {}
+
+    @cached_property
     def _raw_value_to_move(self) -> list[Any]:
+        if self._shared is not None:
+            objs, index = self._shared
+            return list(map(objs.__getitem__, index["value_to_move"].tolist()))
         c = self._c
         values = self._raw_value
         moved = [v for v, p in zip(values, self.player, strict=True) if p]
@@ -252,6 +320,101 @@ class SolutionColumns(Generic[S, A]):
     def _raw_margin(self) -> list[Any]:
         return margins(self._q, self._flat[1], [p == 0 for p in self.player])
 
+    def _exact_margins(self, at: list[int]) -> list[Any]:
+        """The exact margins of the table's states at positions ``at`` (each with two or
+        more actions), from the whole column where it is computed, else from these
+        states' action values alone."""
+        if not at:
+            return []
+        if "_raw_margin" in self.__dict__:
+            return [self._raw_margin[j] for j in at]
+        starts, counts = self._starts, self._flat[1]
+        flat = [i for j in at for i in range(starts[j], starts[j] + counts[j])]
+        if "_q" in self.__dict__:
+            q_all = self._q
+            q = [q_all[i] for i in flat]
+        else:
+            q = self._action_values(self._flat[0][np.asarray(flat, dtype=np.int64)])
+        return margins(q, [counts[j] for j in at], [self.player[j] == 0 for j in at])
+
+    @cached_property
+    def _margin_bounds(self) -> FixedMargins:
+        """:func:`fixed_margins` of the table's states."""
+        sol = cast(Solution[S, A], self.solution)
+        ks, counts = self._flat
+        return fixed_margins(self.graph, self._fixed_values, sol.optimal, self.idx, ks, counts)
+
+    @cached_property
+    def _fixed_values(self) -> npt.NDArray[np.object_]:
+        """``X(v)`` (:func:`fixed_margins`) of every state of the solution, from the
+        table's distinct value objects (:attr:`_shared`) where the table has every state
+        of the solution once."""
+        raw = cast(Solution[S, A], self.solution)._raw_values
+        shared = self._shared if self.graph_states and len(self.idx) == len(raw) else None
+        if shared is None:
+            return np.array(_fixed_values(raw), dtype=object)
+        objs, index = shared
+        distinct = int(index["value"].max(initial=-1)) + 1  # (the values come first)
+        fixed = np.fromiter(map(_fixed, objs[:distinct]), dtype=object, count=distinct)
+        out = np.empty(len(raw), dtype=object)
+        out[self.idx] = fixed[index["value"]]
+        return out
+
+    def _margin_rounded(self, rounded: Callable[[int, int], Any], exact: Callable[[Any], Any],
+                        equal: Callable[[Any, int, int], bool] | None = None) -> list[Any]:
+        """The margin of every state (``None``: a single action) rounded by ``rounded(p, q)``
+        (of ``p / q``, a monotone rounding): from :attr:`_margin_bounds` where both ends
+        of a state's interval round alike (and, with ``equal``, ``not equal(r, lo, hi)``:
+        the rounded ``r`` is not a number the interval holds, whose own text may differ),
+        else ``exact(margin)`` of the exact margin."""
+        if "_raw_margin" in self.__dict__:
+            return _each_object(exact, self._raw_margin)
+        fixed = self._margin_bounds
+        scale = fixed.scale
+        out: list[Any] = [None] * len(self)
+        undecided = list(fixed.undecided)
+        ends = fixed.lo.tolist(), fixed.hi.tolist()
+        low, high = (list(map(rounded, end, repeat(scale))) for end in ends)
+        for j, r, r_hi, lo, hi in zip(fixed.at.tolist(), low, high, *ends, strict=True):
+            if r == r_hi and (equal is None or not equal(r, lo, hi)):
+                out[j] = r
+            else:
+                undecided.append(j)
+        zero = rounded(0, 1)
+        for j in fixed.ties:
+            out[j] = zero
+        for j, m in zip(undecided, self._exact_margins(undecided), strict=True):
+            out[j] = exact(m)
+        return out
+
+    def _margin_floats(self) -> list[float | None]:
+        """The nearest float of every state's margin (``None``: a single action): where both
+        ends of a state's interval (:attr:`_margin_bounds`) round to one float, that float
+        (rounding is monotone), else the float of the exact margin.
+
+        ``int / int`` rounds correctly, and so does ``float(int)``: where the scale is a
+        power of two ``2^k``, ``float(end) 2^-k`` is the same float (the ends that decide
+        are at least ``2^-k``, far above the subnormal range), with no division."""
+        if "_raw_margin" in self.__dict__:
+            return _each_object(float, self._raw_margin)
+        fixed = self._margin_bounds
+        k = fixed.scale.bit_length() - 1
+        try:
+            if fixed.scale == 1 << k and k < 900:
+                low, high = (np.ldexp(end.astype(np.float64), -k) for end in (fixed.lo, fixed.hi))
+            else:
+                low, high = ((end / fixed.scale).astype(np.float64) for end in (fixed.lo, fixed.hi))
+        except OverflowError:  # a margin beyond the float range
+            low, high = np.zeros(len(fixed.at)), np.ones(len(fixed.at))
+        same = low == high
+        out = np.full(len(self), None, dtype=object)
+        out[fixed.at[same]] = low[same]
+        out[fixed.ties] = 0.0
+        undecided = [*fixed.undecided, *fixed.at[~same].tolist()]
+        out[undecided] = [float(x) for x in self._exact_margins(undecided)]
+        floats: list[float | None] = out.tolist()
+        return floats
+
     @cached_property
     def _action_q_to_move(self) -> list[Any]:
         if not self.exact:
@@ -269,7 +432,8 @@ class SolutionColumns(Generic[S, A]):
         raw = self.raw(name)
         with unlimited_digits():
             if name not in self._texts:  # decided once per column
-                self._texts[name] = _per_object(str, raw) if _repeats(raw) else None
+                shared = name != "margin" and self._shared is not None
+                self._texts[name] = self._each_value(name, "text", str) if shared or _repeats(raw) else None
             kept = self._texts[name]
             if kept is not None:
                 return _at(kept, pos)
@@ -286,7 +450,27 @@ class SolutionColumns(Generic[S, A]):
         (:func:`~tbsg._util.digits.exact_decimal`), written from the backend's numbers in
         one decimal context, once per value object where they repeat."""
         write = decimal_writer(digits)
+        if name == "margin":
+            return _at(self._margin_rounded(write, lambda x: write(x.numerator, x.denominator),
+                                            _decimal_inside), pos)
         return _each_object(lambda x: write(x.numerator, x.denominator), _at(self.raw(name), pos))
+
+    def decimal_text(self, name: str, write: Callable[[float], str], key: str,
+                     pos: Sequence[int] | None = None) -> list[str | None]:
+        """``write`` of each of :meth:`decimals` (``None`` kept) at positions ``pos``, once
+        per value object where values repeat; kept under ``key`` (one per ``write``)."""
+        texts = self._decimal_texts
+        if (name, key) not in texts:
+            if name == "margin":
+                floats = self._decimals(name)
+                texts[name, key] = [None if x is None else write(x) for x in floats]
+            else:
+                texts[name, key] = self._each_value(name, f"decimal {key}", lambda x: write(float(x)))
+        return _at(texts[name, key], pos)
+
+    @cached_property
+    def _decimal_texts(self) -> dict[tuple[str, str], list[str | None]]:
+        return {}
 
     def decimals(self, name: str, pos: Sequence[int] | None = None) -> list[float | None]:
         """The values of an exact column at positions ``pos`` as the nearest floats
@@ -299,8 +483,10 @@ class SolutionColumns(Generic[S, A]):
 
     def _decimals(self, name: str) -> list[float | None]:
         if name not in self._floats:
-            # float() rounds both backends' numbers correctly (bk.to_float), and map calls it from C
-            self._floats[name] = _each_object(float, self.raw(name))
+            # float() rounds both backends' numbers correctly (bk.to_float), and map calls it
+            # from C; int / int rounds correctly too
+            self._floats[name] = (self._margin_floats() if name == "margin"
+                                  else self._each_value(name, "float", float))
         return self._floats[name]
 
     def row(self, j: int) -> dict[str, Any]:
@@ -367,6 +553,100 @@ class SolutionColumns(Generic[S, A]):
         return mid
 
 
+_FIXED_BITS = 128
+"""Bits after the binary point of the fixed-point action values (:func:`fixed_margins`)."""
+
+
+class FixedMargins(NamedTuple):
+    """The margins of a table's states in fixed point (:func:`fixed_margins`)."""
+
+    at: IntArray
+    """Positions of the states with two actions, one of them optimal."""
+    lo: npt.NDArray[np.object_]
+    """For each of ``at``, an integer below ``m * scale`` (``m`` the state's exact margin)."""
+    hi: npt.NDArray[np.object_]
+    """For each of ``at``, an integer above ``m * scale``."""
+    scale: int
+    """``M 2^P``."""
+    ties: list[int]
+    """Positions of the states with two actions, both optimal: margin exactly 0."""
+    undecided: list[int]
+    """Positions of the states with more than two actions (or none optimal)."""
+
+
+def fixed_margins(g: Any, fixed: npt.NDArray[np.object_], optimal: npt.NDArray[np.bool_], idx: IntArray,
+                  ks: IntArray, counts: Sequence[int]) -> FixedMargins:
+    """Open intervals around the margins of the states ``idx`` with two actions, in units of
+    ``1 / (M 2^P)`` (``P`` = :data:`_FIXED_BITS`, ``M`` the least common denominator of the
+    game's probabilities): ``ks`` are the states' flat actions, ``counts[j]`` for state
+    ``j``, state after state; ``fixed`` holds ``X(v)`` (below) of every state's exact value
+    and ``optimal`` the optimal mask of every flat action.
+
+    With ``X(x) = floor(x 2^P)`` (``0 <= x 2^P - X(x) < 1``) and the integers ``w_o = M p_o``,
+    the non-optimal action's ``T = M 2^P Q(k) = M 2^P (c_k + sum_o p_o v(t_o))`` exceeds
+    ``F = M X(c_k) + sum_o w_o X(v(t_o))`` by less than ``M + sum_o |w_o|`` (and by no less
+    than ``-sum_o |w_o|``). The other action is optimal, so its value is ``v(s)`` (module
+    docstring), and ``M 2^P v(s)`` is within ``M`` of ``M X(v(s))``. The margin
+    ``|v(s) - Q(k)|`` times ``M 2^P`` is therefore within ``E = 2 M + d max|w|`` of
+    ``gap = |M X(v(s)) - F|`` (``d`` outcomes at most; ``||x| - |y|| <= |x - y|``):
+    ``lo = gap - E``, ``hi = gap + E``. A state whose two actions are both optimal is a
+    tie (margin exactly 0). Every step is an integer operation on numbers of about ``P``
+    bits, where the exact margin's are of the size of the values' denominators.
+    """
+    n = np.asarray(counts, dtype=np.int64)
+    starts = np.cumsum(n) - n
+    two = np.flatnonzero(n == 2)
+    first, second = optimal[ks[starts[two]]], optimal[ks[starts[two] + 1]]
+    one = first ^ second
+    undecided = np.concatenate([np.flatnonzero(n > 2), two[~(first | second)]])
+    at = two[one]
+    other = ks[np.where(first[one], starts[at] + 1, starts[at])]
+    rationals = g.rationals
+    probabilities = [rationals[c] for c in np.unique(g.out_code[flat_actions(g.out_ptr, other)[0]]).tolist()]
+    m = math.lcm(*(p.denominator for p in probabilities))
+    weights = [int(x * m) if x.denominator == 1 or m % x.denominator == 0 else 0 for x in rationals]
+    degree = g.out_ptr[other + 1] - g.out_ptr[other]
+    bound = 2 * m + int(degree.max(initial=0)) * max((abs(int(p * m)) for p in probabilities), default=0)
+    q = _fixed_sums(g, other, fixed, np.array(weights, dtype=object),
+                    np.array([m * _fixed(x) for x in rationals], dtype=object))
+    gap = np.abs(fixed[idx[at]] * m - q)
+    return FixedMargins(at, gap - bound, gap + bound, m << _FIXED_BITS, two[first & second].tolist(),
+                        sorted(undecided.tolist()))
+
+
+def _fixed(x: Any) -> int:
+    """``floor(x 2^P)`` as a Python integer (``P`` = :data:`_FIXED_BITS`)."""
+    return int((x.numerator << _FIXED_BITS) // x.denominator)
+
+
+def _fixed_values(values: Sequence[Any]) -> list[int]:
+    """``[_fixed(x) for x in values]``, once per object where large values repeat
+    (:func:`_repeats`), else in C-level passes."""
+    if _repeats(values):
+        return _per_object(_fixed, values)
+    shifted = map(lshift, map(attrgetter("numerator"), values), repeat(_FIXED_BITS))
+    return list(map(int, map(floordiv, shifted, map(attrgetter("denominator"), values))))
+
+
+def _fixed_sums(g: Any, ks: IntArray, fixed: npt.NDArray[np.object_], weights: npt.NDArray[np.object_],
+                constants: npt.NDArray[np.object_]) -> npt.NDArray[np.object_]:
+    """``F`` of :func:`fixed_margins` for the flat actions ``ks`` (``fixed``: ``X(v)`` of
+    every state; ``weights`` and ``constants``: ``w`` and ``M X(c)`` of each code), summed
+    outcome slot by outcome slot (as :meth:`~tbsg.engine.bellman.ExactActions.qx_many`
+    sums exact values), in arrays of Python integers."""
+    lo = g.out_ptr[ks]
+    degree = g.out_ptr[ks + 1] - lo
+    out: npt.NDArray[np.object_] = constants[g.act_code[ks]]
+    for d in np.unique(degree).tolist():
+        rows = np.flatnonzero(degree == d)
+        totals = out[rows]
+        for j in range(d):
+            o = lo[rows] + j
+            totals = totals + weights[g.out_code[o]] * fixed[g.out_target[o]]
+        out[rows] = totals
+    return out
+
+
 _BIG_BITS = 128
 """Numbers this large (bits of numerator or denominator) cost more to write or convert
 than to look up by object; smaller ones are written where they stand."""
@@ -403,6 +683,17 @@ def _each_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
     return [None if x is None else fn(x) for x in xs]
 
 
+def _distinct(xs: Sequence[Any]) -> tuple[list[Any], IntArray] | None:
+    """The distinct objects of ``xs`` (by identity) and the position of each item among
+    them, sorted in C (``None`` if an object's ``id`` does not fit 64 bits)."""
+    try:
+        ids = np.fromiter(map(id, xs), dtype=np.int64, count=len(xs))
+    except OverflowError:
+        return None
+    _, first, index = np.unique(ids, return_index=True, return_inverse=True)
+    return list(map(xs.__getitem__, first.tolist())), index.reshape(-1)
+
+
 def _per_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
     """``[fn(x) for x in xs]`` (``None`` kept), ``fn`` called once per distinct object."""
     ids = list(map(id, xs))
@@ -410,8 +701,22 @@ def _per_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
     return list(map(done.__getitem__, ids))
 
 
+def _decimal_inside(text: str, lo: int, hi: int) -> bool:
+    """Whether the decimal ``text`` lies strictly between ``lo 2^-P`` and ``hi 2^-P``: then
+    it may be the exact margin itself, whose text can be shorter (an exact quotient keeps
+    its ideal exponent, ``0.5`` where an inexact one has every digit, ``0.5000``)."""
+    p, q = Decimal(text).as_integer_ratio()
+    scaled = p << _FIXED_BITS
+    return lo * q < scaled < hi * q
+
+
 def _at(xs: list[Any], pos: Sequence[int] | None) -> list[Any]:
-    return xs if pos is None else [xs[j] for j in pos]
+    """``xs`` at positions ``pos`` (``None``: all; a ``range`` is a slice)."""
+    if pos is None:
+        return xs
+    if isinstance(pos, range) and pos.step == 1:
+        return xs[pos.start:pos.stop]
+    return [xs[j] for j in pos]
 
 
 def _fraction(x: Any) -> Fraction | None:

@@ -18,7 +18,6 @@ characters, to a decimal and a digit count computed without building the text.
 
 from __future__ import annotations
 
-import contextlib
 import csv
 import html
 import io
@@ -26,11 +25,11 @@ import itertools
 import math
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from fractions import Fraction
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, cast
 
 from tbsg._util.digits import (
     REPR_CHARS,
@@ -186,12 +185,11 @@ class Fmt:
         values of these types have equal text) are formatted once each when they repeat.
         """
         if kind == "float" and _floats_or_none(xs):
-            write = repr if self.target == "csv" else f"{{:.{self.digits}g}}".format
-            if self.target == "latex":
-                return ["" if x is None else self.number(write(x)) for x in xs]
-            if None in xs:
-                return ["" if x is None else write(x) for x in xs]
-            return list(map(write, xs))
+            write = self.float_writer()
+            floats = cast(Sequence[float | None], xs)
+            if None in floats:
+                return ["" if x is None else write(x) for x in floats]
+            return list(map(write, cast(Sequence[float], floats)))
         if kind in ("lower", "upper") and self.target != "csv" and all(
                 type(x) is float and math.isfinite(x) for x in xs):
             # exact_decimal of each bound, in one decimal context (a bound stays a bound)
@@ -209,6 +207,14 @@ class Fmt:
                 except ValueError:  # an int beyond the int-to-str digit limit: cell() writes it
                     pass
         return [self.cell(x, kind) for x in xs]
+
+    def float_writer(self) -> Callable[[float], str]:
+        """How :meth:`cells` writes a float of a ``"float"`` column (other than NaN): in
+        CSV its ``repr`` (shortest round-trip), elsewhere ``digits`` significant digits."""
+        write: Callable[[float], str] = repr if self.target == "csv" else f"{{:.{self.digits}g}}".format
+        if self.target == "latex":
+            return lambda x: self.number(write(x))
+        return write
 
     def plain(self, x: object) -> str:
         """``str(x)`` of a value that is not written as a number (a label, an action).
@@ -432,23 +438,27 @@ def _csv_column(cells: Sequence[str], alone: bool, plain: bool = False) -> Seque
     return list(map(memo.__getitem__, cells))
 
 
-def _csv_rows(fields: Sequence[Sequence[str]]) -> str:
-    """Rows of the given columns of written fields (at least one column, each row ended by
-    ``\n``), written with one join of the fields and separators."""
+def _csv_rows(fields: Sequence[Sequence[str]]) -> list[str]:
+    """The parts of the rows of the given columns of written fields (at least one column,
+    each row ended by ``\n``): fields and separators, to be joined once."""
     n, width = len(fields[0]), 2 * len(fields)
     parts = [","] * (n * width)
     parts[width - 1::width] = ["\n"] * n
     for j, column in enumerate(fields):
         parts[2 * j::width] = column
-    return "".join(parts)
+    return parts
 
 
 def write_csv(header: Sequence[str], chunks: Iterable[Sequence[tuple[Sequence[str], bool]]],
               path: str | os.PathLike[str] | None) -> str:
     """CSV text of ``header`` and rows given as chunks of columns (the text :func:`csv_table`
-    writes), written to ``path`` (UTF-8) chunk by chunk as they come when a path is given;
-    return the text. Each column comes as ``(cells, plain)``: with ``plain`` true its cells
-    are known to need no quoting (the text of numbers), and are not checked.
+    writes), written to ``path`` (UTF-8) when a path is given; return the text. Each column
+    comes as ``(cells, plain)``: with ``plain`` true its cells are known to need no quoting
+    (the text of numbers), and are not checked.
+
+    The chunks' fields and separators are joined once, into the text returned, and the
+    file is written from it: the text of a large table is hundreds of megabytes, and each
+    copy of it costs about as much as writing it.
 
     >>> print(write_csv(["a", "b"], [[(["1", "x, y"], False), (["2", ""], True)]], None), end="")
     a,b
@@ -456,20 +466,17 @@ def write_csv(header: Sequence[str], chunks: Iterable[Sequence[tuple[Sequence[st
     "x, y",
     """
     parts = [csv_table(header, [])]
-    with contextlib.ExitStack() as stack:
-        # binary: the UTF-8 bytes of each chunk written as they are (a text file would copy
-        # them once more on the way)
-        f = None if path is None else stack.enter_context(open(path, "wb"))
-        if f is not None:
-            f.write(parts[0].encode("utf-8"))
-        for columns in chunks:
-            if not columns or not columns[0][0]:
-                continue
-            alone = len(columns) == 1
-            parts.append(_csv_rows([_csv_column(cells, alone, plain) for cells, plain in columns]))
-            if f is not None:
-                f.write(parts[-1].encode("utf-8"))
-    return "".join(parts)
+    for columns in chunks:
+        if not columns or not columns[0][0]:
+            continue
+        alone = len(columns) == 1
+        parts += _csv_rows([_csv_column(cells, alone, plain) for cells, plain in columns])
+    text = "".join(parts)
+    if path is not None:
+        # binary: the UTF-8 bytes written as they are (a text file would copy them once more)
+        with open(path, "wb") as f:
+            f.write(text.encode("utf-8"))
+    return text
 
 
 def write_text(text: str, path: str | os.PathLike[str] | None) -> str:

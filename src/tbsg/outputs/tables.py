@@ -23,7 +23,15 @@ Columns of a :class:`StateTable`
   For a float solution: the actions the proven bounds cannot rule out (a superset of the
   exactly optimal ones, :meth:`tbsg.FloatSolution.optimal_actions`), also in the game's
   order;
-* ``margin``: how close the decision is (below); ``None`` with a single action.
+* ``margin_decimal`` (exact solutions): how close the decision is (below), as the float
+  nearest to the exact margin (0 exactly at a tie); empty with a single action. The
+  exact margin is the column ``margin``, on request (``columns=[..., "margin"]``, the
+  rows' :attr:`Row.margin`): a table of a large game has a margin per state, each a
+  difference of fractions of thousands of digits, and putting them all in lowest terms
+  costs several times the solve, where their decimals cost a fraction of it
+  (:func:`tbsg.outputs.columns.fixed_margins`). A CSV therefore never holds a
+  ``margin`` column that is not the exact margin;
+* ``margin`` (float solutions): the margin of the midpoints, ``None`` with a single action.
 
 In a game that is not a win-probability game (rewards per move, or payoffs outside
 [0, 1]) the values are expected payoffs: the column keys stay ``value`` and
@@ -41,8 +49,10 @@ With ``q(a)`` the value *to the mover* of playing action ``a`` and then playing
 optimally, sorted so that ``q(a1) >= q(a2) >= ...``, the margin is ``q(a1) - q(a2)``:
 the value of the best action minus that of the best other action. It is ``>= 0``, it is
 0 exactly when several actions are optimal, and it is what the mover loses by the
-cheapest mistake. Exact solutions give it as a ``Fraction``; float solutions as the
-difference of midpoint estimates, whose error is at most the bounds' gap.
+cheapest mistake. Exact solutions give it as a ``Fraction`` (a row's ``margin``, the
+column ``margin`` when asked for) and by default as its nearest float
+(``margin_decimal``); float solutions as the difference of midpoint estimates, whose
+error is at most the bounds' gap.
 
 Exact values in exports
 -----------------------
@@ -50,8 +60,10 @@ A ``Fraction`` is written ``p/q`` (``p`` when the denominator is 1) in CSV, Mark
 HTML, and ``$p/q$`` in LaTeX (``fractions="frac"`` gives ``$\\frac{p}{q}$``), in full
 whatever its size (also beyond Python's 4300-digit int-to-str limit: Pig to 100 has
 values of about 20,000 digits); exact columns ``value``, ``value_to_move`` and
-``margin`` come with a decimal column ``<name>_decimal`` next to them. CSV decimals are
-``repr(float)`` (shortest round-trip); ``Fraction(cell)`` reads every exact CSV cell
+``margin`` come with a decimal column ``<name>_decimal`` next to them (which may also be
+asked for alone, as ``margin_decimal`` is by default). A decimal column holds the float
+nearest to the exact value, CSV decimals are ``repr(float)`` (shortest round-trip);
+``Fraction(cell)`` reads every exact CSV cell
 back (for numbers of more than 4300 digits, after ``sys.set_int_max_str_digits(0)``).
 Only the notebook views (``_repr_markdown_``, ``_repr_html_``) and ``repr`` shorten
 long fractions (past 30 characters, to a decimal and a digit count) and long tables.
@@ -104,8 +116,14 @@ state with the same points needed, and ``agg=min`` keeps the first stop:
 | 3 | 3 | 3 | 1 | 1 |
 | 4 | 4 | 2 | 2 | 2 |
 >>> print(table.where(lambda r: r.saved == 3 and r.other == 3).to_csv(), end="")
-mover,open,saved,other,player,value,value_decimal,value_to_move,value_to_move_decimal,optimal,margin,margin_decimal
-0,0,3,3,0,2/3,0.6666666666666666,2/3,0.6666666666666666,toss,,
+mover,open,saved,other,player,value,value_decimal,value_to_move,value_to_move_decimal,optimal,margin_decimal
+0,0,3,3,0,2/3,0.6666666666666666,2/3,0.6666666666666666,toss,
+>>> print(table.where(lambda r: r.open == 3 and r.saved == 0).to_csv(columns=["other", "margin"]), end="")
+other,margin,margin_decimal
+0,628/4165,0.15078031212484994
+1,34558/294525,0.1173346914523385
+2,6/595,0.010084033613445379
+3,10/51,0.19607843137254902
 """
 
 from __future__ import annotations
@@ -159,6 +177,8 @@ RowKey: TypeAlias = "str | Callable[[Row[Any, Any]], Any]"
 _COMPUTED = ("player", "value", "lower", "upper", "value_to_move", "optimal", "action",
              "margin", "action_values_to_move", "action_values")
 _EXACT_COLUMNS = ("value", "value_to_move", "margin")
+_DECIMAL_COLUMNS = {f"{c}_decimal": c for c in _EXACT_COLUMNS}
+"""The decimal twin of each exact column, which an export may also name on its own."""
 _REPR_ROWS = 40
 
 
@@ -325,7 +345,7 @@ def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable
     >>> t = state_table(tbsg.solve(risk_or_safety(2)), where=lambda s: s.mover == 0)
     >>> len(t), t.fields, t.columns
     (6, ('mover', 'open', 'saved', 'other'), ('mover', 'open', 'saved', 'other', \
-'player', 'value', 'value_to_move', 'optimal', 'margin'))
+'player', 'value', 'value_to_move', 'optimal', 'margin_decimal'))
     >>> t.rows[0]
     Row(mover=0, open=0, saved=0, other=0, player=0, value=4/7, optimal=('toss',), margin=None)
     """
@@ -337,7 +357,8 @@ def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable
         keep = [_keep(where, s) for s in chosen]
         chosen = [s for s, k in zip(chosen, keep, strict=True) if k]
         order = [i for i, k in zip(order, keep, strict=True) if k]
-    columns = SolutionColumns(solution, np.asarray(order, dtype=np.int64), chosen)
+    columns = SolutionColumns(solution, np.asarray(order, dtype=np.int64), chosen,
+                              graph_states=states is None)
     return StateTable._of(_fields_of(chosen), _ColumnStore(columns), None,
                           isinstance(solution, Solution), solution.win_probability)
 
@@ -354,7 +375,7 @@ def _chosen(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable[S] 
                 order.sort(key=state_of)
             except TypeError:
                 order = list(range(g.n_states))
-        return [g.states[i] for i in order], order
+        return list(map(g.states.__getitem__, order)), order
     chosen = list(states)
     return chosen, [solution._index(s) for s in chosen]  # raises UnknownStateError with a clear message
 
@@ -404,19 +425,23 @@ class _Store(Generic[S, A]):
     def row(self, j: int) -> Row[S, A]:
         raise NotImplementedError
 
-    def states(self, pos: list[int] | None) -> list[S]:
+    def states(self, pos: Sequence[int] | None) -> list[S]:
         return [self.row(j).state for j in (range(len(self)) if pos is None else pos)]
 
-    def column(self, name: str, pos: list[int] | None) -> list[Any] | None:
+    def column(self, name: str, pos: Sequence[int] | None) -> list[Any] | None:
         return None
 
-    def exact_text(self, name: str, pos: list[int] | None) -> list[str | None] | None:
+    def exact_text(self, name: str, pos: Sequence[int] | None) -> list[str | None] | None:
         return None
 
-    def decimals(self, name: str, pos: list[int] | None) -> list[float | None] | None:
+    def decimals(self, name: str, pos: Sequence[int] | None) -> list[float | None] | None:
         return None
 
-    def rounded_text(self, name: str, digits: int, pos: list[int] | None) -> list[str | None] | None:
+    def rounded_text(self, name: str, digits: int, pos: Sequence[int] | None) -> list[str | None] | None:
+        return None
+
+    def decimal_text(self, name: str, write: Callable[[float], str], key: str,
+                     pos: Sequence[int] | None) -> list[str | None] | None:
         return None
 
 
@@ -454,10 +479,10 @@ class _ColumnStore(_Store[S, A]):
             r = self._rows[j] = Row(**self.columns.row(j))
         return r
 
-    def states(self, pos: list[int] | None) -> list[S]:
+    def states(self, pos: Sequence[int] | None) -> list[S]:
         return _at(self.columns.states, pos)
 
-    def column(self, name: str, pos: list[int] | None) -> list[Any] | None:
+    def column(self, name: str, pos: Sequence[int] | None) -> list[Any] | None:
         if name not in self._full:
             attr = name[6:] if name.startswith("state.") else name
             if name in COLUMN_NAMES:
@@ -468,18 +493,27 @@ class _ColumnStore(_Store[S, A]):
                 return None  # the rows raise the error that says why
         return _at(self._full[name], pos)
 
-    def exact_text(self, name: str, pos: list[int] | None) -> list[str | None] | None:
+    def exact_text(self, name: str, pos: Sequence[int] | None) -> list[str | None] | None:
         return self.columns.exact_text(name, pos) if self.columns.exact else None
 
-    def decimals(self, name: str, pos: list[int] | None) -> list[float | None] | None:
+    def decimals(self, name: str, pos: Sequence[int] | None) -> list[float | None] | None:
         return self.columns.decimals(name, pos) if self.columns.exact else None
 
-    def rounded_text(self, name: str, digits: int, pos: list[int] | None) -> list[str | None] | None:
+    def rounded_text(self, name: str, digits: int, pos: Sequence[int] | None) -> list[str | None] | None:
         return self.columns.rounded_text(name, digits, pos) if self.columns.exact else None
 
+    def decimal_text(self, name: str, write: Callable[[float], str], key: str,
+                     pos: Sequence[int] | None) -> list[str | None] | None:
+        return self.columns.decimal_text(name, write, key, pos) if self.columns.exact else None
 
-def _at(xs: list[Any], pos: list[int] | None) -> list[Any]:
-    return xs if pos is None else [xs[j] for j in pos]
+
+def _at(xs: list[Any], pos: Sequence[int] | None) -> list[Any]:
+    """``xs`` at positions ``pos`` (``None``: all; a ``range`` is a slice)."""
+    if pos is None:
+        return xs
+    if isinstance(pos, range) and pos.step == 1:
+        return xs[pos.start:pos.stop]
+    return [xs[j] for j in pos]
 
 
 # --- the table -----------------------------------------------------------------------------
@@ -563,7 +597,7 @@ class StateTable(Generic[S, A]):
     def _positions(self) -> list[int]:
         return list(range(len(self._store))) if self._sel is None else self._sel
 
-    def _at(self, pos: list[int]) -> list[int] | None:
+    def _at(self, pos: Sequence[int]) -> Sequence[int] | None:
         """Store positions of the table's rows at ``pos`` (``None``: all, in order)."""
         if self._sel is None:
             return None if len(pos) == len(self._store) else pos
@@ -585,8 +619,9 @@ class StateTable(Generic[S, A]):
     @property
     def columns(self) -> tuple[str, ...]:
         """Columns in export order (decimal twins of exact columns are added on export)."""
-        bounds = () if self.exact else ("lower", "upper")
-        return (*self.fields, "player", "value", *bounds, "value_to_move", "optimal", "margin")
+        if self.exact:
+            return (*self.fields, "player", "value", "value_to_move", "optimal", "margin_decimal")
+        return (*self.fields, "player", "value", "lower", "upper", "value_to_move", "optimal", "margin")
 
     def __len__(self) -> int:
         return len(self._store) if self._sel is None else len(self._sel)
@@ -615,7 +650,9 @@ class StateTable(Generic[S, A]):
 
     def column(self, name: str) -> list[Any]:
         """The values of one column (a field or a computed column), row by row."""
-        return self._values(_Column(name, name, None), list(range(len(self))))
+        decimal = name in _DECIMAL_COLUMNS
+        (col,) = self._export_columns([name], False) if decimal else [_Column(name, name, None)]
+        return self._values(col, list(range(len(self))))
 
     def where(self, predicate: Callable[[Row[S, A]], bool]) -> StateTable[S, A]:
         """The rows for which ``predicate(row)`` is true, as a new table."""
@@ -716,9 +753,15 @@ class StateTable(Generic[S, A]):
 
     # --- exports -------------------------------------------------------------------------
 
-    def _export_columns(self, columns: Sequence[ColumnSpec] | None, decimals: bool) -> list[_Column]:
+    def _export_columns(self, columns: Sequence[ColumnSpec] | None, decimals: bool,
+                        only: bool = False) -> list[_Column]:
+        """The columns of an export: ``columns`` (default :attr:`columns`), each exact
+        column followed by its decimal twin with ``decimals`` (unless that is asked for by
+        name too); ``only`` (decimals-only exports): a decimal column is written as its
+        exact column is, rounded."""
+        named = self.columns if columns is None else columns
         out: list[_Column] = []
-        for c in (self.columns if columns is None else columns):
+        for c in named:
             if isinstance(c, tuple):
                 header, fn = c
                 out.append(_Column(header, None, None, fn))  # formatted by the type of each value
@@ -726,8 +769,15 @@ class StateTable(Generic[S, A]):
                 out.append(_Column(c, c, "actions"))
             elif self.exact and c in _EXACT_COLUMNS:
                 out.append(_Column(c, c, "exact"))
-                if decimals:
+                if decimals and f"{c}_decimal" not in named:
                     out.append(_Column(f"{c}_decimal", c, "float", decimal=True))
+            elif c in _DECIMAL_COLUMNS:
+                exact = _DECIMAL_COLUMNS[c]
+                if not self.exact:  # a float table's column is its own decimal
+                    out.append(_Column(c, exact, "float"))
+                else:
+                    out.append(_Column(c, exact, "exact") if only else
+                               _Column(c, exact, "float", decimal=True))
             elif c in ("lower", "upper"):  # proven bounds: decimals rounded outward
                 out.append(_Column(c, c, "lower" if c == "lower" else "upper"))
             elif c in _EXACT_COLUMNS:
@@ -736,7 +786,7 @@ class StateTable(Generic[S, A]):
                 out.append(_Column(c, c, "other"))
         return out
 
-    def _values(self, col: _Column, pos: list[int], total: int | None = None) -> list[object]:
+    def _values(self, col: _Column, pos: Sequence[int], total: int | None = None) -> list[object]:
         """The values of ``col`` at the table positions ``pos``, from the columns where the
         table has them and the read is dense (``total``, default ``len(pos)``, rows read
         in all), else row by row."""
@@ -754,15 +804,20 @@ class StateTable(Generic[S, A]):
             return [None if x is None else float(x) for x in (r[name] for r in rows)]
         return [r[name] for r in rows]
 
-    def _cells(self, col: _Column, fmt: Fmt, pos: list[int], total: int | None = None) -> list[str]:
+    def _cells(self, col: _Column, fmt: Fmt, pos: Sequence[int], total: int | None = None) -> list[str]:
         """The cells of ``col`` at the table positions ``pos`` (exact values written from
         their text where the table has it; ``total`` as in :meth:`_values`)."""
         return self._numeric_cells(col, fmt, pos, total)[0]
 
-    def _numeric_cells(self, col: _Column, fmt: Fmt, pos: list[int],
+    def _numeric_cells(self, col: _Column, fmt: Fmt, pos: Sequence[int],
                        total: int | None = None) -> tuple[list[str], bool]:
         """:meth:`_cells`, and whether every cell is known to be a number's text or empty:
         an exact value's ``p/q`` from the table's columns, or a decimal column (floats)."""
+        if col.decimal and col.name is not None and self._dense(len(pos) if total is None else total):
+            texts = self._store.decimal_text(col.name, fmt.float_writer(), f"{fmt.target} {fmt.digits}",
+                                             self._at(pos))
+            if texts is not None:
+                return ["" if t is None else t for t in texts], True
         if col.kind == "exact" and not col.decimal and not fmt.abbreviate and (fmt.exact or fmt.rounded) \
                 and self._dense(len(pos) if total is None else total):
             name, at = cast(str, col.name), self._at(pos)
@@ -794,7 +849,7 @@ class StateTable(Generic[S, A]):
             raise InvalidArgumentError(f"decimals must be True, False or a number of significant "
                                        f"digits >= 1 (decimals only), got {show(decimals, 40)}")
         only = replace(fmt, digits=decimals, exact=False, rounded=True)
-        return self._export_columns(columns, False), only
+        return self._export_columns(columns, False, only=True), only
 
     @paused()  # (module docstring)
     def to_csv(self, path: str | os.PathLike[str] | None = None, *,
@@ -835,7 +890,7 @@ class StateTable(Generic[S, A]):
         if not cols:
             return write_text(csv_table([], [[] for _ in range(n)]), path)
         chunks = ([self._numeric_cells(c, fmt, pos, n) for c in cols]
-                  for pos in (list(range(a, min(a + _CSV_CHUNK, n))) for a in range(0, n, _CSV_CHUNK)))
+                  for pos in (range(a, min(a + _CSV_CHUNK, n)) for a in range(0, n, _CSV_CHUNK)))
         return write_csv([c.header for c in cols], chunks, path)
 
     def to_markdown(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool | int = True,
