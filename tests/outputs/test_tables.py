@@ -261,6 +261,29 @@ def test_csv_round_trips_exact_values(ros4_table: StateTable[RoSState, str]) -> 
     assert exact.splitlines()[0] == "open,margin,margin_decimal" and "628/4165" in exact
 
 
+def test_default_columns_carry_the_margin_as_its_decimal(ros4_table: StateTable[RoSState, str]) -> None:
+    """The default columns of an exact table: the exact margin is not among them (it is
+    asked for by name), its nearest float is, as ``margin_decimal``, in every export;
+    a float table keeps its float ``margin``."""
+    fields = ("mover", "open", "saved", "other")
+    assert ros4_table.columns == (*fields, "player", "value", "value_to_move", "optimal", "margin_decimal")
+    twins = [*fields, "player", "value", "value_decimal", "value_to_move", "value_to_move_decimal",
+             "optimal", "margin_decimal"]
+    assert ros4_table.to_csv().splitlines()[0] == ",".join(twins)
+    assert ros4_table.to_markdown().splitlines()[0] == f"| {' | '.join(twins)} |"
+    assert ros4_table.to_text().splitlines()[0].split() == twins
+    assert ros4_table.to_csv(decimals=False).splitlines()[0] == ",".join(
+        [*fields, "player", "value", "value_to_move", "optimal", "margin_decimal"])
+    assert list(ros4_table.records()[0]) == [*ros4_table.columns]
+    assert ros4_table.column("margin_decimal") == [None if r.margin is None else float(r.margin)
+                                                   for r in ros4_table]
+    row = ros4_table.row(RoSState(0, 3, 0, 0))
+    assert row.margin == Fraction(628, 4165)  # a row's margin stays exact
+    floats = state_table(tbsg.solve(risk_or_safety(4), exact=False))
+    assert floats.columns == (*fields, "player", "value", "lower", "upper", "value_to_move", "optimal",
+                              "margin")
+
+
 def test_csv_columns_and_file(tmp_path: Any, ros4_table: StateTable[RoSState, str]) -> None:
     path = tmp_path / "t.csv"
     text = ros4_table.to_csv(str(path), columns=["open", "value", "action"], decimals=False)

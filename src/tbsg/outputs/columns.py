@@ -361,11 +361,12 @@ class SolutionColumns(Generic[S, A]):
         return out
 
     def _margin_rounded(self, rounded: Callable[[int, int], Any], exact: Callable[[Any], Any],
-                        equal: Callable[[Any, int, int], bool] | None = None) -> list[Any]:
+                        equal: Callable[[Any, int, int, int], bool] | None = None) -> list[Any]:
         """The margin of every state (``None``: a single action) rounded by ``rounded(p, q)``
         (of ``p / q``, a monotone rounding): from :attr:`_margin_bounds` where both ends
-        of a state's interval round alike (and, with ``equal``, ``not equal(r, lo, hi)``:
-        the rounded ``r`` is not a number the interval holds, whose own text may differ),
+        of a state's interval round alike (and, with ``equal``, ``not equal(r, lo, hi,
+        scale)``: the rounded ``r`` is not a number the interval holds, whose own text may
+        differ),
         else ``exact(margin)`` of the exact margin."""
         if "_raw_margin" in self.__dict__:
             return _each_object(exact, self._raw_margin)
@@ -376,7 +377,7 @@ class SolutionColumns(Generic[S, A]):
         ends = fixed.lo.tolist(), fixed.hi.tolist()
         low, high = (list(map(rounded, end, repeat(scale))) for end in ends)
         for j, r, r_hi, lo, hi in zip(fixed.at.tolist(), low, high, *ends, strict=True):
-            if r == r_hi and (equal is None or not equal(r, lo, hi)):
+            if r == r_hi and (equal is None or not equal(r, lo, hi, scale)):
                 out[j] = r
             else:
                 undecided.append(j)
@@ -701,13 +702,12 @@ def _per_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
     return list(map(done.__getitem__, ids))
 
 
-def _decimal_inside(text: str, lo: int, hi: int) -> bool:
-    """Whether the decimal ``text`` lies strictly between ``lo 2^-P`` and ``hi 2^-P``: then
-    it may be the exact margin itself, whose text can be shorter (an exact quotient keeps
-    its ideal exponent, ``0.5`` where an inexact one has every digit, ``0.5000``)."""
+def _decimal_inside(text: str, lo: int, hi: int, scale: int) -> bool:
+    """Whether the decimal ``text`` lies strictly between ``lo / scale`` and ``hi / scale``:
+    then it may be the exact margin itself, whose text can be shorter (an exact quotient
+    keeps its ideal exponent, ``0.5`` where an inexact one has every digit, ``0.5000``)."""
     p, q = Decimal(text).as_integer_ratio()
-    scaled = p << _FIXED_BITS
-    return lo * q < scaled < hi * q
+    return lo * q < p * scale < hi * q
 
 
 def _at(xs: list[Any], pos: Sequence[int] | None) -> list[Any]:
