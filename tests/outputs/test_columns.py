@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import pytest
@@ -18,7 +18,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tbsg
-from tbsg.outputs.columns import SolutionColumns, _each_object, _repeats, flat_actions, margins
+from tbsg.outputs.columns import (
+    SolutionColumns,
+    _each_object,
+    _repeats,
+    flat_actions,
+    margins,
+    sorted_by_fields,
+    state_fields,
+)
 from tbsg.testing import games
 from tbsg.testing.strategies import TableGame
 
@@ -269,3 +277,30 @@ def test_margin_decimals_at_ties_midpoints_and_near_ties(margin: Fraction, mover
     line = tbsg.state_table(sol).to_csv().splitlines()[1]
     assert line.endswith("," + repr(float(m)))
     assert float(line.rpartition(",")[2]) == float(m)
+
+
+class Point(NamedTuple):
+    a: int
+    b: int
+    c: bool
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.integers(-3, 3), st.integers(-2**62, 2**62), st.booleans()), unique=True))
+def test_sorted_by_fields_is_the_order_of_sorted(points: list[tuple[int, int, bool]]) -> None:
+    """Integer (and bool) fields: ``np.lexsort`` of the fields orders the states as
+    ``sorted`` does (tuple comparison)."""
+    states = [Point(*p) for p in points]
+    fields = state_fields(states)
+    if not states:
+        assert fields is None
+        return
+    assert fields is not None
+    assert sorted_by_fields(fields) == sorted(range(len(states)), key=states.__getitem__)
+
+
+def test_sorted_by_fields_leaves_other_fields_to_sorted() -> None:
+    """Fields beyond 64 bits, or not integers, are not sorted by arrays (``None``)."""
+    assert sorted_by_fields(state_fields([Point(2**70, 0, True), Point(0, 0, False)]) or {}) is None
+    assert sorted_by_fields(state_fields([Point(1, "x", True)]) or {}) is None  # type: ignore[arg-type]
+    assert state_fields([Point(1, 2, True), (1, 2, True)]) is None  # two types

@@ -60,7 +60,8 @@ from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import ExactActions
 from tbsg.results import FloatSolution, Solution
 
-__all__ = ["COLUMN_NAMES", "SolutionColumns", "flat_actions", "margins"]
+__all__ = ["COLUMN_NAMES", "FixedMargins", "SolutionColumns", "fixed_margins", "flat_actions", "margins",
+           "sorted_by_fields", "state_fields"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -71,6 +72,49 @@ FloatArray = npt.NDArray[np.float64]
 COLUMN_NAMES = frozenset({"state", "player", "value", "value_to_move", "optimal", "action", "margin",
                           "lower", "upper", "action_values_to_move"})
 """Columns :class:`SolutionColumns` computes from arrays (others are read from rows)."""
+
+
+def state_fields(states: Sequence[Any]) -> dict[str, npt.NDArray[np.object_]] | None:
+    """Every field of ``states`` as an array, where they are ``NamedTuple`` s of one type
+    (else ``None``).
+
+    >>> from typing import NamedTuple
+    >>> class P(NamedTuple):
+    ...     x: int
+    ...     y: tuple[int, int]
+    >>> {k: v.tolist() for k, v in state_fields([P(1, (2, 3)), P(4, (5, 6))]).items()}
+    {'x': [1, 4], 'y': [(2, 3), (5, 6)]}
+    """
+    kinds = set(map(type, states))
+    if len(kinds) != 1:
+        return None
+    names: tuple[str, ...] = getattr(next(iter(kinds)), "_fields", ())
+    if not names:
+        return None
+    # (fromiter: a field holding a tuple stays one object)
+    return {name: np.fromiter(map(attrgetter(name), states), dtype=object, count=len(states))
+            for name in names}
+
+
+def sorted_by_fields(fields: dict[str, npt.NDArray[np.object_]]) -> list[int] | None:
+    """The positions of states (given by :func:`state_fields`) in sorted order, where every
+    field is an ``int`` (or ``bool``) of 64 bits: such ``NamedTuple`` s compare as their
+    fields do, first to last, which is the order of a stable sort on the last field, then
+    on the one before, ..., then on the first (``np.lexsort``); else ``None``.
+
+    >>> sorted_by_fields({"a": np.array([2, 1, 1], dtype=object), "b": np.array([0, 5, 3], dtype=object)})
+    [2, 1, 0]
+    """
+    keys = []
+    for column in reversed(list(fields.values())):
+        if not set(map(type, column)) <= {int, bool}:
+            return None
+        try:
+            keys.append(column.astype(np.int64))
+        except OverflowError:
+            return None
+    order: list[int] = np.lexsort(keys).tolist()
+    return order
 
 
 def flat_actions(act_ptr: IntArray, idx: IntArray) -> tuple[IntArray, IntArray]:
@@ -131,7 +175,8 @@ class SolutionColumns(Generic[S, A]):
     """
 
     def __init__(self, solution: Solution[S, A] | FloatSolution[S, A], idx: IntArray,
-                 states: list[S], *, graph_states: bool = False) -> None:
+                 states: list[S], *, graph_states: bool = False,
+                 graph_fields: dict[str, npt.NDArray[np.object_]] | None = None) -> None:
         self.solution = solution
         self.graph = solution.graph
         self.idx = idx
@@ -140,6 +185,8 @@ class SolutionColumns(Generic[S, A]):
         self.graph_states = graph_states
         """Whether :attr:`states` are the solution's own state objects (``graph.states[idx]``)."""
         self.exact = isinstance(solution, Solution)
+        if graph_fields is not None:  # (:func:`state_fields` of the solution's states)
+            self.__dict__["_graph_fields"] = graph_fields
 
     def __len__(self) -> int:
         return len(self.idx)
@@ -214,16 +261,8 @@ class SolutionColumns(Generic[S, A]):
 
     @cached_property
     def _graph_fields(self) -> dict[str, npt.NDArray[np.object_]] | None:
-        """Every field of the solution's states, in its order, where they are
-        ``NamedTuple`` s of one type (else ``None``)."""
-        states = self.graph.states
-        kinds = set(map(type, states))
-        if len(kinds) != 1:
-            return None
-        names: tuple[str, ...] = getattr(next(iter(kinds)), "_fields", ())
-        # (fromiter: a field holding a tuple stays one object)
-        return {name: np.fromiter(map(attrgetter(name), states), dtype=object, count=len(states))
-                for name in names}
+        """:func:`state_fields` of the solution's states."""
+        return state_fields(self.graph.states)
 
     # --- exact --------------------------------------------------------------------------
 

@@ -143,7 +143,7 @@ import numpy.typing as npt
 from tbsg._util.gc import paused
 from tbsg._util.optional import NOTEBOOK_EXTRA, optional_import
 from tbsg.errors import InvalidArgumentError, shorten, show
-from tbsg.outputs.columns import COLUMN_NAMES, SolutionColumns
+from tbsg.outputs.columns import COLUMN_NAMES, SolutionColumns, sorted_by_fields, state_fields
 from tbsg.outputs.formats import (
     Fmt,
     Kind,
@@ -352,24 +352,31 @@ def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable
     if not isinstance(solution, Solution | FloatSolution):
         raise InvalidArgumentError(f"state_table() takes a Solution or FloatSolution, got "
                                    f"{type(solution).__name__}")
-    chosen, order = _chosen(solution, states, sort)
+    fields = state_fields(solution.graph.states) if states is None else None
+    chosen, order = _chosen(solution, states, sort, fields)
     if where is not None:
         keep = [_keep(where, s) for s in chosen]
         chosen = [s for s, k in zip(chosen, keep, strict=True) if k]
         order = [i for i, k in zip(order, keep, strict=True) if k]
     columns = SolutionColumns(solution, np.asarray(order, dtype=np.int64), chosen,
-                              graph_states=states is None)
-    return StateTable._of(_fields_of(chosen), _ColumnStore(columns), None,
+                              graph_states=states is None, graph_fields=fields)
+    names = _fields_of(chosen)
+    return StateTable._of(names, _ColumnStore(columns, names), None,
                           isinstance(solution, Solution), solution.win_probability)
 
 
 def _chosen(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable[S] | None,
-            sort: bool) -> tuple[list[S], list[int]]:
-    """The table's states and their indices in the solution (sorted by state if asked)."""
+            sort: bool, fields: dict[str, Any] | None) -> tuple[list[S], list[int]]:
+    """The table's states and their indices in the solution (sorted by state if asked; by
+    the arrays of their ``fields`` where those are integers,
+    :func:`~tbsg.outputs.columns.sorted_by_fields`)."""
     g = solution.graph
     if states is None:
         order = list(range(g.n_states))
-        if sort:
+        by_fields = None if fields is None or not sort else sorted_by_fields(fields)
+        if by_fields is not None:
+            order = by_fields
+        elif sort:
             state_of: Callable[[int], Any] = g.states.__getitem__
             try:
                 order.sort(key=state_of)
@@ -462,12 +469,12 @@ class _ColumnStore(_Store[S, A]):
     """The columns of a solution (:class:`~tbsg.outputs.columns.SolutionColumns`); a
     :class:`Row` is made the first time it is read, then kept (one object per state)."""
 
-    def __init__(self, columns: SolutionColumns[S, A]) -> None:
+    def __init__(self, columns: SolutionColumns[S, A], fields: tuple[str, ...]) -> None:
         self.columns = columns
         self._rows: list[Row[S, A] | None] = [None] * len(columns)
         self._full: dict[str, list[Any]] = {}
         first = columns.states[0] if columns.states else None
-        uniform = _is_namedtuple(first) and _fields_of(columns.states) != ("state",)
+        uniform = _is_namedtuple(first) and fields != ("state",)
         self._attrs: tuple[str, ...] = tuple(cast(Any, type(first))._fields) if uniform else ()
 
     def __len__(self) -> int:
