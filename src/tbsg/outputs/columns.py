@@ -310,19 +310,19 @@ class SolutionColumns(Generic[S, A]):
             return _each_object(fn, self.raw(name))
         objs, index = shared
         if key not in self._converted:
-            self._converted[key] = list(map(fn, objs))
-        return list(map(self._converted[key].__getitem__, index[name].tolist()))
+            self._converted[key] = np.fromiter(map(fn, objs), dtype=object, count=len(objs))
+        spread: list[Any] = self._converted[key][index[name]].tolist()
+        return spread
 
     @cached_property
-    def _converted(self) -> dict[str, list[Any]]:
+    def _converted(self) -> dict[str, npt.NDArray[np.object_]]:
         """The results of :meth:`_each_value` on the distinct objects, by key."""
         return {}
 
     @cached_property
     def _raw_value_to_move(self) -> list[Any]:
         if self._shared is not None:
-            objs, index = self._shared
-            return list(map(objs.__getitem__, index["value_to_move"].tolist()))
+            return self._each_value("value_to_move", "object", lambda x: x)
         c = self._c
         values = self._raw_value
         moved = [v for v, p in zip(values, self.player, strict=True) if p]
@@ -495,21 +495,21 @@ class SolutionColumns(Generic[S, A]):
                                             _decimal_inside), pos)
         return _each_object(lambda x: write(x.numerator, x.denominator), _at(self.raw(name), pos))
 
-    def decimal_text(self, name: str, write: Callable[[float], str], key: str,
-                     pos: Sequence[int] | None = None) -> list[str | None]:
-        """``write`` of each of :meth:`decimals` (``None`` kept) at positions ``pos``, once
-        per value object where values repeat; kept under ``key`` (one per ``write``)."""
-        texts = self._decimal_texts
-        if (name, key) not in texts:
+    def decimal_cells(self, name: str, write: Callable[[float], str], key: str,
+                      pos: Sequence[int] | None = None) -> list[str]:
+        """``write`` of each of :meth:`decimals` at positions ``pos`` (``""`` for ``None``),
+        once per value object where values repeat; kept under ``key`` (one per ``write``)."""
+        cells = self._decimal_cells
+        if (name, key) not in cells:
             if name == "margin":
                 floats = self._decimals(name)
-                texts[name, key] = [None if x is None else write(x) for x in floats]
+                cells[name, key] = ["" if x is None else write(x) for x in floats]
             else:
-                texts[name, key] = self._each_value(name, f"decimal {key}", lambda x: write(float(x)))
-        return _at(texts[name, key], pos)
+                cells[name, key] = self._each_value(name, f"decimal {key}", lambda x: write(float(x)))
+        return _at(cells[name, key], pos)
 
     @cached_property
-    def _decimal_texts(self) -> dict[tuple[str, str], list[str | None]]:
+    def _decimal_cells(self) -> dict[tuple[str, str], list[str]]:
         return {}
 
     def decimals(self, name: str, pos: Sequence[int] | None = None) -> list[float | None]:

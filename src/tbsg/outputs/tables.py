@@ -447,8 +447,8 @@ class _Store(Generic[S, A]):
     def rounded_text(self, name: str, digits: int, pos: Sequence[int] | None) -> list[str | None] | None:
         return None
 
-    def decimal_text(self, name: str, write: Callable[[float], str], key: str,
-                     pos: Sequence[int] | None) -> list[str | None] | None:
+    def decimal_cells(self, name: str, write: Callable[[float], str], key: str,
+                      pos: Sequence[int] | None) -> list[str] | None:
         return None
 
 
@@ -509,9 +509,9 @@ class _ColumnStore(_Store[S, A]):
     def rounded_text(self, name: str, digits: int, pos: Sequence[int] | None) -> list[str | None] | None:
         return self.columns.rounded_text(name, digits, pos) if self.columns.exact else None
 
-    def decimal_text(self, name: str, write: Callable[[float], str], key: str,
-                     pos: Sequence[int] | None) -> list[str | None] | None:
-        return self.columns.decimal_text(name, write, key, pos) if self.columns.exact else None
+    def decimal_cells(self, name: str, write: Callable[[float], str], key: str,
+                      pos: Sequence[int] | None) -> list[str] | None:
+        return self.columns.decimal_cells(name, write, key, pos) if self.columns.exact else None
 
 
 def _at(xs: list[Any], pos: Sequence[int] | None) -> list[Any]:
@@ -821,10 +821,10 @@ class StateTable(Generic[S, A]):
         """:meth:`_cells`, and whether every cell is known to be a number's text or empty:
         an exact value's ``p/q`` from the table's columns, or a decimal column (floats)."""
         if col.decimal and col.name is not None and self._dense(len(pos) if total is None else total):
-            texts = self._store.decimal_text(col.name, fmt.float_writer(), f"{fmt.target} {fmt.digits}",
-                                             self._at(pos))
-            if texts is not None:
-                return ["" if t is None else t for t in texts], True
+            cells = self._store.decimal_cells(col.name, fmt.float_writer(), f"{fmt.target} {fmt.digits}",
+                                              self._at(pos))
+            if cells is not None:
+                return cells, True
         if col.kind == "exact" and not col.decimal and not fmt.abbreviate and (fmt.exact or fmt.rounded) \
                 and self._dense(len(pos) if total is None else total):
             name, at = cast(str, col.name), self._at(pos)
