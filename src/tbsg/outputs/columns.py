@@ -26,6 +26,18 @@ the columns of state ``i`` are
   ``Q(second smallest) - Q(smallest)``: the same exact number, with no subtraction from
   ``c``; with two actions it is ``|Q(a) - Q(b)|`` for either mover.
 
+The margin's decimal (the float nearest to it, or its correctly rounded digits) does not
+need the exact margin, whose lowest terms cost a gcd of numbers of the size of the values'
+denominators per state (Risk or Safety to 60: 212,400 of them, of up to 1,900 bits, several
+times the solve). :func:`fixed_margins` bounds each two-action margin within a few units of
+``2^-128`` from the values rounded down to 128 binary places, with integers of about that
+size; rounding is monotone, so where both ends of a state's interval round to the same
+float (or digits), so does the margin, and only the other states take the exact margin:
+margins within a few units of ``2^-128`` of a point halfway between two floats (every
+margin below about ``2^-73`` is), and states with more than two actions.
+A tie needs no arithmetic: both actions are optimal, their values are the state's, and the
+margin is exactly 0.
+
 The exact values stay in the arithmetic backend's type (:mod:`tbsg.engine._backend`) until
 a row or a ``Fraction`` column is asked for; their text (``p/q``) and decimals are written
 from the backend's numbers, which give the same digits as ``Fraction`` does (they are the
@@ -249,9 +261,9 @@ class SolutionColumns(Generic[S, A]):
 
     def field(self, attr: str) -> list[Any]:
         """The state field ``attr`` of every row (``NamedTuple`` states): read in the
-        solution's order, where the states are its own, and then put in the table's (the
-        fields of states in memory order are read several times faster than in sorted
-        order, and a permutation costs less than the difference)."""
+        solution's order, where the states are its own, and then put in the table's (read
+        in the order the states were made, the fields are mostly in the processor's cache;
+        in sorted order, mostly not)."""
         if not self.graph_states:
             return list(map(attrgetter(attr), self.states))
         if self._graph_fields is None or attr not in self._graph_fields:
@@ -405,8 +417,7 @@ class SolutionColumns(Generic[S, A]):
         (of ``p / q``, a monotone rounding): from :attr:`_margin_bounds` where both ends
         of a state's interval round alike (and, with ``equal``, ``not equal(r, lo, hi,
         scale)``: the rounded ``r`` is not a number the interval holds, whose own text may
-        differ),
-        else ``exact(margin)`` of the exact margin."""
+        differ), else ``exact(margin)`` of the exact margin."""
         if "_raw_margin" in self.__dict__:
             return _each_object(exact, self._raw_margin)
         fixed = self._margin_bounds

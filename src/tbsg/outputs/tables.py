@@ -72,15 +72,16 @@ How a table is built
 --------------------
 A table of a large game has a row per state, and most uses (an export, a pivot of one
 column) read every row once. So the columns are computed from the solution's arrays, all
-states at once (:mod:`tbsg.outputs.columns`: every action value in one pass, margins from
-them), a :class:`Row` object is made only when a row is read (iteration, :meth:`StateTable.row`,
-a predicate), and the exports write each column's cells in one pass: an exact value's text
+states at once (:mod:`tbsg.outputs.columns`: the margins' decimals from fixed-point bounds,
+the exact margins, when asked for, from every action value in one pass), a :class:`Row`
+object is made only when a row is read (iteration, :meth:`StateTable.row`, a predicate),
+and the exports write each column's cells in one pass: an exact value's text and decimal
 from the arithmetic backend's number (once per value object: a solution's equal values are
 mostly one shared object), a field's or an action's text once per distinct value. The
 document is then joined once from its cells and separators (a large game's Markdown or CSV
-is hundreds of megabytes, and each copy of it costs as much as writing it); CSV is written
-to its file in chunks of rows as they are formatted, and :meth:`StateTable.to_csv` also
-returns the whole text, as its callers expect. The exports allocate millions of cells and
+is hundreds of megabytes, and each copy of it costs as much as writing it); CSV is formatted
+in chunks of rows, joined once, and written to its file from that text, which
+:meth:`StateTable.to_csv` also returns, as its callers expect. The exports allocate millions of cells and
 lists, none in a reference cycle, next to a solution's millions of live objects, so the
 cyclic collector (whose passes would scan them all and free nothing) is paused while an
 export runs.
