@@ -24,7 +24,8 @@ Columns of a :class:`StateTable`
   exactly optimal ones, :meth:`tbsg.FloatSolution.optimal_actions`), also in the game's
   order;
 * ``margin_decimal`` (exact solutions): how close the decision is (below), as the float
-  nearest to the exact margin (0 exactly at a tie); empty with a single action. The
+  nearest to the exact margin (0.0 at a tie, and otherwise only for a margin below the
+  smallest positive float); empty with a single action. The
   exact margin is the column ``margin``, on request (``columns=[..., "margin"]``, the
   rows' :attr:`Row.margin`): a table of a large game has a margin per state, each a
   difference of fractions of thousands of digits, and putting them all in lowest terms
