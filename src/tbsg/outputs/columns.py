@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Sequence
-from decimal import Decimal
 from fractions import Fraction
 from functools import cached_property
 from itertools import islice, repeat
@@ -67,7 +66,7 @@ from typing import Any, Generic, NamedTuple, TypeVar, cast
 import numpy as np
 import numpy.typing as npt
 
-from tbsg._util.digits import decimal_writer, unlimited_digits
+from tbsg._util.digits import between_writer, decimal_writer, unlimited_digits
 from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import ExactActions
 from tbsg.results import FloatSolution, Solution
@@ -411,29 +410,28 @@ class SolutionColumns(Generic[S, A]):
         out[self.idx] = fixed[index["value"]]
         return out
 
-    def _margin_rounded(self, rounded: Callable[[int, int], Any], exact: Callable[[Any], Any],
-                        equal: Callable[[Any, int, int, int], bool] | None = None) -> list[Any]:
-        """The margin of every state (``None``: a single action) rounded by ``rounded(p, q)``
-        (of ``p / q``, a monotone rounding): from :attr:`_margin_bounds` where both ends
-        of a state's interval round alike (and, with ``equal``, ``not equal(r, lo, hi,
-        scale)``: the rounded ``r`` is not a number the interval holds, whose own text may
-        differ), else ``exact(margin)`` of the exact margin."""
+    def _margin_texts(self, digits: int) -> list[str | None]:
+        """The margin of every state (``None``: a single action) as :func:`decimal_writer`
+        writes it at ``digits`` digits: from :attr:`_margin_bounds` where every number of
+        a state's interval has one text (:func:`~tbsg._util.digits.between_writer`), else
+        from the exact margin."""
+        write = decimal_writer(digits)
+
+        def exact(x: Any) -> str:
+            return write(x.numerator, x.denominator)
         if "_raw_margin" in self.__dict__:
             return _each_object(exact, self._raw_margin)
         fixed = self._margin_bounds
-        scale = fixed.scale
-        out: list[Any] = [None] * len(self)
+        out: list[str | None] = [None] * len(self)
         undecided = list(fixed.undecided)
-        ends = fixed.lo.tolist(), fixed.hi.tolist()
-        low, high = (list(map(rounded, end, repeat(scale))) for end in ends)
-        for j, r, r_hi, lo, hi in zip(fixed.at.tolist(), low, high, *ends, strict=True):
-            if r == r_hi and (equal is None or not equal(r, lo, hi, scale)):
-                out[j] = r
-            else:
+        texts = map(between_writer(digits), fixed.lo.tolist(), fixed.hi.tolist(), repeat(fixed.scale))
+        for j, text in zip(fixed.at.tolist(), texts, strict=True):
+            if text is None:
                 undecided.append(j)
-        zero = rounded(0, 1)
+            else:
+                out[j] = text
         for j in fixed.ties:
-            out[j] = zero
+            out[j] = write(0, 1)
         for j, m in zip(undecided, self._exact_margins(undecided), strict=True):
             out[j] = exact(m)
         return out
@@ -502,9 +500,15 @@ class SolutionColumns(Generic[S, A]):
         one decimal context, once per value object where they repeat."""
         write = decimal_writer(digits)
         if name == "margin":
-            return _at(self._margin_rounded(write, lambda x: write(x.numerator, x.denominator),
-                                            _decimal_inside), pos)
+            if digits not in self._rounded_margins:  # (an export asks chunk by chunk)
+                self._rounded_margins[digits] = self._margin_texts(digits)
+            return _at(self._rounded_margins[digits], pos)
         return _each_object(lambda x: write(x.numerator, x.denominator), _at(self.raw(name), pos))
+
+    @cached_property
+    def _rounded_margins(self) -> dict[int, list[str | None]]:
+        """The margin's texts (:meth:`_margin_texts`) by number of digits."""
+        return {}
 
     def decimal_cells(self, name: str, write: Callable[[float], str], key: str,
                       pos: Sequence[int] | None = None) -> list[str]:
@@ -750,14 +754,6 @@ def _per_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
     ids = list(map(id, xs))
     done = {i: None if x is None else fn(x) for i, x in dict(zip(ids, xs, strict=True)).items()}
     return list(map(done.__getitem__, ids))
-
-
-def _decimal_inside(text: str, lo: int, hi: int, scale: int) -> bool:
-    """Whether the decimal ``text`` lies strictly between ``lo / scale`` and ``hi / scale``:
-    then it may be the exact margin itself, whose text can be shorter (an exact quotient
-    keeps its ideal exponent, ``0.5`` where an inexact one has every digit, ``0.5000``)."""
-    p, q = Decimal(text).as_integer_ratio()
-    return lo * q < p * scale < hi * q
 
 
 def _at(xs: list[Any], pos: Sequence[int] | None) -> list[Any]:
