@@ -18,6 +18,7 @@ characters, to a decimal and a digit count computed without building the text.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import html
 import io
@@ -438,27 +439,23 @@ def _csv_column(cells: Sequence[str], alone: bool, plain: bool = False) -> Seque
     return list(map(memo.__getitem__, cells))
 
 
-def _csv_rows(fields: Sequence[Sequence[str]]) -> list[str]:
-    """The parts of the rows of the given columns of written fields (at least one column,
-    each row ended by ``\n``): fields and separators, to be joined once."""
+def _csv_rows(fields: Sequence[Sequence[str]]) -> str:
+    """Rows of the given columns of written fields (at least one column, each row ended by
+    ``\n``), written with one join of the fields and separators."""
     n, width = len(fields[0]), 2 * len(fields)
     parts = [","] * (n * width)
     parts[width - 1::width] = ["\n"] * n
     for j, column in enumerate(fields):
         parts[2 * j::width] = column
-    return parts
+    return "".join(parts)
 
 
 def write_csv(header: Sequence[str], chunks: Iterable[Sequence[tuple[Sequence[str], bool]]],
               path: str | os.PathLike[str] | None) -> str:
     """CSV text of ``header`` and rows given as chunks of columns (the text :func:`csv_table`
-    writes), written to ``path`` (UTF-8) when a path is given; return the text. Each column
-    comes as ``(cells, plain)``: with ``plain`` true its cells are known to need no quoting
-    (the text of numbers), and are not checked.
-
-    The chunks' fields and separators are joined once, into the text returned, and the
-    file is written from it: the text of a large table is hundreds of megabytes, and each
-    copy of it costs about as much as writing it.
+    writes), written to ``path`` (UTF-8) chunk by chunk as they come when a path is given;
+    return the text. Each column comes as ``(cells, plain)``: with ``plain`` true its cells
+    are known to need no quoting (the text of numbers), and are not checked.
 
     >>> print(write_csv(["a", "b"], [[(["1", "x, y"], False), (["2", ""], True)]], None), end="")
     a,b
@@ -466,17 +463,20 @@ def write_csv(header: Sequence[str], chunks: Iterable[Sequence[tuple[Sequence[st
     "x, y",
     """
     parts = [csv_table(header, [])]
-    for columns in chunks:
-        if not columns or not columns[0][0]:
-            continue
-        alone = len(columns) == 1
-        parts += _csv_rows([_csv_column(cells, alone, plain) for cells, plain in columns])
-    text = "".join(parts)
-    if path is not None:
-        # binary: the UTF-8 bytes written as they are (a text file would copy them once more)
-        with open(path, "wb") as f:
-            f.write(text.encode("utf-8"))
-    return text
+    with contextlib.ExitStack() as stack:
+        # binary: the UTF-8 bytes of each chunk written as they are (a text file would copy
+        # them once more on the way)
+        f = None if path is None else stack.enter_context(open(path, "wb"))
+        if f is not None:
+            f.write(parts[0].encode("utf-8"))
+        for columns in chunks:
+            if not columns or not columns[0][0]:
+                continue
+            alone = len(columns) == 1
+            parts.append(_csv_rows([_csv_column(cells, alone, plain) for cells, plain in columns]))
+            if f is not None:
+                f.write(parts[-1].encode("utf-8"))
+    return "".join(parts)
 
 
 def write_text(text: str, path: str | os.PathLike[str] | None) -> str:

@@ -80,9 +80,10 @@ and the exports write each column's cells in one pass: an exact value's text and
 from the arithmetic backend's number (once per value object: a solution's equal values are
 mostly one shared object), a field's or an action's text once per distinct value. The
 document is then joined once from its cells and separators (a large game's Markdown or CSV
-is hundreds of megabytes, and each copy of it costs as much as writing it); CSV is formatted
-in chunks of rows, joined once, and written to its file from that text, which
-:meth:`StateTable.to_csv` also returns, as its callers expect. The exports allocate millions of cells and
+is hundreds of megabytes, and each copy of it costs as much as writing it); CSV is written
+to its file in chunks of rows as they are formatted (the cells of a chunk are freed once
+it is joined), and :meth:`StateTable.to_csv` also returns the whole text, as its callers
+expect. The exports allocate millions of cells and
 lists, none in a reference cycle, next to a solution's millions of live objects, so the
 cyclic collector (whose passes would scan them all and free nothing) is paused while an
 export runs.
