@@ -64,8 +64,8 @@ values of about 20,000 digits); exact columns ``value``, ``value_to_move`` and
 ``margin`` come with a decimal column ``<name>_decimal`` next to them (which may also be
 asked for alone, as ``margin_decimal`` is by default). A decimal column holds the float
 nearest to the exact value, CSV decimals are ``repr(float)`` (shortest round-trip);
-``Fraction(cell)`` reads every exact CSV cell
-back (for numbers of more than 4300 digits, after ``sys.set_int_max_str_digits(0)``).
+``Fraction(cell)`` reads every exact CSV cell back (for numbers of more than 4300 digits,
+after ``sys.set_int_max_str_digits(0)``).
 Only the notebook views (``_repr_markdown_``, ``_repr_html_``) and ``repr`` shorten
 long fractions (past 30 characters, to a decimal and a digit count) and long tables.
 
@@ -83,10 +83,9 @@ document is then joined once from its cells and separators (a large game's Markd
 is hundreds of megabytes, and each copy of it costs as much as writing it); CSV is written
 to its file in chunks of rows as they are formatted (the cells of a chunk are freed once
 it is joined), and :meth:`StateTable.to_csv` also returns the whole text, as its callers
-expect. The exports allocate millions of cells and
-lists, none in a reference cycle, next to a solution's millions of live objects, so the
-cyclic collector (whose passes would scan them all and free nothing) is paused while an
-export runs.
+expect. The exports allocate millions of cells and lists, none in a reference cycle, next
+to a solution's millions of live objects, so the cyclic collector (whose passes would scan
+them all and free nothing) is paused while an export runs.
 
 pandas is an optional dependency (the ``notebook`` extra): it is imported only by
 :meth:`StateTable.to_pandas` and :meth:`~tbsg.outputs.pivot.Pivot.to_pandas`.
