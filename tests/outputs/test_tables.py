@@ -166,9 +166,10 @@ def test_field_names_that_clash_are_renamed() -> None:
     class S(NamedTuple):
         player: int
         value: int
+        margin_decimal: int
 
     class G:
-        initial = S(0, 0)
+        initial = S(0, 0, 5)
 
         def player(self, s: S) -> int:
             return s.player
@@ -179,12 +180,13 @@ def test_field_names_that_clash_are_renamed() -> None:
         def outcomes(self, s: S, a: int) -> list[tuple[Fraction, Any]]:
             if s.value == 2:
                 return [(Fraction(1), tbsg.win(0))]
-            return [(Fraction(1), S(1 - s.player, s.value + 1))]
+            return [(Fraction(1), S(1 - s.player, s.value + 1, 5))]
 
     t = state_table(tbsg.solve(G()))
-    assert t.fields == ("state.player", "state.value")
+    assert t.fields == ("state.player", "state.value", "state.margin_decimal")
     assert t.column("state.value") == [0, 2, 1]  # sorted by state: (0, 0), (0, 2), (1, 1)
-    assert t.to_csv().splitlines()[0].startswith("state.player,state.value,player,value")
+    assert t.column("state.margin_decimal") == [5, 5, 5] and t.column("margin_decimal") == [None] * 3
+    assert t.to_csv().splitlines()[0].startswith("state.player,state.value,state.margin_decimal,player,value")
 
 
 # --- pivots --------------------------------------------------------------------------------
@@ -279,6 +281,7 @@ def test_default_columns_carry_the_margin_as_its_decimal(ros4_table: StateTable[
                                                    for r in ros4_table]
     row = ros4_table.row(RoSState(0, 3, 0, 0))
     assert row.margin == Fraction(628, 4165)  # a row's margin stays exact
+    assert row["margin_decimal"] == 628 / 4165 and row["value_decimal"] == 15 / 17
     floats = state_table(tbsg.solve(risk_or_safety(4), exact=False))
     assert floats.columns == (*fields, "player", "value", "lower", "upper", "value_to_move", "optimal",
                               "margin")

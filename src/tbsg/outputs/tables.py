@@ -13,7 +13,8 @@ Columns of a :class:`StateTable`
 --------------------------------
 * the state's fields (``RoSState(mover, open, saved, other)`` gives ``mover``, ``open``,
   ``saved``, ``other``); states that are not ``NamedTuple`` s give one column ``state``.
-  A field whose name is also a computed column below is renamed ``state.<name>``;
+  A field whose name is also a computed column below (or its ``<name>_decimal``) is
+  renamed ``state.<name>``;
 * ``player``: who moves there;
 * ``value``: value to player 0 (exact ``Fraction``; for a float solution the midpoint of
   the proven bounds, with the bounds themselves in ``lower`` and ``upper``);
@@ -263,6 +264,9 @@ class Row(Generic[S, A]):
     def __getitem__(self, name: str) -> Any:
         if name in _COMPUTED or name == "state":
             return getattr(self, name)
+        if name in _DECIMAL_COLUMNS:  # the nearest float of an exact column
+            x = getattr(self, _DECIMAL_COLUMNS[name])
+            return None if x is None else float(x)
         if _is_namedtuple(self.state):
             attr = name[6:] if name.startswith("state.") else name
             if attr in type(self.state)._fields:  # type: ignore[attr-defined]
@@ -404,7 +408,8 @@ def _fields_of(states: Sequence[object]) -> tuple[str, ...]:
         names = {tuple(t._fields) for t in kinds}  # type: ignore[attr-defined]
         if len(names) == 1:
             (only,) = names
-            return tuple(f"state.{f}" if f in _COMPUTED or f == "state" else f for f in only)
+            taken = {*_COMPUTED, *_DECIMAL_COLUMNS, "state"}
+            return tuple(f"state.{f}" if f in taken else f for f in only)
     return ("state",)
 
 
