@@ -294,6 +294,20 @@ def test_csv_columns_and_file(tmp_path: Any, ros4_table: StateTable[RoSState, st
     assert text.splitlines()[0] == "open,value,action"
 
 
+def test_csv_file_of_no_rows_and_a_failing_file(tmp_path: Any, ros4_table: StateTable[RoSState, str]) -> None:
+    """The file gets the header of a table of no rows; an error of writing the file (the
+    chunks are written by a thread of their own) is raised by to_csv."""
+    import os
+
+    path = tmp_path / "none.csv"
+    text = ros4_table.where(lambda r: False).to_csv(str(path))
+    assert path.read_text(encoding="utf-8") == text == ros4_table.to_csv().splitlines()[0] + "\n"
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    with pytest.raises(OSError):
+        ros4_table.to_csv("/dev/full")
+
+
 def test_pivot_csv_round_trips(ros4_table: StateTable[RoSState, str]) -> None:
     p = ros4_table.pivot("saved", "other", "value", where=lambda r: r.mover == 0 and r.open == 0)
     rows = list(csv.reader(io.StringIO(p.to_csv())))

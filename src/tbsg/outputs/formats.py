@@ -27,6 +27,7 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from fractions import Fraction
@@ -457,6 +458,11 @@ def write_csv(header: Sequence[str], chunks: Iterable[Sequence[tuple[Sequence[st
     return the text. Each column comes as ``(cells, plain)``: with ``plain`` true its cells
     are known to need no quoting (the text of numbers), and are not checked.
 
+    The chunks are written by one thread of their own, in order, and all are written
+    before the text is returned (an error of the file's is raised then): the system's copy
+    of a chunk into the file, which releases the interpreter, runs while the next chunk
+    is formatted and the text joined.
+
     >>> print(write_csv(["a", "b"], [[(["1", "x, y"], False), (["2", ""], True)]], None), end="")
     a,b
     1,2
@@ -465,18 +471,28 @@ def write_csv(header: Sequence[str], chunks: Iterable[Sequence[tuple[Sequence[st
     parts = [csv_table(header, [])]
     with contextlib.ExitStack() as stack:
         # binary: the UTF-8 bytes of each chunk written as they are (a text file would copy
-        # them once more on the way)
-        f = None if path is None else stack.enter_context(open(path, "wb"))
-        if f is not None:
-            f.write(parts[0].encode("utf-8"))
+        # them once more on the way), by one thread of its own, in order: the system's
+        # copy of each chunk into the file runs while the next chunk is formatted
+        pending: list[Future[int]] = []
+        write: Callable[[bytes], Future[int]] | None = None
+        if path is not None:
+            f = stack.enter_context(open(path, "wb"))
+            pool = stack.enter_context(ThreadPoolExecutor(max_workers=1))
+
+            def write(data: bytes) -> Future[int]:
+                return pool.submit(f.write, data)
+            pending.append(write(parts[0].encode("utf-8")))
         for columns in chunks:
             if not columns or not columns[0][0]:
                 continue
             alone = len(columns) == 1
             parts.append(_csv_rows([_csv_column(cells, alone, plain) for cells, plain in columns]))
-            if f is not None:
-                f.write(parts[-1].encode("utf-8"))
-    return "".join(parts)
+            if write is not None:
+                pending.append(write(parts[-1].encode("utf-8")))
+        text = "".join(parts)
+        for done in pending:
+            done.result()  # (an error of the file's is raised here)
+    return text
 
 
 def write_text(text: str, path: str | os.PathLike[str] | None) -> str:
