@@ -458,10 +458,10 @@ def write_csv(header: Sequence[str], chunks: Iterable[Sequence[tuple[Sequence[st
     return the text. Each column comes as ``(cells, plain)``: with ``plain`` true its cells
     are known to need no quoting (the text of numbers), and are not checked.
 
-    The chunks are written by one thread of their own, in order, and all are written
-    before the text is returned (an error of the file's is raised then): the system's copy
-    of a chunk into the file, which releases the interpreter, runs while the next chunk
-    is formatted and the text joined.
+    The chunks are written by one thread of their own, in order, at most two waiting, and
+    all are written before the text is returned (an error of the file's is raised then):
+    the system's copy of a chunk into the file, which releases the interpreter, runs while
+    the next chunk is formatted and the text joined.
 
     >>> print(write_csv(["a", "b"], [[(["1", "x, y"], False), (["2", ""], True)]], None), end="")
     a,b
@@ -489,6 +489,8 @@ def write_csv(header: Sequence[str], chunks: Iterable[Sequence[tuple[Sequence[st
             parts.append(_csv_rows([_csv_column(cells, alone, plain) for cells, plain in columns]))
             if write is not None:
                 pending.append(write(parts[-1].encode("utf-8")))
+                if len(pending) > 2:  # at most two chunks' bytes waiting
+                    pending[-3].result()
         text = "".join(parts)
         for done in pending:
             done.result()  # (an error of the file's is raised here)
