@@ -8,16 +8,27 @@ docstring of :mod:`tbsg.outputs.tables`: best minus second best of the mover's v
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import tbsg
-from tbsg.outputs.columns import SolutionColumns, _each_object, _repeats, flat_actions, margins
+from tbsg.outputs.columns import (
+    SolutionColumns,
+    _each_object,
+    _repeats,
+    flat_actions,
+    margins,
+    sorted_by_fields,
+    state_fields,
+)
 from tbsg.testing import games
+from tbsg.testing.strategies import TableGame
 
 SETTINGS = settings(max_examples=40, deadline=None)
 
@@ -181,3 +192,115 @@ def test_each_object_calls_once_per_object_of_large_numbers() -> None:
     calls.clear()
     half = Fraction(1, 2)  # small numbers are written where they stand
     assert _each_object(text, [half, half, half]) == ["1/2"] * 3 and calls == [half] * 3
+
+
+# --- the margin's decimals, from fixed-point bounds ------------------------------------------
+
+def fresh_columns(sol: tbsg.Solution[Any, Any]) -> SolutionColumns[Any, Any]:
+    """The columns of every state of ``sol``, none computed yet (so the margin's decimals
+    come from :func:`~tbsg.outputs.columns.fixed_margins`, not from the exact margins)."""
+    states = sorted(sol.states)
+    return SolutionColumns(sol, np.array([sol._index(s) for s in states], dtype=np.int64), states,
+                           graph_states=False)
+
+
+def check_margin_decimals(sol: tbsg.Solution[Any, Any], digits: int = 25) -> SolutionColumns[Any, Any]:
+    """The margin's decimals (floats, and texts of ``digits`` digits) are those of the exact
+    margin, computed here from the solution's per-state action values (``Fraction``)."""
+    from tbsg._util.digits import exact_decimal
+
+    cols = fresh_columns(sol)
+    exact = [expected_margin(sol.action_values_to_move(s)) for s in cols.states]
+    assert cols.decimals("margin") == [None if m is None else float(m) for m in exact]
+    assert "_raw_margin" not in cols.__dict__  # the decimals did not need the exact column
+    assert fresh_columns(sol).rounded_text("margin", digits) == [
+        None if m is None else exact_decimal(m, digits) for m in exact]
+    return cols
+
+
+CATALOG: dict[str, Callable[[], Any]] = {
+    "risk_or_safety(12)": lambda: tbsg.games.risk_or_safety(12),
+    "coinball(10)": lambda: tbsg.games.coinball(10), "pig(10)": lambda: tbsg.games.pig(10)}
+
+
+@pytest.mark.parametrize("name", sorted(CATALOG))
+def test_margin_decimals_of_catalog_games(name: str) -> None:
+    """Risk or Safety, Coinball (many exact ties: margin 0) and Pig (probabilities 1/6)."""
+    cols = check_margin_decimals(tbsg.solve(CATALOG[name]()))
+    fixed = cols._margin_bounds
+    assert len(fixed.at) > len(fixed.undecided)  # most decided by the bounds
+
+
+@SETTINGS
+@given(st.one_of(games(states=(1, 7), actions=(1, 4), outcomes=(1, 3)),
+                 games(states=(1, 5), actions=(1, 3), outcomes=(1, 3), rewards=True)))
+def test_margin_decimals_of_any_game(game: Any) -> None:
+    check_margin_decimals(tbsg.solve(game))
+
+
+def choice(margin: Fraction, mover: int) -> TableGame:
+    """State 0 (``mover`` to move): ``a`` pays ``x`` at once, ``b`` moves to state 1 (paying
+    ``w``) with probability 1/3 and pays ``z`` otherwise, so ``Q(b) = w/3 + 2z/3``; ``x`` is
+    set so that the mover's ``a`` is better by ``margin`` (below 0: worse)."""
+    w, z = Fraction(1, 5), Fraction(3, 7)
+    q_b = w / 3 + 2 * z / 3
+    x = q_b + margin if mover == 0 else q_b - margin
+    return TableGame(players=(mover, 1 - mover),
+                     moves=((("a", ((Fraction(1), tbsg.Terminal(x)),)),
+                             ("b", ((Fraction(1, 3), 1), (Fraction(2, 3), tbsg.Terminal(z))))),
+                            (("c", ((Fraction(1), tbsg.Terminal(w)),)),)))
+
+
+HALF_ULP = Fraction(1, 2**55)
+"""Half the spacing of the floats in [1/4, 1/2): ``1/4 + HALF_ULP`` is a rounding midpoint."""
+
+
+@pytest.mark.parametrize("margin", [
+    Fraction(0),                                  # a tie: both optimal, exactly 0
+    Fraction(1, 2**200),                          # far below what 128 fixed bits resolve
+    Fraction(1, 4) + HALF_ULP,                    # a midpoint: rounds to even, 0.25
+    Fraction(1, 4) + 3 * HALF_ULP,                # a midpoint: rounds to even, 0.25 + 2^-53
+    Fraction(1, 4) + HALF_ULP + Fraction(1, 2**120),  # just above a midpoint: rounds up
+    Fraction(1, 4) + HALF_ULP - Fraction(1, 2**120),  # just below: rounds down
+    -Fraction(1, 4) - HALF_ULP - Fraction(1, 2**125),  # b better, just above a midpoint
+    Fraction(1, 3),
+])
+@pytest.mark.parametrize("mover", [0, 1])
+def test_margin_decimals_at_ties_midpoints_and_near_ties(margin: Fraction, mover: int) -> None:
+    """Hand-made margins (``choice``): the decimals are those of ``|margin|`` itself, in the
+    columns and in the default CSV (``repr`` of the nearest float, ``0.0`` at a tie)."""
+    sol = tbsg.solve(choice(margin, mover))
+    cols = check_margin_decimals(sol, digits=40)
+    m = abs(margin)
+    assert cols.decimals("margin")[0] == float(m)
+    assert (m == 0) == (cols._margin_bounds.ties == [0])
+    line = tbsg.state_table(sol).to_csv().splitlines()[1]
+    assert line.endswith("," + repr(float(m)))
+    assert float(line.rpartition(",")[2]) == float(m)
+
+
+class Point(NamedTuple):
+    a: int
+    b: int
+    c: bool
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.integers(-3, 3), st.integers(-2**62, 2**62), st.booleans()), unique=True))
+def test_sorted_by_fields_is_the_order_of_sorted(points: list[tuple[int, int, bool]]) -> None:
+    """Integer (and bool) fields: ``np.lexsort`` of the fields orders the states as
+    ``sorted`` does (tuple comparison)."""
+    states = [Point(*p) for p in points]
+    fields = state_fields(states)
+    if not states:
+        assert fields is None
+        return
+    assert fields is not None
+    assert sorted_by_fields(fields) == sorted(range(len(states)), key=states.__getitem__)
+
+
+def test_sorted_by_fields_leaves_other_fields_to_sorted() -> None:
+    """Fields beyond 64 bits, or not integers, are not sorted by arrays (``None``)."""
+    assert sorted_by_fields(state_fields([Point(2**70, 0, True), Point(0, 0, False)]) or {}) is None
+    assert sorted_by_fields(state_fields([Point(1, "x", True)]) or {}) is None  # type: ignore[arg-type]
+    assert state_fields([Point(1, 2, True), (1, 2, True)]) is None  # two types

@@ -166,9 +166,10 @@ def test_field_names_that_clash_are_renamed() -> None:
     class S(NamedTuple):
         player: int
         value: int
+        margin_decimal: int
 
     class G:
-        initial = S(0, 0)
+        initial = S(0, 0, 5)
 
         def player(self, s: S) -> int:
             return s.player
@@ -179,12 +180,13 @@ def test_field_names_that_clash_are_renamed() -> None:
         def outcomes(self, s: S, a: int) -> list[tuple[Fraction, Any]]:
             if s.value == 2:
                 return [(Fraction(1), tbsg.win(0))]
-            return [(Fraction(1), S(1 - s.player, s.value + 1))]
+            return [(Fraction(1), S(1 - s.player, s.value + 1, 5))]
 
     t = state_table(tbsg.solve(G()))
-    assert t.fields == ("state.player", "state.value")
+    assert t.fields == ("state.player", "state.value", "state.margin_decimal")
     assert t.column("state.value") == [0, 2, 1]  # sorted by state: (0, 0), (0, 2), (1, 1)
-    assert t.to_csv().splitlines()[0].startswith("state.player,state.value,player,value")
+    assert t.column("state.margin_decimal") == [5, 5, 5] and t.column("margin_decimal") == [None] * 3
+    assert t.to_csv().splitlines()[0].startswith("state.player,state.value,state.margin_decimal,player,value")
 
 
 # --- pivots --------------------------------------------------------------------------------
@@ -247,16 +249,42 @@ def test_csv_round_trips_exact_values(ros4_table: StateTable[RoSState, str]) -> 
     assert len(records) == len(ros4_table)
     assert list(records[0]) == ["mover", "open", "saved", "other", "player", "value",
                                 "value_decimal", "value_to_move", "value_to_move_decimal",
-                                "optimal", "margin", "margin_decimal"]
+                                "optimal", "margin_decimal"]
     for rec, row in zip(records, ros4_table, strict=True):
         assert RoSState(*(int(rec[f]) for f in ros4_table.fields)) == row.state
         assert Fraction(rec["value"]) == row.value
         assert Fraction(rec["value_to_move"]) == row.value_to_move
-        assert parse(rec["margin"]) == row.margin
+        assert rec["margin_decimal"] == ("" if row.margin is None else repr(float(row.margin)))
         assert float(rec["value_decimal"]) == float(row.value)
         assert tuple(rec["optimal"].split(", ")) == row.optimal
-    assert "3047" not in text  # action values are not a column; margins are
-    assert "628/4165" in text
+    assert "3047" not in text  # action values are not a column
+    assert "628/4165" not in text  # the default margin is its decimal
+    exact = ros4_table.to_csv(columns=["open", "margin"])  # the exact margin, on request
+    assert exact.splitlines()[0] == "open,margin,margin_decimal" and "628/4165" in exact
+
+
+def test_default_columns_carry_the_margin_as_its_decimal(ros4_table: StateTable[RoSState, str]) -> None:
+    """The default columns of an exact table: the exact margin is not among them (it is
+    asked for by name), its nearest float is, as ``margin_decimal``, in every export;
+    a float table keeps its float ``margin``."""
+    fields = ("mover", "open", "saved", "other")
+    assert ros4_table.columns == (*fields, "player", "value", "value_to_move", "optimal", "margin_decimal")
+    twins = [*fields, "player", "value", "value_decimal", "value_to_move", "value_to_move_decimal",
+             "optimal", "margin_decimal"]
+    assert ros4_table.to_csv().splitlines()[0] == ",".join(twins)
+    assert ros4_table.to_markdown().splitlines()[0] == f"| {' | '.join(twins)} |"
+    assert ros4_table.to_text().splitlines()[0].split() == twins
+    assert ros4_table.to_csv(decimals=False).splitlines()[0] == ",".join(
+        [*fields, "player", "value", "value_to_move", "optimal", "margin_decimal"])
+    assert list(ros4_table.records()[0]) == [*ros4_table.columns]
+    assert ros4_table.column("margin_decimal") == [None if r.margin is None else float(r.margin)
+                                                   for r in ros4_table]
+    row = ros4_table.row(RoSState(0, 3, 0, 0))
+    assert row.margin == Fraction(628, 4165)  # a row's margin stays exact
+    assert row["margin_decimal"] == 628 / 4165 and row["value_decimal"] == 15 / 17
+    floats = state_table(tbsg.solve(risk_or_safety(4), exact=False))
+    assert floats.columns == (*fields, "player", "value", "lower", "upper", "value_to_move", "optimal",
+                              "margin")
 
 
 def test_csv_columns_and_file(tmp_path: Any, ros4_table: StateTable[RoSState, str]) -> None:
@@ -264,6 +292,20 @@ def test_csv_columns_and_file(tmp_path: Any, ros4_table: StateTable[RoSState, st
     text = ros4_table.to_csv(str(path), columns=["open", "value", "action"], decimals=False)
     assert path.read_text(encoding="utf-8") == text
     assert text.splitlines()[0] == "open,value,action"
+
+
+def test_csv_file_of_no_rows_and_a_failing_file(tmp_path: Any, ros4_table: StateTable[RoSState, str]) -> None:
+    """The file gets the header of a table of no rows; an error of writing the file (the
+    chunks are written by a thread of their own) is raised by to_csv."""
+    import os
+
+    path = tmp_path / "none.csv"
+    text = ros4_table.where(lambda r: False).to_csv(str(path))
+    assert path.read_text(encoding="utf-8") == text == ros4_table.to_csv().splitlines()[0] + "\n"
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    with pytest.raises(OSError):
+        ros4_table.to_csv("/dev/full")
 
 
 def test_pivot_csv_round_trips(ros4_table: StateTable[RoSState, str]) -> None:
@@ -464,7 +506,9 @@ def test_to_pandas(ros4_table: StateTable[RoSState, str]) -> None:
     pytest.importorskip("pandas")
     df = ros4_table.to_pandas()
     assert list(df.index.names) == ["mover", "open", "saved", "other"]
-    assert df.loc[(0, 3, 0, 0), "margin"] == Fraction(628, 4165)
+    assert "margin" not in df.columns and df.loc[(0, 3, 0, 0), "margin_decimal"] == 628 / 4165
+    exact = ros4_table.to_pandas(columns=[*ros4_table.fields, "margin"])
+    assert exact.loc[(0, 3, 0, 0), "margin"] == Fraction(628, 4165)
     assert df.loc[(0, 3, 0, 0), "optimal"] == ("stop",)
     assert df["value_decimal"].dtype == float
     flat = ros4_table.to_pandas(index=False, columns=["open", "value"], decimals=False)
@@ -516,7 +560,9 @@ def test_row_repr_and_records(ros4_table: StateTable[RoSState, str]) -> None:
     rec = ros4_table.where(lambda r: r.state == RoSState(0, 3, 0, 0)).records()
     assert rec == [{"mover": 0, "open": 3, "saved": 0, "other": 0, "player": 0,
                     "value": Fraction(15, 17), "value_to_move": Fraction(15, 17),
-                    "optimal": ("stop",), "margin": Fraction(628, 4165)}]
+                    "optimal": ("stop",), "margin_decimal": 628 / 4165}]
+    chosen = ros4_table.where(lambda r: r.state == RoSState(0, 3, 0, 0)).records(["open", "margin"])
+    assert chosen == [{"open": 3, "margin": Fraction(628, 4165)}]
     assert isinstance(row, Row)
     ordered = ros4_table.sorted(lambda r: r.value, reverse=True)
     assert ordered.rows[0].value == max(ros4_table.column("value"))
@@ -529,9 +575,11 @@ def test_decimals_only_exports_round_every_exact_value(ros4_table: StateTable[Ro
 
     rows = list(csv.reader(io.StringIO(ros4_table.to_csv(decimals=30))))
     header = rows[0]
-    assert "value_decimal" not in header and "margin_decimal" not in header
+    assert "value_decimal" not in header and "margin" not in header
     col = header.index("value")
-    moved, margin = header.index("value_to_move"), header.index("margin")
+    moved, margin = header.index("value_to_move"), header.index("margin_decimal")
+    asked = list(csv.reader(io.StringIO(ros4_table.to_csv(columns=["margin"], decimals=30))))
+    assert asked[0] == ["margin"] and [r[0] for r in asked[1:]] == [line[margin] for line in rows[1:]]
     for r, line in zip(ros4_table.rows, rows[1:], strict=True):
         # 30 significant digits rounded from the exact value: 1/3 becomes 0.333...3 (30 threes)
         assert line[col] == exact_decimal(r.value, 30)
@@ -560,18 +608,22 @@ def test_decimals_must_be_a_bool_or_a_positive_int(bad: object,
 
 # --- exports equal their definition, state by state -------------------------------------------
 
-def expected_exact_cells(sol: tbsg.Solution[Any, Any], s: Any, *, csv_target: bool) -> list[str]:
+def expected_exact_cells(sol: tbsg.Solution[Any, Any], s: Any, *, csv_target: bool,
+                         exact_margin: bool = False) -> list[str]:
     """One row of the default export of an exact table, from the solution's per-state
     queries: the state's fields, player, value and value to move with their decimals, the
-    optimal actions and the margin (best minus second best of the mover's action values)."""
+    optimal actions and the decimal of the margin (best minus second best of the mover's
+    action values); ``exact_margin``: the exact margin before its decimal (the columns of
+    the default export with ``margin`` asked for instead of ``margin_decimal``)."""
     def dec(x: Fraction) -> str:
         return repr(float(x)) if csv_target else f"{float(x):.6g}"
     v, m = sol.value(s), sol.value_to_move(s)
     ranked = sorted(sol.action_values_to_move(s).values(), reverse=True)
     margin = ranked[0] - ranked[1] if len(ranked) > 1 else None
+    exact = ["" if margin is None else str(margin)] if exact_margin else []
     return [*map(str, s), str(sol.player(s)), str(v), dec(v), str(m), dec(m),
             ", ".join(map(str, sol.optimal_actions(s))),
-            "" if margin is None else str(margin), "" if margin is None else dec(margin)]
+            *exact, "" if margin is None else dec(margin)]
 
 
 CATALOG: dict[str, Any] = {"risk_or_safety(6)": lambda: risk_or_safety(6), "coinball(6)": lambda: coinball(6),
@@ -579,18 +631,27 @@ CATALOG: dict[str, Any] = {"risk_or_safety(6)": lambda: risk_or_safety(6), "coin
 
 
 @pytest.mark.parametrize("name", sorted(CATALOG))
-def test_exact_exports_equal_the_per_state_definition(name: str) -> None:
+@pytest.mark.parametrize("exact_margin", [False, True])
+def test_exact_exports_equal_the_per_state_definition(name: str, exact_margin: bool) -> None:
+    """The default CSV and Markdown (the margin as its decimal), and the same columns with
+    the exact margin asked for (then written ``p/q`` before its decimal, as it always was),
+    cell by cell from the solution's per-state queries."""
     sol = tbsg.solve(CATALOG[name]())
     table = state_table(sol)
     states = sorted(sol.states)
+    columns = [*table.fields, "player", "value", "value_to_move", "optimal",
+               "margin" if exact_margin else "margin_decimal"]
+    assert exact_margin or table.columns == tuple(columns)
     header = [*table.fields, "player", "value", "value_decimal", "value_to_move",
-              "value_to_move_decimal", "optimal", "margin", "margin_decimal"]
+              "value_to_move_decimal", "optimal", *(["margin"] if exact_margin else []), "margin_decimal"]
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerows(
-        [header, *(expected_exact_cells(sol, s, csv_target=True) for s in states)])
-    assert table.to_csv() == buf.getvalue()
-    md = [f"| {' | '.join(expected_exact_cells(sol, s, csv_target=False))} |" for s in states]
-    assert table.to_markdown().splitlines()[2:] == md
+        [header, *(expected_exact_cells(sol, s, csv_target=True, exact_margin=exact_margin) for s in states)])
+    assert table.to_csv(columns=columns) == buf.getvalue()
+    md = [f"| {' | '.join(expected_exact_cells(sol, s, csv_target=False, exact_margin=exact_margin))} |"
+          for s in states]
+    assert table.to_markdown(columns=columns).splitlines()[2:] == md
+    assert state_table(sol).to_markdown(columns=columns).splitlines()[2:] == md  # a fresh table too
 
 
 def test_float_csv_equals_the_per_state_definition() -> None:

@@ -80,8 +80,12 @@ def table() -> StateTable[int, str]:
     return state_table(tbsg.solve(Tiny()))
 
 
-def exact_cells(t: StateTable[int, str]) -> list[Fraction]:
-    cells = [x for r in t for x in (r.value, r.value_to_move, r.margin) if x is not None]
+EXACT = ["state", "player", "value", "value_to_move", "optimal", "margin"]
+"""The default columns with the exact margin asked for (the default is its decimal)."""
+
+
+def exact_cells(t: StateTable[int, str], margin: bool = True) -> list[Fraction]:
+    cells = [x for r in t for x in (r.value, r.value_to_move, r.margin if margin else None) if x is not None]
     assert all(type(x) is Fraction for x in cells)  # an exact solution's table
     return cast("list[Fraction]", cells)
 
@@ -104,23 +108,31 @@ def test_repr_of_row_and_table(table: StateTable[int, str]) -> None:
     assert len(text) < 200
     assert "≈0.5 (exact: 4343-digit denominator)" in repr(r1)  # margin 1/2 - T
     assert repr(table) == ("<StateTable: 2 rows, exact, columns state, player, value, "
-                           "value_to_move, optimal, margin>")
+                           "value_to_move, optimal, margin_decimal>")
 
 
 def test_csv_writes_every_digit(table: StateTable[int, str]) -> None:
-    text = table.to_csv()
+    text = table.to_csv(columns=EXACT)
     records = list(csv.DictReader(io.StringIO(text)))
     for rec, row in zip(records, table, strict=True):
         for col in ("value", "value_to_move", "margin"):
             assert fraction_from_text(rec[col]) == row[col]
+    default = list(csv.DictReader(io.StringIO(table.to_csv())))
+    # the margin's nearest float: 2T - 2T^2 is below the smallest float
+    decimals = [rec["margin_decimal"] for rec in default]
+    assert decimals == ["0.0", "0.5"] == [rec["margin_decimal"] for rec in records]
     sys.set_int_max_str_digits(0)  # the documented way to read them back with Fraction
     assert [Fraction(rec["value"]) for rec in records] == [V0, V1]
     assert [float(rec["value_decimal"]) for rec in records] == [float(V0), float(V1)]
 
 
 def test_markdown_latex_and_html_write_every_digit(table: StateTable[int, str]) -> None:
-    md, tex, html = table.to_markdown(), table.to_latex(), table.to_html()
+    md, tex = table.to_markdown(columns=EXACT), table.to_latex(columns=EXACT)
+    html = table.to_html(columns=EXACT)
     frac = table.to_latex(fractions="frac", columns=["state", "margin"], decimals=False)
+    default = table.to_markdown().splitlines()  # the margin's decimal alone: 2T - 2T^2 underflows
+    assert default[0].endswith("| optimal | margin_decimal |")
+    assert [line.rsplit(" | ", 1)[1] for line in default[2:]] == ["0 |", "0.5 |"]
     for x in exact_cells(table):
         full = fraction_text(x)
         assert f"| {full} |" in md
@@ -133,7 +145,7 @@ def test_markdown_latex_and_html_write_every_digit(table: StateTable[int, str]) 
 
 def test_notebook_views_shorten_like_repr(table: StateTable[int, str]) -> None:
     md, html = table._repr_markdown_(), table._repr_html_()
-    for x in exact_cells(table):
+    for x in exact_cells(table, margin=False):  # the views show the default columns
         assert fraction_text(x) not in md and fraction_text(x) not in html
         assert f"| {abbreviate(x)} |" in md and f"<td>{abbreviate(x)}</td>" in html
     assert max(len(cell) for line in md.splitlines() for cell in line.split("|")) < 60
@@ -142,8 +154,9 @@ def test_notebook_views_shorten_like_repr(table: StateTable[int, str]) -> None:
 
 def test_records_and_pandas_keep_fractions(table: StateTable[int, str]) -> None:
     assert [r["value"] for r in table.records()] == [V0, V1]
+    assert [r["margin"] for r in table.records(["margin"])] == [2 * T - 2 * T**2, Fraction(1, 2) - T]
     pytest.importorskip("pandas")
-    df = table.to_pandas()
+    df = table.to_pandas(columns=EXACT)
     assert df.loc[0, "value"] == V0 and df.loc[1, "margin"] == Fraction(1, 2) - T
 
 
@@ -187,7 +200,7 @@ def test_huge_integers_as_labels_and_state_fields() -> None:
 
     t = state_table(tbsg.solve(G()))
     full = fraction_text(Fraction(big))
-    assert t.to_csv().endswith(f"\n{full},0,1,1.0,1,1.0,{full},,\n")  # state, ..., optimal
+    assert t.to_csv().endswith(f"\n{full},0,1,1.0,1,1.0,{full},\n")  # state, ..., optimal
     assert f"| {full} |" in t.to_markdown() and full in t.to_latex() and full in t.to_html()
     assert full not in t._repr_markdown_() and "4342-digit integer" in t._repr_markdown_()
     assert repr(t.rows[0]).startswith(f"Row(n=≈{decimal('1 / t')} (exact: 4342-digit integer), "

@@ -22,9 +22,9 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, ROUND_HALF_EVEN, Context, Decima
 from fractions import Fraction
 from typing import Literal
 
-__all__ = ["REPR_CHARS", "abbreviate", "approx_digits", "decimal_text", "decimal_writer", "exact_decimal",
-           "fraction_from_text", "fraction_text", "short_fraction", "shown_value", "text_size",
-           "unlimited_digits"]
+__all__ = ["REPR_CHARS", "abbreviate", "approx_digits", "between_writer", "decimal_text", "decimal_writer",
+           "exact_decimal", "fraction_from_text", "fraction_text", "short_fraction", "shown_value",
+           "text_size", "unlimited_digits"]
 
 REPR_CHARS = 30
 """Longest fraction shown in full by ``repr`` and the notebook views."""
@@ -182,13 +182,53 @@ def decimal_writer(digits: int, rounding: Literal["nearest", "down", "up"] = "ne
     >>> write(2, 3), write(-1, 8), write(10**9, 7)
     ('0.6667', '-0.125', '1.429e+8')
     """
+    text = _quotient_text(digits, rounding)
+
+    def write(p: int, q: int) -> str:
+        return text(*_short_quotient(p, q, digits))
+    return write
+
+
+def between_writer(digits: int, rounding: Literal["nearest", "down", "up"] = "nearest"
+                   ) -> Callable[[int, int, int], str | None]:
+    """A function giving, for integers ``0 < lo < hi`` and ``q > 0``, the text
+    :func:`decimal_writer` writes for *every* number strictly between ``lo / q`` and
+    ``hi / q``, where one text is that of them all (``None`` where it may not be): the
+    digits of a number known only within bounds.
+
+    With ``k`` and ``n = floor(lo 10^k / q)`` of :func:`_short_quotient` (``n`` of at least
+    ``digits + 1`` digits), where also ``floor(hi 10^k / q) = n``, every ``x`` in the
+    interval has ``n < x 10^k < n + 1``: ``x`` is inexact at this ``k``, its short quotient
+    is ``(10 n + 1) 10^(-k-1)`` whatever its own numerator and denominator, and so is its
+    text.
+
+    >>> between = between_writer(4)
+    >>> between(666666, 666667, 10**6), decimal_writer(4)(2, 3)    # 2/3 is in there
+    ('0.6667', '0.6667')
+    >>> between(4999, 5001, 10**4) is None                    # 0.5 itself is in there
+    True
+    """
+    text = _quotient_text(digits, rounding)
+
+    def write(lo: int, hi: int, q: int) -> str | None:
+        if lo <= 0:
+            return None
+        k, n, _ = _scaled_quotient(lo, q, digits)
+        if (hi * 10**k // q if k >= 0 else hi // (q * 10**-k)) != n:
+            return None
+        return text(*_ratio(10 * n + 1, k + 1))
+    return write
+
+
+def _quotient_text(digits: int, rounding: Literal["nearest", "down", "up"]) -> Callable[[int, int], str]:
+    """The text of ``m / n`` (a short quotient, :func:`_short_quotient`) divided in one
+    decimal context of ``digits`` digits and the given rounding."""
     ctx = Context(prec=digits, rounding=_ROUNDING[rounding], Emin=-(10**9), Emax=10**9)
     divide = ctx.divide
 
-    def write(p: int, q: int) -> str:
-        m, n = _short_quotient(p, q, digits)
+    def text(m: int, n: int) -> str:
         return str(divide(Decimal(int(m)), Decimal(int(n)))).replace("E", "e")
-    return write
+    return text
 
 
 def _short_quotient(p: int, q: int, digits: int) -> tuple[int, int]:
@@ -213,13 +253,24 @@ def _short_quotient(p: int, q: int, digits: int) -> tuple[int, int]:
     a = abs(p)
     if not a:
         return 0, 1
+    k, n, r = _scaled_quotient(a, q, digits)
+    sign = -1 if p < 0 else 1
+    if r:  # inexact: one more digit, 1, stands for the remainder
+        n, k = 10 * n + 1, k + 1
+    return _ratio(sign * n, k)
+
+
+def _scaled_quotient(a: int, q: int, digits: int) -> tuple[int, int, int]:
+    """``k`` and ``divmod(a 10^k, q)`` (``a, q > 0``) with a quotient of at least ``digits +
+    1`` digits (``k`` from the sizes of ``a`` and ``q``, raised until it has them)."""
     k = digits + 1 - (a.bit_length() - q.bit_length()) * 30103 // 100000
     while True:
         n, r = divmod(a * 10**k, q) if k >= 0 else divmod(a, q * 10**-k)
         if n >= 10**digits:
-            break
+            return k, n, r
         k += 1
-    sign = -1 if p < 0 else 1
-    if r:  # inexact: one more digit, 1, stands for the remainder
-        n, k = 10 * n + 1, k + 1
-    return (sign * n, 10**k) if k >= 0 else (sign * n * 10**-k, 1)
+
+
+def _ratio(m: int, k: int) -> tuple[int, int]:
+    """``m 10^-k`` as integers ``(m, 10**k)``, or ``(m 10**-k, 1)`` for ``k < 0``."""
+    return (m, 10**k) if k >= 0 else (m * 10**-k, 1)

@@ -26,6 +26,18 @@ the columns of state ``i`` are
   ``Q(second smallest) - Q(smallest)``: the same exact number, with no subtraction from
   ``c``; with two actions it is ``|Q(a) - Q(b)|`` for either mover.
 
+The margin's decimal (the float nearest to it, or its correctly rounded digits) does not
+need the exact margin, whose lowest terms cost a gcd of numbers of the size of the values'
+denominators per state (Risk or Safety to 60: 212,400 of them, of up to 1,900 bits, several
+times the solve). :func:`fixed_margins` bounds each two-action margin within a few units of
+``2^-128`` from the values rounded down to 128 binary places, with integers of about that
+size; rounding is monotone, so where both ends of a state's interval round to the same
+float (or digits), so does the margin, and only the other states take the exact margin:
+margins within a few units of ``2^-128`` of a point halfway between two floats (every
+margin below about ``2^-73`` is), and states with more than two actions.
+A tie needs no arithmetic: both actions are optimal, their values are the state's, and the
+margin is exactly 0.
+
 The exact values stay in the arithmetic backend's type (:mod:`tbsg.engine._backend`) until
 a row or a ``Fraction`` column is asked for; their text (``p/q``) and decimals are written
 from the backend's numbers, which give the same digits as ``Fraction`` does (they are the
@@ -48,18 +60,19 @@ from collections.abc import Callable, Hashable, Sequence
 from fractions import Fraction
 from functools import cached_property
 from itertools import islice, repeat
-from operator import attrgetter, is_, sub
-from typing import Any, Generic, TypeVar, cast
+from operator import attrgetter, floordiv, is_, lshift, sub
+from typing import Any, Generic, NamedTuple, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
 
-from tbsg._util.digits import decimal_writer, unlimited_digits
+from tbsg._util.digits import between_writer, decimal_writer, unlimited_digits
 from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import ExactActions
 from tbsg.results import FloatSolution, Solution
 
-__all__ = ["COLUMN_NAMES", "SolutionColumns", "flat_actions", "margins"]
+__all__ = ["COLUMN_NAMES", "FixedMargins", "SolutionColumns", "fixed_margins", "flat_actions", "margins",
+           "sorted_by_fields", "state_fields"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -70,6 +83,49 @@ FloatArray = npt.NDArray[np.float64]
 COLUMN_NAMES = frozenset({"state", "player", "value", "value_to_move", "optimal", "action", "margin",
                           "lower", "upper", "action_values_to_move"})
 """Columns :class:`SolutionColumns` computes from arrays (others are read from rows)."""
+
+
+def state_fields(states: Sequence[Any]) -> dict[str, npt.NDArray[np.object_]] | None:
+    """Every field of ``states`` as an array, where they are ``NamedTuple`` s of one type
+    (else ``None``).
+
+    >>> from typing import NamedTuple
+    >>> class P(NamedTuple):
+    ...     x: int
+    ...     y: tuple[int, int]
+    >>> {k: v.tolist() for k, v in state_fields([P(1, (2, 3)), P(4, (5, 6))]).items()}
+    {'x': [1, 4], 'y': [(2, 3), (5, 6)]}
+    """
+    kinds = set(map(type, states))
+    if len(kinds) != 1:
+        return None
+    names: tuple[str, ...] = getattr(next(iter(kinds)), "_fields", ())
+    if not names:
+        return None
+    # (fromiter: a field holding a tuple stays one object)
+    return {name: np.fromiter(map(attrgetter(name), states), dtype=object, count=len(states))
+            for name in names}
+
+
+def sorted_by_fields(fields: dict[str, npt.NDArray[np.object_]]) -> list[int] | None:
+    """The positions of states (given by :func:`state_fields`) in sorted order, where every
+    field is an ``int`` (or ``bool``) of 64 bits: such ``NamedTuple`` s compare as their
+    fields do, first to last, which is the order of a stable sort on the last field, then
+    on the one before, ..., then on the first (``np.lexsort``); else ``None``.
+
+    >>> sorted_by_fields({"a": np.array([2, 1, 1], dtype=object), "b": np.array([0, 5, 3], dtype=object)})
+    [2, 1, 0]
+    """
+    keys = []
+    for column in reversed(list(fields.values())):
+        if not set(map(type, column)) <= {int, bool}:
+            return None
+        try:
+            keys.append(column.astype(np.int64))
+        except OverflowError:
+            return None
+    order: list[int] = np.lexsort(keys).tolist()
+    return order
 
 
 def flat_actions(act_ptr: IntArray, idx: IntArray) -> tuple[IntArray, IntArray]:
@@ -130,13 +186,18 @@ class SolutionColumns(Generic[S, A]):
     """
 
     def __init__(self, solution: Solution[S, A] | FloatSolution[S, A], idx: IntArray,
-                 states: list[S]) -> None:
+                 states: list[S], *, graph_states: bool = False,
+                 graph_fields: dict[str, npt.NDArray[np.object_]] | None = None) -> None:
         self.solution = solution
         self.graph = solution.graph
         self.idx = idx
         self.states = states
         """The table's states, in order (as the caller named them)."""
+        self.graph_states = graph_states
+        """Whether :attr:`states` are the solution's own state objects (``graph.states[idx]``)."""
         self.exact = isinstance(solution, Solution)
+        if graph_fields is not None:  # (:func:`state_fields` of the solution's states)
+            self.__dict__["_graph_fields"] = graph_fields
 
     def __len__(self) -> int:
         return len(self.idx)
@@ -162,10 +223,12 @@ class SolutionColumns(Generic[S, A]):
         ks = self._flat[0]
         keep = mask[ks]
         labels = self.graph.act_labels
-        kept = [labels[k] for k in ks[keep].tolist()]
+        kept = list(map(labels.__getitem__, ks[keep].tolist()))
         if not len(ks):
             return []
         per_state = np.add.reduceat(keep.astype(np.int64), np.asarray(self._starts, dtype=np.int64))
+        if len(kept) == len(per_state):  # one optimal action each (every state has one)
+            return list(zip(kept))
         return _grouped(kept, per_state.tolist())
 
     @cached_property
@@ -196,8 +259,21 @@ class SolutionColumns(Generic[S, A]):
         return [None if x is None else bk.to_fraction(x) for x in self.raw(name)]
 
     def field(self, attr: str) -> list[Any]:
-        """The state field ``attr`` of every row (``NamedTuple`` states)."""
-        return list(map(attrgetter(attr), self.states))
+        """The state field ``attr`` of every row (``NamedTuple`` states): read in the
+        solution's order, where the states are its own, and then put in the table's (read
+        in the order the states were made, the fields are mostly in the processor's cache;
+        in sorted order, mostly not)."""
+        if not self.graph_states:
+            return list(map(attrgetter(attr), self.states))
+        if self._graph_fields is None or attr not in self._graph_fields:
+            return list(map(attrgetter(attr), self.states))
+        fields: list[Any] = self._graph_fields[attr][self.idx].tolist()
+        return fields
+
+    @cached_property
+    def _graph_fields(self) -> dict[str, npt.NDArray[np.object_]] | None:
+        """:func:`state_fields` of the solution's states."""
+        return state_fields(self.graph.states)
 
     # --- exact --------------------------------------------------------------------------
 
@@ -208,14 +284,56 @@ class SolutionColumns(Generic[S, A]):
     @cached_property
     def _raw_value(self) -> list[Any]:
         raw = cast(Solution[S, A], self.solution)._raw_values
-        return [raw[i] for i in self.idx.tolist()]
+        return list(map(raw.__getitem__, self.idx.tolist()))
 
     @cached_property
     def _c(self) -> Any:
         return bk.from_fraction(cast(Solution[S, A], self.solution).constant_sum)
 
     @cached_property
+    def _shared(self) -> tuple[list[Any], dict[str, IntArray]] | None:
+        """The distinct objects of the columns ``value`` and ``value_to_move`` (the values,
+        then ``c - x`` of each value where player 1 moves) and each column's positions
+        among them, where large values repeat as objects (:func:`_repeats`); else ``None``.
+
+        A solution's equal values are mostly one object, and ``value_to_move`` is the value
+        itself where player 0 moves: each distinct object is converted (to text, to a
+        float) once for both columns."""
+        raw = self._raw_value
+        found = _distinct(raw) if _repeats(raw) else None
+        if found is None:
+            return None
+        objs, index = found
+        moved = np.asarray(self.player, dtype=np.int64) != 0
+        at = np.unique(index[moved])
+        c = self._c
+        objs += [c - objs[i] for i in at.tolist()]
+        shifted = np.full(len(objs), -1, dtype=np.int64)
+        shifted[at] = np.arange(len(objs) - len(at), len(objs), dtype=np.int64)
+        return objs, {"value": index, "value_to_move": np.where(moved, shifted[index], index)}
+
+    def _each_value(self, name: str, key: str, fn: Callable[[Any], Any]) -> list[Any]:
+        """``fn`` of each value of the exact column ``name`` (``None`` kept), called once per
+        distinct object (:attr:`_shared`, its results kept under ``key`` for both value
+        columns; :func:`_each_object` elsewhere)."""
+        shared = self._shared if name in ("value", "value_to_move") else None
+        if shared is None:
+            return _each_object(fn, self.raw(name))
+        objs, index = shared
+        if key not in self._converted:
+            self._converted[key] = np.fromiter(map(fn, objs), dtype=object, count=len(objs))
+        spread: list[Any] = self._converted[key][index[name]].tolist()
+        return spread
+
+    @cached_property
+    def _converted(self) -> dict[str, npt.NDArray[np.object_]]:
+        """The results of :meth:`_each_value` on the distinct objects, by key."""
+        return {}
+
+    @cached_property
     def _raw_value_to_move(self) -> list[Any]:
+        if self._shared is not None:
+            return self._each_value("value_to_move", "object", lambda x: x)
         c = self._c
         values = self._raw_value
         moved = [v for v, p in zip(values, self.player, strict=True) if p]
@@ -252,6 +370,100 @@ class SolutionColumns(Generic[S, A]):
     def _raw_margin(self) -> list[Any]:
         return margins(self._q, self._flat[1], [p == 0 for p in self.player])
 
+    def _exact_margins(self, at: list[int]) -> list[Any]:
+        """The exact margins of the table's states at positions ``at`` (each with two or
+        more actions), from the whole column where it is computed, else from these
+        states' action values alone."""
+        if not at:
+            return []
+        if "_raw_margin" in self.__dict__:
+            return [self._raw_margin[j] for j in at]
+        starts, counts = self._starts, self._flat[1]
+        flat = [i for j in at for i in range(starts[j], starts[j] + counts[j])]
+        if "_q" in self.__dict__:
+            q_all = self._q
+            q = [q_all[i] for i in flat]
+        else:
+            q = self._action_values(self._flat[0][np.asarray(flat, dtype=np.int64)])
+        return margins(q, [counts[j] for j in at], [self.player[j] == 0 for j in at])
+
+    @cached_property
+    def _margin_bounds(self) -> FixedMargins:
+        """:func:`fixed_margins` of the table's states."""
+        sol = cast(Solution[S, A], self.solution)
+        ks, counts = self._flat
+        return fixed_margins(self.graph, self._fixed_values, sol.optimal, self.idx, ks, counts)
+
+    @cached_property
+    def _fixed_values(self) -> npt.NDArray[np.object_]:
+        """``X(v)`` (:func:`fixed_margins`) of every state of the solution, from the
+        table's distinct value objects (:attr:`_shared`) where the table has every state
+        of the solution once."""
+        raw = cast(Solution[S, A], self.solution)._raw_values
+        shared = self._shared if self.graph_states and len(self.idx) == len(raw) else None
+        if shared is None:
+            return np.array(_fixed_values(raw), dtype=object)
+        objs, index = shared
+        distinct = int(index["value"].max(initial=-1)) + 1  # (the values come first)
+        fixed = np.fromiter(map(_fixed, objs[:distinct]), dtype=object, count=distinct)
+        out = np.empty(len(raw), dtype=object)
+        out[self.idx] = fixed[index["value"]]
+        return out
+
+    def _margin_texts(self, digits: int) -> list[str | None]:
+        """The margin of every state (``None``: a single action) as :func:`decimal_writer`
+        writes it at ``digits`` digits: from :attr:`_margin_bounds` where every number of
+        a state's interval has one text (:func:`~tbsg._util.digits.between_writer`), else
+        from the exact margin."""
+        write = decimal_writer(digits)
+
+        def exact(x: Any) -> str:
+            return write(x.numerator, x.denominator)
+        if "_raw_margin" in self.__dict__:
+            return _each_object(exact, self._raw_margin)
+        fixed = self._margin_bounds
+        out: list[str | None] = [None] * len(self)
+        undecided = list(fixed.undecided)
+        texts = map(between_writer(digits), fixed.lo.tolist(), fixed.hi.tolist(), repeat(fixed.scale))
+        for j, text in zip(fixed.at.tolist(), texts, strict=True):
+            if text is None:
+                undecided.append(j)
+            else:
+                out[j] = text
+        for j in fixed.ties:
+            out[j] = write(0, 1)
+        for j, m in zip(undecided, self._exact_margins(undecided), strict=True):
+            out[j] = exact(m)
+        return out
+
+    def _margin_floats(self) -> list[float | None]:
+        """The nearest float of every state's margin (``None``: a single action): where both
+        ends of a state's interval (:attr:`_margin_bounds`) round to one float, that float
+        (rounding is monotone), else the float of the exact margin.
+
+        ``int / int`` rounds correctly, and so does ``float(int)``: where the scale is a
+        power of two ``2^k``, ``float(end) 2^-k`` is the same float (the ends that decide
+        are at least ``2^-k``, far above the subnormal range), with no division."""
+        if "_raw_margin" in self.__dict__:
+            return _each_object(float, self._raw_margin)
+        fixed = self._margin_bounds
+        k = fixed.scale.bit_length() - 1
+        try:
+            if fixed.scale == 1 << k and k < 900:
+                low, high = (np.ldexp(end.astype(np.float64), -k) for end in (fixed.lo, fixed.hi))
+            else:
+                low, high = ((end / fixed.scale).astype(np.float64) for end in (fixed.lo, fixed.hi))
+        except OverflowError:  # a margin beyond the float range
+            low, high = np.zeros(len(fixed.at)), np.ones(len(fixed.at))
+        same = low == high
+        out = np.full(len(self), None, dtype=object)
+        out[fixed.at[same]] = low[same]
+        out[fixed.ties] = 0.0
+        undecided = [*fixed.undecided, *fixed.at[~same].tolist()]
+        out[undecided] = [float(x) for x in self._exact_margins(undecided)]
+        floats: list[float | None] = out.tolist()
+        return floats
+
     @cached_property
     def _action_q_to_move(self) -> list[Any]:
         if not self.exact:
@@ -269,7 +481,8 @@ class SolutionColumns(Generic[S, A]):
         raw = self.raw(name)
         with unlimited_digits():
             if name not in self._texts:  # decided once per column
-                self._texts[name] = _per_object(str, raw) if _repeats(raw) else None
+                shared = name != "margin" and self._shared is not None
+                self._texts[name] = self._each_value(name, "text", str) if shared or _repeats(raw) else None
             kept = self._texts[name]
             if kept is not None:
                 return _at(kept, pos)
@@ -286,7 +499,33 @@ class SolutionColumns(Generic[S, A]):
         (:func:`~tbsg._util.digits.exact_decimal`), written from the backend's numbers in
         one decimal context, once per value object where they repeat."""
         write = decimal_writer(digits)
+        if name == "margin":
+            if digits not in self._rounded_margins:  # (an export asks chunk by chunk)
+                self._rounded_margins[digits] = self._margin_texts(digits)
+            return _at(self._rounded_margins[digits], pos)
         return _each_object(lambda x: write(x.numerator, x.denominator), _at(self.raw(name), pos))
+
+    @cached_property
+    def _rounded_margins(self) -> dict[int, list[str | None]]:
+        """The margin's texts (:meth:`_margin_texts`) by number of digits."""
+        return {}
+
+    def decimal_cells(self, name: str, write: Callable[[float], str], key: str,
+                      pos: Sequence[int] | None = None) -> list[str]:
+        """``write`` of each of :meth:`decimals` at positions ``pos`` (``""`` for ``None``),
+        once per value object where values repeat; kept under ``key`` (one per ``write``)."""
+        cells = self._decimal_cells
+        if (name, key) not in cells:
+            if name == "margin":
+                floats = self._decimals(name)
+                cells[name, key] = ["" if x is None else write(x) for x in floats]
+            else:
+                cells[name, key] = self._each_value(name, f"decimal {key}", lambda x: write(float(x)))
+        return _at(cells[name, key], pos)
+
+    @cached_property
+    def _decimal_cells(self) -> dict[tuple[str, str], list[str]]:
+        return {}
 
     def decimals(self, name: str, pos: Sequence[int] | None = None) -> list[float | None]:
         """The values of an exact column at positions ``pos`` as the nearest floats
@@ -299,8 +538,10 @@ class SolutionColumns(Generic[S, A]):
 
     def _decimals(self, name: str) -> list[float | None]:
         if name not in self._floats:
-            # float() rounds both backends' numbers correctly (bk.to_float), and map calls it from C
-            self._floats[name] = _each_object(float, self.raw(name))
+            # float() rounds both backends' numbers correctly (bk.to_float), and map calls it
+            # from C; int / int rounds correctly too
+            self._floats[name] = (self._margin_floats() if name == "margin"
+                                  else self._each_value(name, "float", float))
         return self._floats[name]
 
     def row(self, j: int) -> dict[str, Any]:
@@ -367,6 +608,100 @@ class SolutionColumns(Generic[S, A]):
         return mid
 
 
+_FIXED_BITS = 128
+"""Bits after the binary point of the fixed-point action values (:func:`fixed_margins`)."""
+
+
+class FixedMargins(NamedTuple):
+    """The margins of a table's states in fixed point (:func:`fixed_margins`)."""
+
+    at: IntArray
+    """Positions of the states with two actions, one of them optimal."""
+    lo: npt.NDArray[np.object_]
+    """For each of ``at``, an integer below ``m * scale`` (``m`` the state's exact margin)."""
+    hi: npt.NDArray[np.object_]
+    """For each of ``at``, an integer above ``m * scale``."""
+    scale: int
+    """``M 2^P``."""
+    ties: list[int]
+    """Positions of the states with two actions, both optimal: margin exactly 0."""
+    undecided: list[int]
+    """Positions of the states with more than two actions (or none optimal)."""
+
+
+def fixed_margins(g: Any, fixed: npt.NDArray[np.object_], optimal: npt.NDArray[np.bool_], idx: IntArray,
+                  ks: IntArray, counts: Sequence[int]) -> FixedMargins:
+    """Open intervals around the margins of the states ``idx`` with two actions, in units of
+    ``1 / (M 2^P)`` (``P`` = :data:`_FIXED_BITS`, ``M`` the least common denominator of the
+    game's probabilities): ``ks`` are the states' flat actions, ``counts[j]`` for state
+    ``j``, state after state; ``fixed`` holds ``X(v)`` (below) of every state's exact value
+    and ``optimal`` the optimal mask of every flat action.
+
+    With ``X(x) = floor(x 2^P)`` (``0 <= x 2^P - X(x) < 1``) and the integers ``w_o = M p_o``,
+    the non-optimal action's ``T = M 2^P Q(k) = M 2^P (c_k + sum_o p_o v(t_o))`` exceeds
+    ``F = M X(c_k) + sum_o w_o X(v(t_o))`` by less than ``M + sum_o |w_o|`` (and by no less
+    than ``-sum_o |w_o|``). The other action is optimal, so its value is ``v(s)`` (module
+    docstring), and ``M 2^P v(s)`` is within ``M`` of ``M X(v(s))``. The margin
+    ``|v(s) - Q(k)|`` times ``M 2^P`` is therefore within ``E = 2 M + d max|w|`` of
+    ``gap = |M X(v(s)) - F|`` (``d`` outcomes at most; ``||x| - |y|| <= |x - y|``):
+    ``lo = gap - E``, ``hi = gap + E``. A state whose two actions are both optimal is a
+    tie (margin exactly 0). Every step is an integer operation on numbers of about ``P``
+    bits, where the exact margin's are of the size of the values' denominators.
+    """
+    n = np.asarray(counts, dtype=np.int64)
+    starts = np.cumsum(n) - n
+    two = np.flatnonzero(n == 2)
+    first, second = optimal[ks[starts[two]]], optimal[ks[starts[two] + 1]]
+    one = first ^ second
+    undecided = np.concatenate([np.flatnonzero(n > 2), two[~(first | second)]])
+    at = two[one]
+    other = ks[np.where(first[one], starts[at] + 1, starts[at])]
+    rationals = g.rationals
+    probabilities = [rationals[c] for c in np.unique(g.out_code[flat_actions(g.out_ptr, other)[0]]).tolist()]
+    m = math.lcm(*(p.denominator for p in probabilities))
+    weights = [int(x * m) if x.denominator == 1 or m % x.denominator == 0 else 0 for x in rationals]
+    degree = g.out_ptr[other + 1] - g.out_ptr[other]
+    bound = 2 * m + int(degree.max(initial=0)) * max((abs(int(p * m)) for p in probabilities), default=0)
+    q = _fixed_sums(g, other, fixed, np.array(weights, dtype=object),
+                    np.array([m * _fixed(x) for x in rationals], dtype=object))
+    gap = np.abs(fixed[idx[at]] * m - q)
+    return FixedMargins(at, gap - bound, gap + bound, m << _FIXED_BITS, two[first & second].tolist(),
+                        sorted(undecided.tolist()))
+
+
+def _fixed(x: Any) -> int:
+    """``floor(x 2^P)`` as a Python integer (``P`` = :data:`_FIXED_BITS`)."""
+    return int((x.numerator << _FIXED_BITS) // x.denominator)
+
+
+def _fixed_values(values: Sequence[Any]) -> list[int]:
+    """``[_fixed(x) for x in values]``, once per object where large values repeat
+    (:func:`_repeats`), else in C-level passes."""
+    if _repeats(values):
+        return _per_object(_fixed, values)
+    shifted = map(lshift, map(attrgetter("numerator"), values), repeat(_FIXED_BITS))
+    return list(map(int, map(floordiv, shifted, map(attrgetter("denominator"), values))))
+
+
+def _fixed_sums(g: Any, ks: IntArray, fixed: npt.NDArray[np.object_], weights: npt.NDArray[np.object_],
+                constants: npt.NDArray[np.object_]) -> npt.NDArray[np.object_]:
+    """``F`` of :func:`fixed_margins` for the flat actions ``ks`` (``fixed``: ``X(v)`` of
+    every state; ``weights`` and ``constants``: ``w`` and ``M X(c)`` of each code), summed
+    outcome slot by outcome slot (as :meth:`~tbsg.engine.bellman.ExactActions.qx_many`
+    sums exact values), in arrays of Python integers."""
+    lo = g.out_ptr[ks]
+    degree = g.out_ptr[ks + 1] - lo
+    out: npt.NDArray[np.object_] = constants[g.act_code[ks]]
+    for d in np.unique(degree).tolist():
+        rows = np.flatnonzero(degree == d)
+        totals = out[rows]
+        for j in range(d):
+            o = lo[rows] + j
+            totals = totals + weights[g.out_code[o]] * fixed[g.out_target[o]]
+        out[rows] = totals
+    return out
+
+
 _BIG_BITS = 128
 """Numbers this large (bits of numerator or denominator) cost more to write or convert
 than to look up by object; smaller ones are written where they stand."""
@@ -403,6 +738,17 @@ def _each_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
     return [None if x is None else fn(x) for x in xs]
 
 
+def _distinct(xs: Sequence[Any]) -> tuple[list[Any], IntArray] | None:
+    """The distinct objects of ``xs`` (by identity) and the position of each item among
+    them, sorted in C (``None`` if an object's ``id`` does not fit 64 bits)."""
+    try:
+        ids = np.fromiter(map(id, xs), dtype=np.int64, count=len(xs))
+    except OverflowError:
+        return None
+    _, first, index = np.unique(ids, return_index=True, return_inverse=True)
+    return list(map(xs.__getitem__, first.tolist())), index.reshape(-1)
+
+
 def _per_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
     """``[fn(x) for x in xs]`` (``None`` kept), ``fn`` called once per distinct object."""
     ids = list(map(id, xs))
@@ -411,7 +757,12 @@ def _per_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
 
 
 def _at(xs: list[Any], pos: Sequence[int] | None) -> list[Any]:
-    return xs if pos is None else [xs[j] for j in pos]
+    """``xs`` at positions ``pos`` (``None``: all; a ``range`` is a slice)."""
+    if pos is None:
+        return xs
+    if isinstance(pos, range) and pos.step == 1:
+        return xs[pos.start:pos.stop]
+    return [xs[j] for j in pos]
 
 
 def _fraction(x: Any) -> Fraction | None:

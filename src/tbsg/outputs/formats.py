@@ -26,11 +26,12 @@ import itertools
 import math
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from fractions import Fraction
-from typing import Literal, TypeAlias
+from typing import Literal, TypeAlias, cast
 
 from tbsg._util.digits import (
     REPR_CHARS,
@@ -186,12 +187,11 @@ class Fmt:
         values of these types have equal text) are formatted once each when they repeat.
         """
         if kind == "float" and _floats_or_none(xs):
-            write = repr if self.target == "csv" else f"{{:.{self.digits}g}}".format
-            if self.target == "latex":
-                return ["" if x is None else self.number(write(x)) for x in xs]
-            if None in xs:
-                return ["" if x is None else write(x) for x in xs]
-            return list(map(write, xs))
+            write = self.float_writer()
+            floats = cast(Sequence[float | None], xs)
+            if None in floats:
+                return ["" if x is None else write(x) for x in floats]
+            return list(map(write, cast(Sequence[float], floats)))
         if kind in ("lower", "upper") and self.target != "csv" and all(
                 type(x) is float and math.isfinite(x) for x in xs):
             # exact_decimal of each bound, in one decimal context (a bound stays a bound)
@@ -209,6 +209,14 @@ class Fmt:
                 except ValueError:  # an int beyond the int-to-str digit limit: cell() writes it
                     pass
         return [self.cell(x, kind) for x in xs]
+
+    def float_writer(self) -> Callable[[float], str]:
+        """How :meth:`cells` writes a float of a ``"float"`` column (other than NaN): in
+        CSV its ``repr`` (shortest round-trip), elsewhere ``digits`` significant digits."""
+        write: Callable[[float], str] = repr if self.target == "csv" else f"{{:.{self.digits}g}}".format
+        if self.target == "latex":
+            return lambda x: self.number(write(x))
+        return write
 
     def plain(self, x: object) -> str:
         """``str(x)`` of a value that is not written as a number (a label, an action).
@@ -450,6 +458,11 @@ def write_csv(header: Sequence[str], chunks: Iterable[Sequence[tuple[Sequence[st
     return the text. Each column comes as ``(cells, plain)``: with ``plain`` true its cells
     are known to need no quoting (the text of numbers), and are not checked.
 
+    The chunks are written by one thread of their own, in order, at most two waiting, and
+    all are written before the text is returned (an error of the file's is raised then):
+    the system's copy of a chunk into the file, which releases the interpreter, runs while
+    the next chunk is formatted and the text joined.
+
     >>> print(write_csv(["a", "b"], [[(["1", "x, y"], False), (["2", ""], True)]], None), end="")
     a,b
     1,2
@@ -458,18 +471,30 @@ def write_csv(header: Sequence[str], chunks: Iterable[Sequence[tuple[Sequence[st
     parts = [csv_table(header, [])]
     with contextlib.ExitStack() as stack:
         # binary: the UTF-8 bytes of each chunk written as they are (a text file would copy
-        # them once more on the way)
-        f = None if path is None else stack.enter_context(open(path, "wb"))
-        if f is not None:
-            f.write(parts[0].encode("utf-8"))
+        # them once more on the way), by one thread of its own, in order: the system's
+        # copy of each chunk into the file runs while the next chunk is formatted
+        pending: list[Future[int]] = []
+        write: Callable[[bytes], Future[int]] | None = None
+        if path is not None:
+            f = stack.enter_context(open(path, "wb"))
+            pool = stack.enter_context(ThreadPoolExecutor(max_workers=1))
+
+            def write(data: bytes) -> Future[int]:
+                return pool.submit(f.write, data)
+            pending.append(write(parts[0].encode("utf-8")))
         for columns in chunks:
             if not columns or not columns[0][0]:
                 continue
             alone = len(columns) == 1
             parts.append(_csv_rows([_csv_column(cells, alone, plain) for cells, plain in columns]))
-            if f is not None:
-                f.write(parts[-1].encode("utf-8"))
-    return "".join(parts)
+            if write is not None:
+                pending.append(write(parts[-1].encode("utf-8")))
+                if len(pending) > 2:  # at most two chunks' bytes waiting
+                    pending[-3].result()
+        text = "".join(parts)
+        for done in pending:
+            done.result()  # (an error of the file's is raised here)
+    return text
 
 
 def write_text(text: str, path: str | os.PathLike[str] | None) -> str:

@@ -13,7 +13,8 @@ Columns of a :class:`StateTable`
 --------------------------------
 * the state's fields (``RoSState(mover, open, saved, other)`` gives ``mover``, ``open``,
   ``saved``, ``other``); states that are not ``NamedTuple`` s give one column ``state``.
-  A field whose name is also a computed column below is renamed ``state.<name>``;
+  A field whose name is also a computed column below (or its ``<name>_decimal``) is
+  renamed ``state.<name>``;
 * ``player``: who moves there;
 * ``value``: value to player 0 (exact ``Fraction``; for a float solution the midpoint of
   the proven bounds, with the bounds themselves in ``lower`` and ``upper``);
@@ -23,7 +24,16 @@ Columns of a :class:`StateTable`
   For a float solution: the actions the proven bounds cannot rule out (a superset of the
   exactly optimal ones, :meth:`tbsg.FloatSolution.optimal_actions`), also in the game's
   order;
-* ``margin``: how close the decision is (below); ``None`` with a single action.
+* ``margin_decimal`` (exact solutions): how close the decision is (below), as the float
+  nearest to the exact margin (0.0 at a tie, and otherwise only for a margin below the
+  smallest positive float); empty with a single action. The
+  exact margin is the column ``margin``, on request (``columns=[..., "margin"]``, the
+  rows' :attr:`Row.margin`): a table of a large game has a margin per state, each a
+  difference of fractions of thousands of digits, and putting them all in lowest terms
+  costs several times the solve, where their decimals cost a fraction of it
+  (:func:`tbsg.outputs.columns.fixed_margins`). A CSV therefore never holds a
+  ``margin`` column that is not the exact margin;
+* ``margin`` (float solutions): the margin of the midpoints, ``None`` with a single action.
 
 In a game that is not a win-probability game (rewards per move, or payoffs outside
 [0, 1]) the values are expected payoffs: the column keys stay ``value`` and
@@ -41,8 +51,10 @@ With ``q(a)`` the value *to the mover* of playing action ``a`` and then playing
 optimally, sorted so that ``q(a1) >= q(a2) >= ...``, the margin is ``q(a1) - q(a2)``:
 the value of the best action minus that of the best other action. It is ``>= 0``, it is
 0 exactly when several actions are optimal, and it is what the mover loses by the
-cheapest mistake. Exact solutions give it as a ``Fraction``; float solutions as the
-difference of midpoint estimates, whose error is at most the bounds' gap.
+cheapest mistake. Exact solutions give it as a ``Fraction`` (a row's ``margin``, the
+column ``margin`` when asked for) and by default as its nearest float
+(``margin_decimal``); float solutions as the difference of midpoint estimates, whose
+error is at most the bounds' gap.
 
 Exact values in exports
 -----------------------
@@ -50,9 +62,11 @@ A ``Fraction`` is written ``p/q`` (``p`` when the denominator is 1) in CSV, Mark
 HTML, and ``$p/q$`` in LaTeX (``fractions="frac"`` gives ``$\\frac{p}{q}$``), in full
 whatever its size (also beyond Python's 4300-digit int-to-str limit: Pig to 100 has
 values of about 20,000 digits); exact columns ``value``, ``value_to_move`` and
-``margin`` come with a decimal column ``<name>_decimal`` next to them. CSV decimals are
-``repr(float)`` (shortest round-trip); ``Fraction(cell)`` reads every exact CSV cell
-back (for numbers of more than 4300 digits, after ``sys.set_int_max_str_digits(0)``).
+``margin`` come with a decimal column ``<name>_decimal`` next to them (which may also be
+asked for alone, as ``margin_decimal`` is by default). A decimal column holds the float
+nearest to the exact value, CSV decimals are ``repr(float)`` (shortest round-trip);
+``Fraction(cell)`` reads every exact CSV cell back (for numbers of more than 4300 digits,
+after ``sys.set_int_max_str_digits(0)``).
 Only the notebook views (``_repr_markdown_``, ``_repr_html_``) and ``repr`` shorten
 long fractions (past 30 characters, to a decimal and a digit count) and long tables.
 
@@ -60,18 +74,19 @@ How a table is built
 --------------------
 A table of a large game has a row per state, and most uses (an export, a pivot of one
 column) read every row once. So the columns are computed from the solution's arrays, all
-states at once (:mod:`tbsg.outputs.columns`: every action value in one pass, margins from
-them), a :class:`Row` object is made only when a row is read (iteration, :meth:`StateTable.row`,
-a predicate), and the exports write each column's cells in one pass: an exact value's text
+states at once (:mod:`tbsg.outputs.columns`: the margins' decimals from fixed-point bounds,
+the exact margins, when asked for, from every action value in one pass), a :class:`Row`
+object is made only when a row is read (iteration, :meth:`StateTable.row`, a predicate),
+and the exports write each column's cells in one pass: an exact value's text and decimal
 from the arithmetic backend's number (once per value object: a solution's equal values are
 mostly one shared object), a field's or an action's text once per distinct value. The
 document is then joined once from its cells and separators (a large game's Markdown or CSV
 is hundreds of megabytes, and each copy of it costs as much as writing it); CSV is written
-to its file in chunks of rows as they are formatted, and :meth:`StateTable.to_csv` also
-returns the whole text, as its callers expect. The exports allocate millions of cells and
-lists, none in a reference cycle, next to a solution's millions of live objects, so the
-cyclic collector (whose passes would scan them all and free nothing) is paused while an
-export runs.
+to its file in chunks of rows as they are formatted (the cells of a chunk are freed once
+it is joined), and :meth:`StateTable.to_csv` also returns the whole text, as its callers
+expect. The exports allocate millions of cells and lists, none in a reference cycle, next
+to a solution's millions of live objects, so the cyclic collector (whose passes would scan
+them all and free nothing) is paused while an export runs.
 
 pandas is an optional dependency (the ``notebook`` extra): it is imported only by
 :meth:`StateTable.to_pandas` and :meth:`~tbsg.outputs.pivot.Pivot.to_pandas`.
@@ -104,8 +119,14 @@ state with the same points needed, and ``agg=min`` keeps the first stop:
 | 3 | 3 | 3 | 1 | 1 |
 | 4 | 4 | 2 | 2 | 2 |
 >>> print(table.where(lambda r: r.saved == 3 and r.other == 3).to_csv(), end="")
-mover,open,saved,other,player,value,value_decimal,value_to_move,value_to_move_decimal,optimal,margin,margin_decimal
-0,0,3,3,0,2/3,0.6666666666666666,2/3,0.6666666666666666,toss,,
+mover,open,saved,other,player,value,value_decimal,value_to_move,value_to_move_decimal,optimal,margin_decimal
+0,0,3,3,0,2/3,0.6666666666666666,2/3,0.6666666666666666,toss,
+>>> print(table.where(lambda r: r.open == 3 and r.saved == 0).to_csv(columns=["other", "margin"]), end="")
+other,margin,margin_decimal
+0,628/4165,0.15078031212484994
+1,34558/294525,0.1173346914523385
+2,6/595,0.010084033613445379
+3,10/51,0.19607843137254902
 """
 
 from __future__ import annotations
@@ -125,7 +146,7 @@ import numpy.typing as npt
 from tbsg._util.gc import paused
 from tbsg._util.optional import NOTEBOOK_EXTRA, optional_import
 from tbsg.errors import InvalidArgumentError, shorten, show
-from tbsg.outputs.columns import COLUMN_NAMES, SolutionColumns
+from tbsg.outputs.columns import COLUMN_NAMES, SolutionColumns, sorted_by_fields, state_fields
 from tbsg.outputs.formats import (
     Fmt,
     Kind,
@@ -159,6 +180,8 @@ RowKey: TypeAlias = "str | Callable[[Row[Any, Any]], Any]"
 _COMPUTED = ("player", "value", "lower", "upper", "value_to_move", "optimal", "action",
              "margin", "action_values_to_move", "action_values")
 _EXACT_COLUMNS = ("value", "value_to_move", "margin")
+_DECIMAL_COLUMNS = {f"{c}_decimal": c for c in _EXACT_COLUMNS}
+"""The decimal twin of each exact column, which an export may also name on its own."""
 _REPR_ROWS = 40
 
 
@@ -241,6 +264,9 @@ class Row(Generic[S, A]):
     def __getitem__(self, name: str) -> Any:
         if name in _COMPUTED or name == "state":
             return getattr(self, name)
+        if name in _DECIMAL_COLUMNS:  # the nearest float of an exact column
+            x = getattr(self, _DECIMAL_COLUMNS[name])
+            return None if x is None else float(x)
         if _is_namedtuple(self.state):
             attr = name[6:] if name.startswith("state.") else name
             if attr in type(self.state)._fields:  # type: ignore[attr-defined]
@@ -325,36 +351,44 @@ def state_table(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable
     >>> t = state_table(tbsg.solve(risk_or_safety(2)), where=lambda s: s.mover == 0)
     >>> len(t), t.fields, t.columns
     (6, ('mover', 'open', 'saved', 'other'), ('mover', 'open', 'saved', 'other', \
-'player', 'value', 'value_to_move', 'optimal', 'margin'))
+'player', 'value', 'value_to_move', 'optimal', 'margin_decimal'))
     >>> t.rows[0]
     Row(mover=0, open=0, saved=0, other=0, player=0, value=4/7, optimal=('toss',), margin=None)
     """
     if not isinstance(solution, Solution | FloatSolution):
         raise InvalidArgumentError(f"state_table() takes a Solution or FloatSolution, got "
                                    f"{type(solution).__name__}")
-    chosen, order = _chosen(solution, states, sort)
+    fields = state_fields(solution.graph.states) if states is None else None
+    chosen, order = _chosen(solution, states, sort, fields)
     if where is not None:
         keep = [_keep(where, s) for s in chosen]
         chosen = [s for s, k in zip(chosen, keep, strict=True) if k]
         order = [i for i, k in zip(order, keep, strict=True) if k]
-    columns = SolutionColumns(solution, np.asarray(order, dtype=np.int64), chosen)
-    return StateTable._of(_fields_of(chosen), _ColumnStore(columns), None,
+    columns = SolutionColumns(solution, np.asarray(order, dtype=np.int64), chosen,
+                              graph_states=states is None, graph_fields=fields)
+    names = _fields_of(chosen)
+    return StateTable._of(names, _ColumnStore(columns, names), None,
                           isinstance(solution, Solution), solution.win_probability)
 
 
 def _chosen(solution: Solution[S, A] | FloatSolution[S, A], states: Iterable[S] | None,
-            sort: bool) -> tuple[list[S], list[int]]:
-    """The table's states and their indices in the solution (sorted by state if asked)."""
+            sort: bool, fields: dict[str, Any] | None) -> tuple[list[S], list[int]]:
+    """The table's states and their indices in the solution (sorted by state if asked; by
+    the arrays of their ``fields`` where those are integers,
+    :func:`~tbsg.outputs.columns.sorted_by_fields`)."""
     g = solution.graph
     if states is None:
         order = list(range(g.n_states))
-        if sort:
+        by_fields = None if fields is None or not sort else sorted_by_fields(fields)
+        if by_fields is not None:
+            order = by_fields
+        elif sort:
             state_of: Callable[[int], Any] = g.states.__getitem__
             try:
                 order.sort(key=state_of)
             except TypeError:
                 order = list(range(g.n_states))
-        return [g.states[i] for i in order], order
+        return list(map(g.states.__getitem__, order)), order
     chosen = list(states)
     return chosen, [solution._index(s) for s in chosen]  # raises UnknownStateError with a clear message
 
@@ -374,7 +408,8 @@ def _fields_of(states: Sequence[object]) -> tuple[str, ...]:
         names = {tuple(t._fields) for t in kinds}  # type: ignore[attr-defined]
         if len(names) == 1:
             (only,) = names
-            return tuple(f"state.{f}" if f in _COMPUTED or f == "state" else f for f in only)
+            taken = {*_COMPUTED, *_DECIMAL_COLUMNS, "state"}
+            return tuple(f"state.{f}" if f in taken else f for f in only)
     return ("state",)
 
 
@@ -404,19 +439,23 @@ class _Store(Generic[S, A]):
     def row(self, j: int) -> Row[S, A]:
         raise NotImplementedError
 
-    def states(self, pos: list[int] | None) -> list[S]:
+    def states(self, pos: Sequence[int] | None) -> list[S]:
         return [self.row(j).state for j in (range(len(self)) if pos is None else pos)]
 
-    def column(self, name: str, pos: list[int] | None) -> list[Any] | None:
+    def column(self, name: str, pos: Sequence[int] | None) -> list[Any] | None:
         return None
 
-    def exact_text(self, name: str, pos: list[int] | None) -> list[str | None] | None:
+    def exact_text(self, name: str, pos: Sequence[int] | None) -> list[str | None] | None:
         return None
 
-    def decimals(self, name: str, pos: list[int] | None) -> list[float | None] | None:
+    def decimals(self, name: str, pos: Sequence[int] | None) -> list[float | None] | None:
         return None
 
-    def rounded_text(self, name: str, digits: int, pos: list[int] | None) -> list[str | None] | None:
+    def rounded_text(self, name: str, digits: int, pos: Sequence[int] | None) -> list[str | None] | None:
+        return None
+
+    def decimal_cells(self, name: str, write: Callable[[float], str], key: str,
+                      pos: Sequence[int] | None) -> list[str] | None:
         return None
 
 
@@ -437,12 +476,12 @@ class _ColumnStore(_Store[S, A]):
     """The columns of a solution (:class:`~tbsg.outputs.columns.SolutionColumns`); a
     :class:`Row` is made the first time it is read, then kept (one object per state)."""
 
-    def __init__(self, columns: SolutionColumns[S, A]) -> None:
+    def __init__(self, columns: SolutionColumns[S, A], fields: tuple[str, ...]) -> None:
         self.columns = columns
         self._rows: list[Row[S, A] | None] = [None] * len(columns)
         self._full: dict[str, list[Any]] = {}
         first = columns.states[0] if columns.states else None
-        uniform = _is_namedtuple(first) and _fields_of(columns.states) != ("state",)
+        uniform = _is_namedtuple(first) and fields != ("state",)
         self._attrs: tuple[str, ...] = tuple(cast(Any, type(first))._fields) if uniform else ()
 
     def __len__(self) -> int:
@@ -454,10 +493,10 @@ class _ColumnStore(_Store[S, A]):
             r = self._rows[j] = Row(**self.columns.row(j))
         return r
 
-    def states(self, pos: list[int] | None) -> list[S]:
+    def states(self, pos: Sequence[int] | None) -> list[S]:
         return _at(self.columns.states, pos)
 
-    def column(self, name: str, pos: list[int] | None) -> list[Any] | None:
+    def column(self, name: str, pos: Sequence[int] | None) -> list[Any] | None:
         if name not in self._full:
             attr = name[6:] if name.startswith("state.") else name
             if name in COLUMN_NAMES:
@@ -468,18 +507,27 @@ class _ColumnStore(_Store[S, A]):
                 return None  # the rows raise the error that says why
         return _at(self._full[name], pos)
 
-    def exact_text(self, name: str, pos: list[int] | None) -> list[str | None] | None:
+    def exact_text(self, name: str, pos: Sequence[int] | None) -> list[str | None] | None:
         return self.columns.exact_text(name, pos) if self.columns.exact else None
 
-    def decimals(self, name: str, pos: list[int] | None) -> list[float | None] | None:
+    def decimals(self, name: str, pos: Sequence[int] | None) -> list[float | None] | None:
         return self.columns.decimals(name, pos) if self.columns.exact else None
 
-    def rounded_text(self, name: str, digits: int, pos: list[int] | None) -> list[str | None] | None:
+    def rounded_text(self, name: str, digits: int, pos: Sequence[int] | None) -> list[str | None] | None:
         return self.columns.rounded_text(name, digits, pos) if self.columns.exact else None
 
+    def decimal_cells(self, name: str, write: Callable[[float], str], key: str,
+                      pos: Sequence[int] | None) -> list[str] | None:
+        return self.columns.decimal_cells(name, write, key, pos) if self.columns.exact else None
 
-def _at(xs: list[Any], pos: list[int] | None) -> list[Any]:
-    return xs if pos is None else [xs[j] for j in pos]
+
+def _at(xs: list[Any], pos: Sequence[int] | None) -> list[Any]:
+    """``xs`` at positions ``pos`` (``None``: all; a ``range`` is a slice)."""
+    if pos is None:
+        return xs
+    if isinstance(pos, range) and pos.step == 1:
+        return xs[pos.start:pos.stop]
+    return [xs[j] for j in pos]
 
 
 # --- the table -----------------------------------------------------------------------------
@@ -563,7 +611,7 @@ class StateTable(Generic[S, A]):
     def _positions(self) -> list[int]:
         return list(range(len(self._store))) if self._sel is None else self._sel
 
-    def _at(self, pos: list[int]) -> list[int] | None:
+    def _at(self, pos: Sequence[int]) -> Sequence[int] | None:
         """Store positions of the table's rows at ``pos`` (``None``: all, in order)."""
         if self._sel is None:
             return None if len(pos) == len(self._store) else pos
@@ -585,8 +633,9 @@ class StateTable(Generic[S, A]):
     @property
     def columns(self) -> tuple[str, ...]:
         """Columns in export order (decimal twins of exact columns are added on export)."""
-        bounds = () if self.exact else ("lower", "upper")
-        return (*self.fields, "player", "value", *bounds, "value_to_move", "optimal", "margin")
+        if self.exact:
+            return (*self.fields, "player", "value", "value_to_move", "optimal", "margin_decimal")
+        return (*self.fields, "player", "value", "lower", "upper", "value_to_move", "optimal", "margin")
 
     def __len__(self) -> int:
         return len(self._store) if self._sel is None else len(self._sel)
@@ -615,7 +664,9 @@ class StateTable(Generic[S, A]):
 
     def column(self, name: str) -> list[Any]:
         """The values of one column (a field or a computed column), row by row."""
-        return self._values(_Column(name, name, None), list(range(len(self))))
+        decimal = name in _DECIMAL_COLUMNS
+        (col,) = self._export_columns([name], False) if decimal else [_Column(name, name, None)]
+        return self._values(col, list(range(len(self))))
 
     def where(self, predicate: Callable[[Row[S, A]], bool]) -> StateTable[S, A]:
         """The rows for which ``predicate(row)`` is true, as a new table."""
@@ -716,9 +767,15 @@ class StateTable(Generic[S, A]):
 
     # --- exports -------------------------------------------------------------------------
 
-    def _export_columns(self, columns: Sequence[ColumnSpec] | None, decimals: bool) -> list[_Column]:
+    def _export_columns(self, columns: Sequence[ColumnSpec] | None, decimals: bool,
+                        only: bool = False) -> list[_Column]:
+        """The columns of an export: ``columns`` (default :attr:`columns`), each exact
+        column followed by its decimal twin with ``decimals`` (unless that is asked for by
+        name too); ``only`` (decimals-only exports): a decimal column is written as its
+        exact column is, rounded."""
+        named = self.columns if columns is None else columns
         out: list[_Column] = []
-        for c in (self.columns if columns is None else columns):
+        for c in named:
             if isinstance(c, tuple):
                 header, fn = c
                 out.append(_Column(header, None, None, fn))  # formatted by the type of each value
@@ -726,8 +783,15 @@ class StateTable(Generic[S, A]):
                 out.append(_Column(c, c, "actions"))
             elif self.exact and c in _EXACT_COLUMNS:
                 out.append(_Column(c, c, "exact"))
-                if decimals:
+                if decimals and f"{c}_decimal" not in named:
                     out.append(_Column(f"{c}_decimal", c, "float", decimal=True))
+            elif c in _DECIMAL_COLUMNS:
+                exact = _DECIMAL_COLUMNS[c]
+                if not self.exact:  # a float table's column is its own decimal
+                    out.append(_Column(c, exact, "float"))
+                else:
+                    out.append(_Column(c, exact, "exact") if only else
+                               _Column(c, exact, "float", decimal=True))
             elif c in ("lower", "upper"):  # proven bounds: decimals rounded outward
                 out.append(_Column(c, c, "lower" if c == "lower" else "upper"))
             elif c in _EXACT_COLUMNS:
@@ -736,7 +800,7 @@ class StateTable(Generic[S, A]):
                 out.append(_Column(c, c, "other"))
         return out
 
-    def _values(self, col: _Column, pos: list[int], total: int | None = None) -> list[object]:
+    def _values(self, col: _Column, pos: Sequence[int], total: int | None = None) -> list[object]:
         """The values of ``col`` at the table positions ``pos``, from the columns where the
         table has them and the read is dense (``total``, default ``len(pos)``, rows read
         in all), else row by row."""
@@ -754,15 +818,20 @@ class StateTable(Generic[S, A]):
             return [None if x is None else float(x) for x in (r[name] for r in rows)]
         return [r[name] for r in rows]
 
-    def _cells(self, col: _Column, fmt: Fmt, pos: list[int], total: int | None = None) -> list[str]:
+    def _cells(self, col: _Column, fmt: Fmt, pos: Sequence[int], total: int | None = None) -> list[str]:
         """The cells of ``col`` at the table positions ``pos`` (exact values written from
         their text where the table has it; ``total`` as in :meth:`_values`)."""
         return self._numeric_cells(col, fmt, pos, total)[0]
 
-    def _numeric_cells(self, col: _Column, fmt: Fmt, pos: list[int],
+    def _numeric_cells(self, col: _Column, fmt: Fmt, pos: Sequence[int],
                        total: int | None = None) -> tuple[list[str], bool]:
         """:meth:`_cells`, and whether every cell is known to be a number's text or empty:
         an exact value's ``p/q`` from the table's columns, or a decimal column (floats)."""
+        if col.decimal and col.name is not None and self._dense(len(pos) if total is None else total):
+            cells = self._store.decimal_cells(col.name, fmt.float_writer(), f"{fmt.target} {fmt.digits}",
+                                              self._at(pos))
+            if cells is not None:
+                return cells, True
         if col.kind == "exact" and not col.decimal and not fmt.abbreviate and (fmt.exact or fmt.rounded) \
                 and self._dense(len(pos) if total is None else total):
             name, at = cast(str, col.name), self._at(pos)
@@ -794,7 +863,7 @@ class StateTable(Generic[S, A]):
             raise InvalidArgumentError(f"decimals must be True, False or a number of significant "
                                        f"digits >= 1 (decimals only), got {show(decimals, 40)}")
         only = replace(fmt, digits=decimals, exact=False, rounded=True)
-        return self._export_columns(columns, False), only
+        return self._export_columns(columns, False, only=True), only
 
     @paused()  # (module docstring)
     def to_csv(self, path: str | os.PathLike[str] | None = None, *,
@@ -835,7 +904,7 @@ class StateTable(Generic[S, A]):
         if not cols:
             return write_text(csv_table([], [[] for _ in range(n)]), path)
         chunks = ([self._numeric_cells(c, fmt, pos, n) for c in cols]
-                  for pos in (list(range(a, min(a + _CSV_CHUNK, n))) for a in range(0, n, _CSV_CHUNK)))
+                  for pos in (range(a, min(a + _CSV_CHUNK, n)) for a in range(0, n, _CSV_CHUNK)))
         return write_csv([c.header for c in cols], chunks, path)
 
     def to_markdown(self, *, columns: Sequence[ColumnSpec] | None = None, decimals: bool | int = True,
