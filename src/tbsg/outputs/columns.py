@@ -71,8 +71,8 @@ from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import ExactActions
 from tbsg.results import FloatSolution, Solution
 
-__all__ = ["COLUMN_NAMES", "FixedMargins", "SolutionColumns", "fixed_margins", "flat_actions", "margins",
-           "sorted_by_fields", "state_fields"]
+__all__ = ["COLUMN_NAMES", "FixedMargins", "SolutionColumns", "at_positions", "fixed_margins", "flat_actions",
+           "margins", "sorted_by_fields", "state_fields"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -485,8 +485,8 @@ class SolutionColumns(Generic[S, A]):
                 self._texts[name] = self._each_value(name, "text", str) if shared or _repeats(raw) else None
             kept = self._texts[name]
             if kept is not None:
-                return _at(kept, pos)
-            return [None if x is None else str(x) for x in _at(raw, pos)]
+                return at_positions(kept, pos)
+            return [None if x is None else str(x) for x in at_positions(raw, pos)]
 
     @cached_property
     def _texts(self) -> dict[str, list[str | None] | None]:
@@ -502,8 +502,8 @@ class SolutionColumns(Generic[S, A]):
         if name == "margin":
             if digits not in self._rounded_margins:  # (an export asks chunk by chunk)
                 self._rounded_margins[digits] = self._margin_texts(digits)
-            return _at(self._rounded_margins[digits], pos)
-        return _each_object(lambda x: write(x.numerator, x.denominator), _at(self.raw(name), pos))
+            return at_positions(self._rounded_margins[digits], pos)
+        return _each_object(lambda x: write(x.numerator, x.denominator), at_positions(self.raw(name), pos))
 
     @cached_property
     def _rounded_margins(self) -> dict[int, list[str | None]]:
@@ -521,7 +521,7 @@ class SolutionColumns(Generic[S, A]):
                 cells[name, key] = ["" if x is None else write(x) for x in floats]
             else:
                 cells[name, key] = self._each_value(name, f"decimal {key}", lambda x: write(float(x)))
-        return _at(cells[name, key], pos)
+        return at_positions(cells[name, key], pos)
 
     @cached_property
     def _decimal_cells(self) -> dict[tuple[str, str], list[str]]:
@@ -530,7 +530,7 @@ class SolutionColumns(Generic[S, A]):
     def decimals(self, name: str, pos: Sequence[int] | None = None) -> list[float | None]:
         """The values of an exact column at positions ``pos`` as the nearest floats
         (``float(Fraction)``)."""
-        return _at(self._decimals(name), pos)
+        return at_positions(self._decimals(name), pos)
 
     @cached_property
     def _floats(self) -> dict[str, list[float | None]]:
@@ -756,7 +756,7 @@ def _per_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:
     return list(map(done.__getitem__, ids))
 
 
-def _at(xs: list[Any], pos: Sequence[int] | None) -> list[Any]:
+def at_positions(xs: list[Any], pos: Sequence[int] | None) -> list[Any]:
     """``xs`` at positions ``pos`` (``None``: all; a ``range`` is a slice)."""
     if pos is None:
         return xs

@@ -146,7 +146,7 @@ import numpy.typing as npt
 from tbsg._util.gc import paused
 from tbsg._util.optional import NOTEBOOK_EXTRA, optional_import
 from tbsg.errors import InvalidArgumentError, shorten, show
-from tbsg.outputs.columns import COLUMN_NAMES, SolutionColumns, sorted_by_fields, state_fields
+from tbsg.outputs.columns import COLUMN_NAMES, SolutionColumns, at_positions, sorted_by_fields, state_fields
 from tbsg.outputs.formats import (
     Fmt,
     Kind,
@@ -494,7 +494,7 @@ class _ColumnStore(_Store[S, A]):
         return r
 
     def states(self, pos: Sequence[int] | None) -> list[S]:
-        return _at(self.columns.states, pos)
+        return at_positions(self.columns.states, pos)
 
     def column(self, name: str, pos: Sequence[int] | None) -> list[Any] | None:
         if name not in self._full:
@@ -505,7 +505,7 @@ class _ColumnStore(_Store[S, A]):
                 self._full[name] = self.columns.field(attr)
             else:
                 return None  # the rows raise the error that says why
-        return _at(self._full[name], pos)
+        return at_positions(self._full[name], pos)
 
     def exact_text(self, name: str, pos: Sequence[int] | None) -> list[str | None] | None:
         return self.columns.exact_text(name, pos) if self.columns.exact else None
@@ -519,15 +519,6 @@ class _ColumnStore(_Store[S, A]):
     def decimal_cells(self, name: str, write: Callable[[float], str], key: str,
                       pos: Sequence[int] | None) -> list[str] | None:
         return self.columns.decimal_cells(name, write, key, pos) if self.columns.exact else None
-
-
-def _at(xs: list[Any], pos: Sequence[int] | None) -> list[Any]:
-    """``xs`` at positions ``pos`` (``None``: all; a ``range`` is a slice)."""
-    if pos is None:
-        return xs
-    if isinstance(pos, range) and pos.step == 1:
-        return xs[pos.start:pos.stop]
-    return [xs[j] for j in pos]
 
 
 # --- the table -----------------------------------------------------------------------------
