@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import csv
 import io
+import threading
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tbsg.outputs import formats
 from tbsg.outputs.formats import Fmt, Kind, markdown_columns, markdown_table, write_csv
 
 TARGETS = ("csv", "markdown", "latex", "html", "text")
@@ -107,3 +110,41 @@ def test_markdown_from_columns_is_the_markdown_of_its_rows(rows: int) -> None:
     align = ["r", "l", "r"]
     body = list(zip(*columns, strict=True))
     assert markdown_columns(["a", "b", "c"], columns, align) == markdown_table(["a", "b", "c"], body, align)
+
+
+def _chunks(n: int) -> list[list[tuple[list[str], bool]]]:
+    return [[([str(10 * k + j) for j in range(3)], True)] for k in range(n)]
+
+
+def test_csv_is_written_in_the_callers_thread_where_no_thread_can_start(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At interpreter shutdown (an ``atexit`` handler, a thread outliving the script) no
+    thread can be started: the file is written all the same."""
+    def refuse(self: threading.Thread) -> None:
+        raise RuntimeError("can't create new thread at interpreter shutdown")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    path = tmp_path / "t.csv"
+    text = write_csv(["n"], _chunks(4), path)
+    rows = [10 * k + j for k in range(4) for j in range(3)]
+    assert path.read_text(encoding="utf-8") == text == "n\n" + "".join(f"{i}\n" for i in rows)
+
+
+def test_csv_writing_stops_at_the_files_first_error(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A write that fails once is raised, and no later chunk reaches the file (a file
+    missing rows in its middle would look whole)."""
+    written: list[bytes] = []
+
+    class Failing(io.BytesIO):
+        def write(self, data: Any) -> int:
+            if len(written) == 2:  # the header and the first chunk went through
+                written.append(b"<failed>")
+                raise OSError("disk went away")
+            written.append(bytes(data))
+            return len(data)
+
+    monkeypatch.setattr(formats, "open", lambda *a, **k: Failing(), raising=False)
+    with pytest.raises(OSError, match="disk went away"):
+        write_csv(["n"], _chunks(50), tmp_path / "t.csv")
+    assert written[-1] == b"<failed>" and len(written) == 3
+    assert not [t for t in threading.enumerate() if t.name == "tbsg-csv-writer"]

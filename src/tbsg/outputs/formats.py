@@ -25,9 +25,10 @@ import io
 import itertools
 import math
 import os
+import queue
 import re
+import threading
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from fractions import Fraction
@@ -458,10 +459,11 @@ def write_csv(header: Sequence[str], chunks: Iterable[Sequence[tuple[Sequence[st
     return the text. Each column comes as ``(cells, plain)``: with ``plain`` true its cells
     are known to need no quoting (the text of numbers), and are not checked.
 
-    The chunks are written by one thread of their own, in order, at most two waiting, and
-    all are written before the text is returned (an error of the file's is raised then):
-    the system's copy of a chunk into the file, which releases the interpreter, runs while
-    the next chunk is formatted and the text joined.
+    The chunks are written by one thread of their own, in order, at most two waiting
+    (:class:`_ChunkWriter`), and all are written before the text is returned: the system's
+    copy of a chunk into the file, which releases the interpreter, runs while the next
+    chunk is formatted and the text joined. An error of the file's is raised by the next
+    chunk's write or at the end, and no chunk is written after it.
 
     >>> print(write_csv(["a", "b"], [[(["1", "x, y"], False), (["2", ""], True)]], None), end="")
     a,b
@@ -471,30 +473,77 @@ def write_csv(header: Sequence[str], chunks: Iterable[Sequence[tuple[Sequence[st
     parts = [csv_table(header, [])]
     with contextlib.ExitStack() as stack:
         # binary: the UTF-8 bytes of each chunk written as they are (a text file would copy
-        # them once more on the way), by one thread of its own, in order: the system's
-        # copy of each chunk into the file runs while the next chunk is formatted
-        pending: list[Future[int]] = []
-        write: Callable[[bytes], Future[int]] | None = None
+        # them once more on the way)
+        writer: _ChunkWriter | None = None
         if path is not None:
-            f = stack.enter_context(open(path, "wb"))
-            pool = stack.enter_context(ThreadPoolExecutor(max_workers=1))
-
-            def write(data: bytes) -> Future[int]:
-                return pool.submit(f.write, data)
-            pending.append(write(parts[0].encode("utf-8")))
+            writer = stack.enter_context(_ChunkWriter(stack.enter_context(open(path, "wb"))))
+            writer.write(parts[0].encode("utf-8"))
         for columns in chunks:
             if not columns or not columns[0][0]:
                 continue
             alone = len(columns) == 1
             parts.append(_csv_rows([_csv_column(cells, alone, plain) for cells, plain in columns]))
-            if write is not None:
-                pending.append(write(parts[-1].encode("utf-8")))
-                if len(pending) > 2:  # at most two chunks' bytes waiting
-                    pending[-3].result()
+            if writer is not None:
+                writer.write(parts[-1].encode("utf-8"))
         text = "".join(parts)
-        for done in pending:
-            done.result()  # (an error of the file's is raised here)
+        if writer is not None:
+            writer.finish()
     return text
+
+
+class _ChunkWriter:
+    """Byte chunks written to an open file by a thread of its own, in order, at most two
+    waiting; written in the caller's thread where no thread can be started (at interpreter
+    shutdown). The first error of the file's stops the writing: it is raised by the next
+    :meth:`write` or by :meth:`finish`, and the chunks still waiting are dropped. Leaving
+    the ``with`` block (normally or by an error) stops the thread."""
+
+    def __init__(self, f: io.BufferedWriter) -> None:
+        self._f = f
+        self._waiting: queue.Queue[bytes | None] = queue.Queue(maxsize=2)
+        self._error: BaseException | None = None
+        self._thread: threading.Thread | None = threading.Thread(
+            target=self._run, name="tbsg-csv-writer", daemon=True)
+        try:
+            self._thread.start()
+        except RuntimeError:  # "can't create new thread at interpreter shutdown"
+            self._thread = None
+
+    def _run(self) -> None:
+        while (data := self._waiting.get()) is not None:
+            if self._error is None:
+                try:
+                    self._f.write(data)
+                except BaseException as exc:  # handed to the caller's thread
+                    self._error = exc
+
+    def _raise(self) -> None:
+        if self._error is not None:
+            raise self._error
+
+    def write(self, data: bytes) -> None:
+        self._raise()
+        if self._thread is None:
+            self._f.write(data)
+        else:
+            self._waiting.put(data)
+
+    def _stop(self) -> None:
+        if self._thread is not None:
+            self._waiting.put(None)
+            self._thread.join()
+            self._thread = None
+
+    def finish(self) -> None:
+        """Wait until every chunk is written; raise the file's error, if any."""
+        self._stop()
+        self._raise()
+
+    def __enter__(self) -> _ChunkWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop()
 
 
 def write_text(text: str, path: str | os.PathLike[str] | None) -> str:
