@@ -691,3 +691,16 @@ def test_csv_in_chunks_reads_columns_not_rows(monkeypatch: pytest.MonkeyPatch, t
     assert table.to_csv(tmp_path / "t.csv") == whole == (tmp_path / "t.csv").read_text(encoding="utf-8")
     assert not any(table._store._rows)  # type: ignore[attr-defined]
     assert table.head(3).to_csv() == "".join(whole.splitlines(keepends=True)[:4])
+
+
+def test_an_exact_only_export_writes_the_exact_margin() -> None:
+    """``decimals=False`` asks for exact values only: the default ``margin_decimal`` (a
+    float) is written as the exact ``margin`` (Risk or Safety 3: the margins by the
+    definition, from the exact action values of each state)."""
+    sol = tbsg.solve(risk_or_safety(3))
+    table = tbsg.state_table(sol)
+    header, *rows = table.to_csv(decimals=False).splitlines()
+    assert header.split(",")[-2:] == ["optimal", "margin"] and "_decimal" not in header
+    for line, row in zip(rows, table, strict=True):
+        q = sorted(sol.action_values_to_move(row.state).values(), reverse=True)
+        assert line.rsplit(",", 1)[1] == ("" if len(q) == 1 else str(q[0] - q[1]))

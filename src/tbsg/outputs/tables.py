@@ -849,6 +849,10 @@ class StateTable(Generic[S, A]):
                  ) -> tuple[list[_Column], Fmt]:
         """The columns and cell format of an export with ``decimals`` (see :meth:`to_csv`)."""
         if isinstance(decimals, bool):
+            if not decimals and columns is None and self.exact:
+                # exact values only: the table's decimal columns (the default margin_decimal)
+                # are written as their exact columns
+                columns = [c if isinstance(c, tuple) else _DECIMAL_COLUMNS.get(c, c) for c in self.columns]
             return self._export_columns(columns, decimals), fmt
         if not isinstance(decimals, int) or decimals < 1:
             raise InvalidArgumentError(f"decimals must be True, False or a number of significant "
@@ -871,7 +875,10 @@ class StateTable(Generic[S, A]):
             column of your own (exact values in it stay exact).
         decimals : bool or int
             ``True`` (default): add ``<name>_decimal`` after each exact column; ``False``:
-            exact values only; an int ``n``: *decimals only*, every exact value written as
+            exact values only (a decimal column of the table's, such as the default
+            ``margin_decimal``, is written as its exact column, ``margin``: on a game with
+            large denominators the exact margins cost more than the solve); an int ``n``:
+            *decimals only*, every exact value written as
             a decimal of ``n`` significant digits, correctly rounded from the exact value
             (the size of a large game's export: fractions of thousands of digits become
             ``n`` digits). The other exports take the same argument.
