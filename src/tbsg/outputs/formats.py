@@ -25,10 +25,9 @@ import io
 import itertools
 import math
 import os
-import queue
 import re
-import threading
 from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from decimal import ROUND_CEILING, ROUND_FLOOR, Context, Decimal
 from fractions import Fraction
@@ -494,45 +493,47 @@ def write_csv(header: Sequence[str], chunks: Iterable[Sequence[tuple[Sequence[st
 class _ChunkWriter:
     """Byte chunks written to an open file by a thread of its own, in order, at most two
     waiting; written in the caller's thread where no thread can be started (at interpreter
-    shutdown). The first error of the file's stops the writing: it is raised by the next
-    :meth:`write` or by :meth:`finish`, and the chunks still waiting are dropped. Leaving
-    the ``with`` block (normally or by an error) stops the thread."""
+    shutdown). The first error of the file's stops the writing: the chunks still waiting
+    are dropped, and the error is raised by the next :meth:`write` or by :meth:`finish`.
+    Leaving the ``with`` block (normally or by an error) stops the thread."""
 
     def __init__(self, f: io.BufferedWriter) -> None:
         self._f = f
-        self._waiting: queue.Queue[bytes | None] = queue.Queue(maxsize=2)
-        self._error: BaseException | None = None
-        self._thread: threading.Thread | None = threading.Thread(
-            target=self._run, name="tbsg-csv-writer", daemon=True)
+        self._pool: ThreadPoolExecutor | None = ThreadPoolExecutor(1, thread_name_prefix="tbsg-csv-writer")
+        self._pending: list[Future[None]] = []
+        self._failed = False
+
+    def _write(self, data: bytes) -> None:
+        if self._failed:  # (a chunk that waited behind the failed one)
+            return
         try:
-            self._thread.start()
-        except RuntimeError:  # "can't create new thread at interpreter shutdown"
-            self._thread = None
-
-    def _run(self) -> None:
-        while (data := self._waiting.get()) is not None:
-            if self._error is None:
-                try:
-                    self._f.write(data)
-                except BaseException as exc:  # handed to the caller's thread
-                    self._error = exc
-
-    def _raise(self) -> None:
-        if self._error is not None:
-            raise self._error
+            self._f.write(data)
+        except BaseException:
+            self._failed = True
+            raise
 
     def write(self, data: bytes) -> None:
+        if self._pool is not None:
+            try:
+                self._pending.append(self._pool.submit(self._write, data))
+            except RuntimeError:  # "cannot schedule new futures after interpreter shutdown"
+                self._stop()
+            else:
+                if len(self._pending) > 2:  # at most two chunks' bytes waiting
+                    self._pending.pop(0).result()
+                return
         self._raise()
-        if self._thread is None:
-            self._f.write(data)
-        else:
-            self._waiting.put(data)
+        self._write(data)
+
+    def _raise(self) -> None:
+        for done in self._pending:
+            done.result()  # (the first error of the file's is raised here)
+        self._pending.clear()
 
     def _stop(self) -> None:
-        if self._thread is not None:
-            self._waiting.put(None)
-            self._thread.join()
-            self._thread = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
 
     def finish(self) -> None:
         """Wait until every chunk is written; raise the file's error, if any."""
@@ -543,6 +544,7 @@ class _ChunkWriter:
         return self
 
     def __exit__(self, *exc: object) -> None:
+        self._failed = self._failed or exc[0] is not None  # (an error of the caller's: stop)
         self._stop()
 
 
