@@ -226,3 +226,33 @@ def test_a_label_object_shared_by_many_actions_is_written_once() -> None:
     texts, code = g.label_texts()
     assert texts == ("Counted()",) and code.tolist() == [0, 0, 0]
     assert Counted.written == 1
+
+
+class _Huge:
+    """One state, two actions: ``big`` pays ``payoff``, ``small`` pays 1."""
+
+    initial = "s"
+
+    def __init__(self, payoff: int) -> None:
+        self.payoff = payoff
+
+    def player(self, s: str) -> int:
+        return 0
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("big", "small")
+
+    def outcomes(self, s: str, a: str) -> list[tuple[int, Terminal]]:
+        return [(1, Terminal(self.payoff if a == "big" else 1))]
+
+
+@pytest.mark.parametrize("exact", [True, False])
+def test_a_payoff_beyond_the_float_range_is_a_clear_error(exact: bool) -> None:
+    """The solvers' float filters need every number of the game as a float: a payoff of
+    -10^400 is refused naming its size, not a bare OverflowError."""
+    import tbsg
+    with pytest.raises(tbsg.UnsupportedError, match=r"the game pays about -10\^400 at one action"):
+        tbsg.solve(_Huge(-10**400), exact=exact)
+    g = compile_game(_Huge(10**300))  # within the range: one table of floats for every use
+    assert g.float_table().tolist() == [float(x) for x in g.rationals]
+    assert g.float_table() is g.float_table()

@@ -301,7 +301,7 @@ class ExactActions:
         self.out_code = _machine(g.out_code)
         self.act_code = _machine(g.act_code)
         self.table: list[Rational] = [bk.from_fraction(x) for x in g.rationals]  # one conversion per value
-        self.table_f: list[float] = [float(x) for x in g.rationals]  # as g.float_arrays() rounds them
+        self.table_f: list[float] = g.float_table().tolist()
         self.values = values
         self.vf = vf
 

@@ -30,6 +30,7 @@ in the same way, so there is a single representation and no second code path.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -38,6 +39,8 @@ from typing import Any, Generic, TypeVar, overload
 
 import numpy as np
 import numpy.typing as npt
+
+from tbsg.errors import UnsupportedError
 
 __all__ = ["CompiledGame", "IndexArray", "Interner"]
 
@@ -280,8 +283,15 @@ class CompiledGame(Generic[S, A]):
     # -- cached derived arrays (do not modify) -------------------------------------------
     @cached_property
     def _float_arrays(self) -> tuple[FloatArray, FloatArray]:
-        table = np.array([float(x) for x in self.rationals], dtype=np.float64)
+        table = self.float_table()
         return table[self.act_code], table[self.out_code]
+
+    @cached_property
+    def _float_table(self) -> FloatArray:
+        try:
+            return np.array([float(x) for x in self.rationals], dtype=np.float64)
+        except OverflowError:
+            raise _beyond_floats(self.rationals) from None
 
     @cached_property
     def _stop_mask(self) -> BoolArray:
@@ -309,6 +319,11 @@ class CompiledGame(Generic[S, A]):
     def stop_mask(self) -> BoolArray:
         """Actions that end play with positive probability (``act_stop != 0``; cached)."""
         return self._stop_mask
+
+    def float_table(self) -> FloatArray:
+        """:attr:`rationals` as float64, correctly rounded (cached; do not modify); an
+        :class:`~tbsg.errors.UnsupportedError` if one is beyond the float range."""
+        return self._float_table
 
     def float_arrays(self) -> tuple[FloatArray, FloatArray]:
         """``(act_const, out_prob)`` as float64 arrays (correctly rounded; cached)."""
@@ -349,3 +364,16 @@ class CompiledGame(Generic[S, A]):
     def __repr__(self) -> str:
         return (f"<CompiledGame: {self.n_states} states, {self.n_actions} actions, "
                 f"{len(self.out_target)} outcomes, {len(self.rationals)} distinct rationals>")
+
+
+def _beyond_floats(rationals: Sequence[Fraction]) -> UnsupportedError:
+    """The error for a game whose numbers (an action's expected terminal payoff plus its
+    reward) do not fit a float: the solvers' float filters and starting profiles need them."""
+    big = max(rationals, key=lambda x: abs(x.numerator).bit_length() - x.denominator.bit_length())
+    exponent = round((abs(big.numerator).bit_length() - big.denominator.bit_length()) * math.log10(2))
+    return UnsupportedError(
+        f"the game pays about {'-' if big < 0 else ''}10^{exponent} at one action (a terminal "
+        f"payoff, or a reward plus the expected payoff), beyond the float range (about "
+        f"1.8e308) that the solvers' float filters need; divide the game's payoffs and rewards "
+        f"by a constant (the optimal strategies are the same)")
+

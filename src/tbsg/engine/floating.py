@@ -647,7 +647,7 @@ def payoff_box(g: CompiledGame[Any, Any]) -> tuple[float, float]:
     normal numbers, ``fl(fl(c_k) / fl(s_k))`` is within ``3 u`` of ``c_k / s_k``
     relatively, so ``8 u`` more, rounded outward, encloses it.
     """
-    table = np.array([float(x) for x in g.rationals], dtype=np.float64)
+    table = g.float_table()
     stops = g.stop_code != 0
     if np.any(~stops & (g.act_code != 0)):
         return _FREE_BOX
@@ -751,7 +751,7 @@ class _Prepared:
         np.cumsum(counts, out=self.state_row[1:])
         del counts
         # the float value of each distinct rational, read through the codes
-        self.table = np.array([float(x) for x in g.rationals], dtype=np.float64)
+        self.table = g.float_table()
         self.c = self.table[g.act_code[self.acts]]
         self.counts = rounding_counts(g)  # per flat action (cached with the game)
         self.unit = g.win_probability  # every value in [0, 1]: no magnitudes to track
