@@ -35,7 +35,7 @@ from tbsg._util.gc import paused
 from tbsg._util.progress import make_progress
 from tbsg.engine.compile import DEFAULT_MAX_STATES, compile_game
 from tbsg.engine.compiled import CompiledGame
-from tbsg.engine.exact import solve_exact
+from tbsg.engine.exact import AUTO_KEEP_BYTES, solve_exact
 from tbsg.engine.floating import solve_float
 from tbsg.engine.graph import (
     Components,
@@ -115,6 +115,22 @@ def suggested_tol(gap: float) -> float:
     return suggest
 
 
+KeepValues = Literal["auto", "all", "boundary"]
+"""Which exact values a solution stores (:func:`solve`'s ``keep_values``)."""
+
+_KEEP_BUDGET: dict[object, int | None] = {"all": None, "boundary": 0, "auto": AUTO_KEEP_BYTES}
+
+
+def _check_keep(keep: object, exact: bool) -> int | None:
+    """The interior-value budget of ``keep_values`` (:func:`tbsg.engine.exact.solve_exact`'s ``keep``)."""
+    if not isinstance(keep, str) or keep not in _KEEP_BUDGET:
+        raise InvalidArgumentError(f"keep_values must be 'auto', 'all' or 'boundary', got {show(keep)}")
+    if not exact and keep != "auto":
+        raise InvalidArgumentError(f"keep_values={keep!r} applies to exact values: "
+                                   "a float solution stores every bound")
+    return _KEEP_BUDGET[keep]
+
+
 def _check_exact(exact: object) -> bool:
     if not isinstance(exact, bool):
         raise InvalidArgumentError(f"exact must be True or False, got {show(exact)}")
@@ -130,19 +146,21 @@ def _check_progress(progress: object) -> bool | None:
 @overload
 def solve(game: Game[S, A], *, exact: Literal[True] = ..., tol: None = ...,
           max_states: int = ..., progress: bool | None = ...,
-          infinite_play: InfinitePlay = ...) -> Solution[S, A]: ...
+          infinite_play: InfinitePlay = ..., keep_values: KeepValues = ...) -> Solution[S, A]: ...
 @overload
 def solve(game: Game[S, A], *, exact: Literal[False], tol: float | None = ...,
           max_states: int = ..., progress: bool | None = ...,
-          infinite_play: InfinitePlay = ...) -> FloatSolution[S, A]: ...
+          infinite_play: InfinitePlay = ..., keep_values: KeepValues = ...) -> FloatSolution[S, A]: ...
 @overload
 def solve(game: Game[S, A], *, exact: bool, tol: float | None = ...,
           max_states: int = ..., progress: bool | None = ...,
-          infinite_play: InfinitePlay = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
+          infinite_play: InfinitePlay = ...,
+          keep_values: KeepValues = ...) -> Solution[S, A] | FloatSolution[S, A]: ...
 def solve(game: Game[S, A], *, exact: bool = True, tol: float | None = None,
           max_states: int = DEFAULT_MAX_STATES,
           progress: bool | None = None,
-          infinite_play: InfinitePlay = None) -> Solution[S, A] | FloatSolution[S, A]:
+          infinite_play: InfinitePlay = None,
+          keep_values: KeepValues = "auto") -> Solution[S, A] | FloatSolution[S, A]:
     """Solve ``game``: exact values and optimal strategies for both players.
 
     Parameters
@@ -182,6 +200,18 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float | None = None,
         (value-preserving loops that would let play go on for ever at a cost to the mover
         are left out); actions listed at different states need not be safe together
         (see :mod:`tbsg.engine.infinite`). The solution's own strategy is optimal.
+    keep_values : {"auto", "all", "boundary"}
+        Exact path: which exact values the solution stores. ``"all"``: every state's.
+        ``"boundary"``: those of the states another strongly connected component reads
+        (and the initial state's); any other value is recomputed when asked for, by one
+        exact solve of its component with the solution's strategy, and the answer is the
+        same rational (:mod:`tbsg.engine.boundary`). A table, a saved file or a
+        verification recomputes every such component once. ``"auto"`` (default): every
+        value, unless the values of the other states pass 128 MB during the solve (as in
+        Pig to 100, whose boundary holds 2% of its states); then ``"boundary"``.
+        :attr:`Solution.values_stored` says how many are stored. A game with never-ending
+        play stores every value. With ``exact=False``, ``"auto"`` only
+        (:class:`tbsg.InvalidArgumentError` otherwise).
 
     Returns
     -------
@@ -203,7 +233,7 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float | None = None,
     True
     """
     t0 = time.perf_counter()
-    opts = _Options(exact, tol, progress, infinite_play)
+    opts = _Options(exact, tol, progress, infinite_play, keep_values)
     g = _enumerate(game, max_states, opts)
     return _run(game, g, None, (0, 1), opts, t0)
 
@@ -220,11 +250,13 @@ def _enumerate(game: Game[S, A], max_states: int, opts: _Options) -> CompiledGam
 class _Options:
     """The validated options of one call."""
 
-    def __init__(self, exact: object, tol: object, progress: object, infinite_play: object) -> None:
+    def __init__(self, exact: object, tol: object, progress: object, infinite_play: object,
+                 keep_values: object = "auto") -> None:
         self.exact = _check_exact(exact)
         self.tol = _check_tol(tol, self.exact)
         self.progress = _check_progress(progress)
         self.c = infinite_play_payoff(infinite_play)
+        self.keep = _check_keep(keep_values, self.exact)
 
 
 def _run(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | None,
@@ -244,7 +276,7 @@ def _run(game: object, g: CompiledGame[S, A], allowed: npt.NDArray[np.bool_] | N
             return _infinite(g, allowed, optimizing, c, ec, common, who, t0, callback)
         if not opts.exact:
             return _float(g, comps, allowed, opts, common, who, t0, callback)
-        r = solve_exact(g, comps, allowed, callback)
+        r = solve_exact(g, comps, allowed, callback, keep=opts.keep)
         how = _EXACT_METHOD if optimizing else "state elimination per SCC"
         # Solution stores the backend values and reads them as Fractions (results._ExactValues)
         return Solution(method=who + how, seconds=time.perf_counter() - t0,

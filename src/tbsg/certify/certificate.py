@@ -87,6 +87,12 @@ definitions, each tested on small hand-built games against answers derived by ha
 summed term by term in ``Fraction`` arithmetic, on random games). Sharing the mask is
 also what makes a solution, its certificate and its saved copy agree on what "optimal
 action" means.
+
+A solution that stores only its boundary values (``keep_values="boundary"``,
+:mod:`tbsg.engine.boundary`) has the others recomputed, by the solver's evaluation of one
+component, when the certificate reads its values: that is reading the claim, not checking
+it. The check then runs on every value as above, so a wrong recomputation (or a wrong
+stored value, from which the others would follow) fails it as any wrong value does.
 """
 
 from __future__ import annotations
@@ -108,6 +114,7 @@ from tbsg._util.gc import paused
 from tbsg._util.progress import make_progress
 from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import exact_action_values
+from tbsg.engine.boundary import BoundaryValues, as_list
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
 from tbsg.engine.compiled import CompiledGame, _Decoded
 from tbsg.engine.graph import (
@@ -584,7 +591,9 @@ def _check_arrays(g: CompiledGame[S, A], solution: Solution[S, A]) -> None:
     """The solution's arrays have the game's shapes: one value and one chosen action (of
     its own state) per state, one optimal flag per action."""
     choice, optimal = solution.choice, solution.optimal
-    if type(solution._raw_values) not in (list, tuple):  # another sequence could answer anything
+    # another sequence could answer anything; the solver's boundary values recompute the
+    # others from the stored ones, and the check reads them all once (:func:`_read`)
+    if type(solution._raw_values) not in (list, tuple, BoundaryValues):
         raise TamperedSolutionError(f"the solution's values are a {type(solution._raw_values).__name__}, "
                                     "not a list")
     if len(solution._raw_values) != g.n_states:
@@ -607,7 +616,7 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> ReadValues:
     A value object shared by many states (as a solver's are) is read and checked once
     (:func:`~tbsg.engine.integer_q.distinct_objects`).
     """
-    raws, inverse = distinct_objects(solution._raw_values)
+    raws, inverse = distinct_objects(as_list(solution._raw_values))
     # all of the fast backend's own type (one type, that of the first): GMP values, kept
     # in lowest terms by GMP, whose parts converted to Python ints are a Fraction's. An mpq
     # made from a Fraction built without normalisation keeps its parts as they are: a

@@ -121,6 +121,7 @@ from tbsg._version import __version__
 from tbsg.certify import encoding
 from tbsg.certify.certificate import check_certificate
 from tbsg.engine import _backend as bk
+from tbsg.engine.boundary import as_list
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.fingerprint import graph_hash
@@ -271,7 +272,7 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
         raise SolutionFileError(f"{path}: cannot write a state or action as text ({type(exc).__name__}: "
                                 f"{shorten(str(exc))}); states and actions need a repr") from exc
     # the stored backend values (GMP's integers print in linear time), not Fraction views
-    denominators, numerators, index = encoding.encode_values(solution._raw_values)
+    denominators, numerators, index = encoding.encode_values(as_list(solution._raw_values))
     head = _head(solution, record, denominators)
     # one state per line: readable, diff-able, and still plain JSON
     text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]

@@ -78,19 +78,22 @@ from tbsg.engine.bellman import (
     q_float,
     rounding_counts,
 )
+from tbsg.engine.boundary import BoundaryValues, boundary_states
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.floating import float_profile
 from tbsg.engine.graph import Components, trivial_states
 from tbsg.engine.linalg import IntegerPlan, Plan, integer_plan, plan
 from tbsg.engine.optimality import optimal_mask
 
-__all__ = ["ExactResult", "solve_exact"]
+__all__ = ["AUTO_KEEP_BYTES", "ExactResult", "solve_exact"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
 
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
+AUTO_KEEP_BYTES = 2**27
+"""The interior-value budget of ``keep_values="auto"`` (:func:`tbsg.solve`): 128 MB."""
 _DENSE_MAX = 256  # components up to this size use dense float linear algebra
 _VECTOR_MIN = 64  # levels of this many trivial states choose their candidates with arrays
 _NARROW_ADIC = 256  # at most this many narrower acyclic levels go the integer way
@@ -102,7 +105,7 @@ _WARM_GAIN = 1e-13  # a warm start switches only on a float gain above this (a h
 class ExactResult:
     """Raw output of :func:`solve_exact` (wrapped by :class:`tbsg.Solution`)."""
 
-    values: list[Rational]
+    values: Sequence[Rational]
     choice: IntArray
     optimal: BoolArray
     components: Components
@@ -357,10 +360,11 @@ class _Engine:
             if not self._improve(comp, owner=0):
                 break
 
-    def improvable(self, states: IntArray) -> set[int]:
-        """States among ``states`` with an action *strictly* better than the current one.
+    def signs(self, states: IntArray) -> tuple[IntArray, npt.NDArray[np.int8]]:
+        """The allowed actions of ``states`` other than the chosen ones, and the sign of
+        ``Q(k) - v(s)`` of each (the kernel's filtered signs: every one the exact one).
 
-        Every state's value must be exact and current (the kernel's filtered signs).
+        Every state's value must be exact and current.
         """
         g = self.g
         starts = g.act_ptr[states]
@@ -373,11 +377,22 @@ class _Engine:
             keep &= self.allowed_np[acts]
         acts = acts[keep]
         if not len(acts):
-            return set()
-        sign = action_signs(g, self.values, self.vf_np, acts, self.kernel.qx)
+            return acts, np.zeros(0, dtype=np.int8)
+        return acts, action_signs(g, self.values, self.vf_np, acts, self.kernel.qx)
+
+    def improvable(self, acts: IntArray, sign: npt.NDArray[np.int8]) -> set[int]:
+        """States with an action *strictly* better than the current one, from :meth:`signs`."""
+        g = self.g
         owner = g.player[g.act_state[acts]]
         better = ((owner == 0) & (sign > 0)) | ((owner == 1) & (sign < 0))
         return set(g.act_state[acts[better]].tolist())
+
+    def settle(self, states: IntArray, acts: IntArray, sign: npt.NDArray[np.int8]) -> None:
+        """Flag the optimal actions of ``states``, whose values are final, from :meth:`signs`:
+        the chosen action and its ties (every mover optimises here)."""
+        self.optimal[acts[sign == 0]] = True
+        self.optimal[np.array([self.choice[i] for i in states.tolist()], dtype=np.int64)] = True
+        self.decided[states] = True
 
     def _improve(self, comp: _Component, owner: int) -> bool:
         """Switch ``owner``'s states to a strictly better action; True if any switched."""
@@ -651,8 +666,69 @@ class _Component:
         return x
 
 
+class _Store:
+    """Which values the solve keeps: every one, until the interior values held (those of
+    states no other component reads, :mod:`tbsg.engine.boundary`) pass ``budget`` bytes;
+    from then on the boundary values only, the others dropped as their levels end."""
+
+    def __init__(self, eng: _Engine, comps: Components, budget: int) -> None:
+        self.eng = eng
+        self.comps = comps
+        self.interior: BoolArray = ~boundary_states(eng.g, comps)
+        self.budget = budget
+        self.held = 0
+        self.pending: list[IntArray] = []
+        self.dropping = budget <= 0
+
+    def add(self, level: IntArray) -> None:
+        """Account for (or drop) the interior values of a level just solved and settled."""
+        inner = level[self.interior[level]]
+        if not len(inner):
+            return
+        if self.dropping:
+            self._drop(inner)
+            return
+        self.held += _held_bytes(self.eng.values, inner)
+        self.pending.append(inner)
+        if self.held > self.budget:
+            self.dropping = True
+            for states in self.pending:
+                self._drop(states)
+            self.pending = []
+
+    def _drop(self, states: IntArray) -> None:
+        values, hole = self.eng.values, bk.ZERO
+        for i in states.tolist():
+            values[i] = hole
+
+    def result(self) -> Sequence[Rational]:
+        """The values to hand out: the engine's list, or the boundary values and a way to
+        recompute the others (the engine, kept for its evaluation of one component)."""
+        eng = self.eng
+        if not self.dropping:
+            return eng.values
+        if not eng.decided[self.interior].all():  # the end pass would read a dropped value
+            raise RuntimeError("internal error: an interior state's optimal actions were not "
+                               "settled before its value was dropped")
+        eng.adic = None
+
+        def evaluate(states: list[int]) -> None:
+            eng._evaluate(states, {s: r for r, s in enumerate(states)})
+
+        return BoundaryValues(eng.values, ~self.interior, self.comps, evaluate, bk.ZERO)
+
+
+def _held_bytes(values: list[Rational], states: IntArray) -> int:
+    """Estimated memory of the values of ``states``: digits plus about 100 bytes of objects
+    per value, from every eighth state."""
+    sample = states[::8].tolist()
+    bits: int = sum(values[i].numerator.bit_length() + values[i].denominator.bit_length() for i in sample)
+    return (bits // 8 + 100 * len(sample)) * len(states) // len(sample)
+
+
 def solve_exact(g: CompiledGame[S, A], comps: Components, allowed: BoolArray | None = None,
-                progress: Callable[[int, int], None] | None = None) -> ExactResult:
+                progress: Callable[[int, int], None] | None = None,
+                keep: int | None = None) -> ExactResult:
     """Solve a stopping compiled game exactly.
 
     Parameters
@@ -665,9 +741,16 @@ def solve_exact(g: CompiledGame[S, A], comps: Components, allowed: BoolArray | N
         Restrict each state's actions (used to fix one or both players' strategies).
     progress : callable, optional
         Called as ``progress(done_states, total_states)`` between levels.
+    keep : int, optional
+        Memory budget, in bytes, of the values of *interior* states (those no other
+        component reads, :mod:`tbsg.engine.boundary`): past it, only the boundary values are
+        kept and the result's ``values`` is a :class:`~tbsg.engine.boundary.BoundaryValues`
+        that recomputes the others on demand (0: from the start). ``None`` (default):
+        every value is kept, in a list.
     """
     t0 = time.perf_counter()
     eng = _Engine(g, allowed)
+    store = None if keep is None else _Store(eng, comps, keep)
     trivial = trivial_states(g, comps, allowed)
     # a starting profile for the components with cycles (a chain has only one)
     if not trivial.all() and (allowed is not None or g.n_actions > g.n_states):
@@ -703,16 +786,24 @@ def solve_exact(g: CompiledGame[S, A], comps: Components, allowed: BoolArray | N
                 multi.extend(states)
         # exact optimality check of the whole level; Hoffman-Karp where it fails
         if multi:
-            bad = eng.improvable(np.array(multi, dtype=np.int64))
+            level = np.array(multi, dtype=np.int64)
+            acts, sign = eng.signs(level)
+            bad = eng.improvable(acts, sign)
             for d in sorted({int(comps.label[i]) for i in bad}):
                 eng.solve_component(members[ptr[d] : ptr[d + 1]], warm=False)
+            if bad:
+                acts, sign = eng.signs(level)
+            eng.settle(level, acts, sign)  # the level's optimal actions, while its values are all here
+            if store is not None:
+                store.add(level)
         if progress is not None:
             progress(ptr[c_end], g.n_states)
         c = c_end
     choice = np.array(eng.choice, dtype=np.int64)
+    values = eng.values if store is None else store.result()  # (checks what the end pass reads)
     opt = optimal_mask(g, eng.values, choice, allowed=allowed, known=eng.optimal, settled=eng.decided,
                        sign=lambda acts: action_signs(g, eng.values, eng.vf_np, acts,
                                                       lambda k: eng.kernel.qx(k)))
-    return ExactResult(values=eng.values, choice=choice, optimal=opt, components=comps,
+    return ExactResult(values=values, choice=choice, optimal=opt, components=comps,
                        improvements=eng.improvements, exact_solves=eng.exact_solves,
                        seconds=time.perf_counter() - t0)

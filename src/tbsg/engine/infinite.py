@@ -210,7 +210,7 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -296,8 +296,8 @@ def _solve_stopping(g: CompiledGame[Any, Any], allowed: BoolArray | None = None,
                                                                                   int, int]:
     """Exact values, choice, improvements and exact solves of a game stopping by construction
     (a perturbed game, a quotient, a chain whose traps became terminals)."""
-    r = solve_exact(g, decompose(g), allowed, progress)
-    return r.values, r.choice, r.improvements, r.exact_solves
+    r = solve_exact(g, decompose(g), allowed, progress)  # (every value kept: a list)
+    return cast("list[Rational]", r.values), r.choice, r.improvements, r.exact_solves
 
 
 # --- exact evaluation and certification ----------------------------------------------------

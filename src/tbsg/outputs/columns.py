@@ -69,6 +69,7 @@ import numpy.typing as npt
 from tbsg._util.digits import between_writer, decimal_writer, unlimited_digits
 from tbsg.engine import _backend as bk
 from tbsg.engine.bellman import ExactActions
+from tbsg.engine.boundary import as_list
 from tbsg.results import FloatSolution, Solution
 
 __all__ = ["COLUMN_NAMES", "FixedMargins", "SolutionColumns", "at_positions", "fixed_margins", "flat_actions",
@@ -283,8 +284,12 @@ class SolutionColumns(Generic[S, A]):
 
     @cached_property
     def _raw_value(self) -> list[Any]:
-        raw = cast(Solution[S, A], self.solution)._raw_values
-        return list(map(raw.__getitem__, self.idx.tolist()))
+        return list(map(self._raws.__getitem__, self.idx.tolist()))
+
+    @cached_property
+    def _raws(self) -> Sequence[Any]:
+        """Every value of the solution, stored or recomputed (:func:`~tbsg.engine.boundary.as_list`)."""
+        return as_list(cast(Solution[S, A], self.solution)._raw_values)
 
     @cached_property
     def _c(self) -> Any:
@@ -349,14 +354,14 @@ class SolutionColumns(Generic[S, A]):
 
     @cached_property
     def _bellman(self) -> ExactActions:
-        return ExactActions(self.graph, list(cast(Solution[S, A], self.solution)._raw_values), [])
+        return ExactActions(self.graph, list(self._raws), [])
 
     def _action_values(self, ks: IntArray) -> list[Any]:
         """``Q(k)`` of the flat actions ``ks``: ``v(s)`` for an optimal action of ``s`` (a tie,
         module docstring), else summed in the solver's exact arithmetic (the backend's,
         :class:`~tbsg.engine.bellman.ExactActions`)."""
         sol = cast(Solution[S, A], self.solution)
-        raw = sol._raw_values
+        raw = self._raws
         opt = sol.optimal[ks]
         tied = opt.tolist()
         owner = self.graph.act_state[ks].tolist()
@@ -399,7 +404,7 @@ class SolutionColumns(Generic[S, A]):
         """``X(v)`` (:func:`fixed_margins`) of every state of the solution, from the
         table's distinct value objects (:attr:`_shared`) where the table has every state
         of the solution once."""
-        raw = cast(Solution[S, A], self.solution)._raw_values
+        raw = self._raws
         shared = self._shared if self.graph_states and len(self.idx) == len(raw) else None
         if shared is None:
             return np.array(_fixed_values(raw), dtype=object)

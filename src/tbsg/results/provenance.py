@@ -51,6 +51,7 @@ import numpy.typing as npt
 
 from tbsg._util.digits import fraction_text
 from tbsg.engine._backend import Rational
+from tbsg.engine.boundary import as_list
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.integer_q import value_parts
 from tbsg.errors import InvalidArgumentError, InvalidGameError, show
@@ -181,7 +182,7 @@ def solution_digest(solution: _Digested, values: Sequence[Fraction] | None = Non
         h.update(";".join(f"{int(x.numerator):x}/{int(x.denominator):x}"
                           for x in numbers[start:start + _DIGEST_CHUNK]).encode())
     h.update(b"\n")
-    nums, dens = _value_parts(solution._raw_values if values is None else values)
+    nums, dens = _value_parts(as_list(solution._raw_values) if values is None else values)
     for start in range(0, len(nums), _DIGEST_CHUNK):
         chunk = (nums[start:start + _DIGEST_CHUNK], dens[start:start + _DIGEST_CHUNK])
         h.update(pickle.dumps(chunk, protocol=_PICKLE_PROTOCOL))

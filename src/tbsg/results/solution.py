@@ -187,6 +187,14 @@ class Solution(_Base[S, A]):
         raw: Sequence[Rational] = self.__dict__["_values_exact"]
         return raw
 
+    @property
+    def values_stored(self) -> int:
+        """How many states' exact values the solution stores: every state's, or (with
+        ``keep_values="boundary"``, see :func:`tbsg.solve`) those other components read,
+        the others being recomputed, exactly, when asked for."""
+        n_kept: int = getattr(self._raw_values, "n_kept", len(self._raw_values))
+        return n_kept
+
     def _choice(self) -> npt.NDArray[np.int64]:
         return self.choice
 

@@ -1,0 +1,157 @@
+"""A solution that stores only its boundary values answers exactly as one that stores all.
+
+:mod:`tbsg.engine.boundary`: with ``keep_values="boundary"`` a solution keeps the values
+other components read and recomputes the rest. Every answer (each value, the optimal
+actions, tables, saved files, the certificate) is compared with ``==`` against the same
+game solved with ``keep_values="all"``, on the catalog's Pig and Risk or Safety and on
+random games with ties and near ties below float resolution. Pig's values are checked
+against its seed (000's Pig section, via the catalog tests) only through the full solve.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+import tbsg
+from tbsg.engine.boundary import BoundaryValues, as_list, boundary_states
+from tbsg.engine.compile import compile_game
+from tbsg.engine.exact import solve_exact
+from tbsg.engine.graph import decompose
+from tbsg.games import pig, risk_or_safety
+from tbsg.testing import games
+
+
+def _pair(game: Any) -> tuple[tbsg.Solution[Any, Any], tbsg.Solution[Any, Any]]:
+    return tbsg.solve(game, keep_values="all"), tbsg.solve(game, keep_values="boundary")
+
+
+def _same(full: tbsg.Solution[Any, Any], part: tbsg.Solution[Any, Any]) -> None:
+    """Every value, chosen action and optimal flag equal (values with ``==`` on Fraction)."""
+    assert list(full.values_exact) == list(part.values_exact)
+    assert (full.choice == part.choice).all()
+    assert (full.optimal == part.optimal).all()
+    for i, s in enumerate(full.states):
+        assert part.value(s) == full.value(s)
+        assert part.action_values(s) == full.action_values(s)
+        assert part.optimal_actions(s) == full.optimal_actions(s)
+        if i > 60:
+            break
+
+
+@pytest.mark.parametrize("game", [pig(12), risk_or_safety(5)], ids=repr)
+def test_boundary_values_answer_as_all_values(game: Any) -> None:
+    full, part = _pair(game)
+    assert isinstance(part._raw_values, BoundaryValues)
+    assert full.values_stored == full.n_states
+    assert 0 < part.values_stored < part.n_states
+    _same(full, part)
+
+
+def test_pig_keeps_the_turn_starts_only() -> None:
+    # a component of Pig holds a pair of scores and every turn total: only the turn
+    # starts (turn total 0) are reached from another component, and the initial state
+    g = compile_game(pig(10))
+    kept = boundary_states(g, decompose(g))
+    assert all(g.states[i].turn_total == 0 for i in np.flatnonzero(kept).tolist())
+    assert kept[0]
+    assert kept.sum() < g.n_states // 4
+
+
+def test_values_in_any_order_and_after_eviction() -> None:
+    # single look-ups solve a component each (a few are cached): in a random order, far
+    # more components than the cache holds, every value is still the exact one
+    full, part = _pair(pig(15))
+    order = list(range(full.n_states))
+    random.Random(1).shuffle(order)
+    raw_full, raw_part = full._raw_values, part._raw_values
+    assert all(raw_part[i] == raw_full[i] for i in order)
+    assert raw_part[-1] == raw_full[-1]
+    assert raw_part[3:40:7] == list(raw_full[3:40:7])
+    with pytest.raises(IndexError):
+        raw_part[len(raw_full)]
+
+
+def test_tables_files_and_certificate_are_those_of_all_values(tmp_path: Path) -> None:
+    game = pig(10)
+    full, part = _pair(game)
+    assert tbsg.state_table(part).to_csv() == tbsg.state_table(full).to_csv()
+    cols = ["value", "margin", "optimal"]
+    assert tbsg.state_table(part).to_csv(columns=cols) == tbsg.state_table(full).to_csv(columns=cols)
+    check = tbsg.verify(game, part)
+    tbsg.save(part, tmp_path / "part.json")
+    tbsg.save(full, tmp_path / "full.json")
+    loaded = tbsg.load(tmp_path / "part.json", game=game)
+    assert list(loaded.values_exact) == list(full.values_exact)
+    # the verification names the solution by a digest of its values: one of the same values
+    assert part.provenance(check).as_dict()["certificate"] == full.provenance(check).as_dict()["certificate"]
+    assert part.fastest().expected == full.fastest().expected
+
+
+def test_a_pickled_boundary_solution_comes_back_with_every_value() -> None:
+    full, part = _pair(pig(8))
+    back = pickle.loads(pickle.dumps(part))
+    assert type(back._raw_values) is list
+    assert list(back.values_exact) == list(full.values_exact)
+
+
+def test_a_changed_stored_value_is_refused_by_the_certificate() -> None:
+    # the recomputed values follow the stored ones: a wrong boundary value makes wrong
+    # interior values too, and the certificate refuses the lot
+    game = pig(8)
+    part = tbsg.solve(game, keep_values="boundary")
+    raw = part._raw_values
+    assert isinstance(raw, BoundaryValues)
+    i = int(np.flatnonzero(raw._kept)[3])
+    raw._values[i] = raw._values[i] + Fraction(1, 10**30)
+    with pytest.raises(tbsg.TamperedSolutionError, match="fails at state"):
+        tbsg.verify(game, part)
+
+
+def test_auto_switches_once_the_interior_values_pass_the_budget() -> None:
+    g = compile_game(pig(20))
+    comps = decompose(g)
+    every = solve_exact(g, comps)
+    assert type(every.values) is list
+    small = solve_exact(g, comps, keep=4_000)  # passed after a few levels: the rest dropped
+    roomy = solve_exact(g, comps, keep=10**9)
+    assert isinstance(small.values, BoundaryValues) and type(roomy.values) is list
+    assert as_list(small.values) == every.values == roomy.values
+    assert (small.optimal == every.optimal).all() and (small.choice == every.choice).all()
+    assert tbsg.solve(pig(20)).values_stored == g.n_states  # the default keeps small games whole
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(states=(3, 12), actions=(1, 3), outcomes=(1, 3), near_ties=True))
+def test_random_games_answer_as_with_all_values(game: Any) -> None:
+    full, part = _pair(game)
+    _same(full, part)
+    tbsg.verify(game, part)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(states=(2, 8), actions=(1, 3), outcomes=(1, 3), rewards=True, payoffs="score"))
+def test_random_reward_games_answer_as_with_all_values(game: Any) -> None:
+    full, part = _pair(game)
+    _same(full, part)
+
+
+def test_fixed_strategies_and_best_responses_keep_values_as_solve() -> None:
+    game = pig(10)
+    full = tbsg.evaluate(game, lambda s: "roll" if s.turn_total < 4 else "hold")
+    assert full.values_stored == full.n_states
+
+
+def test_keep_values_is_checked() -> None:
+    with pytest.raises(tbsg.InvalidArgumentError, match="keep_values must be"):
+        tbsg.solve(pig(4), keep_values="some")  # type: ignore[call-overload]
+    with pytest.raises(tbsg.InvalidArgumentError, match="float solution"):
+        tbsg.solve(pig(4), exact=False, keep_values="boundary")
+    assert tbsg.solve(pig(4), exact=False, keep_values="auto").n_states > 0
