@@ -403,7 +403,8 @@ def evaluate(game: Game[S, A], strategy: ProfileLike[S, A], *, exact: bool = Tru
         action (:class:`tbsg.InvalidStrategyError` otherwise).
     exact, tol : bool, float or None
         Exact values (default), or float bounds with proven gap ``tol`` (as in :func:`solve`;
-        ``tol`` with ``exact=False`` only).
+        ``tol`` with ``exact=False`` only). Exact values are stored as by :func:`solve`'s
+        default, ``keep_values="auto"``.
     infinite_play : Fraction, int or None
         Payoff to player 0 of play that never ends; ``None`` (default) refuses a profile
         that can go on forever (:class:`tbsg.NonStoppingGameError`).
@@ -462,7 +463,8 @@ def best_response(game: Game[S, A], player: int, opponent: ProfileLike[S, A], *,
         own strategy is used.
     exact, tol : bool, float or None
         Exact (default), or float bounds with proven gap ``tol`` (as in :func:`solve`; ``tol``
-        with ``exact=False`` only).
+        with ``exact=False`` only). Exact values are stored as by :func:`solve`'s default,
+        ``keep_values="auto"``.
     infinite_play : Fraction, int or None
         Payoff to player 0 of play that never ends; ``None`` (default) refuses a game in
         which ``player`` could keep play going forever. With a payoff the decision process
