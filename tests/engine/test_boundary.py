@@ -72,6 +72,13 @@ def test_values_in_any_order_and_after_eviction() -> None:
     order = list(range(full.n_states))
     random.Random(1).shuffle(order)
     raw_full, raw_part = full._raw_values, part._raw_values
+    stored = part.values_stored
+    assert all(raw_part[i] == raw_full[i] for i in order[:50])
+    assert part.values_stored == stored  # a few look-ups keep nothing more
+    assert all(raw_part[i] == raw_full[i] for i in order)
+    # read one by one in an order hopping between components: past the cost of one pass
+    # over them all, the sequence keeps every value (and answers the same)
+    assert part.values_stored == part.n_states
     assert all(raw_part[i] == raw_full[i] for i in order)
     assert raw_part[-1] == raw_full[-1]
     assert raw_part[3:40:7] == list(raw_full[3:40:7])

@@ -18,12 +18,13 @@ Why
 ---
 In games whose components are long (Pig: a component holds a pair of scores and every
 turn total), the interior states are most of the states and their values most of the
-memory: Pig to 100 keeps 19,405 of 960,894 values, 25 MB of 983 MB. The exact solver
+memory: Pig to 100 keeps 19,405 of its 960,894 values, 2.6% of their digits. The exact solver
 switches to this form when the interior values it holds pass a budget
 (:func:`tbsg.engine.exact.solve_exact`), and :class:`BoundaryValues` answers for the
 others on demand: a single value solves its component (a small cache keeps the last
 few), a pass over all of them (:meth:`BoundaryValues.materialize`) solves each such
-component once.
+component once. Look-ups one by one that would cost more than such a pass (an order that
+hops between components) make the sequence keep every value from then on.
 """
 
 from __future__ import annotations
@@ -89,11 +90,17 @@ class BoundaryValues(Sequence[R]):
         self._evaluate = evaluate
         self._placeholder = placeholder
         self._cache: OrderedDict[int, dict[int, R]] = OrderedDict()
+        # look-ups that solved components for more states than one pass over all of them
+        # would (values read one by one in an order that hops between components) keep
+        # every value from then on: the cost stays within twice a pass
+        self._every: list[R] | None = None
+        self._solved = 0
+        self._interior = len(kept) - self.n_kept
 
     @property
     def n_kept(self) -> int:
-        """How many values are stored."""
-        return int(self._kept.sum())
+        """How many values are stored (every one, once look-ups have asked for them all)."""
+        return len(self._values) if self._every is not None else int(self._kept.sum())
 
     def __len__(self) -> int:
         return len(self._values)
@@ -110,6 +117,8 @@ class BoundaryValues(Sequence[R]):
             i += len(self)
         if self._kept_l[i]:  # (raises IndexError past the end)
             return self._values[i]
+        if self._every is not None:
+            return self._every[i]
         c = int(self._comps.label[i])
         found = self._cache.get(c)
         if found is None:
@@ -117,6 +126,10 @@ class BoundaryValues(Sequence[R]):
             self._cache[c] = found
             if len(self._cache) > _CACHED:
                 self._cache.popitem(last=False)
+            self._solved += len(found)
+            if self._solved > self._interior:
+                self._every = self.materialize()
+                self._cache.clear()
         else:
             self._cache.move_to_end(c)
         return found[i]
@@ -133,6 +146,8 @@ class BoundaryValues(Sequence[R]):
 
     def materialize(self) -> list[R]:
         """Every value, as a new list: each component with values not kept solved once."""
+        if self._every is not None:
+            return list(self._every)
         out = list(self._values)
         label = self._comps.label
         for c in np.unique(label[~self._kept]).tolist():
