@@ -704,3 +704,38 @@ def test_an_exact_only_export_writes_the_exact_margin() -> None:
     for line, row in zip(rows, table, strict=True):
         q = sorted(sol.action_values_to_move(row.state).values(), reverse=True)
         assert line.rsplit(",", 1)[1] == ("" if len(q) == 1 else str(q[0] - q[1]))
+
+
+class _FarApart:
+    """One choice between payoffs of +10^308 and -10^308: the margin, 2 * 10^308, is past
+    the largest finite float (about 1.8 * 10^308)."""
+
+    initial = "s"
+
+    def player(self, s: str) -> int:
+        return 0
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("up", "down")
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, tbsg.Terminal]]:
+        return [(Fraction(1), tbsg.Terminal(10**308 if a == "up" else -(10**308)))]
+
+
+def test_a_margin_past_the_float_range_is_infinite_as_ieee_rounds_it() -> None:
+    # IEEE 754 rounds a number past the largest finite float (plus half an ulp) to inf;
+    # Python's float() raises instead, which broke the default exports
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (the solver's float filter overflows quietly)
+        sol = tbsg.solve(_FarApart())
+        table = state_table(sol)
+        row = next(iter(table))
+        assert row.margin == 2 * 10**308
+        assert row["margin_decimal"] == float("inf")
+        assert table.to_csv().splitlines()[1].endswith(",up,inf")
+        assert table.to_markdown().rstrip().endswith("| up | inf |")
+        assert "$\\infty$" in table.to_latex()
+        assert table.to_csv(columns=["margin"]).splitlines()[1] == f"{2 * 10**308},inf"
+    tbsg.verify(_FarApart(), sol)

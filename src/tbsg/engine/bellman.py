@@ -414,11 +414,15 @@ def action_signs(g: CompiledGame[Any, Any], values: Sequence[Rational], vf: Floa
     """
     ks = np.arange(g.n_actions, dtype=np.int64) if acts is None else acts
     # most actions: one pass over all outcomes beats gathering the outcomes of a subset
-    qf = q_float(g, vf)[ks] if acts is None or 2 * len(acts) > g.n_actions else q_float(g, vf, ks)
-    diff = qf - vf[g.act_state[ks]]
-    bound = filter_bound(g.degrees()[ks])
-    if not (g.win_probability if unit is None else unit):
-        bound = bound * magnitudes(g, vf, ks)
+    # near the float range's end a sum may overflow: an infinite difference has the true
+    # sign, and an infinite bound (the magnitudes overflowed too) leaves the sign unsure,
+    # to exact arithmetic
+    with np.errstate(over="ignore"):
+        qf = q_float(g, vf)[ks] if acts is None or 2 * len(acts) > g.n_actions else q_float(g, vf, ks)
+        diff = qf - vf[g.act_state[ks]]
+        bound = filter_bound(g.degrees()[ks])
+        if not (g.win_probability if unit is None else unit):
+            bound = bound * magnitudes(g, vf, ks)
     sign = np.where(diff > bound, 1, np.where(diff < -bound, -1, 0)).astype(np.int8)
     unsure = np.flatnonzero(np.abs(diff) <= bound)
     if len(unsure):

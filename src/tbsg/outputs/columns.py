@@ -450,7 +450,7 @@ class SolutionColumns(Generic[S, A]):
         power of two ``2^k``, ``float(end) 2^-k`` is the same float (the ends that decide
         are at least ``2^-k``, far above the subnormal range), with no division."""
         if "_raw_margin" in self.__dict__:
-            return _each_object(float, self._raw_margin)
+            return _each_object(nearest_float, self._raw_margin)
         fixed = self._margin_bounds
         k = fixed.scale.bit_length() - 1
         try:
@@ -465,7 +465,7 @@ class SolutionColumns(Generic[S, A]):
         out[fixed.at[same]] = low[same]
         out[fixed.ties] = 0.0
         undecided = [*fixed.undecided, *fixed.at[~same].tolist()]
-        out[undecided] = [float(x) for x in self._exact_margins(undecided)]
+        out[undecided] = [nearest_float(x) for x in self._exact_margins(undecided)]
         floats: list[float | None] = out.tolist()
         return floats
 
@@ -725,6 +725,21 @@ def _repeats(xs: Sequence[Any]) -> bool:
     if not any(max(x.numerator.bit_length(), x.denominator.bit_length()) >= _BIG_BITS for x in sample):
         return False
     return len(set(map(id, xs))) * 2 <= len(xs)
+
+
+def nearest_float(x: Any) -> float:
+    """The float nearest the rational ``x``, with IEEE 754's rule beyond the float range:
+    ``inf`` (``-inf``) where the nearest is past the largest finite float, where ``float``
+    raises (a margin, a difference of two values, may be twice the largest value).
+
+    >>> from fractions import Fraction
+    >>> nearest_float(Fraction(1, 3)), nearest_float(Fraction(-(10**400), 7))
+    (0.3333333333333333, -inf)
+    """
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf if x > 0 else -math.inf
 
 
 def _each_object(fn: Callable[[Any], Any], xs: Sequence[Any]) -> list[Any]:

@@ -234,7 +234,9 @@ class Fmt:
                 return str(x)
 
     def number(self, s: str) -> str:
-        """A formatted decimal; LaTeX puts signs and exponents in math mode."""
+        """A formatted decimal; LaTeX puts signs, exponents and infinities in math mode."""
+        if self.target == "latex" and s.lstrip("-") == "inf":
+            return f"${s[:-3]}\\infty$"
         if self.target == "latex" and (s.startswith("-") or "e" in s):
             mant, _, exp = s.partition("e")
             return f"${mant}\\times 10^{{{int(exp)}}}$" if exp else f"${s}$"

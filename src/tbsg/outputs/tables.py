@@ -26,7 +26,8 @@ Columns of a :class:`StateTable`
   order;
 * ``margin_decimal`` (exact solutions): how close the decision is (below), as the float
   nearest to the exact margin (0.0 at a tie, and otherwise only for a margin below the
-  smallest positive float); empty with a single action. The
+  smallest positive float; ``inf`` for one past the largest finite float, as IEEE 754
+  rounds); empty with a single action. The
   exact margin is the column ``margin``, on request (``columns=[..., "margin"]``, the
   rows' :attr:`Row.margin`): a table of a large game has a margin per state, each a
   difference of fractions of thousands of digits, and putting them all in lowest terms
@@ -146,7 +147,14 @@ import numpy.typing as npt
 from tbsg._util.gc import paused
 from tbsg._util.optional import NOTEBOOK_EXTRA, optional_import
 from tbsg.errors import InvalidArgumentError, shorten, show
-from tbsg.outputs.columns import COLUMN_NAMES, SolutionColumns, at_positions, sorted_by_fields, state_fields
+from tbsg.outputs.columns import (
+    COLUMN_NAMES,
+    SolutionColumns,
+    at_positions,
+    nearest_float,
+    sorted_by_fields,
+    state_fields,
+)
 from tbsg.outputs.formats import (
     Fmt,
     Kind,
@@ -266,7 +274,7 @@ class Row(Generic[S, A]):
             return getattr(self, name)
         if name in _DECIMAL_COLUMNS:  # the nearest float of an exact column
             x = getattr(self, _DECIMAL_COLUMNS[name])
-            return None if x is None else float(x)
+            return None if x is None else nearest_float(x)
         if _is_namedtuple(self.state):
             attr = name[6:] if name.startswith("state.") else name
             if attr in type(self.state)._fields:  # type: ignore[attr-defined]
@@ -806,7 +814,7 @@ class StateTable(Generic[S, A]):
             return [col.fn(r) for r in rows]
         name = cast(str, col.name)
         if col.decimal:
-            return [None if x is None else float(x) for x in (r[name] for r in rows)]
+            return [None if x is None else nearest_float(x) for x in (r[name] for r in rows)]
         return [r[name] for r in rows]
 
     def _cells(self, col: _Column, fmt: Fmt, pos: Sequence[int], total: int | None = None) -> list[str]:
