@@ -739,3 +739,28 @@ def test_a_margin_past_the_float_range_is_infinite_as_ieee_rounds_it() -> None:
         assert "$\\infty$" in table.to_latex()
         assert table.to_csv(columns=["margin"]).splitlines()[1] == f"{2 * 10**308},inf"
     tbsg.verify(_FarApart(), sol)
+
+
+class _Waiting:
+    """Player 0 waits (back to the same state) or leaves for 1/2; never-ending play pays 0."""
+
+    initial = "room"
+
+    def player(self, s: str) -> int:
+        return 0
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("wait", "leave")
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | tbsg.Terminal]]:
+        return [(Fraction(1), "room")] if a == "wait" else [(Fraction(1), tbsg.Terminal(Fraction(1, 2)))]
+
+
+def test_a_zero_margin_beside_one_optimal_action_is_a_tie_by_coming_back() -> None:
+    # by hand: leaving pays 1/2 and waiting forever 0, so the value is 1/2; waiting
+    # ties in value (Q = v = 1/2) but waiting forever pays 0: the margin is 0 and only
+    # "leave" is optimal (the tables module docstring, "The margin")
+    sol = tbsg.solve(_Waiting(), infinite_play=0)
+    row = next(iter(state_table(sol)))
+    assert sol.value() == Fraction(1, 2)
+    assert row.margin == 0 and row["optimal"] == ("leave",)
