@@ -55,8 +55,9 @@ the value of the best action minus that of the best other action. It is ``>= 0``
 cheapest mistake. Those actions are all optimal, except in a game with never-ending play
 (``infinite_play=``), where an action that ties only by coming back (waiting forever
 would pay the never-ending payoff instead) is left out of ``optimal``, so a margin of 0
-may stand beside a single optimal action (user guide, section 5). Exact solutions give it as a ``Fraction`` (a row's ``margin``, the
-column ``margin`` when asked for) and by default as its nearest float
+may stand beside a single optimal action (user guide, section 5). Exact solutions give
+it as a ``Fraction`` (a row's ``margin``, the column ``margin`` when asked for) and by
+default as its nearest float
 (``margin_decimal``); float solutions as the difference of midpoint estimates, whose
 error is at most the bounds' gap.
 
