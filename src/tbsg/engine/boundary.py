@@ -113,9 +113,12 @@ class BoundaryValues(Sequence[R]):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         i = operator.index(i)
+        n = len(self._values)
         if i < 0:
-            i += len(self)
-        if self._kept_l[i]:  # (raises IndexError past the end)
+            i += n
+        if not 0 <= i < n:  # as a list: -n - 1 and below are out of range too
+            raise IndexError("BoundaryValues index out of range")
+        if self._kept_l[i]:
             return self._values[i]
         if self._every is not None:
             return self._every[i]
