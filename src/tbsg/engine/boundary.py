@@ -94,8 +94,9 @@ class BoundaryValues(Sequence[R]):
         # would (values read one by one in an order that hops between components) keep
         # every value from then on: the cost stays within twice a pass
         self._every: list[R] | None = None
-        self._solved = 0
-        self._interior = len(kept) - self.n_kept
+        self._solved = 0  # states of the components solved by look-ups (what they cost)
+        self._size: list[int] = np.diff(comps.ptr).tolist()
+        self._pass = sum(self._size[c] for c in np.unique(comps.label[~kept]).tolist())
 
     @property
     def n_kept(self) -> int:
@@ -129,8 +130,8 @@ class BoundaryValues(Sequence[R]):
             self._cache[c] = found
             if len(self._cache) > _CACHED:
                 self._cache.popitem(last=False)
-            self._solved += len(found)
-            if self._solved > self._interior:
+            self._solved += self._size[c]
+            if self._solved > self._pass:
                 self._every = self.materialize()
                 self._cache.clear()
         else:
