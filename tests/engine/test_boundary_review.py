@@ -38,7 +38,8 @@ def _hub_and_cycles(n: int, m: int, j: int) -> TableGame:
     targets = [1] + [b0 + c * m + k for c in range(j) for k in range(m - 1)]
     p = Fraction(1, len(targets))
     moves: list[Any] = [(("go", tuple((p, t) for t in targets)),)]
-    succ = [1 + (i + 1) % n for i in range(n)] + [b0 + c * m + (k + 1) % m for c in range(j) for k in range(m)]
+    succ = [1 + (i + 1) % n for i in range(n)]
+    succ += [b0 + c * m + (k + 1) % m for c in range(j) for k in range(m)]
     for nxt in succ:
         moves.append((("a", ((half, nxt), (half, tbsg.win(0)))),
                       ("b", ((third, nxt), (2 * third, tbsg.win(1))))))
