@@ -94,8 +94,9 @@ class BoundaryValues(Sequence[R]):
         # would (values read one by one in an order that hops between components) keep
         # every value from then on: the cost stays within twice a pass
         self._every: list[R] | None = None
-        self._solved = 0
-        self._interior = len(kept) - self.n_kept
+        self._solved = 0  # states of the components solved by look-ups (what they cost)
+        self._size: list[int] = np.diff(comps.ptr).tolist()
+        self._pass = sum(self._size[c] for c in np.unique(comps.label[~kept]).tolist())
 
     @property
     def n_kept(self) -> int:
@@ -113,9 +114,12 @@ class BoundaryValues(Sequence[R]):
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         i = operator.index(i)
+        n = len(self._values)
         if i < 0:
-            i += len(self)
-        if self._kept_l[i]:  # (raises IndexError past the end)
+            i += n
+        if not 0 <= i < n:  # as a list: -n - 1 and below are out of range too
+            raise IndexError("BoundaryValues index out of range")
+        if self._kept_l[i]:
             return self._values[i]
         if self._every is not None:
             return self._every[i]
@@ -126,8 +130,8 @@ class BoundaryValues(Sequence[R]):
             self._cache[c] = found
             if len(self._cache) > _CACHED:
                 self._cache.popitem(last=False)
-            self._solved += len(found)
-            if self._solved > self._interior:
+            self._solved += self._size[c]
+            if self._solved > self._pass:
                 self._every = self.materialize()
                 self._cache.clear()
         else:
