@@ -225,3 +225,35 @@ def test_look_ups_that_hop_between_components_cost_at_most_two_passes() -> None:
         for i in lasts:
             assert bv[i] == full._raw_values[i]
     assert solved[0] <= 2 * one_pass + 40
+
+
+@pytest.mark.slow
+def test_pig_to_100_exact_from_boundary_values_is_the_paper_s_and_verifies() -> None:
+    """Neller and Presser 2004 (:mod:`tbsg.sources.pig`), p. 34: the first player wins
+    53.06% with optimal play, and "an optimal player with a score of 0 will never hold
+    with a turn total less than 21". The exact solve of the default settings stores the
+    boundary values only: the value of the initial state is stored, the turn totals
+    above 0 are recomputed, and both are checked, exactly, against the paper, against the
+    float solver's certified bounds (another method), and by the certificate."""
+    from tbsg.games.pig import PigState
+    from tbsg.sources.pig import OPTIMAL
+
+    game = pig(100)
+    sol = tbsg.solve(game)
+    assert sol.values_stored < sol.n_states // 10  # (the default switched)
+    printed = Fraction(OPTIMAL)
+    v = sol.value()
+    assert printed - Fraction(1, 20_000) <= v < printed + Fraction(1, 20_000)
+    approx = tbsg.solve(game, exact=False, tol=1e-12)
+    lo, hi = approx.bounds()
+    assert lo <= v <= hi
+    rng = random.Random(7)
+    for s in rng.sample(list(sol.states), 300):
+        lo, hi = approx.bounds(s)
+        assert lo <= sol.value(s) <= hi
+    for other in range(100):  # score 0, every opponent score: roll below 21 (an exact tie
+        for k in range(2, 21):  # would list both actions)
+            s = PigState(mover=0, score=0, other=other, turn_total=k)
+            if s in sol.graph.index:
+                assert sol.optimal_actions(s) == ("roll",), s
+    tbsg.verify(game, sol)
