@@ -54,7 +54,7 @@ def _edit(path: Path, change: Any) -> None:
 def test_file_is_plain_json_with_exact_values(saved: Path) -> None:
     doc = json.loads(saved.read_text())
     assert doc["format"] == "tbsg-solution"
-    assert doc["format_version"] == 4
+    assert doc["format_version"] == 5
     assert doc["game"] == {"module": "tbsg.games.risk_or_safety", "class": "RiskOrSafety",
                            "fields": {"target": 4}, "factory": None}
     assert (doc["kind"], doc["optimizing"]) == ("solve", [0, 1])
@@ -230,10 +230,10 @@ def _edited_fields(path: Path, edits: list[Any]) -> tuple[set[str], set[str]]:
     return fields, edited
 
 
-@pytest.mark.parametrize("version", [4, 3])
+@pytest.mark.parametrize("version", [5, 3])
 def test_every_field_of_the_format_has_an_edit_test(saved: Path, saved_v3: Path, version: int) -> None:
     # guard: a field added to the format without a test of its edit fails here
-    fields, edited = (_edited_fields(saved, FIELD_EDITS) if version == 4
+    fields, edited = (_edited_fields(saved, FIELD_EDITS) if version == 5
                       else _edited_fields(saved_v3, FIELD_EDITS_V3))
     assert fields <= edited, fields - edited
 

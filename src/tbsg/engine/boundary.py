@@ -75,8 +75,8 @@ class BoundaryValues(Sequence[R]):
     comps : Components
         The game's components.
     evaluate : callable
-        ``evaluate(states)`` writes the exact values of one component (a list of its
-        states) into ``values``, reading only kept values outside it.
+        ``evaluate(states)`` writes the exact values of the states not kept of one
+        component (``states``: all of its states) into ``values``, reading only kept values.
     placeholder : object
         What ``values`` holds at a state that is not kept.
     """

@@ -715,11 +715,20 @@ class _Store:
 
 def _boundary(eng: _Engine, kept: BoolArray, comps: Components) -> BoundaryValues[Rational]:
     """The engine's values (``bk.ZERO`` where not ``kept``) as :class:`BoundaryValues` that
-    recompute the others with the engine's profile, one component at a time."""
+    recompute the others with the engine's profile, one component at a time.
+
+    Only the states of a component that are not kept are unknowns: its kept states' values
+    are read like those of other components. That system is non-singular whenever the
+    profile stops (from each unknown, play leaves the unknowns with probability one), its
+    solution is the one of the whole component (which is unique), and it is smaller; the
+    kept values are never overwritten, so they stay the ones given.
+    """
     eng.adic = None  # (an acyclic level's integer values: not needed to evaluate a component)
+    kept_l: list[bool] = kept.tolist()
 
     def evaluate(states: list[int]) -> None:
-        eng._evaluate(states, {s: r for r, s in enumerate(states)})
+        unknown = [s for s in states if not kept_l[s]]
+        eng._evaluate(unknown, {s: r for r, s in enumerate(unknown)})
 
     return BoundaryValues(eng.values, kept, comps, evaluate, bk.ZERO)
 
@@ -748,13 +757,10 @@ def recomputed_values(g: CompiledGame[S, A], comps: Components, choice: IntArray
     -------
     BoundaryValues
         The others recomputed on demand, as a solve with ``keep_values="boundary"``
-        recomputes them (module :mod:`tbsg.engine.boundary`). A component solved for its
-        missing values is solved whole: its system is non-singular when the profile stops
-        (a profile that never leaves a component raises ``ZeroDivisionError`` there, the
-        caller's to report), and its values replace the given ones of its kept states in
-        the working list: the same numbers when the given values are the profile's, which
-        a caller that does not trust them checks on :meth:`BoundaryValues.materialize`
-        (whose kept entries are the given values) with a certificate.
+        recomputes them (module :mod:`tbsg.engine.boundary`), from the given values: a
+        caller that does not trust those checks every value with a certificate. A profile
+        under which play never leaves some of a component's missing states makes their
+        system singular: ``ZeroDivisionError`` when they are solved, the caller's to report.
     """
     eng = _Engine(g, None)
     eng.choice = choice.tolist()
