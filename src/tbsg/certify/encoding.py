@@ -1,8 +1,8 @@
-"""The state rows of a saved solution (format version 4), written and read in bulk.
+"""The state rows of a saved solution (format versions 4 and 5), written and read in bulk.
 
 A solution file holds one row per state, in the order the game's compile enumerates
 them: the state's ``repr``, its exact value, the position of the chosen action among the
-state's actions and that action's ``repr``. Format 4 writes each row as a JSON array
+state's actions and that action's ``repr``. Formats 4 and 5 write each row as a JSON array
 
 .. code-block:: text
 
@@ -12,7 +12,18 @@ whose value is ``numerator / denominators[1]``: the file lists the distinct deno
 of the values once (``"denominators": ["1", "4165", ...]``, decimal texts, in order of
 first use) and each row names one by its position. The value ``p/q`` of a state is in
 lowest terms, ``gcd(p, q) = 1``, so every rational has exactly one encoding and ``0`` is
-``"0"`` over the denominator ``"1"``.
+``"0"`` over the denominator ``"1"``. Format 5 also writes rows without a value,
+
+.. code-block:: text
+
+    ["RoSState(mover=0, open=1, saved=0, other=0)", null, null, 0, "'toss'"]
+
+(both fields ``null``, never one), for a solution that stores only the values other
+components read: the others follow from those and the strategy, one linear solve per
+component (:mod:`tbsg.engine.boundary`). This module reads and writes such rows; which
+rows may omit their value is the caller's to check (:mod:`tbsg.certify.persist`), and the
+rows' values are then the stored ones only, the numerators and denominators of the
+others neither written nor parsed.
 
 Why this layout: the values of a solved game share few denominators (those of one
 strongly connected component are divisors of one determinant; Pig to 50 has 115,444

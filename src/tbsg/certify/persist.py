@@ -7,7 +7,7 @@ solution, and nothing that has to be trusted:
 
     {
       "format": "tbsg-solution",            fixed marker
-      "format_version": 4,                  this layout
+      "format_version": 5,                  this layout
       "tbsg_version": "0.1.0",              library that wrote it (informational)
       "game": {"module": "tbsg.games.risk_or_safety", "class": "RiskOrSafety",
                "fields": {"target": 4},     how to rebuild the game: its class and the
@@ -24,14 +24,36 @@ solution, and nothing that has to be trusted:
       "value": "2236/4165",                 value of the initial state (for readers)
       "denominators": ["4165", "595", ...], the distinct denominators of the values
       "states": [                           one line per state, in enumeration order:
-        ["RoSState(mover=0, open=0, saved=0, other=0)", "2236", 0, 0, "'toss'"], ...]
+        ["RoSState(mover=0, open=0, saved=0, other=0)", "2236", 0, 0, "'toss'"],
+        ["RoSState(mover=0, open=1, saved=0, other=0)", null, null, 0, "'toss'"], ...]
     }                                       state, numerator, denominator, action, label
 
 Values are exact, to player 0 (as everywhere in tbsg): a row's value is its numerator
 over the denominator the row names by its position in ``denominators``, in lowest terms;
 ``action`` is the position of the chosen action in ``game.actions(state)`` and ``label``
 its ``repr``. The rows are written and read in bulk (:mod:`tbsg.certify.encoding`, which
-says why the layout is what it is). Files of format version 3 (each row an object
+says why the layout is what it is).
+
+A row may omit its value, ``null`` for both numerator and denominator, when the state's
+value is read by no other strongly connected component and the state is not the initial
+one (:func:`tbsg.engine.boundary.boundary_states`): :func:`save` writes such rows for a
+solution that stores only these *boundary* values (``keep_values="boundary"``, or
+``"auto"`` past its budget), whose other values would be most of the file as they are
+most of the memory (Pig to 100 stores 19,405 of its 960,894 values). The omitted values
+are determined: with the strategy fixed, the values of a component's states are the
+unique solution of a linear system whose right-hand side reads only the values the
+component's states reach outside it, which are boundary values
+(:mod:`tbsg.engine.boundary`); the system is non-singular when play under the strategy
+ends, so omitted values in a file whose play may not end (``infinite_play`` not null)
+are refused rather than solved. :func:`load` recomputes them
+(:func:`tbsg.engine.exact.recomputed_values`) and checks the certificate on every value,
+stored or recomputed: the stored values are judged as in a file that holds every value,
+and a recomputation that went wrong could not be certified. The loaded solution stores
+the same values as the saved one.
+
+Format version 5 is version 4 with these ``null`` rows (a solution that stores every
+value writes what version 4 wrote, with the version number changed). Files of format
+versions 4 (no ``null`` values), 3 (each row an object
 ``{"state": ..., "value": "p/q", "action": ..., "label": ...}``, and a second graph
 hash ``sha256_unordered``) and 2 (no ``factory`` either) are read as well, with every
 check they had.
@@ -59,8 +81,9 @@ game; files of format 3 tell it by their order-free hash.
 than the state count the file records, and checks **every field**: the keys present (no
 more, no fewer, none twice), the game's class and fields, the hash(es) and five counts,
 kind, players and method, the rule for infinite play, the top-level value against the
-first row, and each row's state, value, action and label (and, in format 4, the table of
-denominators: positive, each listed once). Then, by default, it checks
+first row, and each row's state, value, action and label (and, from format 4, the table
+of denominators: positive, each listed once; in format 5, which rows may omit their
+value, before any is recomputed). Then, by default, it checks
 the certificate on that same compile (:func:`tbsg.certify.certificate.check_certificate`,
 the conditions :func:`tbsg.verify` checks, which also give the optimal actions): a loaded
 solution is as trustworthy as a fresh one, and the game is compiled once. With
@@ -150,7 +173,8 @@ FORMAT = "tbsg-solution"
 FORMAT_VERSION = 5
 READS = (2, 3, 4, 5)
 """The format versions :func:`load` reads (version 2 records no factory; 2 and 3 write each
-row as an object with the value as ``"p/q"`` and record a second, order-free graph hash)."""
+row as an object with the value as ``"p/q"`` and record a second, order-free graph hash;
+4 writes every value, 5 may omit those of states no other component reads)."""
 MAX_DIGITS = 1_000_000 if bk.BACKEND == "gmpy2" else 100_000
 """Default limit on the characters of one number in a file (Pig to 100 needs about 42,000).
 
@@ -778,7 +802,9 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
         (without ``import_game``), not importable, not rebuilt from the recorded fields,
         or another class or other fields than the file's passed as ``game``.
     TamperedSolutionError, NonStoppingGameError
-        If the certificate fails (``check=True``).
+        If the certificate fails (``check=True``). Also (``TamperedSolutionError``, with
+        either ``check``) when the file omits values that its strategy leaves undetermined
+        (play never ends among them: edited actions).
     """
     t0 = time.perf_counter()
     r = _Reader(path, _check_load_options(path, check, max_states, max_digits, import_game))
