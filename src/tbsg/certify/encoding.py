@@ -364,9 +364,9 @@ class Rows(NamedTuple):
 
     Attributes
     ----------
-    values : ReadValues or None
-        Every state's value as the integer parts of a ``Fraction`` (what the certificate
-        reads); ``None`` when some rows store no value.
+    values : sequence of Fraction, or None
+        Every state's value (format 4 and 5: a :class:`ReadValues`, the integer parts the
+        certificate reads); ``None`` when some rows store no value.
     exact : list
         Every state's value in the backend's type; ``bk.ZERO`` where a row stores none.
     choice : int array
@@ -375,7 +375,7 @@ class Rows(NamedTuple):
         The states whose rows store a value; ``None`` when every row does.
     """
 
-    values: ReadValues | None
+    values: Sequence[Fraction] | None
     exact: list[Any]
     choice: np.ndarray[Any, np.dtype[np.int64]]
     kept: np.ndarray[Any, np.dtype[np.bool_]] | None

@@ -1017,7 +1017,7 @@ def _rows(r: _Reader, g: CompiledGame[Any, Any], doc: dict[str, Any], c: Fractio
             read = encoding.read_rows(r.fail, g, rows, denominators, r.max_digits)
     else:
         values, choice = _read_rows(r, g, rows)
-        read = encoding.Rows(values, [bk.from_fraction(v) for v in values], choice, None)  # type: ignore[arg-type]
+        read = encoding.Rows(values, [bk.from_fraction(v) for v in values], choice, None)
     if read.kept is not None:
         i = int(np.argmin(read.kept))  # the first row without a value
         where = f"state row {i} ({shorten(encoding.state_texts(g)[i], 60)})"
