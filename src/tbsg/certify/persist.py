@@ -139,7 +139,7 @@ import numpy as np
 
 from tbsg._util.bounds import bounds_of
 from tbsg._util.digits import approx_digits, fraction_text, short_fraction, unlimited_digits
-from tbsg._util.gc import paused
+from tbsg._util.gc import paused, release_free_memory
 from tbsg._version import __version__
 from tbsg.certify import encoding
 from tbsg.certify.certificate import check_certificate, read_values
@@ -827,7 +827,9 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
     # again), which give the optimal actions; without them, the same mask unchecked
     optimal = (check_certificate(g, values, choice, optimizing, c, scc=comps.label) if check else
                optimal_mask(g, values, choice, optimizing=optimizing, infinite_play=c))
-    del values  # (every value, when the file omits some: only the stored ones are kept)
+    if rows.kept is not None:  # every value was built to be checked: only the stored ones stay
+        del values
+        release_free_memory()
     return Solution(
         graph=g, method=f"{_METHOD[kind]} (loaded from {os.fspath(path)})",
         seconds=time.perf_counter() - t0, n_components=comps.count,
