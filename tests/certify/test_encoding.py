@@ -222,7 +222,7 @@ def test_equal_values_are_built_once_and_shared() -> None:
     then 1/5; the rows of 1/3 (and of 2/5) share one value: one entry of the parts, one
     object of the backend's type."""
     values, exact = encoding._values(_fail, ["1", "2"] * 3 + ["1"], [0, 1] * 3 + [1],
-                                     [3, 5], list("abcdefg"), 100)
+                                     [3, 5], encoding._row_name(list("abcdefg")), 100)
     assert list(values) == [Fraction(1, 3), Fraction(2, 5)] * 3 + [Fraction(1, 5)]
     assert all(type(v) is Fraction for v in values)
     # read as the parts of the three distinct values, each row pointing at its own
@@ -231,7 +231,8 @@ def test_equal_values_are_built_once_and_shared() -> None:
     assert exact[0] is exact[2] is exact[4] and exact[1] is exact[5] and exact[6] is not exact[0]
     assert list(map(Fraction, exact)) == list(values)
     # few values shared: each row's value built on its own, the same numbers
-    alone, apart = encoding._values(_fail, ["1", "2", "1"], [0, 1, 1], [3, 5], list("abc"), 100)
+    alone, apart = encoding._values(_fail, ["1", "2", "1"], [0, 1, 1], [3, 5],
+                                    encoding._row_name(list("abc")), 100)
     assert list(alone) == [Fraction(1, 3), Fraction(2, 5), Fraction(1, 5)] and alone.inverse is None
     assert list(map(Fraction, apart)) == list(alone)
 
@@ -248,12 +249,14 @@ def test_a_value_not_in_lowest_terms_names_the_first_row_holding_it(numerators: 
     """By hand: the denominators are 3 and 4; 2/4 is the only value not in lowest terms."""
     with pytest.raises(tbsg.SolutionFileError, match=f"state row {row} \\(s{row}\\): value 2/4 is not in "
                                                      "lowest terms"):
-        encoding._values(_fail, numerators, index, [3, 4], [f"s{i}" for i in range(len(index))], 100)
+        encoding._values(_fail, numerators, index, [3, 4],
+                         encoding._row_name([f"s{i}" for i in range(len(index))]), 100)
 
 
 def test_a_garbled_numerator_written_twice_names_its_first_row() -> None:
     with pytest.raises(tbsg.SolutionFileError, match=r"state row 1 \(s1\): '007' is not an integer"):
-        encoding._values(_fail, ["1", "007", "1", "007"], [0, 0, 0, 0], [3], ["s0", "s1", "s2", "s3"], 100)
+        encoding._values(_fail, ["1", "007", "1", "007"], [0, 0, 0, 0], [3],
+                         encoding._row_name(["s0", "s1", "s2", "s3"]), 100)
 
 
 @pytest.mark.parametrize("slots", [True, False])

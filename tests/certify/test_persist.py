@@ -12,6 +12,7 @@ import importlib
 import inspect
 import json
 import pkgutil
+import re
 import shutil
 import types
 import typing
@@ -25,8 +26,10 @@ import pytest
 import tbsg
 from oracles import Sixes
 from strategies import TableGame
+from tbsg.certify import persist
 from tbsg.certify.persist import graph_hash, load, save
 from tbsg.cli import main
+from tbsg.engine.boundary import BoundaryValues
 
 FORMAT_3 = Path(__file__).parent / "data" / "ros4_format3.json"
 
@@ -54,7 +57,7 @@ def _edit(path: Path, change: Any) -> None:
 def test_file_is_plain_json_with_exact_values(saved: Path) -> None:
     doc = json.loads(saved.read_text())
     assert doc["format"] == "tbsg-solution"
-    assert doc["format_version"] == 4
+    assert doc["format_version"] == 5
     assert doc["game"] == {"module": "tbsg.games.risk_or_safety", "class": "RiskOrSafety",
                            "fields": {"target": 4}, "factory": None}
     assert (doc["kind"], doc["optimizing"]) == ("solve", [0, 1])
@@ -230,10 +233,10 @@ def _edited_fields(path: Path, edits: list[Any]) -> tuple[set[str], set[str]]:
     return fields, edited
 
 
-@pytest.mark.parametrize("version", [4, 3])
+@pytest.mark.parametrize("version", [5, 3])
 def test_every_field_of_the_format_has_an_edit_test(saved: Path, saved_v3: Path, version: int) -> None:
     # guard: a field added to the format without a test of its edit fails here
-    fields, edited = (_edited_fields(saved, FIELD_EDITS) if version == 4
+    fields, edited = (_edited_fields(saved, FIELD_EDITS) if version == 5
                       else _edited_fields(saved_v3, FIELD_EDITS_V3))
     assert fields <= edited, fields - edited
 
@@ -747,3 +750,183 @@ def test_the_texts_save_caches_on_the_graph_are_checked_by_verify(tmp_path: Path
     object.__setattr__(g, cache, edited)
     with pytest.raises(tbsg.TamperedSolutionError, match=f"cached {cache}"):
         tbsg.verify(game, sol)
+
+
+# --- format 5: files of solutions that store only their boundary values --------------------
+
+def _null_rows(path: Path) -> list[int]:
+    return [i for i, row in enumerate(json.loads(path.read_text())["states"]) if row[1] is None]
+
+
+@pytest.mark.parametrize("game", [tbsg.games.pig(12), tbsg.games.risk_or_safety(5)], ids=repr)
+def test_a_boundary_solution_saves_its_stored_values_and_loads_as_the_whole_one(tmp_path: Path,
+                                                                                game: Any) -> None:
+    whole = tbsg.solve(game, keep_values="all")
+    part = tbsg.solve(game, keep_values="boundary")
+    all_path, part_path = tmp_path / "all.json", tmp_path / "part.json"
+    save(whole, all_path)
+    save(part, part_path)
+    assert _null_rows(all_path) == []
+    nulls = _null_rows(part_path)
+    assert len(nulls) == whole.n_states - part.values_stored > 0
+    assert all(row[1:3] == [None, None] for row in (json.loads(part_path.read_text())["states"][i]
+                                                    for i in nulls))
+    for check in (True, False):
+        back = load(part_path, check=check)
+        assert isinstance(back._raw_values, BoundaryValues)
+        assert back.values_stored == part.values_stored
+        assert list(back.values_exact) == list(whole.values_exact)
+        assert back.choice.tolist() == whole.choice.tolist()
+        assert back.optimal.tolist() == whole.optimal.tolist()
+    # saving the loaded solution writes the same file
+    save(load(part_path), tmp_path / "again.json")
+    assert (tmp_path / "again.json").read_text() == part_path.read_text()
+
+
+def test_a_boundary_file_of_long_values_is_smaller(tmp_path: Path) -> None:
+    # Pig's omitted values are most of its digits; in Risk or Safety to 5 a value is a few
+    # characters, shorter than "null, null", so only a game with long values gains
+    game = tbsg.games.pig(12)
+    save(tbsg.solve(game, keep_values="all"), tmp_path / "all.json")
+    save(tbsg.solve(game, keep_values="boundary"), tmp_path / "part.json")
+    assert (tmp_path / "part.json").stat().st_size < (tmp_path / "all.json").stat().st_size
+
+
+def test_a_file_with_every_value_is_format_4_with_another_version(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    sol = tbsg.solve(tbsg.games.risk_or_safety(5), keep_values="all")
+    save(sol, tmp_path / "v5.json")
+    monkeypatch.setattr(persist, "FORMAT_VERSION", 4)
+    save(sol, tmp_path / "v4.json")
+    monkeypatch.undo()
+    v4 = (tmp_path / "v4.json").read_text()
+    assert '"format_version": 4,' in v4
+    assert v4.replace('"format_version": 4,', '"format_version": 5,') == (tmp_path / "v5.json").read_text()
+    back = load(tmp_path / "v4.json")
+    assert back.values == sol.values and back.optimal.tolist() == sol.optimal.tolist()
+
+
+@pytest.fixture
+def saved_boundary(tmp_path: Path) -> Path:
+    path = tmp_path / "ros5.json"
+    save(tbsg.solve(tbsg.games.risk_or_safety(5), keep_values="boundary"), path)
+    return path
+
+
+def _stored_row(path: Path, after: int = 0) -> int:
+    """A row after ``after`` that stores its value."""
+    return next(i for i, row in enumerate(json.loads(path.read_text())["states"]) if i > after
+                and row[1] is not None)
+
+
+def test_a_null_value_where_another_component_reads_it_is_refused(saved_boundary: Path) -> None:
+    row = _stored_row(saved_boundary)
+    state = json.loads(saved_boundary.read_text())["states"][row][0]
+    _edit(saved_boundary, _set(("states", row, slice(1, 3)), [None, None]))
+    with pytest.raises(tbsg.SolutionFileError, match=re.escape(
+            f"state row {row} ({state}): value null, but another component reads the state's value "
+            "(or it is the initial state): it must be stored")):
+        load(saved_boundary)
+
+
+def test_a_null_value_of_the_initial_state_is_refused(saved_boundary: Path) -> None:
+    _edit(saved_boundary, _set(("states", 0, slice(1, 3)), [None, None]))
+    with pytest.raises(tbsg.SolutionFileError, match=re.escape(
+            "state row 0 (RoSState(mover=0, open=0, saved=0, other=0)): value null, but another "
+            "component reads")):
+        load(saved_boundary)
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ([None, 0], "the numerator is null but the denominator is not null"),
+    (["1", None], "the numerator is not null but the denominator is null"),
+])
+def test_a_value_null_in_one_field_only_is_refused(saved_boundary: Path, fields: list[Any],
+                                                   message: str) -> None:
+    row = _null_rows(saved_boundary)[0]
+    _edit(saved_boundary, _set(("states", row, slice(1, 3)), fields))
+    with pytest.raises(tbsg.SolutionFileError, match=f"state row {row} \\(.*\\): {message} "):
+        load(saved_boundary)
+
+
+def test_null_values_in_a_file_of_format_4_are_refused(saved_boundary: Path) -> None:
+    row = _null_rows(saved_boundary)[0]
+    _edit(saved_boundary, _set(("format_version",), 4))
+    with pytest.raises(tbsg.SolutionFileError, match=f"state row {row} \\(.*\\): value null, which files "
+                                                     "of format version 4 do not have"):
+        load(saved_boundary)
+
+
+def test_null_values_in_a_file_with_infinite_play_are_refused(saved_boundary: Path) -> None:
+    row = _null_rows(saved_boundary)[0]
+    _edit(saved_boundary, _set(("infinite_play",), "1/2"))
+    with pytest.raises(tbsg.SolutionFileError, match=f"state row {row} \\(.*\\): value null in a file "
+                                                     "with 'infinite_play'"):
+        load(saved_boundary)
+
+
+def test_an_edited_stored_value_of_a_file_with_null_values_is_refused_by_the_certificate(
+        saved_boundary: Path) -> None:
+    # the initial state shares its component with states whose values are omitted: they
+    # are recomputed from the edited value, and the certificate still refuses it
+    doc = json.loads(saved_boundary.read_text())
+    assert doc["states"][0][1:3] == ["1026", 0] and doc["denominators"][0] == "1925"
+    assert 1 in _null_rows(saved_boundary)  # (a state of the initial state's component)
+
+    def change(d: dict[str, Any]) -> None:
+        d["states"][0][1], d["value"] = "1027", "1027/1925"
+    _edit(saved_boundary, change)
+    with pytest.raises(tbsg.TamperedSolutionError, match="fails at state"):
+        load(saved_boundary)
+    # without the certificate the stored value is the file's, not a recomputed one
+    assert load(saved_boundary, check=False).value() == Fraction(1027, 1925)
+
+
+class Tag:
+    """From the start, "a" leads to "b"; there player 0 may try (win with probability 1/2,
+    else "c") or wait (to "c"), and at "c" player 1 may try (player 1 wins with
+    probability 1/2, else back to "a") or wait (to "b"): waiting at both never ends."""
+
+    initial = "start"
+
+    def player(self, s: str) -> int:
+        return 1 if s == "c" else 0
+
+    def actions(self, s: str) -> tuple[str, ...]:
+        return ("go",) if s in ("start", "a") else ("try", "wait")
+
+    def outcomes(self, s: str, a: str) -> list[tuple[Fraction, str | tbsg.Terminal]]:
+        if s in ("start", "a"):
+            return [(Fraction(1), "a" if s == "start" else "b")]
+        if a == "wait":
+            return [(Fraction(1), "c" if s == "b" else "b")]
+        return [(Fraction(1, 2), tbsg.win(0) if s == "b" else tbsg.win(1)),
+                (Fraction(1, 2), "c" if s == "b" else "a")]
+
+
+@pytest.mark.parametrize("check", [True, False])
+def test_edited_actions_that_never_end_play_among_omitted_values_are_refused(tmp_path: Path,
+                                                                             check: bool) -> None:
+    # a file edited by hand: rule of infinite play dropped, the values of b and c omitted
+    # (a is the component's only entry) and both players waiting: the system of b and c
+    # is singular (b = c, c = b)
+    sol = tbsg.solve(Tag(), infinite_play=Fraction(1, 2))
+    assert list(sol.values_exact) == [Fraction(2, 3), Fraction(2, 3), Fraction(2, 3), Fraction(1, 3)]
+    path = tmp_path / "tag.json"
+    save(sol, path)
+
+    def change(d: dict[str, Any]) -> None:
+        d["infinite_play"] = None
+        for row in d["states"][2:]:
+            row[1:] = [None, None, 1, "'wait'"]
+    _edit(path, change)
+    with pytest.raises(tbsg.TamperedSolutionError, match="the strategy the rows record never ends play "
+                                                         "in some component"):
+        load(path, game=Tag(), check=check)
+
+
+def test_verify_on_the_command_line_reads_a_boundary_file(saved_boundary: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert _null_rows(saved_boundary)
+    assert main(["verify", str(saved_boundary)]) == 0
+    assert "verified" in capsys.readouterr().out

@@ -149,7 +149,7 @@ from tbsg.model.fixed import FixedStrategyGame
 from tbsg.model.protocol import Game, infinite_play_payoff
 from tbsg.results import Solution, SolutionKind, solution_digest
 
-__all__ = ["Verification", "check_certificate", "verify"]
+__all__ = ["Verification", "check_certificate", "read_values", "verify"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -613,10 +613,19 @@ def _read(g: CompiledGame[S, A], solution: Solution[S, A]) -> ReadValues:
 
     Run after :func:`_check_graph` and :func:`_check_arrays`: the solution's graph is the
     game's, so its arrays are read in the game's numbering (as its query methods read them).
+    """
+    return read_values(g, as_list(solution._raw_values))
+
+
+def read_values(g: CompiledGame[S, A], values: Sequence[Any]) -> ReadValues:
+    """Backend values (one per state of ``g``), each checked to be a ``Fraction`` of Python
+    ints in lowest terms (or a value of the fast backend's own type, which is), read as
+    their integer parts: what :func:`check_certificate` reads.
+
     A value object shared by many states (as a solver's are) is read and checked once
     (:func:`~tbsg.engine.integer_q.distinct_objects`).
     """
-    raws, inverse = distinct_objects(as_list(solution._raw_values))
+    raws, inverse = distinct_objects(values)
     # all of the fast backend's own type (one type, that of the first): GMP values, kept
     # in lowest terms by GMP, whose parts converted to Python ints are a Fraction's. An mpq
     # made from a Fraction built without normalisation keeps its parts as they are: a

@@ -1,8 +1,8 @@
-"""The state rows of a saved solution (format version 4), written and read in bulk.
+"""The state rows of a saved solution (format versions 4 and 5), written and read in bulk.
 
 A solution file holds one row per state, in the order the game's compile enumerates
 them: the state's ``repr``, its exact value, the position of the chosen action among the
-state's actions and that action's ``repr``. Format 4 writes each row as a JSON array
+state's actions and that action's ``repr``. Formats 4 and 5 write each row as a JSON array
 
 .. code-block:: text
 
@@ -12,7 +12,18 @@ whose value is ``numerator / denominators[1]``: the file lists the distinct deno
 of the values once (``"denominators": ["1", "4165", ...]``, decimal texts, in order of
 first use) and each row names one by its position. The value ``p/q`` of a state is in
 lowest terms, ``gcd(p, q) = 1``, so every rational has exactly one encoding and ``0`` is
-``"0"`` over the denominator ``"1"``.
+``"0"`` over the denominator ``"1"``. Format 5 also writes rows without a value,
+
+.. code-block:: text
+
+    ["RoSState(mover=0, open=1, saved=0, other=0)", null, null, 0, "'toss'"]
+
+(both fields ``null``, never one), for a solution that stores only the values other
+components read: the others follow from those and the strategy, one linear solve per
+component (:mod:`tbsg.engine.boundary`). This module reads and writes such rows; which
+rows may omit their value is the caller's to check (:mod:`tbsg.certify.persist`), and the
+rows' values are then the stored ones only, the numerators and denominators of the
+others neither written nor parsed.
 
 Why this layout: the values of a solved game share few denominators (those of one
 strongly connected component are divisors of one determinant; Pig to 50 has 115,444
@@ -48,7 +59,7 @@ from fractions import Fraction
 from itertools import count, repeat
 from json.encoder import encode_basestring
 from operator import attrgetter, itemgetter
-from typing import Any, NoReturn, TextIO
+from typing import Any, NamedTuple, NoReturn, TextIO
 
 import numpy as np
 
@@ -57,7 +68,7 @@ from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.integer_q import ReadValues
 from tbsg.errors import shorten
 
-__all__ = ["ROW_FIELDS", "encode_values", "label_texts", "read_denominators",
+__all__ = ["ROW_FIELDS", "Rows", "encode_stored", "encode_values", "label_texts", "read_denominators",
            "read_rows", "state_texts", "write_rows"]
 
 ROW_FIELDS = ("state", "numerator", "denominator", "action", "label")
@@ -73,6 +84,9 @@ _numerator = attrgetter("numerator")
 _SET_NUMERATOR = getattr(getattr(Fraction, "_numerator", None), "__set__", None)
 _SET_DENOMINATOR = getattr(getattr(Fraction, "_denominator", None), "__set__", None)
 """The setters of ``Fraction``'s two slots (``None`` if a Python stores them otherwise)."""
+
+_NULLS = "null, null"
+"""The numerator and denominator of a row whose value is not stored (format 5)."""
 
 Fail = Callable[[str], NoReturn]
 
@@ -131,9 +145,21 @@ def _encode_shared(values: Sequence[Any]) -> tuple[list[str], list[str], list[in
     return list(map(str, where)), numerators, index
 
 
-def write_rows(out: TextIO, states: Sequence[str], numerators: list[str], index: list[int],
-               actions: list[int], labels: list[str]) -> None:
-    """Write the rows, one JSON array per line separated by ``",\\n"``, in chunks."""
+def encode_stored(values: Sequence[Any], kept: np.ndarray[Any, np.dtype[np.bool_]]
+                  ) -> tuple[list[str], list[str | None], list[int | None]]:
+    """:func:`encode_values` of the values of the ``kept`` states (``values``, in state
+    order), with ``None`` for the numerator and denominator of every other state."""
+    denominators, numerators, index = encode_values(values)
+    nums, where = iter(numerators), iter(index)
+    flags = kept.tolist()
+    return (denominators, [next(nums) if k else None for k in flags],
+            [next(where) if k else None for k in flags])
+
+
+def write_rows(out: TextIO, states: Sequence[str], numerators: Sequence[str | None],
+               index: Sequence[int | None], actions: list[int], labels: list[str]) -> None:
+    """Write the rows, one JSON array per line separated by ``",\\n"``, in chunks; a value
+    whose numerator is ``None`` is written ``null, null``."""
     enc = encode_basestring
     label_json = {text: enc(text) for text in set(labels)}
     for start in range(0, len(states), _CHUNK):
@@ -141,9 +167,14 @@ def write_rows(out: TextIO, states: Sequence[str], numerators: list[str], index:
         if start:
             out.write(",\n")
         out.write(",\n".join(
-            f'  [{enc(s)}, "{p}", {d}, {a}, {label_json[lab]}]' for s, p, d, a, lab in zip(
-                states[start:stop], numerators[start:stop], index[start:stop], actions[start:stop],
-                labels[start:stop], strict=True)))
+            f'  [{enc(s)}, {_NULLS if p is None else _value(p, d)}, {a}, {label_json[lab]}]'
+            for s, p, d, a, lab in zip(states[start:stop], numerators[start:stop], index[start:stop],
+                                       actions[start:stop], labels[start:stop], strict=True)))
+
+
+def _value(numerator: str, denominator: int | None) -> str:
+    """The numerator and denominator fields of a stored value."""
+    return f'"{numerator}", {denominator}'
 
 
 # --- reading -------------------------------------------------------------------------------
@@ -176,17 +207,22 @@ def _only(column: Sequence[Any], kind: type) -> bool:
     return set(map(type, column)) <= {kind}
 
 
-def _check_ints(fail: Fail, column: list[Any], field: str, states: Sequence[str]) -> None:
+def _row_name(states: Sequence[str]) -> Callable[[int], str]:
+    """How messages name row ``i``: its position and its state."""
+    return lambda i: f"state row {i} ({shorten(states[i], 60)})"
+
+
+def _check_ints(fail: Fail, column: list[Any], field: str, name: Callable[[int], str]) -> None:
     if not _only(column, int):
         i = _first([type(x) is not int for x in column])
-        fail(f"state row {i} ({shorten(states[i], 60)}): {field!r} should be int, found "
+        fail(f"{name(i)}: {field!r} should be int, found "
              f"{shorten(repr(column[i]), 60)}")
 
 
 def _choice(fail: Fail, g: CompiledGame[Any, Any], column: list[Any],
             states: Sequence[str]) -> np.ndarray[Any, np.dtype[np.int64]]:
     """The flat action of each row, each position checked against its state's actions."""
-    _check_ints(fail, column, "action", states)
+    _check_ints(fail, column, "action", _row_name(states))
     ptr = g.act_ptr.astype(np.int64)
     counts = np.diff(ptr)
     if column and min(column) >= 0 and max(column) < 2**62:
@@ -274,7 +310,7 @@ def _coprime(fail: Fail, numbers: list[Any], index: Sequence[int], denominators:
 
 
 def _values(fail: Fail, numerators: list[Any], index: list[Any], denominators: list[Any],
-            states: Sequence[str], max_digits: int) -> tuple[ReadValues, list[Any]]:
+            name: Callable[[int], str], max_digits: int) -> tuple[ReadValues, list[Any]]:
     """The values ``numerator / denominator``, each in lowest terms, as the integer parts
     of ``Fraction`` s (:class:`~tbsg.engine.integer_q.ReadValues`, which the certificate
     reads) and in the backend's type.
@@ -285,11 +321,8 @@ def _values(fail: Fail, numerators: list[Any], index: list[Any], denominators: l
     by the states that hold it. Neither is reduced again: GMP takes a ``Fraction`` as the
     reduced pair it is.
     """
-    def name(i: int) -> str:
-        return f"state row {i} ({shorten(states[i], 60)})"
-
     _texts(fail, numerators, _NUMERATOR, max_digits, name, "an integer")
-    _check_ints(fail, index, "denominator", states)
+    _check_ints(fail, index, "denominator", name)
     n = len(denominators)
     if index and not (min(index) >= 0 and max(index) < n):
         i = _first([not 0 <= d < n for d in index])
@@ -326,18 +359,65 @@ def _build(fail: Fail, numerators: Sequence[str], index: Sequence[int], denomina
     return nums, dens, list(map(bk.Q, coprime_fractions(nums, dens)))
 
 
-def read_rows(fail: Fail, g: CompiledGame[Any, Any], rows: list[Any], denominators: list[Any], max_digits: int
-              ) -> tuple[ReadValues, list[Any], np.ndarray[Any, np.dtype[np.int64]]]:
+class Rows(NamedTuple):
+    """What :func:`read_rows` reads.
+
+    Attributes
+    ----------
+    values : sequence of Fraction, or None
+        Every state's value (format 4 and 5: a :class:`ReadValues`, the integer parts the
+        certificate reads); ``None`` when some rows store no value.
+    exact : list
+        Every state's value in the backend's type; ``bk.ZERO`` where a row stores none.
+    choice : int array
+        The flat action of each row.
+    kept : bool array or None
+        The states whose rows store a value; ``None`` when every row does.
+    """
+
+    values: Sequence[Fraction] | None
+    exact: list[Any]
+    choice: np.ndarray[Any, np.dtype[np.int64]]
+    kept: np.ndarray[Any, np.dtype[np.bool_]] | None
+
+
+def read_rows(fail: Fail, g: CompiledGame[Any, Any], rows: list[Any], denominators: list[Any],
+              max_digits: int) -> Rows:
     """Values (as ``Fraction`` s, read as their integer parts, and in the backend's type)
-    and flat chosen actions of the rows of a format-4 file.
+    and flat chosen actions of the rows of a file of format 4 or 5.
 
     ``rows`` has one entry per state of ``g`` (the caller checked the count). Each row
     must name the game's state at its position, an action position the state has, that
-    action's ``repr``, and a value in lowest terms over a listed denominator.
+    action's ``repr``, and a value in lowest terms over a listed denominator, or (format
+    5) ``null`` for both: which states may omit their value is the caller's to check.
     """
     states, numerators, index, positions, labels = _columns(fail, rows)
     expected = state_texts(g)
     _check_states(fail, states, expected)
     choice = _choice(fail, g, positions, expected)
     _check_labels(fail, g, labels, choice, positions, expected)
-    return (*_values(fail, numerators, index, denominators, expected, max_digits), choice)
+    name = _row_name(expected)
+    if None not in numerators and None not in index:
+        values, exact = _values(fail, numerators, index, denominators, name, max_digits)
+        return Rows(values, exact, choice, None)
+    kept = _stored(fail, numerators, index, name)
+    at: list[int] = np.flatnonzero(kept).tolist()
+    _, stored = _values(fail, [numerators[i] for i in at], [index[i] for i in at], denominators,
+                        lambda u: name(at[u]), max_digits)
+    every: list[Any] = [bk.ZERO] * len(numerators)
+    for i, v in zip(at, stored, strict=True):
+        every[i] = v
+    return Rows(None, every, choice, kept)
+
+
+def _stored(fail: Fail, numerators: list[Any], index: list[Any], name: Callable[[int], str]
+            ) -> np.ndarray[Any, np.dtype[np.bool_]]:
+    """The rows that store a value: those whose numerator and denominator are not null
+    (a row with one null field only is refused)."""
+    kept = np.fromiter((p is not None for p in numerators), dtype=bool, count=len(numerators))
+    has_index = np.fromiter((d is not None for d in index), dtype=bool, count=len(index))
+    if (kept != has_index).any():
+        i = _first(kept != has_index)
+        fail(f"{name(i)}: the numerator is {'not ' if kept[i] else ''}null but the denominator is "
+             f"{'' if kept[i] else 'not '}null (a row stores its value whole, or null for both)")
+    return kept

@@ -7,7 +7,7 @@ solution, and nothing that has to be trusted:
 
     {
       "format": "tbsg-solution",            fixed marker
-      "format_version": 4,                  this layout
+      "format_version": 5,                  this layout
       "tbsg_version": "0.1.0",              library that wrote it (informational)
       "game": {"module": "tbsg.games.risk_or_safety", "class": "RiskOrSafety",
                "fields": {"target": 4},     how to rebuild the game: its class and the
@@ -24,14 +24,36 @@ solution, and nothing that has to be trusted:
       "value": "2236/4165",                 value of the initial state (for readers)
       "denominators": ["4165", "595", ...], the distinct denominators of the values
       "states": [                           one line per state, in enumeration order:
-        ["RoSState(mover=0, open=0, saved=0, other=0)", "2236", 0, 0, "'toss'"], ...]
+        ["RoSState(mover=0, open=0, saved=0, other=0)", "2236", 0, 0, "'toss'"],
+        ["RoSState(mover=0, open=1, saved=0, other=0)", null, null, 0, "'toss'"], ...]
     }                                       state, numerator, denominator, action, label
 
 Values are exact, to player 0 (as everywhere in tbsg): a row's value is its numerator
 over the denominator the row names by its position in ``denominators``, in lowest terms;
 ``action`` is the position of the chosen action in ``game.actions(state)`` and ``label``
 its ``repr``. The rows are written and read in bulk (:mod:`tbsg.certify.encoding`, which
-says why the layout is what it is). Files of format version 3 (each row an object
+says why the layout is what it is).
+
+A row may omit its value, ``null`` for both numerator and denominator, when the state's
+value is read by no other strongly connected component and the state is not the initial
+one (:func:`tbsg.engine.boundary.boundary_states`): :func:`save` writes such rows for a
+solution that stores only these *boundary* values (``keep_values="boundary"``, or
+``"auto"`` past its budget), whose other values would be most of the file as they are
+most of the memory (Pig to 100 stores 19,405 of its 960,894 values). The omitted values
+are determined: with the strategy fixed, the values of a component's states are the
+unique solution of a linear system whose right-hand side reads only the values the
+component's states reach outside it, which are boundary values
+(:mod:`tbsg.engine.boundary`); the system is non-singular when play under the strategy
+ends, so omitted values in a file whose play may not end (``infinite_play`` not null)
+are refused rather than solved. :func:`load` recomputes them
+(:func:`tbsg.engine.exact.recomputed_values`) and checks the certificate on every value,
+stored or recomputed: the stored values are judged as in a file that holds every value,
+and a recomputation that went wrong could not be certified. The loaded solution stores
+the same values as the saved one.
+
+Format version 5 is version 4 with these ``null`` rows (a solution that stores every
+value writes what version 4 wrote, with the version number changed). Files of format
+versions 4 (no ``null`` values), 3 (each row an object
 ``{"state": ..., "value": "p/q", "action": ..., "label": ...}``, and a second graph
 hash ``sha256_unordered``) and 2 (no ``factory`` either) are read as well, with every
 check they had.
@@ -59,8 +81,9 @@ game; files of format 3 tell it by their order-free hash.
 than the state count the file records, and checks **every field**: the keys present (no
 more, no fewer, none twice), the game's class and fields, the hash(es) and five counts,
 kind, players and method, the rule for infinite play, the top-level value against the
-first row, and each row's state, value, action and label (and, in format 4, the table of
-denominators: positive, each listed once). Then, by default, it checks
+first row, and each row's state, value, action and label (and, from format 4, the table
+of denominators: positive, each listed once; in format 5, which rows may omit their
+value, before any is recomputed). Then, by default, it checks
 the certificate on that same compile (:func:`tbsg.certify.certificate.check_certificate`,
 the conditions :func:`tbsg.verify` checks, which also give the optimal actions): a loaded
 solution is as trustworthy as a fresh one, and the game is compiled once. With
@@ -116,16 +139,17 @@ import numpy as np
 
 from tbsg._util.bounds import bounds_of
 from tbsg._util.digits import approx_digits, fraction_text, short_fraction, unlimited_digits
-from tbsg._util.gc import paused
+from tbsg._util.gc import paused, release_free_memory
 from tbsg._version import __version__
 from tbsg.certify import encoding
-from tbsg.certify.certificate import check_certificate
+from tbsg.certify.certificate import check_certificate, read_values
 from tbsg.engine import _backend as bk
-from tbsg.engine.boundary import as_list
+from tbsg.engine.boundary import BoundaryValues, boundary_states
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
 from tbsg.engine.compiled import CompiledGame
+from tbsg.engine.exact import recomputed_values
 from tbsg.engine.fingerprint import graph_hash
-from tbsg.engine.graph import ComponentLabels, strong_components
+from tbsg.engine.graph import ComponentLabels, decompose, strong_components
 from tbsg.engine.optimality import optimal_mask
 from tbsg.errors import (
     GameUnavailableError,
@@ -133,6 +157,7 @@ from tbsg.errors import (
     InvalidStrategyError,
     SolutionFileError,
     StateLimitError,
+    TamperedSolutionError,
     shorten,
     show,
 )
@@ -145,10 +170,11 @@ __all__ = ["FORMAT", "FORMAT_VERSION", "MAX_DIGITS", "GameRecord", "command_line
            "load", "read_game_record", "save"]
 
 FORMAT = "tbsg-solution"
-FORMAT_VERSION = 4
-READS = (2, 3, 4)
+FORMAT_VERSION = 5
+READS = (2, 3, 4, 5)
 """The format versions :func:`load` reads (version 2 records no factory; 2 and 3 write each
-row as an object with the value as ``"p/q"`` and record a second, order-free graph hash)."""
+row as an object with the value as ``"p/q"`` and record a second, order-free graph hash;
+4 writes every value, 5 may omit those of states no other component reads)."""
 MAX_DIGITS = 1_000_000 if bk.BACKEND == "gmpy2" else 100_000
 """Default limit on the characters of one number in a file (Pig to 100 needs about 42,000).
 
@@ -271,8 +297,12 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
     except Exception as exc:  # a user __repr__ that raises
         raise SolutionFileError(f"{path}: cannot write a state or action as text ({type(exc).__name__}: "
                                 f"{shorten(str(exc))}); states and actions need a repr") from exc
-    # the stored backend values (GMP's integers print in linear time), not Fraction views
-    denominators, numerators, index = encoding.encode_values(as_list(solution._raw_values))
+    # the stored backend values (GMP's integers print in linear time), not Fraction views;
+    # of a solution that stores its boundary values only, those (the others are null)
+    raw = solution._raw_values
+    denominators, numerators, index = (
+        encoding.encode_stored(raw.kept_values(), raw.kept) if isinstance(raw, BoundaryValues)
+        else encoding.encode_values(raw))
     head = _head(solution, record, denominators)
     # one state per line: readable, diff-able, and still plain JSON
     text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
@@ -772,7 +802,9 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
         (without ``import_game``), not importable, not rebuilt from the recorded fields,
         or another class or other fields than the file's passed as ``game``.
     TamperedSolutionError, NonStoppingGameError
-        If the certificate fails (``check=True``).
+        If the certificate fails (``check=True``). Also (``TamperedSolutionError``, with
+        either ``check``) when the file omits values that its strategy leaves undetermined
+        (play never ends among them: edited actions).
     """
     t0 = time.perf_counter()
     r = _Reader(path, _check_load_options(path, check, max_states, max_digits, import_game))
@@ -783,11 +815,21 @@ def load(path: str | os.PathLike[str], *, game: Game[S, A] | type | None = None,
     g = _compile_recorded(r, doc, the_game, optimizing, counts, max_states)
     comps = _check_graph(r, g, graph, counts, doc["states"])
     c = _rule(r, doc, kind)
-    values, exact, choice = _rows(r, g, doc)
+    rows = _rows(r, g, doc, c)
+    choice = rows.choice
+    exact: Sequence[Any] = rows.exact
+    values: Sequence[Any]
+    if rows.kept is None:  # every row has its value
+        values = typing.cast("Sequence[Any]", rows.values)
+    else:  # values omitted (format 5): recomputed from the stored ones and the strategy
+        exact, values = _recomputed(r, g, choice, rows.exact, rows.kept, check)
     # the certificate's checks on this compile (tbsg.verify's, without compiling the game
     # again), which give the optimal actions; without them, the same mask unchecked
     optimal = (check_certificate(g, values, choice, optimizing, c, scc=comps.label) if check else
                optimal_mask(g, values, choice, optimizing=optimizing, infinite_play=c))
+    if rows.kept is not None:  # every value was built to be checked: only the stored ones stay
+        del values
+        release_free_memory()
     return Solution(
         graph=g, method=f"{_METHOD[kind]} (loaded from {os.fspath(path)})",
         seconds=time.perf_counter() - t0, n_components=comps.count,
@@ -959,25 +1001,70 @@ def _rule(r: _Reader, doc: dict[str, Any], kind: SolutionKind) -> Fraction | Non
     return None if raw_c is None else r.rational(raw_c, "infinite_play")  # any rational
 
 
-def _rows(r: _Reader, g: CompiledGame[Any, Any], doc: dict[str, Any]
-          ) -> tuple[Sequence[Fraction], list[Any], np.ndarray[Any, np.dtype[np.int64]]]:
-    """Values (as ``Fraction`` s, of format 4 read as their integer parts, and in the
-    backend type) and chosen actions of the rows, one per state, and the top-level value."""
+def _rows(r: _Reader, g: CompiledGame[Any, Any], doc: dict[str, Any], c: Fraction | None
+          ) -> encoding.Rows:
+    """Values (as ``Fraction`` s, of format 4 and 5 read as their integer parts, and in the
+    backend type) and chosen actions of the rows, one per state, and the top-level value.
+
+    Rows without a value (format 5) are those of states no other component reads
+    (:mod:`tbsg.engine.boundary`): any other, or any in a game whose play may not end
+    (whose values are not one linear solve of a component away), is refused.
+    """
     rows = r.get(doc, "states", list, "")
     if len(rows) != g.n_states:
         r.fail(f"{len(rows)} state rows but the game has {g.n_states} states (truncated?)")
-    values: Sequence[Fraction]
     if doc["format_version"] >= 4:
         with paused():
             denominators = encoding.read_denominators(r.fail, doc["denominators"], r.max_digits)
-            values, exact, choice = encoding.read_rows(r.fail, g, rows, denominators, r.max_digits)
+            read = encoding.read_rows(r.fail, g, rows, denominators, r.max_digits)
     else:
         values, choice = _read_rows(r, g, rows)
-        exact = [bk.from_fraction(v) for v in values]
-    if r.rational(doc["value"], "'value'") != values[0]:
-        r.fail(f"'value' {shorten(str(doc['value']), 60)} is not the value of the initial state "
-               f"in the rows ({short_fraction(values[0], 60)})")
-    return values, exact, choice
+        read = encoding.Rows(values, [bk.from_fraction(v) for v in values], choice, None)
+    if read.kept is not None:
+        i = int(np.argmin(read.kept))  # the first row without a value
+        where = f"state row {i} ({shorten(encoding.state_texts(g)[i], 60)})"
+        if doc["format_version"] < 5:
+            r.fail(f"{where}: value null, which files of format version {doc['format_version']} "
+                   "do not have (from version 5, a row whose value is recomputed from the others)")
+        if c is not None:
+            r.fail(f"{where}: value null in a file with 'infinite_play': only values of a game that "
+                   "stops may be omitted (they are then one linear solve of their component away)")
+    if read.kept is None or read.kept[0]:  # (else refused with the other omitted values it needs)
+        first = read.values[0] if read.values is not None else bk.to_fraction(read.exact[0])
+        if r.rational(doc["value"], "'value'") != first:
+            r.fail(f"'value' {shorten(str(doc['value']), 60)} is not the value of the initial state "
+                   f"in the rows ({short_fraction(first, 60)})")
+    return read
+
+
+def _recomputed(r: _Reader, g: CompiledGame[Any, Any], choice: np.ndarray[Any, np.dtype[np.int64]],
+                exact: list[Any], kept: np.ndarray[Any, np.dtype[np.bool_]], check: bool
+                ) -> tuple[BoundaryValues[Any], Sequence[Any]]:
+    """The values of a file that omits some (format 5): the stored ones and a way to
+    recompute the others (:func:`tbsg.engine.exact.recomputed_values`), and every value
+    once, as the certificate reads them (as backend values with ``check=False``).
+
+    A row may omit its value only at a state no other component reads, since a
+    component's values are then one linear solve away given the values it reads and the
+    strategy (:mod:`tbsg.engine.boundary`); any other omission is refused. A strategy
+    under which a component never stops makes that solve singular: edited actions.
+    """
+    comps = decompose(g)
+    needed = boundary_states(g, comps) & ~kept
+    if needed.any():
+        i = int(np.argmax(needed))
+        r.fail(f"state row {i} ({shorten(encoding.state_texts(g)[i], 60)}): value null, but another "
+               "component reads the state's value (or it is the initial state): it must be stored "
+               "(edited?)")
+    stored = recomputed_values(g, comps, choice, exact, kept)
+    try:
+        with paused():
+            every = stored.materialize()
+    except ZeroDivisionError:
+        raise TamperedSolutionError(
+            f"{r.path}: the strategy the rows record never ends play in some component, so the "
+            "values its rows omit are not determined (edited actions?)") from None
+    return stored, (read_values(g, every) if check else every)
 
 
 def _named(row: object) -> tuple[object, object, object]:

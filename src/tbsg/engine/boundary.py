@@ -75,8 +75,8 @@ class BoundaryValues(Sequence[R]):
     comps : Components
         The game's components.
     evaluate : callable
-        ``evaluate(states)`` writes the exact values of one component (a list of its
-        states) into ``values``, reading only kept values outside it.
+        ``evaluate(states)`` writes the exact values of the states not kept of one
+        component (``states``: all of its states) into ``values``, reading only kept values.
     placeholder : object
         What ``values`` holds at a state that is not kept.
     """
@@ -102,6 +102,18 @@ class BoundaryValues(Sequence[R]):
     def n_kept(self) -> int:
         """How many values are stored (every one, once look-ups have asked for them all)."""
         return len(self._values) if self._every is not None else int(self._kept.sum())
+
+    @property
+    def kept(self) -> BoolArray:
+        """The states whose values are stored (the mask given, read-only)."""
+        view = self._kept.view()
+        view.flags.writeable = False
+        return view
+
+    def kept_values(self) -> list[R]:
+        """The stored values, in state order (what a saved file writes; nothing solved)."""
+        values = self._values
+        return [values[i] for i in np.flatnonzero(self._kept).tolist()]
 
     def __len__(self) -> int:
         return len(self._values)

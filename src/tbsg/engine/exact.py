@@ -85,7 +85,7 @@ from tbsg.engine.graph import Components, trivial_states
 from tbsg.engine.linalg import IntegerPlan, Plan, integer_plan, plan
 from tbsg.engine.optimality import optimal_mask
 
-__all__ = ["AUTO_KEEP_BYTES", "ExactResult", "solve_exact"]
+__all__ = ["AUTO_KEEP_BYTES", "ExactResult", "recomputed_values", "solve_exact"]
 
 S = TypeVar("S", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -710,12 +710,62 @@ class _Store:
         if not eng.decided[self.interior].all():  # the end pass would read a dropped value
             raise RuntimeError("internal error: an interior state's optimal actions were not "
                                "settled before its value was dropped")
-        eng.adic = None
+        return _boundary(eng, ~self.interior, self.comps)
 
-        def evaluate(states: list[int]) -> None:
-            eng._evaluate(states, {s: r for r, s in enumerate(states)})
 
-        return BoundaryValues(eng.values, ~self.interior, self.comps, evaluate, bk.ZERO)
+def _boundary(eng: _Engine, kept: BoolArray, comps: Components) -> BoundaryValues[Rational]:
+    """The engine's values (``bk.ZERO`` where not ``kept``) as :class:`BoundaryValues` that
+    recompute the others with the engine's profile, one component at a time.
+
+    Only the states of a component that are not kept are unknowns: its kept states' values
+    are read like those of other components. That system is non-singular whenever the
+    profile stops (from each unknown, play leaves the unknowns with probability one), its
+    solution is the one of the whole component (which is unique), and it is smaller; the
+    kept values are never overwritten, so they stay the ones given.
+    """
+    eng.adic = None  # (an acyclic level's integer values: not needed to evaluate a component)
+    kept_l: list[bool] = kept.tolist()
+
+    def evaluate(states: list[int]) -> None:
+        unknown = [s for s in states if not kept_l[s]]
+        eng._evaluate(unknown, {s: r for r, s in enumerate(unknown)})
+
+    return BoundaryValues(eng.values, kept, comps, evaluate, bk.ZERO)
+
+
+def recomputed_values(g: CompiledGame[S, A], comps: Components, choice: IntArray,
+                      values: list[Rational], kept: BoolArray) -> BoundaryValues[Rational]:
+    """Every value of the profile ``choice``, of which only those of ``kept`` states are given.
+
+    Parameters
+    ----------
+    g : CompiledGame
+        The game.
+    comps : Components
+        Its strongly connected components (any order: each component's system reads
+        only the values of other components' states that it reaches, which are kept).
+    choice : int array
+        One flat action per state: the profile whose values these are.
+    values : list of Rational
+        One backend rational per state, ``bk.ZERO`` where not ``kept`` (the list is
+        taken over as the result's working list).
+    kept : bool array
+        The states whose values are given: at least :func:`boundary_states`, which the
+        caller has checked, so that every value a component reads outside itself is here.
+
+    Returns
+    -------
+    BoundaryValues
+        The others recomputed on demand, as a solve with ``keep_values="boundary"``
+        recomputes them (module :mod:`tbsg.engine.boundary`), from the given values: a
+        caller that does not trust those checks every value with a certificate. A profile
+        under which play never leaves some of a component's missing states makes their
+        system singular: ``ZeroDivisionError`` when they are solved, the caller's to report.
+    """
+    eng = _Engine(g, None)
+    eng.choice = choice.tolist()
+    eng.values = values  # before the kernel (built on first use) takes the list
+    return _boundary(eng, kept, comps)
 
 
 def _held_bytes(values: list[Rational], states: IntArray) -> int:

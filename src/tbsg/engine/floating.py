@@ -120,7 +120,6 @@ pipeline checks it first, :func:`tbsg.engine.graph.end_components`).
 
 from __future__ import annotations
 
-import ctypes
 import math
 import os
 import time
@@ -135,6 +134,7 @@ import numpy.typing as npt
 import scipy.sparse as sp
 import scipy.sparse.linalg as spla
 
+from tbsg._util.gc import release_free_memory
 from tbsg.engine.bellman import ETA, IntArray32, Magnitude, Rows, U, rounding_counts
 from tbsg.engine.compiled import CompiledGame, IndexArray
 from tbsg.engine.graph import Components, trivial_states
@@ -810,16 +810,6 @@ class _Prepared:
         return chosen
 
 
-def _trimmer() -> Callable[[], object] | None:
-    """glibc's ``malloc_trim``, or None where the C library has none."""
-    try:
-        trim: Callable[[int], object] = ctypes.CDLL(None).malloc_trim
-    except (AttributeError, OSError):  # not glibc (macOS, Windows, musl)
-        return None
-    return lambda: trim(0)
-
-
-_TRIM = _trimmer()
 _TRIM_ROWS = 50_000  # rows solved between two looks at the resident size
 _TRIM_GROWTH = 32 << 20  # growth of the resident size (bytes) that asks for a trim
 
@@ -848,8 +838,7 @@ def _release_free_memory() -> None:
     last trim (a trim costs a millisecond, and the pages it returns are faulted in again
     when reused). Elsewhere than glibc this does nothing.
     """
-    if _TRIM is not None:
-        _TRIM()
+    release_free_memory()
 
 
 _VECTOR_MIN = 64  # acyclic levels with at least this many states are solved with arrays
