@@ -205,10 +205,11 @@ def solve(game: Game[S, A], *, exact: bool = True, tol: float | None = None,
         ``"boundary"``: those of the states another strongly connected component reads
         (and the initial state's); any other value is recomputed when asked for, by one
         exact solve of its component with the solution's strategy, and the answer is the
-        same rational (:mod:`tbsg.engine.boundary`). A table, a saved file or a
-        verification recomputes every such component once. ``"auto"`` (default): every
-        value, unless the values of the other states pass 128 MB during the solve (as in
-        Pig to 100, whose boundary holds 2% of its states); then ``"boundary"``.
+        same rational (:mod:`tbsg.engine.boundary`). A table or a verification
+        recomputes every such component once; a saved file keeps the stored values only.
+        ``"auto"`` (default): every value, unless the values of the other states pass
+        128 MB during the solve (as in Pig to 100, whose boundary holds 2% of its
+        states); then ``"boundary"``.
         :attr:`Solution.values_stored` says how many are stored. A game with never-ending
         play stores every value. With ``exact=False``, ``"auto"`` only
         (:class:`tbsg.InvalidArgumentError` otherwise).
