@@ -1,0 +1,49 @@
+"""Review 34: attacks on saved files of format 5 (values stored at boundary states only)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import tbsg
+from tbsg.certify.persist import load, save
+
+
+def _boundary_file(tmp_path: Path, game: Any) -> Path:
+    path = tmp_path / "boundary.json"
+    save(tbsg.solve(game, keep_values="boundary"), path)
+    return path
+
+
+def _edit(path: Path, change: Any) -> dict[str, Any]:
+    doc = json.loads(path.read_text())
+    change(doc)
+    path.write_text(json.dumps(doc))
+    return doc
+
+
+def _set_huge_stored_value(doc: dict[str, Any]) -> None:
+    """The first stored row after the initial state's (a boundary state) of
+    risk_or_safety(12): its value made 10**400, an integer over the denominator "1"."""
+    rows = doc["states"]
+    i = next(i for i, r in enumerate(rows) if i and r[1] is not None)
+    assert any(r[1] is None for r in rows)
+    if "1" not in doc["denominators"]:
+        doc["denominators"].append("1")
+    rows[i][1:3] = ["1" + "0" * 400, doc["denominators"].index("1")]
+
+
+@pytest.mark.parametrize("check", [True, False])
+def test_a_huge_stored_value_read_by_omitted_values_is_refused_not_overflowerror(
+        tmp_path: Path, check: bool) -> None:
+    # risk_or_safety(12), keep_values="boundary"; stored row 1 edited to 10**400.
+    # Expected: TamperedSolutionError (the values it determines are not those of the game).
+    # Got: bare OverflowError ('mpq' too large to convert to float) from the recomputation
+    # (exact._Engine._settle -> bk.to_float), with check=True and check=False alike.
+    path = _boundary_file(tmp_path, tbsg.games.risk_or_safety(12))
+    _edit(path, _set_huge_stored_value)
+    with pytest.raises((tbsg.TamperedSolutionError, tbsg.SolutionFileError)):
+        load(path, check=check)
