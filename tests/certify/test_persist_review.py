@@ -47,3 +47,13 @@ def test_a_huge_stored_value_read_by_omitted_values_is_refused_not_overflowerror
     _edit(path, _set_huge_stored_value)
     with pytest.raises((tbsg.TamperedSolutionError, tbsg.SolutionFileError)):
         load(path, check=check)
+
+
+def test_verify_on_the_command_line_reports_a_huge_stored_value_without_a_traceback(
+        tmp_path: Path) -> None:
+    # `tbsg verify FILE` on the file of the test above: expected a failing exit code and a
+    # message; got the OverflowError traceback.
+    from tbsg.cli import main
+    path = _boundary_file(tmp_path, tbsg.games.risk_or_safety(12))
+    _edit(path, _set_huge_stored_value)
+    assert main(["verify", str(path)]) != 0
