@@ -1064,6 +1064,10 @@ def _recomputed(r: _Reader, g: CompiledGame[Any, Any], choice: np.ndarray[Any, n
         raise TamperedSolutionError(
             f"{r.path}: the strategy the rows record never ends play in some component, so the "
             "values its rows omit are not determined (edited actions?)") from None
+    except OverflowError:  # the solve keeps each value as a float too: no game value is this big
+        raise TamperedSolutionError(
+            f"{r.path}: a value recomputed from the stored ones is too large to be a value of "
+            "the game (edited values?)") from None
     return stored, (read_values(g, every) if check else every)
 
 
