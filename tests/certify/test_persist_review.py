@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -57,3 +58,18 @@ def test_verify_on_the_command_line_reports_a_huge_stored_value_without_a_traceb
     path = _boundary_file(tmp_path, tbsg.games.risk_or_safety(12))
     _edit(path, _set_huge_stored_value)
     assert main(["verify", str(path)]) != 0
+
+
+@pytest.mark.parametrize("infinite_play", [Fraction(1, 2), Fraction(0)], ids=str)
+def test_a_boundary_solution_with_infinite_play_saves_a_file_load_accepts(
+        tmp_path: Path, infinite_play: Fraction) -> None:
+    # tbsg.solve(risk_or_safety(5), keep_values="boundary", infinite_play=1/2 or 0), saved:
+    # expected load to give back the same values; got SolutionFileError "state row 1
+    # (RoSState(mover=0, open=1, ...)): value null in a file with 'infinite_play'": save
+    # writes null rows that load refuses in any file with infinite_play.
+    game = tbsg.games.risk_or_safety(5)
+    path = tmp_path / "ip.json"
+    save(tbsg.solve(game, keep_values="boundary", infinite_play=infinite_play), path)
+    loaded = load(path)
+    whole = tbsg.solve(game, keep_values="all", infinite_play=infinite_play)
+    assert list(loaded._raw_values) == list(whole._raw_values)
