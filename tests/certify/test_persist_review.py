@@ -73,3 +73,18 @@ def test_a_boundary_solution_with_infinite_play_saves_a_file_load_accepts(
     loaded = load(path)
     whole = tbsg.solve(game, keep_values="all", infinite_play=infinite_play)
     assert list(loaded._raw_values) == list(whole._raw_values)
+
+
+def test_an_evaluation_with_infinite_play_stored_as_boundary_values_saves_a_file_load_accepts(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # tbsg.evaluate(risk_or_safety(5), an optimal strategy, infinite_play=1/2) with the
+    # "auto" budget 0 (boundary values), saved: load refused it (same cause as above).
+    import tbsg.api.solving as solving
+    game = tbsg.games.risk_or_safety(5)
+    whole = tbsg.solve(game, keep_values="all")
+    strategy = {s: whole.optimal_actions(s)[0] for s in whole.graph.states}
+    full = tbsg.evaluate(game, strategy, infinite_play=Fraction(1, 2))
+    monkeypatch.setitem(solving._KEEP_BUDGET, "auto", 0)
+    path = tmp_path / "ev.json"
+    save(tbsg.evaluate(game, strategy, infinite_play=Fraction(1, 2)), path)
+    assert list(load(path)._raw_values) == list(full._raw_values)
