@@ -45,7 +45,8 @@ unique solution of a linear system whose right-hand side reads only the values t
 component's states reach outside it, which are boundary values
 (:mod:`tbsg.engine.boundary`); the system is non-singular when play under the strategy
 ends, so omitted values in a file whose play may not end (``infinite_play`` not null)
-are refused rather than solved (and :func:`save` writes every value of such a solution). :func:`load` recomputes them
+are refused rather than solved (and :func:`save` writes every value of such a solution).
+:func:`load` recomputes them
 (:func:`tbsg.engine.exact.recomputed_values`) and checks the certificate on every value,
 stored or recomputed: the stored values are judged as in a file that holds every value,
 and a recomputation that went wrong could not be certified. The loaded solution stores
