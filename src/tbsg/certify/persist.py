@@ -45,7 +45,8 @@ unique solution of a linear system whose right-hand side reads only the values t
 component's states reach outside it, which are boundary values
 (:mod:`tbsg.engine.boundary`); the system is non-singular when play under the strategy
 ends, so omitted values in a file whose play may not end (``infinite_play`` not null)
-are refused rather than solved. :func:`load` recomputes them
+are refused rather than solved (and :func:`save` writes every value of such a solution).
+:func:`load` recomputes them
 (:func:`tbsg.engine.exact.recomputed_values`) and checks the certificate on every value,
 stored or recomputed: the stored values are judged as in a file that holds every value,
 and a recomputation that went wrong could not be certified. The loaded solution stores
@@ -144,7 +145,7 @@ from tbsg._version import __version__
 from tbsg.certify import encoding
 from tbsg.certify.certificate import check_certificate, read_values
 from tbsg.engine import _backend as bk
-from tbsg.engine.boundary import BoundaryValues, boundary_states
+from tbsg.engine.boundary import BoundaryValues, as_list, boundary_states
 from tbsg.engine.compile import DEFAULT_MAX_STATES, check_max_states, compile_game
 from tbsg.engine.compiled import CompiledGame
 from tbsg.engine.exact import recomputed_values
@@ -298,11 +299,14 @@ def save(solution: Solution[S, A], path: str | os.PathLike[str], *,
         raise SolutionFileError(f"{path}: cannot write a state or action as text ({type(exc).__name__}: "
                                 f"{shorten(str(exc))}); states and actions need a repr") from exc
     # the stored backend values (GMP's integers print in linear time), not Fraction views;
-    # of a solution that stores its boundary values only, those (the others are null)
+    # of a solution that stores its boundary values only, those (the others are null);
+    # every value when play may not end, since load recomputes omitted values only in a
+    # game that stops (a file with 'infinite_play' and nulls is refused)
     raw = solution._raw_values
     denominators, numerators, index = (
-        encoding.encode_stored(raw.kept_values(), raw.kept) if isinstance(raw, BoundaryValues)
-        else encoding.encode_values(raw))
+        encoding.encode_stored(raw.kept_values(), raw.kept)
+        if isinstance(raw, BoundaryValues) and solution.infinite_play is None
+        else encoding.encode_values(as_list(raw)))
     head = _head(solution, record, denominators)
     # one state per line: readable, diff-able, and still plain JSON
     text = json.dumps(head, indent=1, ensure_ascii=False)[:-2]
@@ -1064,6 +1068,10 @@ def _recomputed(r: _Reader, g: CompiledGame[Any, Any], choice: np.ndarray[Any, n
         raise TamperedSolutionError(
             f"{r.path}: the strategy the rows record never ends play in some component, so the "
             "values its rows omit are not determined (edited actions?)") from None
+    except OverflowError:  # the solve keeps each value as a float too: no game value is this big
+        raise TamperedSolutionError(
+            f"{r.path}: a value recomputed from the stored ones is too large to be a value of "
+            "the game (edited values?)") from None
     return stored, (read_values(g, every) if check else every)
 
 
