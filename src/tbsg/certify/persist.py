@@ -50,7 +50,7 @@ are refused rather than solved (and :func:`save` writes every value of such a so
 (:func:`tbsg.engine.exact.recomputed_values`) and checks the certificate on every value,
 stored or recomputed: the stored values are judged as in a file that holds every value,
 and a recomputation that went wrong could not be certified. The loaded solution stores
-the same values as the saved one.
+the same values as the file.
 
 Format version 5 is version 4 with these ``null`` rows (a solution that stores every
 value writes what version 4 wrote, with the version number changed). Files of format
