@@ -810,6 +810,11 @@ class _Prepared:
         return chosen
 
 
+# The levels allocate and free many mid-sized blocks (SuperLU's work space and factors,
+# the level's arrays), which glibc's allocator keeps in its heap once its adaptive mmap
+# threshold has grown, so the resident size creeps up level after level. The solver looks
+# at its resident size every _TRIM_ROWS rows and gives the free pages back
+# (tbsg._util.gc.release_free_memory) when it has grown by _TRIM_GROWTH since the last trim.
 _TRIM_ROWS = 50_000  # rows solved between two looks at the resident size
 _TRIM_GROWTH = 32 << 20  # growth of the resident size (bytes) that asks for a trim
 
@@ -824,21 +829,6 @@ def _resident() -> int:
 
 
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-
-
-def _release_free_memory() -> None:
-    """Give memory freed by earlier levels back to the operating system.
-
-    The levels allocate and free many mid-sized blocks (SuperLU's work space and factors,
-    the level's arrays) which glibc's allocator keeps in its heap once its adaptive mmap
-    threshold has grown, so the resident size creeps up level after level (Pig to 100:
-    by about 150 MB over a solve whose live arrays stay under 200 MB). ``malloc_trim(0)``
-    returns the free pages. The solver looks at its resident size every
-    :data:`_TRIM_ROWS` rows and trims when it has grown by :data:`_TRIM_GROWTH` since the
-    last trim (a trim costs a millisecond, and the pages it returns are faulted in again
-    when reused). Elsewhere than glibc this does nothing.
-    """
-    release_free_memory()
 
 
 _VECTOR_MIN = 64  # acyclic levels with at least this many states are solved with arrays
@@ -1152,7 +1142,7 @@ def solve_float(
     t0 = time.perf_counter()
     n = g.n_states
     if g.n_actions >= _TRIM_ROWS:  # what compiling and the graph analysis freed (a small
-        _release_free_memory()      # game's few megabytes are not worth the trim's time)
+        release_free_memory()       # game's few megabytes are not worth the trim's time)
     run = _Bounds(_Prepared(g, allowed, comps), tol, max_sweeps)
     for s0, s1, kind, parts in _blocks(run.prep):
         if kind == _BLOCK:
@@ -1208,12 +1198,12 @@ class _Bounds:
 
     def _trim(self, rows: int) -> None:
         """Count ``rows`` solved; now and then give freed memory back
-        (:func:`_release_free_memory`)."""
+        (:func:`tbsg._util.gc.release_free_memory`, see :data:`_TRIM_ROWS`)."""
         self.since_look += rows
         if self.since_look >= _TRIM_ROWS:
             self.since_look = 0
             if _resident() - self.trimmed_at >= _TRIM_GROWTH:
-                _release_free_memory()
+                release_free_memory()
                 self.trimmed_at = _resident()
 
     def cyclic(self, s0: int, s1: int) -> None:
