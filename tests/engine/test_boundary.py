@@ -150,11 +150,25 @@ def test_random_reward_games_answer_as_with_all_values(game: Any) -> None:
     _same(full, part)
 
 
-def test_fixed_strategies_and_best_responses_keep_values_as_solve() -> None:
-    game = pig(10)
-    full = tbsg.evaluate(game, lambda s: "roll" if s.turn_total < 4 else "hold")
-    assert full.values_stored == full.n_states
+def test_fixed_strategies_and_best_responses_keep_values_as_solve(monkeypatch: pytest.MonkeyPatch) -> None:
+    # evaluate and best_response follow solve's "auto" rule: small games keep every value;
+    # with the budget at 0 they store boundary values only, and answer the same
+    from tbsg.api import solving
 
+    game: Any = pig(10)
+
+    def hold(s: Any) -> str:
+        return "roll" if s.turn_total < 4 else "hold"
+
+    full_eval = tbsg.evaluate(game, hold)
+    full_br = tbsg.best_response(game, 0, hold)
+    assert full_eval.values_stored == full_eval.n_states
+    assert full_br.values_stored == full_br.n_states
+    monkeypatch.setitem(solving._KEEP_BUDGET, "auto", 0)
+    for full, part in ((full_eval, tbsg.evaluate(game, hold)), (full_br, tbsg.best_response(game, 0, hold))):
+        assert isinstance(part._raw_values, BoundaryValues)
+        assert part.values_stored < part.n_states
+        _same(full, part)
 
 def test_keep_values_is_checked() -> None:
     with pytest.raises(tbsg.InvalidArgumentError, match="keep_values must be"):
