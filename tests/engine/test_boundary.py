@@ -102,6 +102,21 @@ def test_tables_files_and_certificate_are_those_of_all_values(tmp_path: Path) ->
     assert part.fastest().expected == full.fastest().expected
 
 
+def test_a_table_of_a_few_states_solves_only_their_components() -> None:
+    # where= tabulates part of a game: the values of a boundary solution are then looked
+    # up component by component, not all recomputed, and the table is the same
+    full, part = _pair(pig(15))
+
+    def first_turns(s: Any) -> bool:
+        return bool(s.score == 0 and s.other == 0)
+
+    mine = tbsg.state_table(part, where=first_turns)
+    assert mine.to_csv(columns=["value", "margin", "optimal"]) == \
+        tbsg.state_table(full, where=first_turns).to_csv(columns=["value", "margin", "optimal"])
+    raw = part._raw_values
+    assert isinstance(raw, BoundaryValues) and raw._every is None and 0 < len(raw._cache) <= 2
+
+
 def test_a_pickled_boundary_solution_comes_back_with_every_value() -> None:
     full, part = _pair(pig(8))
     back = pickle.loads(pickle.dumps(part))

@@ -288,8 +288,13 @@ class SolutionColumns(Generic[S, A]):
 
     @cached_property
     def _raws(self) -> Sequence[Any]:
-        """Every value of the solution, stored or recomputed (:func:`~tbsg.engine.boundary.as_list`)."""
-        return as_list(cast(Solution[S, A], self.solution)._raw_values)
+        """The solution's values: of a solution that stores only its boundary values, every
+        one recomputed once (:func:`~tbsg.engine.boundary.as_list`) for a table of most of
+        the states, and the sequence itself, which recomputes a component when one of its
+        values is asked for, for a table of a few (``where=``, the cheap way to tabulate
+        part of a large game)."""
+        raw = cast(Solution[S, A], self.solution)._raw_values
+        return raw if 2 * len(self.idx) < len(raw) else as_list(raw)
 
     @cached_property
     def _c(self) -> Any:
